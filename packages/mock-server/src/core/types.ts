@@ -1,0 +1,98 @@
+/**
+ * The transport-agnostic contract between the mock's engine and its section modules.
+ * The engine (router compiled from the OpenAPI document, validation, auth, idempotency, localization,
+ * faults) calls a module's handler only with a request that already passed the contract checks.
+ */
+
+/** A request as any transport (node:http, msw, a test) hands it to the engine. */
+export interface MockRequest {
+  method: string;
+  /** Absolute URL. */
+  url: string;
+  /** Header names lower-cased; repeated headers joined with ", " except where the engine rejects duplicates. */
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+}
+
+export interface MockResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+}
+
+export type Culture = "de-CH" | "fr-CH" | "it-CH" | "en-GB";
+
+/** A text in every supported culture. Seeds store localized fields this way; handlers pick with `ctx.text()`. */
+export type LocalizedText = Record<Culture, string>;
+
+export interface AuthInfo {
+  kind: "client" | "session";
+  clientId: string;
+  scopes: string[];
+  /** For session tokens: the shop session id. */
+  sessionId?: string;
+}
+
+/** Controllable time, so tokens, holds and idempotency keys can be expired on demand. */
+export interface Clock {
+  now(): number;
+}
+
+export interface HandlerResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Set when the body is not JSON (e.g. CSV, XML, HTML, PDF). */
+  contentType?: string;
+  /** Raw body for non-JSON responses. */
+  raw?: string | Uint8Array;
+}
+
+export interface OperationContext {
+  operationId: string;
+  method: string;
+  url: URL;
+  /** Path parameters, decoded. */
+  params: Record<string, string>;
+  /** Query parameters as received (repeated ones as arrays). */
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  /** Parsed and schema-validated body (JSON or form), or undefined. */
+  body: unknown;
+  /** The negotiated culture for this request (from Accept-Language with q-values and fallback). */
+  culture: Culture;
+  auth: AuthInfo | null;
+  /** The isolated world of this request's mock session (see the `X-Mock-Session` header). */
+  world: World;
+  clock: Clock;
+  /** Pick the negotiated culture's text. */
+  text(value: LocalizedText): string;
+  /** Throw an RFC 9457 problem from the catalogue (slug as in DECISIONS.md). Localized by the engine. */
+  problem(slug: string, detail?: string, extensions?: Record<string, unknown>): never;
+  /** Queue a webhook event (type as in the contract's `webhooks` section) for asynchronous delivery. */
+  emit(type: string, data: Record<string, unknown>): void;
+  /** A new opaque id with the given prefix, e.g. `id("crt")` → `crt_01J...`. */
+  id(prefix: string): string;
+}
+
+export type OperationHandler = (ctx: OperationContext) => HandlerResult | Promise<HandlerResult>;
+
+/**
+ * A world is plain JSON-serializable data, so snapshot/restore is `structuredClone`.
+ * Each section module owns one slice, keyed by its name.
+ */
+export interface World {
+  [section: string]: unknown;
+}
+
+export interface SectionModule<S = unknown> {
+  /** Key of this module's slice in the world. */
+  name: string;
+  /** Fresh state from the seed (the default seed or a file given with `--seed`). */
+  initialState(seed: SeedData, clock: Clock): S;
+  /** Handlers keyed by the OpenAPI operationId. */
+  handlers: Record<string, OperationHandler>;
+}
+
+/** Seed files are JSON objects keyed by section name; each module reads its own part and ignores the rest. */
+export type SeedData = Record<string, unknown>;
