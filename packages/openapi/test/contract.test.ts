@@ -1,0 +1,247 @@
+// House rules of the contract, checked on every operation of the bundled document — including sections written
+// by other authors. Each rule comes from packages/openapi/DECISIONS.md and shared/design/CONVENTIONS.md.
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import {
+  allExamples,
+  deref,
+  examplesAt,
+  isObject,
+  type Json,
+  type JsonObject,
+  loadDocument,
+  type Operation,
+  operationsOf,
+  responsesOf,
+  writeMethods,
+} from "./document";
+
+// ajv-formats is CommonJS with a default export; under ESM interop it may arrive wrapped.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof addFormatsModule;
+
+const document = loadDocument("openapi.json");
+const operations = operationsOf(document, "paths");
+const webhookOperations = operationsOf(document, "webhooks");
+
+/** Operations that are reached without an API token. */
+const unauthenticated = new Set(["createToken"]);
+/** Operations whose errors follow RFC 6749 §5.2 instead of RFC 9457. */
+const oauthErrorOperations = new Set(["createToken"]);
+
+function tagOf(op: Operation): string | undefined {
+  const tags = op.operation.tags;
+  return Array.isArray(tags) && typeof tags[0] === "string" ? tags[0] : undefined;
+}
+
+function headerParameter(op: Operation, name: string): JsonObject | undefined {
+  return op.parameters.find(
+    (p) => p.in === "header" && typeof p.name === "string" && p.name.toLowerCase() === name.toLowerCase(),
+  );
+}
+
+function hasExample(holder: JsonObject | undefined): boolean {
+  if (!holder || !isObject(holder.content)) return false;
+  return Object.values(holder.content).some(
+    (media) =>
+      isObject(media) &&
+      (media.example !== undefined || (isObject(media.examples) && Object.keys(media.examples).length > 0)),
+  );
+}
+
+function hasBody(holder: JsonObject | undefined): boolean {
+  return !!holder && isObject(holder.content) && Object.keys(holder.content).length > 0;
+}
+
+function schemaOf(media: Json | undefined): JsonObject | undefined {
+  return isObject(media) ? deref(document, media.schema) : undefined;
+}
+
+/** A 4xx response body in the format the operation's section uses for errors. */
+function isErrorBody(op: Operation, mediaType: string, media: Json): boolean {
+  if (oauthErrorOperations.has(op.id)) {
+    const schema = schemaOf(media);
+    return (
+      mediaType === "application/json" &&
+      isObject(schema?.properties) &&
+      "error" in schema.properties &&
+      Array.isArray(schema.required) &&
+      schema.required.includes("error")
+    );
+  }
+  if (mediaType === "application/problem+json") return true;
+  if (tagOf(op) === "bi" && mediaType.startsWith("application/json")) {
+    // OData v4 JSON error: {"error": {"code", "message", ...}}.
+    const schema = schemaOf(media);
+    const error = isObject(schema?.properties) ? deref(document, schema.properties.error) : undefined;
+    return isObject(error?.properties) && "code" in error.properties && "message" in error.properties;
+  }
+  return false;
+}
+
+describe("operation ids", () => {
+  it("the document has operations", () => {
+    expect(operations.length).toBeGreaterThan(0);
+  });
+
+  it("every operation (paths and webhooks) has a unique operationId", () => {
+    const all = [...operations, ...webhookOperations];
+    const missing = all.filter((op) => typeof op.operation.operationId !== "string").map((op) => op.pointer);
+    expect(missing, "operations without operationId").toEqual([]);
+    const seen = new Map<string, string>();
+    const duplicates: string[] = [];
+    for (const op of all) {
+      const previous = seen.get(op.id);
+      if (previous) duplicates.push(`${op.id}: ${previous} and ${op.pointer}`);
+      seen.set(op.id, op.pointer);
+    }
+    expect(duplicates, "duplicate operationIds").toEqual([]);
+  });
+
+  it("operationIds are camelCase verbNoun", () => {
+    const bad = operations.map((op) => op.id).filter((id) => !/^[a-z]+[A-Z][A-Za-z0-9]*$/.test(id));
+    expect(bad).toEqual([]);
+  });
+
+  it("every operation has exactly one tag, declared at the top level with a description", () => {
+    const declared = new Map(
+      (Array.isArray(document.tags) ? document.tags : [])
+        .filter(isObject)
+        .map((tag) => [tag.name, tag.description] as const),
+    );
+    const problems: string[] = [];
+    for (const op of operations) {
+      const tags = op.operation.tags;
+      if (!Array.isArray(tags) || tags.length !== 1) problems.push(`${op.id}: tags ${JSON.stringify(tags)}`);
+      const tag = tagOf(op);
+      if (tag === undefined || typeof declared.get(tag) !== "string") problems.push(`${op.id}: tag ${tag}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
+  const write = writeMethods.has(op.method);
+  const responses = responsesOf(document, op.operation);
+
+  it("accepts Accept-Language", () => {
+    expect(headerParameter(op, "Accept-Language"), `${op.pointer} lacks Accept-Language`).toBeDefined();
+  });
+
+  if (write) {
+    it("accepts Idempotency-Key (write)", () => {
+      const parameter = headerParameter(op, "Idempotency-Key");
+      expect(parameter, `${op.pointer} lacks Idempotency-Key`).toBeDefined();
+      expect(parameter?.required ?? false).toBe(false);
+    });
+
+    it("returns X-Log-Id on every 2xx response (write)", () => {
+      const successes = [...responses].filter(([status]) => /^2/.test(status));
+      expect(successes.length, `${op.pointer} has no 2xx response`).toBeGreaterThan(0);
+      for (const [status, response] of successes) {
+        const headers = isObject(response.headers) ? Object.keys(response.headers) : [];
+        expect(headers, `${op.id} ${status} lacks X-Log-Id`).toContain("X-Log-Id");
+      }
+    });
+  }
+
+  it(unauthenticated.has(op.id) ? "declares that it needs no token" : "requires a token", () => {
+    const security = op.operation.security ?? document.security;
+    expect(Array.isArray(security), `${op.pointer} has no security`).toBe(true);
+    const requirements = (security as Json[]).filter(isObject);
+    if (unauthenticated.has(op.id)) {
+      expect(requirements).toEqual([]);
+    } else {
+      expect(requirements.length).toBeGreaterThan(0);
+      for (const requirement of requirements) expect(Object.keys(requirement).length).toBeGreaterThan(0);
+    }
+  });
+
+  it("documents at least one 4xx error in the section's error format", () => {
+    const errors = [...responses].filter(
+      ([status, response]) =>
+        /^4/.test(status) &&
+        isObject(response.content) &&
+        Object.entries(response.content).some(([mediaType, media]) => isErrorBody(op, mediaType, media)),
+    );
+    expect(
+      errors.map(([status]) => status),
+      `${op.pointer} has no 4xx error body`,
+    ).not.toEqual([]);
+  });
+
+  it("shows an example of its request or success response", () => {
+    const requestBody = deref(document, op.operation.requestBody);
+    const successes = [...responses].filter(([status]) => /^2/.test(status)).map(([, response]) => response);
+    const bodies = [requestBody, ...successes].filter(hasBody);
+    if (bodies.length === 0) {
+      // Nothing to exemplify but errors: then an error example must exist.
+      expect([...responses.values()].some(hasExample), `${op.pointer} has no example at all`).toBe(true);
+    } else {
+      expect(bodies.some(hasExample), `${op.pointer}: no example on its request or 2xx body`).toBe(true);
+    }
+  });
+});
+
+describe("webhooks", () => {
+  it("has exactly 30 event kinds", () => {
+    expect(isObject(document.webhooks) ? Object.keys(document.webhooks).length : 0).toBe(30);
+  });
+
+  it("every webhook is a POST with a payload example", () => {
+    const problems: string[] = [];
+    for (const op of webhookOperations) {
+      if (op.method !== "post") problems.push(`${op.pointer}: not POST`);
+      if (!hasExample(deref(document, op.operation.requestBody)))
+        problems.push(`${op.pointer}: no payload example`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("examples", () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const documentId = "https://schemas.entrada.dev/openapi.json";
+  ajv.addSchema(document as object, documentId);
+  const sites = allExamples(document);
+
+  it("the document has examples", () => {
+    expect(sites.length).toBeGreaterThan(operations.length);
+  });
+
+  it("every example validates against its schema", () => {
+    const failures: string[] = [];
+    for (const site of sites) {
+      const validate = ajv.getSchema(`${documentId}${site.schemaPointer}`);
+      if (!validate) {
+        failures.push(`${site.where}: schema ${site.schemaPointer} not found`);
+        continue;
+      }
+      if (!validate(site.value)) failures.push(`${site.where}: ${ajv.errorsText(validate.errors)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("an invalid value is rejected (the validator is live)", () => {
+    const validate = ajv.getSchema(`${documentId}#/components/schemas/Money`);
+    expect(validate?.({ amount: 4500, currency: "CHF" })).toBe(true);
+    expect(validate?.({ amount: 45.5, currency: "CHF" })).toBe(false);
+    expect(validate?.({ amount: 4500 })).toBe(false);
+  });
+});
+
+describe("media-type examples are found where they are declared", () => {
+  it("createCart's 201 example is a Cart", () => {
+    const op = operations.find((o) => o.id === "createCart");
+    expect(op).toBeDefined();
+    const response = op && responsesOf(document, op.operation).get("201");
+    const media = isObject(response?.content) ? response.content["application/json"] : undefined;
+    expect(isObject(media)).toBe(true);
+    const sites = examplesAt(document, media as JsonObject, `${op?.pointer}/responses/201`, "createCart 201");
+    expect(sites).toHaveLength(1);
+    const value = sites[0]?.value;
+    expect(isObject(value) && value.status).toBe("open");
+  });
+});
