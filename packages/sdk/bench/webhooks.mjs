@@ -63,7 +63,8 @@ const wh = new Webhook(secret);
 
 // Sanity: every contender accepts the delivery.
 if ((await native.verifyWebhook(body, headers, secret)).type !== "ticket.issued") throw new Error("native");
-if ((await webcrypto.verifyWebhook(body, headers, secret)).type !== "ticket.issued") throw new Error("webcrypto");
+if ((await webcrypto.verifyWebhook(body, headers, secret)).type !== "ticket.issued")
+  throw new Error("webcrypto");
 wh.verify(body, headers);
 
 const expected = Buffer.from(headers["webhook-signature"].slice(3));
@@ -110,7 +111,11 @@ for (const [name, us] of Object.entries(results)) {
 }
 console.log("Size, esbuild --minify + gzip:");
 console.log(`  @entrada/sdk/webhooks (whole entry)        ${entry.gzip} B  (${entry.min} B min)`);
-console.log(`  verifyWebhook alone                        ${verifierOnly.gzip} B  (${verifierOnly.min} B min)`);
+console.log(
+  `  verifyWebhook alone                        ${verifierOnly.gzip} B  (${verifierOnly.min} B min)`,
+);
 console.log(`  standardwebhooks                           ${swGzip} B`);
 const budget = 2048;
-console.log(`  budget ${budget} B: ${verifierOnly.gzip <= budget && entry.gzip <= budget ? "met" : "EXCEEDED"}`);
+console.log(
+  `  budget ${budget} B: ${verifierOnly.gzip <= budget && entry.gzip <= budget ? "met" : "EXCEEDED"}`,
+);

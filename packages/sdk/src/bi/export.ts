@@ -1,0 +1,113 @@
+import { csvField, csvRecord } from "./csv.ts";
+import type { BiFeed, BiRequestOptions } from "./feed.ts";
+import { type BiEntitySet, type BiProperty, biEntitySets } from "./metadata.ts";
+import type { ODataQuery } from "./query.ts";
+
+export type BiExportFormat = "ndjson" | "csv";
+
+export interface BiExportProgress {
+  rows: number;
+  pages: number;
+  /** Bytes written to the output so far. */
+  bytes: number;
+  /** Total rows, when the query asked for `count()` and the server answered `@odata.count`. */
+  total: number | undefined;
+}
+
+export interface BiExportOptions extends BiRequestOptions {
+  format: BiExportFormat;
+  /** Called after every page is encoded. */
+  onProgress?: (progress: BiExportProgress) => void;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Streams a whole dataset as NDJSON (one JSON object per line) or CSV (RFC 4180, CRLF, header row from `$select`,
+ * else from the first row). Pages are fetched only as the consumer reads, so memory stays at about one page.
+ */
+export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
+  feed: BiFeed,
+  query: ODataQuery<S, K>,
+  options: BiExportOptions,
+): ReadableStream<Uint8Array> {
+  const { format, onProgress } = options;
+  if (format !== "ndjson" && format !== "csv")
+    throw new TypeError(`Unknown export format "${String(format)}"`);
+  const pages = feed.pages(query, options);
+  const progress: BiExportProgress = { rows: 0, pages: 0, bytes: 0, total: undefined };
+  let columns: readonly string[] | undefined = query.selected;
+  let headerWritten = false;
+
+  const header = (): string => {
+    headerWritten = true;
+    return `${(columns as readonly string[]).map(csvField).join(",")}\r\n`;
+  };
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        // A pull must enqueue or close, or the stream stalls: skip pages that produce no output (empty pages).
+        for (;;) {
+          const next = await pages.next();
+          if (next.done) {
+            // An empty CSV export still gets its header: the selected columns, or all of the dataset's.
+            if (format === "csv" && !headerWritten) {
+              columns ??= Object.keys(biEntitySets[query.entitySet]);
+              const chunk = encoder.encode(header());
+              progress.bytes += chunk.length;
+              controller.enqueue(chunk);
+              onProgress?.({ ...progress });
+            }
+            controller.close();
+            return;
+          }
+          const page = next.value;
+          let text = "";
+          if (format === "ndjson") {
+            for (const row of page.value) text += `${JSON.stringify(row)}\n`;
+          } else {
+            if (!columns && page.value.length) columns = Object.keys(page.value[0] as object);
+            if (columns && !headerWritten) text += header();
+            for (const row of page.value)
+              text += csvRecord(columns as readonly string[], row as Record<string, unknown>);
+          }
+          progress.pages++;
+          progress.rows += page.value.length;
+          if (page.count !== undefined) progress.total = page.count;
+          const chunk = encoder.encode(text);
+          progress.bytes += chunk.length;
+          onProgress?.({ ...progress });
+          if (chunk.length) {
+            controller.enqueue(chunk);
+            return;
+          }
+        }
+      },
+      async cancel() {
+        await pages.return(undefined);
+      },
+    },
+    // One page in flight at most: the next page is fetched only when the consumer has taken this one.
+    { highWaterMark: 0 },
+  );
+}
+
+/** Writes a whole dataset to `destination` (e.g. `Writable.toWeb(fs.createWriteStream(path))`). */
+export async function exportTo<S extends BiEntitySet, K extends BiProperty<S>>(
+  feed: BiFeed,
+  query: ODataQuery<S, K>,
+  destination: WritableStream<Uint8Array>,
+  options: BiExportOptions,
+): Promise<BiExportProgress> {
+  let last: BiExportProgress = { rows: 0, pages: 0, bytes: 0, total: undefined };
+  const onProgress = (p: BiExportProgress) => {
+    last = p;
+    options.onProgress?.(p);
+  };
+  await exportStream(feed, query, { ...options, onProgress }).pipeTo(
+    destination,
+    options.signal ? { signal: options.signal } : {},
+  );
+  return last;
+}

@@ -1,0 +1,188 @@
+import { describe, expect, it, vi } from "vitest";
+import { biFeed, ODataError, odata } from "../../src/bi/index.ts";
+import { fakeFeed, tickets } from "./fake-feed.ts";
+
+const collect = async <T>(it: AsyncIterable<T>): Promise<T[]> => {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+};
+
+describe("biFeed", () => {
+  it("iterates all rows across pages by following absolute nextLinks, with token and paging headers", async () => {
+    const rows = tickets(7);
+    const feed = fakeFeed(rows);
+    let tokens = 0;
+    const bi = biFeed({
+      baseUrl: `${feed.origin}/`,
+      fetch: feed.fetch,
+      getToken: async () => `tok_${++tokens}`,
+      maxPageSize: 3,
+    });
+    const got = await collect(bi.query(odata("Tickets").filter((f) => f.eq("eventId", "evt_1"))));
+    expect(got).toEqual(rows);
+    expect(feed.calls.map((c) => c.url.searchParams.get("$skiptoken"))).toEqual([null, "3", "6"]);
+    expect(feed.calls[0]?.url.pathname).toBe("/bi/v1/odata/Tickets");
+    expect(feed.calls[0]?.url.searchParams.get("$filter")).toBe("eventId eq 'evt_1'");
+    for (const [i, call] of feed.calls.entries()) {
+      expect(call.headers.get("authorization")).toBe(`Bearer tok_${i + 1}`);
+      expect(call.headers.get("prefer")).toBe("odata.maxpagesize=3");
+      expect(call.headers.get("accept")).toBe("application/json;odata.metadata=minimal");
+    }
+  });
+
+  it("exposes pages with @odata.count and lets a call override the page size", async () => {
+    const feed = fakeFeed(tickets(5));
+    const bi = biFeed({ baseUrl: feed.origin, fetch: feed.fetch, accessToken: "static" });
+    const pages = await collect(bi.pages(odata("Tickets").select("id").count(), { maxPageSize: 4 }));
+    expect(pages.map((p) => p.value.length)).toEqual([4, 1]);
+    expect(pages[0]?.count).toBe(5);
+    expect(pages[0]?.value[0]).toEqual({ id: "tkt_0" });
+    expect(pages[0]?.nextLink).toMatch(/^https:\/\/api\.test\/bi\/v1\/odata\/Tickets\?.*skiptoken=4/);
+    expect(pages[1]?.nextLink).toBeUndefined();
+    expect(feed.calls[0]?.headers.get("authorization")).toBe("Bearer static");
+  });
+
+  it("refuses a nextLink to another origin before sending anything there", async () => {
+    const feed = fakeFeed(tickets(5), { nextOrigin: "https://evil.test" });
+    const bi = biFeed({ baseUrl: feed.origin, fetch: feed.fetch, accessToken: "secret" });
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const row of bi.rows(odata("Tickets"))) seen.push(row.id);
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ODataError);
+    expect(err).toMatchObject({ code: "cross_origin_next_link", status: 0 });
+    expect(feed.calls.every((c) => c.url.origin === "https://api.test")).toBe(true);
+    expect(feed.calls).toHaveLength(1);
+  });
+
+  it("refuses a nextLink that points at the same page", async () => {
+    const fetch = async (url: string) => Response.json({ value: [{ id: "x" }], "@odata.nextLink": url });
+    const bi = biFeed({ baseUrl: "https://api.test", fetch, accessToken: "t" });
+    await expect(collect(bi.rows(odata("Orders")))).rejects.toMatchObject({ code: "next_link_loop" });
+  });
+
+  it("turns OData JSON errors into typed ODataErrors", async () => {
+    const fetch = async () =>
+      Response.json(
+        {
+          error: {
+            code: "invalid_filter",
+            message: "Property 'foo' does not exist",
+            target: "$filter",
+            details: [{ code: "unknown_property", message: "foo", target: "foo" }],
+          },
+        },
+        { status: 400 },
+      );
+    const bi = biFeed({ baseUrl: "https://api.test", fetch, accessToken: "t" });
+    const err = await collect(bi.rows(odata("Orders").filter("foo eq 1"))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ODataError);
+    expect(err).toMatchObject({
+      status: 400,
+      code: "invalid_filter",
+      message: "Property 'foo' does not exist",
+      target: "$filter",
+      details: [{ code: "unknown_property", message: "foo", target: "foo" }],
+    });
+    expect((err as ODataError).url).toContain("/bi/v1/odata/Orders?$filter=foo%20eq%201");
+  });
+
+  it("keeps the raw body of HTML or garbage answers", async () => {
+    const html = "<html><body>Bad gateway</body></html>";
+    const bi = biFeed({
+      baseUrl: "https://api.test",
+      fetch: async () => new Response(html, { status: 404, headers: { "content-type": "text/html" } }),
+      accessToken: "t",
+    });
+    await expect(collect(bi.rows(odata("Orders")))).rejects.toMatchObject({
+      status: 404,
+      code: "http_error",
+      rawBody: html,
+    });
+    const ok = biFeed({
+      baseUrl: "https://api.test",
+      fetch: async () => new Response('{"value": 3}'),
+      accessToken: "t",
+    });
+    await expect(collect(ok.rows(odata("Orders")))).rejects.toMatchObject({
+      status: 200,
+      code: "invalid_response",
+    });
+  });
+
+  it("retries 503/429 pages (honouring Retry-After) and network errors, then gives up", async () => {
+    const feed = fakeFeed(tickets(3));
+    const answers: (() => Promise<Response>)[] = [
+      async () => new Response("busy", { status: 503, headers: { "retry-after": "0" } }),
+      async () => {
+        throw new TypeError("fetch failed");
+      },
+    ];
+    const fetch = vi.fn(async (url: string, init: RequestInit) =>
+      (answers.shift() ?? (() => feed.fetch(url, init)))(),
+    );
+    const bi = biFeed({ baseUrl: feed.origin, fetch, accessToken: "t", maxPageSize: 2, maxRetryDelayMs: 1 });
+    expect(await collect(bi.rows(odata("Tickets")))).toHaveLength(3);
+    expect(fetch).toHaveBeenCalledTimes(4);
+
+    const failing = vi.fn(async () => new Response("", { status: 429, headers: { "retry-after": "0" } }));
+    const bi2 = biFeed({ baseUrl: feed.origin, fetch: failing, accessToken: "t", maxAttempts: 3 });
+    await expect(collect(bi2.rows(odata("Tickets")))).rejects.toMatchObject({
+      status: 429,
+      code: "http_error",
+    });
+    expect(failing).toHaveBeenCalledTimes(3);
+
+    const down = vi.fn(async () => {
+      throw new TypeError("ECONNREFUSED");
+    });
+    const bi3 = biFeed({
+      baseUrl: feed.origin,
+      fetch: down,
+      accessToken: "t",
+      maxAttempts: 2,
+      maxRetryDelayMs: 1,
+    });
+    await expect(collect(bi3.rows(odata("Tickets")))).rejects.toMatchObject({
+      status: 0,
+      code: "network_error",
+    });
+    expect(down).toHaveBeenCalledTimes(2);
+  });
+
+  it("does not retry client errors", async () => {
+    const fetch = vi.fn(async () =>
+      Response.json({ error: { code: "forbidden", message: "no" } }, { status: 403 }),
+    );
+    const bi = biFeed({ baseUrl: "https://api.test", fetch, accessToken: "t" });
+    await expect(collect(bi.rows(odata("Orders")))).rejects.toMatchObject({ status: 403, code: "forbidden" });
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it("stops on abort", async () => {
+    const controller = new AbortController();
+    const feed = fakeFeed(tickets(10));
+    const bi = biFeed({ baseUrl: feed.origin, fetch: feed.fetch, accessToken: "t", maxPageSize: 2 });
+    const seen: string[] = [];
+    const run = (async () => {
+      for await (const row of bi.rows(odata("Tickets"), { signal: controller.signal })) {
+        seen.push(row.id);
+        if (seen.length === 3) controller.abort(new Error("stop"));
+      }
+    })();
+    await expect(run).rejects.toThrow("stop");
+    expect(seen).toHaveLength(4); // the rest of the current page, then no further request
+    expect(feed.calls).toHaveLength(2);
+  });
+
+  it("rejects bad configuration at construction", () => {
+    expect(() => biFeed({ baseUrl: "not a url", accessToken: "t" })).toThrow(/Invalid BI baseUrl/);
+    expect(() => biFeed({ baseUrl: "ftp://x", accessToken: "t" })).toThrow(TypeError);
+    expect(() => biFeed({ baseUrl: "https://x" })).toThrow(/getToken or accessToken/);
+    expect(() => biFeed({ baseUrl: "https://x", accessToken: "t", maxPageSize: 0 })).toThrow(TypeError);
+    expect(biFeed({ baseUrl: "https://x/api/", accessToken: "t" }).root.href).toBe(
+      "https://x/api/bi/v1/odata",
+    );
+  });
+});
