@@ -169,7 +169,8 @@ export interface paths {
          * @description Adds an article, addressed by `articleId` or by `articleSlug` (service description: "items can be added
          *     by article id or slug"), for one slot. The path, body and behaviour are our design: the seats are held
          *     for `holdDurationSeconds` (600) and the cart's `holdExpiresAt` is extended; adding an article and slot
-         *     already in the cart raises that item's quantity. Not enough seats is a 409 `insufficient-capacity`
+         *     already in the cart raises that item's quantity; the item's quantity may not exceed the article's
+         *     `maxPerOrder` (400 `validation-error`, pointer `/body/quantity`). Not enough seats is a 409 `insufficient-capacity`
          *     or `sold-out`; a locked cart is a 409 `cart-locked`.
          */
         post: operations["addCartItem"];

@@ -184,6 +184,22 @@ describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
   });
 });
 
+describe("components", () => {
+  it("no two sections hoist a component under the same name (the bundler would suffix one with -2)", () => {
+    const suffixed: string[] = [];
+    const components = isObject(document.components) ? document.components : {};
+    for (const [kind, entries] of Object.entries(components)) {
+      if (!isObject(entries)) continue;
+      for (const name of Object.keys(entries)) {
+        const base = /^(.+)-\d+$/.exec(name)?.[1];
+        if (base !== undefined && base in entries)
+          suffixed.push(`components/${kind}/${name} duplicates ${base}`);
+      }
+    }
+    expect(suffixed).toEqual([]);
+  });
+});
+
 describe("webhooks", () => {
   it("has exactly 30 event kinds", () => {
     expect(isObject(document.webhooks) ? Object.keys(document.webhooks).length : 0).toBe(30);

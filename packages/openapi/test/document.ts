@@ -8,8 +8,13 @@ export type JsonObject = { [key: string]: Json };
 
 export const generatedDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "generated");
 
+/**
+ * Reads a bundled document from generated/. `ENTRADA_CONTRACT_DOCUMENT` (an absolute path) replaces
+ * `openapi.json`, to run the contract rules on a work-in-progress bundle before it is committed.
+ */
 export function loadDocument(file: string): JsonObject {
-  return JSON.parse(readFileSync(path.join(generatedDir, file), "utf8")) as JsonObject;
+  const override = file === "openapi.json" ? process.env.ENTRADA_CONTRACT_DOCUMENT : undefined;
+  return JSON.parse(readFileSync(override ?? path.join(generatedDir, file), "utf8")) as JsonObject;
 }
 
 export function isObject(value: Json | undefined): value is JsonObject {
