@@ -1,0 +1,295 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tickets } from "./fake-feed.ts";
+
+const CLI = fileURLToPath(new URL("../../src/cli/bi-export.ts", import.meta.url));
+const ROWS = tickets(23);
+
+interface Seen {
+  token: { authorization: string | undefined; body: string }[];
+  feed: { url: string; authorization: string | undefined; prefer: string | undefined }[];
+}
+
+/** A fake Entrada: /connect/token (Basic auth) and an OData Tickets feed with absolute skiptoken next links. */
+function startServer(seen: Seen): Promise<Server> {
+  const readBody = async (req: IncomingMessage) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    return body;
+  };
+  const server = createServer(async (req, res) => {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = new URL(req.url ?? "/", origin);
+    if (req.method === "POST" && url.pathname === "/connect/token") {
+      const body = await readBody(req);
+      seen.token.push({ authorization: req.headers.authorization, body });
+      const expected = `Basic ${Buffer.from("cli-client:s3cr%C3%A9t%3A").toString("base64")}`;
+      const form = new URLSearchParams(body);
+      if (req.headers.authorization !== expected) {
+        res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Basic" });
+        return res.end(JSON.stringify({ error: "invalid_client", error_description: "Unknown client" }));
+      }
+      if (form.get("grant_type") !== "client_credentials" || form.get("scope") !== "Shop") {
+        res.writeHead(400, { "content-type": "application/json" });
+        return res.end(JSON.stringify({ error: "invalid_request" }));
+      }
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+      return res.end(
+        JSON.stringify({ access_token: "tok_cli", token_type: "Bearer", expires_in: 3600, scope: "Shop" }),
+      );
+    }
+    if (req.method === "GET" && url.pathname.startsWith("/bi/v1/odata/")) {
+      seen.feed.push({ url: url.href, authorization: req.headers.authorization, prefer: req.headers.prefer });
+      if (req.headers.authorization !== "Bearer tok_cli") {
+        res.writeHead(401, { "content-type": "application/json" });
+        return res.end(JSON.stringify({ error: { code: "unauthorized", message: "Bearer token required" } }));
+      }
+      if (url.pathname !== "/bi/v1/odata/Tickets" || url.searchParams.get("$filter") === "broken") {
+        res.writeHead(400, { "content-type": "application/json", "odata-version": "4.01" });
+        return res.end(
+          JSON.stringify({ error: { code: "invalid_filter", message: "Syntax error", target: "$filter" } }),
+        );
+      }
+      const size = Number(/maxpagesize=(\d+)/.exec(req.headers.prefer ?? "")?.[1] ?? 10);
+      const skip = Number(url.searchParams.get("$skiptoken") ?? 0);
+      const filter = url.searchParams.get("$filter");
+      const matching = filter === "status eq 'used'" ? ROWS.filter((r) => r.status === "used") : ROWS;
+      const select = url.searchParams.get("$select")?.split(",");
+      const value = matching
+        .slice(skip, skip + size)
+        .map((r) => (select ? Object.fromEntries(select.map((k) => [k, r[k as keyof typeof r]])) : r));
+      const page: Record<string, unknown> = { "@odata.context": `${origin}/bi/v1/odata/$metadata#Tickets` };
+      if (url.searchParams.get("$count") === "true") page["@odata.count"] = matching.length;
+      page.value = value;
+      if (skip + size < matching.length) {
+        const next = new URL(url);
+        next.searchParams.set("$skiptoken", String(skip + size));
+        page["@odata.nextLink"] = next.href;
+      }
+      res.writeHead(200, {
+        "content-type": "application/json;odata.metadata=minimal",
+        "odata-version": "4.01",
+      });
+      return res.end(JSON.stringify(page));
+    }
+    res.writeHead(404).end();
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
+  let server: Server;
+  let base: string;
+  let dir: string;
+  const seen: Seen = { token: [], feed: [] };
+  const creds = ["--client-id", "cli-client", "--client-secret", "s3crét:"];
+
+  beforeAll(async () => {
+    server = await startServer(seen);
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    dir = mkdtempSync(join(tmpdir(), "bi-export-"));
+  });
+  afterAll(() => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("exports a whole dataset to CSV across pages, with one token request and plain progress lines", async () => {
+    seen.token.length = 0;
+    seen.feed.length = 0;
+    const out = join(dir, "tickets.csv");
+    const r = await run([
+      ...["--base-url", base, ...creds, "--dataset", "Tickets", "--format", "csv", "--out", out],
+      ...["--select", "id,holderName,status", "--page-size", "5"],
+    ]);
+    expect(r.stderr).toMatch(/done: 23\/23 rows, 5 pages, [\d.]+ (B|KB)/);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain("\x1b[");
+    const csv = readFileSync(out, "utf8");
+    const expected =
+      "id,holderName,status\r\n" +
+      ROWS.map(
+        (t) =>
+          `${t.id},${/[",\n]/.test(t.holderName) ? `"${t.holderName.replaceAll('"', '""')}"` : t.holderName},${t.status}\r\n`,
+      ).join("");
+    expect(csv).toBe(expected);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+    expect(seen.token).toHaveLength(1);
+    expect(new URLSearchParams(seen.token[0]?.body)).toEqual(
+      new URLSearchParams({ grant_type: "client_credentials", scope: "Shop" }),
+    );
+    expect(seen.feed).toHaveLength(5);
+    expect(
+      seen.feed.every((f) => f.authorization === "Bearer tok_cli" && f.prefer === "odata.maxpagesize=5"),
+    ).toBe(true);
+    expect(new URL(seen.feed[0]?.url ?? "").searchParams.get("$select")).toBe("id,holderName,status");
+  });
+
+  it("exports NDJSON to stdout with a filter, taking credentials from the environment", async () => {
+    const r = await run(
+      [
+        "--base-url",
+        base,
+        "--dataset",
+        "Tickets",
+        "--format",
+        "ndjson",
+        "--out",
+        "-",
+        "--filter",
+        "status eq 'used'",
+      ],
+      { ENTRADA_CLIENT_ID: "cli-client", ENTRADA_CLIENT_SECRET: "s3crét:" },
+    );
+    expect(r.code).toBe(0);
+    const lines = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines).toEqual(ROWS.filter((t) => t.status === "used"));
+    expect(r.stderr).toContain("→ stdout");
+  });
+
+  it("exits 3 with the OAuth error when the credentials are wrong, leaving no file", async () => {
+    const out = join(dir, "denied.ndjson");
+    const r = await run([
+      "--base-url",
+      base,
+      "--client-id",
+      "x",
+      "--client-secret",
+      "y",
+      "--dataset",
+      "Tickets",
+      "--format",
+      "ndjson",
+      "--out",
+      out,
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("Authentication failed (invalid_client: Unknown client)");
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+  });
+
+  it("exits 4 with the OData error of the feed, leaving no partial file", async () => {
+    const out = join(dir, "broken.csv");
+    const r = await run([
+      "--base-url",
+      base,
+      ...creds,
+      "--dataset",
+      "Tickets",
+      "--format",
+      "csv",
+      "--out",
+      out,
+      "--filter",
+      "broken",
+    ]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain("BI feed error (HTTP 400, invalid_filter) [$filter]: Syntax error");
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+  });
+
+  it("exits 2 with usage help on bad arguments, before any request", async () => {
+    const before = seen.token.length;
+    const cases: [string[], RegExp][] = [
+      [["--dataset", "Tickets", "--format", "csv", "--out", "-", ...creds], /--base-url is required/],
+      [
+        ["--base-url", base, "--dataset", "Customers", "--format", "csv", "--out", "-", ...creds],
+        /--dataset must be one of Orders, Tickets, Payments, Entrances/,
+      ],
+      [
+        ["--base-url", base, "--dataset", "Tickets", "--format", "xml", "--out", "-", ...creds],
+        /--format must be ndjson or csv/,
+      ],
+      [
+        ["--base-url", base, "--dataset", "Tickets", "--format", "csv", "--out", "-"],
+        /Client credentials are required/,
+      ],
+      [
+        [
+          "--base-url",
+          base,
+          "--dataset",
+          "Tickets",
+          "--format",
+          "csv",
+          "--out",
+          "-",
+          "--select",
+          "id,bogus",
+          ...creds,
+        ],
+        /unknown Tickets properties bogus/,
+      ],
+      [
+        [
+          "--base-url",
+          base,
+          "--dataset",
+          "Tickets",
+          "--format",
+          "csv",
+          "--out",
+          "-",
+          "--page-size",
+          "0",
+          ...creds,
+        ],
+        /--page-size must be a positive integer/,
+      ],
+      [["--base-url", base, "--bogus"], /Unknown option '--bogus'/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toContain("Usage: entrada-bi-export");
+    }
+    expect(seen.token.length).toBe(before);
+  });
+
+  it("exits 3 when the token endpoint is unreachable", async () => {
+    const r = await run([
+      "--base-url",
+      "http://127.0.0.1:9",
+      ...creds,
+      "--dataset",
+      "Orders",
+      "--format",
+      "csv",
+      "--out",
+      "-",
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/Token request to http:\/\/127\.0\.0\.1:9 failed/);
+  });
+});
