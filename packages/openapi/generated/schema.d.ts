@@ -754,9 +754,9 @@ export interface components {
                 /**
                  * @example {
                  *       "type": "https://docs.entrada.dev/problems/rate-limited",
-                 *       "title": "Zu viele Anfragen",
+                 *       "title": "Too many requests",
                  *       "status": 429,
-                 *       "detail": "Bitte in 12 Sekunden erneut versuchen.",
+                 *       "detail": "Try again in 12 seconds.",
                  *       "instance": "/shop/v1/discovery/events",
                  *       "logId": "log_01JD3Z9B7C2D4E6F8G0H1J2K3X"
                  *     }
@@ -795,9 +795,9 @@ export interface components {
                 /**
                  * @example {
                  *       "type": "https://docs.entrada.dev/problems/unauthorized",
-                 *       "title": "Nicht angemeldet",
+                 *       "title": "Not authenticated",
                  *       "status": 401,
-                 *       "detail": "Das Zugriffstoken fehlt, ist ungültig oder abgelaufen.",
+                 *       "detail": "The access token is missing, invalid or expired.",
                  *       "instance": "/shop/v1/discovery/events",
                  *       "logId": "log_01JD3Z9B7C2D4E6F8G0H1J2K3P"
                  *     }
@@ -821,9 +821,9 @@ export interface components {
                 /**
                  * @example {
                  *       "type": "https://docs.entrada.dev/problems/forbidden",
-                 *       "title": "Keine Berechtigung",
+                 *       "title": "Not allowed",
                  *       "status": 403,
-                 *       "detail": "Dieses Token hat den Scope «Shop» nicht.",
+                 *       "detail": "This token does not have the scope Shop.",
                  *       "instance": "/shop/v1/cart",
                  *       "logId": "log_01JD3Z9B7C2D4E6F8G0H1J2K3Q"
                  *     }
@@ -846,9 +846,9 @@ export interface components {
                 /**
                  * @example {
                  *       "type": "https://docs.entrada.dev/problems/not-found",
-                 *       "title": "Nicht gefunden",
+                 *       "title": "Not found",
                  *       "status": 404,
-                 *       "detail": "Der Warenkorb crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W existiert nicht.",
+                 *       "detail": "Cart crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W does not exist.",
                  *       "instance": "/shop/v1/cart/crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W",
                  *       "logId": "log_01JD3Z9B7C2D4E6F8G0H1J2K3R"
                  *     }
@@ -886,9 +886,9 @@ export interface components {
                 /**
                  * @example {
                  *       "type": "https://docs.entrada.dev/problems/idempotency-key-reused",
-                 *       "title": "Idempotency-Key wiederverwendet",
+                 *       "title": "Idempotency-Key reused",
                  *       "status": 422,
-                 *       "detail": "Dieser Idempotency-Key wurde bereits mit einem anderen Inhalt verwendet.",
+                 *       "detail": "This Idempotency-Key was already used with a different request body.",
                  *       "instance": "/shop/v1/cart",
                  *       "logId": "log_01JD3Z9B7C2D4E6F8G0H1J2K3V"
                  *     }
@@ -929,9 +929,9 @@ export interface components {
                 /**
                  * @example {
                  *       "type": "https://docs.entrada.dev/problems/payment-declined",
-                 *       "title": "Zahlung abgelehnt",
+                 *       "title": "Payment declined",
                  *       "status": 402,
-                 *       "detail": "Die Karte wurde abgelehnt. Der Warenkorb ist wieder offen.",
+                 *       "detail": "The card was declined. The cart is open again.",
                  *       "instance": "/shop/v1/cart/crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W/checkout",
                  *       "logId": "log_01JD3Z9B7C2D4E6F8G0H1J2K3W"
                  *     }
@@ -965,7 +965,7 @@ export interface components {
          *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
          *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
          *     with pointer `/header/accept-language`.
-         * @example fr-CH
+         * @example en-GB, de-CH;q=0.8
          */
         AcceptLanguage: string;
         /**
@@ -1047,7 +1047,7 @@ export interface components {
         "RateLimit-Reset": number;
         /**
          * @description Culture the textual fields of this response are written in (RFC 9110), chosen from `Accept-Language`.
-         * @example fr-CH
+         * @example en-GB
          */
         "Content-Language": string;
         /**
@@ -1082,7 +1082,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**
@@ -1198,7 +1198,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
@@ -1293,7 +1293,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
@@ -1381,7 +1381,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
@@ -1447,7 +1447,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
@@ -1556,7 +1556,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**
@@ -1638,7 +1638,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
@@ -1721,7 +1721,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**
@@ -1823,7 +1823,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**
@@ -1908,7 +1908,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**
@@ -2020,7 +2020,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**
@@ -2143,7 +2143,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
@@ -2206,7 +2206,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**
@@ -2322,7 +2322,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**
@@ -2481,7 +2481,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
@@ -2536,7 +2536,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
@@ -2649,7 +2649,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
@@ -2724,7 +2724,7 @@ export interface operations {
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`.
-                 * @example fr-CH
+                 * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**

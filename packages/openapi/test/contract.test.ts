@@ -146,6 +146,28 @@ describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
     });
   }
 
+  it("returns X-Log-Id and the RateLimit headers on every response", () => {
+    const missing: string[] = [];
+    for (const [status, response] of responses) {
+      const headers = isObject(response.headers) ? Object.keys(response.headers) : [];
+      for (const name of ["X-Log-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]) {
+        if (!headers.includes(name)) missing.push(`${status} ${name}`);
+      }
+    }
+    expect(missing, `${op.pointer} responses lack headers`).toEqual([]);
+  });
+
+  it("localizes every problem response (Content-Language, Vary)", () => {
+    const missing: string[] = [];
+    for (const [status, response] of responses) {
+      if (!isObject(response.content) || !("application/problem+json" in response.content)) continue;
+      const headers = isObject(response.headers) ? Object.keys(response.headers) : [];
+      for (const name of ["Content-Language", "Vary"])
+        if (!headers.includes(name)) missing.push(`${status} ${name}`);
+    }
+    expect(missing, `${op.pointer} problem responses lack headers`).toEqual([]);
+  });
+
   it(unauthenticated.has(op.id) ? "declares that it needs no token" : "requires a token", () => {
     const security = op.operation.security ?? document.security;
     expect(Array.isArray(security), `${op.pointer} has no security`).toBe(true);
