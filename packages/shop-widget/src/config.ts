@@ -1,0 +1,113 @@
+import type { AnalyticsEvent } from "./core/analytics";
+import type { ShopError } from "./core/problem";
+import type { ShopApi } from "./core/shop-api";
+import type { Cart, EventFilters, Order } from "./core/types";
+
+/** Cultures the widget ships texts for. */
+export const LOCALES = ["de-CH", "fr-CH", "it-CH", "en-GB"] as const;
+export type Locale = (typeof LOCALES)[number];
+
+export type Step = "events" | "event" | "cart" | "details" | "payment" | "confirmation";
+
+/** Design tokens, applied as CSS custom properties (`--entrada-color-primary`, ...) on the widget's root. */
+export interface Appearance {
+  colorPrimary?: string;
+  colorOnPrimary?: string;
+  colorBackground?: string;
+  colorSurface?: string;
+  colorText?: string;
+  colorMuted?: string;
+  colorBorder?: string;
+  colorDanger?: string;
+  colorSuccess?: string;
+  radius?: string;
+  spacing?: string;
+  fontFamily?: string;
+  fontSize?: string;
+}
+
+export interface BeforeRedirectContext {
+  url: string;
+  cartId: string;
+  paymentId: string;
+}
+
+export interface AnalyticsOptions {
+  /** Receives every GA4 e-commerce event. */
+  onEvent?: (event: AnalyticsEvent) => void;
+  /**
+   * Push events to a GTM-style data layer (clear-then-push). `true` uses `window.dataLayer`, a string names
+   * another global, an array is used as is.
+   */
+  dataLayer?: boolean | string | unknown[];
+}
+
+/** Host callbacks. All optional; errors thrown by a callback are caught and do not break the widget. */
+export interface ShopCallbacks {
+  onReady?: () => void;
+  onStepChange?: (step: Step) => void;
+  onCartChange?: (cart: Cart | null) => void;
+  onCheckoutComplete?: (order: Order) => void;
+  onError?: (error: ShopError) => void;
+  /** Called before leaving for a payment page. Return `false` (or a promise of it) to stay. */
+  beforeRedirect?: (context: BeforeRedirectContext) => boolean | undefined | Promise<boolean | undefined>;
+  onLocaleChange?: (locale: Locale) => void;
+}
+
+export interface ShopConfig extends ShopCallbacks {
+  /** API base URL (the widget calls `<baseUrl>/shop/v1/...`). Needed unless `api` is given. */
+  baseUrl?: string;
+  /** A session token created by your backend (`POST /shop/v1/sessions`). */
+  sessionToken?: string;
+  /** Fetches a fresh session token from your backend; used at start without `sessionToken` and once on expiry. */
+  fetchSessionToken?: () => Promise<string>;
+  /** Your own implementation of the shop operations (e.g. an adapter over an SDK client instance). */
+  api?: ShopApi;
+  /** `fetch` to use (defaults to the global one). */
+  fetch?: typeof fetch;
+  /** Culture for texts, API content, numbers, dates and currency. Default `de-CH`. Changes live. */
+  locale?: Locale;
+  /** Time zone for dates and times. Default `Europe/Zurich`. */
+  timeZone?: string;
+  theme?: "light" | "dark" | "auto";
+  appearance?: Appearance;
+  /** Initial catalogue filters; `slug` shows one event directly. */
+  filters?: EventFilters;
+  /** Distinguishes widgets on one page for resume records and return URLs. Default: the container's id or `shop`. */
+  instanceId?: string;
+  /** Page the payment provider returns to. Default: the current page. */
+  returnUrl?: string;
+  /** Navigates to a payment page. Default `location.assign`. */
+  navigate?: (url: string) => void;
+  /** Interval between payment status checks after a redirect. Default 1000 ms, at most 10 checks. */
+  paymentPollIntervalMs?: number;
+  analytics?: AnalyticsOptions;
+  /** CSP nonce for the stylesheet the widget injects. */
+  nonce?: string;
+  /** Inject the widget's stylesheet (default `true`); set `false` when you link `style.css` yourself. */
+  injectStyles?: boolean;
+}
+
+/** Events of {@link ShopHandle.on}. */
+export interface ShopEventMap {
+  ready: undefined;
+  stepchange: Step;
+  cartchange: Cart | null;
+  checkoutcomplete: Order;
+  error: ShopError;
+  localechange: Locale;
+  analytics: AnalyticsEvent;
+}
+
+export interface ShopHandle {
+  /** Apply a partial configuration live: locale, appearance, theme, callbacks, token... */
+  update(partial: Partial<ShopConfig>): void;
+  /** Remove the widget and everything it added to the page. */
+  unmount(): void;
+  /** Subscribe to an event; returns the unsubscribe function. */
+  on<K extends keyof ShopEventMap>(event: K, listener: (payload: ShopEventMap[K]) => void): () => void;
+}
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}

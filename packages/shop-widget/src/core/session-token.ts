@@ -1,0 +1,81 @@
+import { ShopError } from "./problem";
+
+export interface SessionTokenOptions {
+  /** A session token the host's backend created (`POST /shop/v1/sessions`). */
+  sessionToken?: string | undefined;
+  /** Asks the host's backend for a fresh session token; called at start (when no token is given) and on expiry. */
+  fetchSessionToken?: (() => Promise<string>) | undefined;
+}
+
+/**
+ * Holds the widget's session token. Parallel requests share one fetch; a token the server rejected is
+ * replaced at most once per rejection (the caller retries once, then reports `session-expired`).
+ */
+export class SessionTokenSource {
+  #token: string | undefined;
+  #fetcher: (() => Promise<string>) | undefined;
+  #inflight: Promise<string> | undefined;
+
+  constructor(options: SessionTokenOptions) {
+    this.#token = options.sessionToken;
+    this.#fetcher = options.fetchSessionToken;
+  }
+
+  /** Apply `update({ sessionToken, fetchSessionToken })` from the host. */
+  configure(options: SessionTokenOptions): void {
+    if (options.sessionToken !== undefined && options.sessionToken !== this.#token) {
+      this.#token = options.sessionToken;
+    }
+    if (options.fetchSessionToken !== undefined) this.#fetcher = options.fetchSessionToken;
+  }
+
+  async get(): Promise<string> {
+    if (this.#token !== undefined) return this.#token;
+    return this.#fetch();
+  }
+
+  /**
+   * The server rejected `rejected`. Returns a different token to retry with, or throws `session-expired`
+   * when there is no way to get one.
+   */
+  async renew(rejected: string): Promise<string> {
+    if (this.#token !== undefined && this.#token !== rejected) return this.#token;
+    if (this.#fetcher === undefined) {
+      throw new ShopError("session-expired", "The session token was rejected and no fetchSessionToken is set", {
+        status: 401,
+      });
+    }
+    this.#token = undefined;
+    return this.#fetch();
+  }
+
+  #fetch(): Promise<string> {
+    const fetcher = this.#fetcher;
+    if (fetcher === undefined) {
+      return Promise.reject(
+        new ShopError("session-expired", "Neither sessionToken nor fetchSessionToken is configured", {
+          status: 401,
+        }),
+      );
+    }
+    if (this.#inflight === undefined) {
+      this.#inflight = (async () => {
+        try {
+          const token = await fetcher();
+          if (typeof token !== "string" || token.length === 0) {
+            throw new ShopError("session-expired", "fetchSessionToken returned no token");
+          }
+          this.#token = token;
+          return token;
+        } catch (error) {
+          throw error instanceof ShopError
+            ? error
+            : new ShopError("session-expired", "fetchSessionToken failed", { cause: error });
+        } finally {
+          this.#inflight = undefined;
+        }
+      })();
+    }
+    return this.#inflight;
+  }
+}

@@ -1,0 +1,51 @@
+import type {
+  Cart,
+  CheckoutResult,
+  Customer,
+  EventDetail,
+  EventFilters,
+  EventSummary,
+  Order,
+  Page,
+  Payment,
+  PaymentProvider,
+  Venue,
+} from "./types";
+import type { Survey } from "./survey";
+
+/** Per-call options: the culture for Accept-Language, cancellation, and an idempotency key for writes. */
+export interface CallOptions {
+  locale: string;
+  signal?: AbortSignal | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * The shop operations the widget needs. One implementation talks HTTP through the SDK; tests and hosts may
+ * pass their own. Every method rejects with a {@link ShopError}.
+ */
+export interface ShopApi {
+  listVenues(options: CallOptions): Promise<Venue[]>;
+  listEvents(filters: EventFilters, cursor: string | undefined, options: CallOptions): Promise<Page<EventSummary>>;
+  getEvent(eventId: string, options: CallOptions): Promise<EventDetail>;
+  createCart(body: { currency?: string }, options: CallOptions): Promise<Cart>;
+  getCart(cartId: string, options: CallOptions): Promise<Cart>;
+  addCartItem(
+    cartId: string,
+    body: { articleId: string; slotId: string; quantity: number },
+    options: CallOptions,
+  ): Promise<Cart>;
+  updateCartItem(cartId: string, itemId: string, quantity: number, options: CallOptions): Promise<Cart>;
+  removeCartItem(cartId: string, itemId: string, options: CallOptions): Promise<Cart>;
+  setCartCustomer(cartId: string, customer: Customer, options: CallOptions): Promise<Cart>;
+  listCartPaymentProviders(cartId: string, options: CallOptions): Promise<PaymentProvider[]>;
+  setCartPaymentProvider(cartId: string, paymentProviderId: string, options: CallOptions): Promise<Cart>;
+  checkoutCart(
+    cartId: string,
+    body: { returnUrl?: string; paymentMethod?: { cardNumber: string } },
+    options: CallOptions,
+  ): Promise<CheckoutResult>;
+  getPayment(paymentId: string, options: CallOptions): Promise<Payment>;
+  getOrder(orderId: string, options: CallOptions): Promise<Order>;
+  getSurvey(surveyId: string, options: CallOptions): Promise<Survey>;
+}

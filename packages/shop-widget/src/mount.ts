@@ -1,0 +1,79 @@
+import { createElement } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import type { ShopConfig, ShopEventMap, ShopHandle } from "./config";
+import { Controller } from "./ui/controller";
+import { ShopRoot } from "./ui/ShopRoot";
+
+interface Mounted {
+  handle: ShopHandle;
+}
+
+/** Widgets by container: `mount()` twice on one container returns the first handle (updated). */
+const mounted = new WeakMap<Element, Mounted>();
+
+/** The instance id that namespaces resume records and return URLs: explicit, else the container's id. */
+export function instanceIdFor(container: Element, config: ShopConfig): string {
+  return config.instanceId ?? (container.id !== "" ? container.id : "shop");
+}
+
+function resolveContainer(container: Element | string): Element {
+  if (typeof document === "undefined") {
+    throw new Error("EntradaShop.mount: no DOM here (call mount in the browser, not during server rendering)");
+  }
+  const element = typeof container === "string" ? document.querySelector(container) : container;
+  if (!(element instanceof Element)) {
+    throw new Error(
+      `EntradaShop.mount: container ${typeof container === "string" ? `"${container}" ` : ""}not found — pass an element or a selector that matches one`,
+    );
+  }
+  return element;
+}
+
+/**
+ * Mount the shop into `container` (an element or a selector). Calling it again on the same container
+ * returns the existing handle with the new config applied (no second widget, no reset of the journey).
+ *
+ * @example
+ * const shop = mount("#tickets", { baseUrl: "https://api.example.com", fetchSessionToken, locale: "fr-CH" });
+ * shop.update({ locale: "de-CH" });
+ * shop.unmount();
+ */
+export function mount(container: Element | string, config: ShopConfig): ShopHandle {
+  const element = resolveContainer(container);
+  const existing = mounted.get(element);
+  if (existing !== undefined) {
+    existing.handle.update(config);
+    return existing.handle;
+  }
+
+  let current: ShopConfig = { ...config };
+  const controller = new Controller(current, instanceIdFor(element, current));
+  // React's root listeners live on this host node; removing it on unmount leaves the container as it was.
+  const host = element.ownerDocument.createElement("div");
+  host.className = "entrada-shop-host";
+  element.append(host);
+  let root: Root | undefined = createRoot(host);
+  const render = () => root?.render(createElement(ShopRoot, { controller, config: current }));
+  render();
+
+  const handle: ShopHandle = {
+    update(partial) {
+      if (root === undefined) return;
+      current = { ...current, ...partial };
+      render();
+    },
+    unmount() {
+      if (root === undefined) return;
+      root.unmount();
+      root = undefined;
+      host.remove();
+      controller.dispose();
+      mounted.delete(element);
+    },
+    on<K extends keyof ShopEventMap>(event: K, listener: (payload: ShopEventMap[K]) => void) {
+      return controller.emitter.on(event, listener);
+    },
+  };
+  mounted.set(element, { handle });
+  return handle;
+}

@@ -1,0 +1,11 @@
+/** React entry: `<EntradaShop {...config} />`, using the host's React 18 or 19. */
+export { EntradaShop, type EntradaShopProps } from "./EntradaShop";
+export type {
+  Appearance,
+  Locale,
+  ShopCallbacks,
+  ShopConfig,
+  Step,
+} from "../config";
+export { ShopError, type ShopErrorKind } from "../core/problem";
+export type { ShopApi } from "../core/shop-api";

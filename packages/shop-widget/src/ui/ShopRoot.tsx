@@ -1,0 +1,104 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import type { i18n as I18n } from "i18next";
+import { type CSSProperties, useEffect, useLayoutEffect, useState } from "react";
+import { I18nextProvider } from "react-i18next";
+import type { Appearance, Locale, ShopConfig } from "../config";
+import { acquireStyles } from "../core/styles";
+import css from "../styles/shop-widget.css?inline";
+import type { Controller } from "./controller";
+import { ShopApp } from "./ShopApp";
+
+const TOKENS: Record<keyof Appearance, string> = {
+  colorPrimary: "--entrada-color-primary",
+  colorOnPrimary: "--entrada-color-on-primary",
+  colorBackground: "--entrada-color-background",
+  colorSurface: "--entrada-color-surface",
+  colorText: "--entrada-color-text",
+  colorMuted: "--entrada-color-muted",
+  colorBorder: "--entrada-color-border",
+  colorDanger: "--entrada-color-danger",
+  colorSuccess: "--entrada-color-success",
+  radius: "--entrada-radius",
+  spacing: "--entrada-spacing",
+  fontFamily: "--entrada-font-family",
+  fontSize: "--entrada-font-size",
+};
+
+/**
+ * Design tokens as CSS custom properties on the root. React sets them through the CSSOM
+ * (`style.setProperty`), which a nonce-based CSP allows; no `style` attribute is ever parsed from a string.
+ */
+export function appearanceStyle(appearance: Appearance | undefined): CSSProperties | undefined {
+  if (appearance === undefined) return undefined;
+  const style: Record<string, string> = {};
+  for (const [name, value] of Object.entries(appearance)) {
+    const variable = TOKENS[name as keyof Appearance];
+    if (variable !== undefined && typeof value === "string" && value !== "") style[variable] = value;
+  }
+  return style as CSSProperties;
+}
+
+export interface ShopRootProps {
+  controller: Controller;
+  config: ShopConfig;
+}
+
+/** The widget's root element, stylesheet, texts and query cache; the journey renders inside. */
+export function ShopRoot({ controller, config }: ShopRootProps) {
+  controller.setConfig(config);
+  const [i18n, setI18n] = useState<I18n | null>(null);
+  const [locale, setLocale] = useState<Locale>(controller.locale);
+  const target = controller.locale;
+
+  useEffect(() => {
+    let live = true;
+    controller.i18n().then(
+      (instance) => {
+        if (live) setI18n(instance);
+      },
+      (error: unknown) => console.error("[entrada-shop] texts failed to load", error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [controller]);
+
+  useEffect(() => {
+    if (i18n === null || (i18n.language === target && locale === target)) return;
+    let live = true;
+    // Texts first (cached after the first load), then the culture: one re-render in place.
+    i18n.changeLanguage(target).then(() => {
+      if (!live) return;
+      setLocale(target);
+      controller.notify("localechange", target);
+    });
+    return () => {
+      live = false;
+    };
+  }, [i18n, target, locale, controller]);
+
+  const inject = config.injectStyles !== false;
+  const nonce = config.nonce;
+  useLayoutEffect(() => (inject ? acquireStyles(document, css, nonce) : undefined), [inject, nonce]);
+
+  return (
+    <div
+      className="entrada-shop"
+      data-theme={config.theme ?? "light"}
+      lang={locale}
+      style={appearanceStyle(config.appearance)}
+    >
+      {i18n === null ? (
+        <p className="entrada-shop__loading" aria-busy="true">
+          …
+        </p>
+      ) : (
+        <I18nextProvider i18n={i18n}>
+          <QueryClientProvider client={controller.queryClient}>
+            <ShopApp controller={controller} config={config} locale={locale} />
+          </QueryClientProvider>
+        </I18nextProvider>
+      )}
+    </div>
+  );
+}

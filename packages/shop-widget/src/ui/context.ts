@@ -1,0 +1,28 @@
+import { createContext, useContext } from "react";
+import type { Locale, ShopConfig } from "../config";
+import type { ShopApi } from "../core/shop-api";
+import type { Money } from "../core/types";
+import type { Controller } from "./controller";
+import type { Journey } from "./journey";
+
+export interface ShopContextValue {
+  controller: Controller;
+  api: ShopApi;
+  config: ShopConfig;
+  /** The culture currently applied (texts loaded): drives Accept-Language, query keys and Intl. */
+  locale: Locale;
+  timeZone: string;
+  money(money: Money): string;
+  dateTime(iso: string): string;
+  /** Say something in the polite live region (cart changes, progress). */
+  announce(text: string): void;
+  journey: Journey;
+}
+
+export const ShopContext = createContext<ShopContextValue | null>(null);
+
+export function useShop(): ShopContextValue {
+  const value = useContext(ShopContext);
+  if (value === null) throw new Error("EntradaShop: component used outside the shop");
+  return value;
+}

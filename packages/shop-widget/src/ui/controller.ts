@@ -1,0 +1,121 @@
+import { QueryClient } from "@tanstack/react-query";
+import type { i18n as I18n } from "i18next";
+import { isLocale, type Locale, type ShopConfig, type ShopEventMap } from "../config";
+import { createTracker, resolveDataLayer, type Tracker } from "../core/analytics";
+import { Emitter } from "../core/emitter";
+import { createHttpShopApi } from "../core/http-shop-api";
+import { ShopError } from "../core/problem";
+import { purchasedSet } from "../core/resume";
+import { SessionTokenSource } from "../core/session-token";
+import type { ShopApi } from "../core/shop-api";
+import { createI18n } from "../i18n";
+
+/**
+ * Everything one widget instance owns outside React: its API transport and session token, its query cache,
+ * its i18next instance, its event emitter and analytics. One per `mount()` or `<EntradaShop>`.
+ */
+export class Controller {
+  readonly emitter = new Emitter<ShopEventMap>();
+  readonly queryClient: QueryClient;
+  readonly tokens: SessionTokenSource;
+  readonly tracker: Tracker;
+  readonly completed: { has(id: string): boolean; add(id: string): void };
+  readonly instanceId: string;
+  #config: ShopConfig;
+  #api: ShopApi | undefined;
+  #i18n: Promise<I18n> | undefined;
+
+  constructor(config: ShopConfig, instanceId: string) {
+    this.#config = config;
+    this.instanceId = instanceId;
+    this.tokens = new SessionTokenSource(config);
+    this.queryClient = new QueryClient({
+      defaultOptions: {
+        queries: {
+          staleTime: 30_000,
+          refetchOnWindowFocus: false,
+          retry: (failures, error) => error instanceof ShopError && error.kind === "network" && failures < 2,
+        },
+        mutations: { retry: false },
+      },
+    });
+    this.completed = purchasedSet(instanceId);
+    this.tracker = createTracker(() => {
+      const analytics = this.#config.analytics;
+      const listening = this.emitter.count("analytics") > 0;
+      return {
+        onEvent:
+          analytics?.onEvent !== undefined || listening
+            ? (event) => {
+                analytics?.onEvent?.(event);
+                this.emitter.emit("analytics", event);
+              }
+            : undefined,
+        dataLayer: resolveDataLayer(analytics?.dataLayer),
+      };
+    }, this.completed);
+  }
+
+  get config(): ShopConfig {
+    return this.#config;
+  }
+
+  get locale(): Locale {
+    return isLocale(this.#config.locale) ? this.#config.locale : "de-CH";
+  }
+
+  setConfig(config: ShopConfig): void {
+    const previous = this.#config;
+    this.#config = config;
+    if (config.sessionToken !== previous.sessionToken || config.fetchSessionToken !== previous.fetchSessionToken) {
+      this.tokens.configure(config);
+    }
+    if (config.api !== previous.api || config.baseUrl !== previous.baseUrl || config.fetch !== previous.fetch) {
+      this.#api = undefined;
+    }
+  }
+
+  get api(): ShopApi {
+    if (this.#api === undefined) {
+      const config = this.#config;
+      if (config.api !== undefined) {
+        this.#api = config.api;
+      } else {
+        if (config.baseUrl === undefined) throw new Error("EntradaShop: set `baseUrl` (or pass `api`)");
+        this.#api = createHttpShopApi({ baseUrl: config.baseUrl, tokens: this.tokens, fetch: config.fetch });
+      }
+    }
+    return this.#api;
+  }
+
+  i18n(): Promise<I18n> {
+    this.#i18n ??= createI18n(this.locale);
+    return this.#i18n;
+  }
+
+  /** Emit to `on()` listeners and call the matching config callback. */
+  notify<K extends keyof ShopEventMap>(event: K, payload: ShopEventMap[K]): void {
+    const c = this.#config;
+    const callback = {
+      ready: c.onReady,
+      stepchange: c.onStepChange,
+      cartchange: c.onCartChange,
+      checkoutcomplete: c.onCheckoutComplete,
+      error: c.onError,
+      localechange: c.onLocaleChange,
+      analytics: undefined,
+    }[event] as ((payload: ShopEventMap[K]) => void) | undefined;
+    try {
+      callback?.(payload);
+    } catch (error) {
+      console.error("[entrada-shop] a host callback threw", error);
+    }
+    this.emitter.emit(event, payload);
+  }
+
+  dispose(): void {
+    this.queryClient.cancelQueries().catch(() => {});
+    this.queryClient.clear();
+    this.emitter.clear();
+  }
+}

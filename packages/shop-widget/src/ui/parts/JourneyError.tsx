@@ -1,0 +1,36 @@
+import { useTranslation } from "react-i18next";
+import type { Step } from "../../config";
+import { useShop } from "../context";
+import { type ErrorAction, ErrorNotice } from "./ErrorNotice";
+
+/** The journey's current error, when it belongs to `step`, with the actions that fit its kind. */
+export function JourneyError({ step }: { step: Step }) {
+  const { t } = useTranslation();
+  const { journey } = useShop();
+  const current = journey.error;
+  if (current === undefined || current.step !== step) return null;
+  const { error, retry } = current;
+  const actions: ErrorAction[] = [];
+  switch (error.kind) {
+    case "network":
+    case "rate-limited":
+    case "generic":
+    case "cart-locked":
+      if (retry) actions.push({ label: t("errors.retry"), onClick: retry });
+      break;
+    case "payment-pending":
+      if (retry) actions.push({ label: t("errors.check"), onClick: retry });
+      break;
+    case "hold-expired":
+      actions.push({ label: t("errors.rebook"), onClick: () => void journey.rebook() });
+      break;
+    case "sold-out":
+    case "insufficient-capacity":
+    case "not-found":
+      actions.push({ label: t("errors.events"), onClick: () => journey.goTo("events") });
+      break;
+    default:
+      break;
+  }
+  return <ErrorNotice error={error} actions={actions} />;
+}

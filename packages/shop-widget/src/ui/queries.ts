@@ -1,0 +1,89 @@
+import { keepPreviousData, useInfiniteQuery, useQueries, useQuery } from "@tanstack/react-query";
+import type { Locale } from "../config";
+import type { Cart, EventFilters } from "../core/types";
+import { useShop } from "./context";
+
+/**
+ * Server state through TanStack Query. Every key includes the culture, so switching language refetches the
+ * localized texts while the previous data stays on screen (no flash, no remount, focus kept).
+ */
+export const keys = {
+  venues: (locale: Locale) => ["entrada", locale, "venues"] as const,
+  events: (locale: Locale, filters: EventFilters) => ["entrada", locale, "events", filters] as const,
+  event: (locale: Locale, id: string) => ["entrada", locale, "event", id] as const,
+  cart: (locale: Locale, id: string) => ["entrada", locale, "cart", id] as const,
+  providers: (locale: Locale, cartId: string) => ["entrada", locale, "providers", cartId] as const,
+  survey: (locale: Locale, id: string) => ["entrada", locale, "survey", id] as const,
+};
+
+export function useVenues() {
+  const { api, locale } = useShop();
+  return useQuery({
+    queryKey: keys.venues(locale),
+    queryFn: ({ signal }) => api.listVenues({ locale, signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useEvents(filters: EventFilters) {
+  const { api, locale } = useShop();
+  return useInfiniteQuery({
+    queryKey: keys.events(locale, filters),
+    queryFn: ({ pageParam, signal }) => api.listEvents(filters, pageParam, { locale, signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useEvent(id: string | undefined) {
+  const { api, locale } = useShop();
+  return useQuery({
+    queryKey: keys.event(locale, id ?? ""),
+    queryFn: ({ signal }) => api.getEvent(id as string, { locale, signal }),
+    enabled: id !== undefined,
+    placeholderData: (previous, query) => (query?.queryKey[3] === id ? previous : undefined),
+  });
+}
+
+export function useEventsById(ids: string[]) {
+  const { api, locale } = useShop();
+  return useQueries({
+    queries: ids.map((id) => ({
+      queryKey: keys.event(locale, id),
+      queryFn: ({ signal }: { signal: AbortSignal }) => api.getEvent(id, { locale, signal }),
+    })),
+  });
+}
+
+export function useCart(id: string | undefined) {
+  const { api, locale } = useShop();
+  return useQuery<Cart>({
+    queryKey: keys.cart(locale, id ?? ""),
+    queryFn: ({ signal }) => api.getCart(id as string, { locale, signal }),
+    enabled: id !== undefined,
+    staleTime: 5_000,
+    placeholderData: (previous) => (previous?.id === id ? previous : undefined),
+  });
+}
+
+export function useProviders(cartId: string | undefined) {
+  const { api, locale } = useShop();
+  return useQuery({
+    queryKey: keys.providers(locale, cartId ?? ""),
+    queryFn: ({ signal }) => api.listCartPaymentProviders(cartId as string, { locale, signal }),
+    enabled: cartId !== undefined,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSurvey(id: string | null | undefined) {
+  const { api, locale } = useShop();
+  return useQuery({
+    queryKey: keys.survey(locale, id ?? ""),
+    queryFn: ({ signal }) => api.getSurvey(id as string, { locale, signal }),
+    enabled: typeof id === "string" && id.length > 0,
+    placeholderData: keepPreviousData,
+  });
+}

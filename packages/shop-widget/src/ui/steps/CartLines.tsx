@@ -1,0 +1,66 @@
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import type { Cart } from "../../core/types";
+import { useShop } from "../context";
+
+/** The cart's lines and total; editable in the cart step, read-only as the payment summary. */
+export function CartLines({ cart, editable = false }: { cart: Cart; editable?: boolean }) {
+  const { t } = useTranslation();
+  const { journey, money } = useShop();
+  const id = useId();
+  return (
+    <table className="entrada-shop__lines">
+      <tbody>
+        {cart.items.map((item) => (
+          <tr key={item.id}>
+            <th scope="row">{item.name}</th>
+            <td>
+              {editable ? (
+                <>
+                  <label className="entrada-shop__visually-hidden" htmlFor={`${id}-${item.id}`}>
+                    {t("cart.quantity", { name: item.name })}
+                  </label>
+                  <select
+                    id={`${id}-${item.id}`}
+                    value={item.quantity}
+                    disabled={journey.busy === "updating"}
+                    onChange={(e) => void journey.changeQuantity(item, Number(e.currentTarget.value))}
+                  >
+                    {Array.from({ length: Math.max(10, item.quantity) }, (_, i) => i + 1).map((n) => (
+                      <option key={n} value={n}>
+                        {n}
+                      </option>
+                    ))}
+                  </select>
+                </>
+              ) : (
+                `${item.quantity} ×`
+              )}
+            </td>
+            <td className="entrada-shop__amount">{money(item.lineTotal)}</td>
+            {editable && (
+              <td>
+                <button
+                  type="button"
+                  className="entrada-shop__button entrada-shop__button--quiet"
+                  disabled={journey.busy === "updating"}
+                  onClick={() => void journey.removeItem(item)}
+                >
+                  {t("cart.remove", { name: item.name })}
+                </button>
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">{t("cart.total")}</th>
+          <td />
+          <td className="entrada-shop__amount">{money(cart.total)}</td>
+          {editable && <td />}
+        </tr>
+      </tfoot>
+    </table>
+  );
+}

@@ -1,0 +1,46 @@
+import { useTranslation } from "react-i18next";
+import { useShop } from "../context";
+import { StepHeading } from "../parts/StepHeading";
+import { QrCode } from "./QrCode";
+
+/** Step 6: the order with one QR code per ticket (its Quicode), ticket PDFs and the receipt. */
+export default function ConfirmationStep() {
+  const { t } = useTranslation();
+  const { journey, money } = useShop();
+  const order = journey.order;
+  if (order === undefined) return null;
+  const names = new Map(order.items.map((i) => [`${i.articleId}|${i.slotId}`, i.name]));
+  return (
+    <div className="entrada-shop__step">
+      <StepHeading>{t("confirmation.heading")}</StepHeading>
+      <p>
+        {t("confirmation.order", { id: order.id })} · {money(order.total)}
+      </p>
+      <p className="entrada-shop__muted">{t("confirmation.sent", { email: order.customer.email })}</p>
+      <ol className="entrada-shop__tickets">
+        {order.tickets.map((ticket, index) => {
+          const n = index + 1;
+          const name = names.get(`${ticket.articleId}|${ticket.slotId}`) ?? ticket.articleId;
+          return (
+            <li key={ticket.id} className="entrada-shop__ticket">
+              <h3 className="entrada-shop__subheading">{t("confirmation.ticket", { n, name })}</h3>
+              <QrCode value={ticket.quicode} label={t("confirmation.qr", { n })} />
+              <p className="entrada-shop__quicode">{ticket.quicode}</p>
+              <a className="entrada-shop__link" href={ticket.ticketUrl} target="_blank" rel="noopener">
+                {t("confirmation.pdf", { n })}
+              </a>
+            </li>
+          );
+        })}
+      </ol>
+      <p>
+        <a className="entrada-shop__link" href={order.receiptUrl} target="_blank" rel="noopener">
+          {t("confirmation.receipt")}
+        </a>
+      </p>
+      <button type="button" className="entrada-shop__button entrada-shop__button--primary" onClick={journey.restart}>
+        {t("confirmation.again")}
+      </button>
+    </div>
+  );
+}

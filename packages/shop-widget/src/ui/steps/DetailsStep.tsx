@@ -1,0 +1,164 @@
+import { useQueries } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Survey } from "../../core/survey";
+import { type CustomerFields, type Issue, validateCustomer, validateSurvey } from "../../core/validate";
+import { useShop } from "../context";
+import { JourneyError } from "../parts/JourneyError";
+import { StepHeading } from "../parts/StepHeading";
+import { keys, useCart, useEventsById } from "../queries";
+import { SurveyFields } from "./SurveyFields";
+
+const FIELDS: Array<{ name: keyof CustomerFields; type: string; autoComplete: string; optional?: boolean }> = [
+  { name: "firstName", type: "text", autoComplete: "given-name" },
+  { name: "lastName", type: "text", autoComplete: "family-name" },
+  { name: "email", type: "email", autoComplete: "email" },
+  { name: "phone", type: "tel", autoComplete: "tel", optional: true },
+  { name: "company", type: "text", autoComplete: "organization", optional: true },
+];
+
+/** Step 4: the buyer's details, plus the dynamic survey form of every event in the cart that has one. */
+export default function DetailsStep() {
+  const { t } = useTranslation();
+  const { journey, api, locale } = useShop();
+  const id = useId();
+  const form = useRef<HTMLFormElement>(null);
+  const [issues, setIssues] = useState<Record<string, Issue>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  // After a failed submit, move focus to the first field that needs attention.
+  useEffect(() => {
+    if (attempt > 0) form.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
+  }, [attempt]);
+  const cart = useCart(journey.cartId).data;
+  const eventIds = [...new Set((cart?.items ?? []).map((i) => i.eventId))];
+  const events = useEventsById(eventIds);
+  const surveyIds = [...new Set(events.map((q) => q.data?.surveyId).filter((s): s is string => !!s))];
+  const surveys = useQueries({
+    queries: surveyIds.map((surveyId) => ({
+      queryKey: keys.survey(locale, surveyId),
+      queryFn: ({ signal }: { signal: AbortSignal }) => api.getSurvey(surveyId, { locale, signal }),
+    })),
+  })
+    .map((q) => q.data)
+    .filter((s): s is Survey => s !== undefined);
+
+  // Server-side validation errors point into the request body (`/body/email`, `/body/surveyAnswers/q1`).
+  const serverIssues: Record<string, Issue> = {};
+  if (journey.error?.step === "details") {
+    for (const fe of journey.error.error.fieldErrors) {
+      const field = fe.pointer.replace(/^\/body\/(surveyAnswers\/)?/, "");
+      serverIssues[field] = { key: "pattern", text: fe.detail };
+    }
+  }
+  const all = { ...serverIssues, ...issues };
+
+  const validate = () => {
+    const found: Record<string, Issue> = { ...validateCustomer(journey.customer) };
+    let answers = journey.answers;
+    for (const survey of surveys) {
+      const result = validateSurvey(survey, answers);
+      Object.assign(found, result.issues);
+      answers = { ...answers, ...result.answers };
+    }
+    return { found, answers };
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    const { found } = validate();
+    setIssues(found);
+    if (Object.keys(found).length > 0) {
+      setAttempt((n) => n + 1);
+      return;
+    }
+    const kept: Record<string, unknown> = {};
+    for (const survey of surveys) Object.assign(kept, validateSurvey(survey, journey.answers).answers);
+    journey.setAnswers(kept as typeof journey.answers);
+    await journey.saveDetails();
+  };
+
+  const update = (name: keyof CustomerFields, value: string) => {
+    journey.setCustomer({ ...journey.customer, [name]: value });
+    if (submitted) {
+      const next = { ...issues };
+      const issue = validateCustomer({ ...journey.customer, [name]: value })[name];
+      if (issue) next[name] = issue;
+      else delete next[name];
+      setIssues(next);
+    }
+  };
+
+  const count = Object.keys(issues).length;
+  return (
+    <form ref={form} className="entrada-shop__step" onSubmit={(e) => void submit(e)} noValidate>
+      <StepHeading>{t("details.heading")}</StepHeading>
+      {submitted && count > 0 && (
+        <p className="entrada-shop__error" role="alert">
+          {t("validation.summary", { count })}
+        </p>
+      )}
+      <div className="entrada-shop__grid">
+        {FIELDS.map((field) => {
+          const inputId = `${id}-${field.name}`;
+          const issue = all[field.name];
+          return (
+            <div key={field.name} className="entrada-shop__field">
+              <label htmlFor={inputId}>
+                {t(`details.${field.name}`)}
+                {field.optional ? ` ${t("details.optional")}` : ""}
+              </label>
+              <input
+                id={inputId}
+                name={field.name}
+                type={field.type}
+                autoComplete={field.autoComplete}
+                required={!field.optional}
+                aria-invalid={issue ? true : undefined}
+                aria-describedby={issue ? `${inputId}-error` : undefined}
+                value={journey.customer[field.name]}
+                onChange={(e) => update(field.name, e.currentTarget.value)}
+              />
+              {issue && (
+                <p id={`${inputId}-error`} className="entrada-shop__field-error">
+                  {issue.text ?? t(`validation.${issue.key}`, { count: issue.count })}
+                </p>
+              )}
+            </div>
+          );
+        })}
+      </div>
+      {surveys.map((survey) => (
+        <SurveyFields
+          key={survey.id}
+          survey={survey}
+          answers={journey.answers}
+          issues={all}
+          onChange={(answers) => {
+            journey.setAnswers(answers);
+            if (submitted) {
+              const next = { ...issues };
+              for (const q of survey.questions) delete next[q.id];
+              Object.assign(next, validateSurvey(survey, answers).issues);
+              setIssues(next);
+            }
+          }}
+        />
+      ))}
+      <JourneyError step="details" />
+      <div className="entrada-shop__actions">
+        <button type="button" className="entrada-shop__button" onClick={() => journey.goTo("cart")}>
+          {t("details.back")}
+        </button>
+        <button
+          type="submit"
+          className="entrada-shop__button entrada-shop__button--primary"
+          disabled={journey.busy === "saving"}
+        >
+          {journey.busy === "saving" ? t("details.saving") : t("details.next")}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,182 @@
+import { useEffect, useId, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { moneyValue } from "../../core/analytics";
+import { toShopError } from "../../core/problem";
+import { formatDate } from "../../core/format";
+import type { EventSummary } from "../../core/types";
+import { useShop } from "../context";
+import { ErrorNotice } from "../parts/ErrorNotice";
+import { StepHeading } from "../parts/StepHeading";
+import { useEvents, useVenues } from "../queries";
+
+/** Step 1: the catalogue with date and venue filters. Part of the first load; the other steps are lazy. */
+export function EventList() {
+  const { t } = useTranslation();
+  const { journey, money, locale, timeZone, controller } = useShop();
+  const { filters } = journey;
+  const id = useId();
+  const venues = useVenues();
+  const events = useEvents(filters);
+  const items: EventSummary[] = events.data?.pages.flatMap((p) => p.items) ?? [];
+
+  // One view_item_list per list shown (not per language switch).
+  const reported = useRef("");
+  const listKey = JSON.stringify(filters);
+  const firstPage = events.data?.pages[0];
+  useEffect(() => {
+    if (firstPage === undefined || events.isPlaceholderData || reported.current === listKey) return;
+    reported.current = listKey;
+    controller.tracker.track("view_item_list", {
+      item_list_id: "events",
+      item_list_name: "Events",
+      items: firstPage.items.map((e, index) => ({
+        item_id: e.id,
+        item_name: e.name,
+        index,
+        ...(e.priceFrom ? { price: moneyValue(e.priceFrom) } : {}),
+      })),
+    });
+  }, [firstPage, listKey, events.isPlaceholderData, controller]);
+
+  const choose = (event: EventSummary, index: number) => {
+    controller.tracker.track("select_item", {
+      item_list_id: "events",
+      item_list_name: "Events",
+      items: [{ item_id: event.id, item_name: event.name, index }],
+    });
+    journey.openEvent(event.id);
+  };
+
+  const set = (name: "dateFrom" | "dateTo" | "venueId", value: string) => {
+    const next = { ...filters };
+    if (value === "") delete next[name];
+    else next[name] = value;
+    journey.setFilters(next);
+  };
+  const filtered = filters.dateFrom !== undefined || filters.dateTo !== undefined || filters.venueId !== undefined;
+
+  return (
+    <div className="entrada-shop__step">
+      <StepHeading>{t("events.heading")}</StepHeading>
+      <fieldset className="entrada-shop__filters">
+        <legend>{t("events.filters")}</legend>
+        <div className="entrada-shop__field">
+          <label htmlFor={`${id}-from`}>{t("events.dateFrom")}</label>
+          <input
+            id={`${id}-from`}
+            type="date"
+            value={filters.dateFrom ?? ""}
+            onChange={(e) => set("dateFrom", e.currentTarget.value)}
+          />
+        </div>
+        <div className="entrada-shop__field">
+          <label htmlFor={`${id}-to`}>{t("events.dateTo")}</label>
+          <input
+            id={`${id}-to`}
+            type="date"
+            value={filters.dateTo ?? ""}
+            min={filters.dateFrom}
+            onChange={(e) => set("dateTo", e.currentTarget.value)}
+          />
+        </div>
+        <div className="entrada-shop__field">
+          <label htmlFor={`${id}-venue`}>{t("events.venue")}</label>
+          <select id={`${id}-venue`} value={filters.venueId ?? ""} onChange={(e) => set("venueId", e.currentTarget.value)}>
+            <option value="">{t("events.allVenues")}</option>
+            {(venues.data ?? []).map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.city ? `${v.name}, ${v.city}` : v.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {filtered && (
+          <button
+            type="button"
+            className="entrada-shop__button entrada-shop__button--quiet"
+            onClick={() => journey.setFilters(filters.slug === undefined ? {} : { slug: filters.slug })}
+          >
+            {t("events.reset")}
+          </button>
+        )}
+      </fieldset>
+
+      {events.error ? (
+        <ErrorNotice
+          error={toShopError(events.error)}
+          actions={[{ label: t("errors.retry"), onClick: () => void events.refetch() }]}
+        />
+      ) : events.isPending ? (
+        <p className="entrada-shop__loading" aria-busy="true">
+          {t("shop.loading")}
+        </p>
+      ) : (
+        <>
+          <p className="entrada-shop__muted" aria-live="polite">
+            {items.length === 0 ? t("events.empty") : t("events.found", { count: items.length })}
+          </p>
+          <ul className="entrada-shop__events">
+            {items.map((event, index) => (
+              <li key={event.id} className="entrada-shop__card">
+                {event.imageUrl ? (
+                  <img className="entrada-shop__image" src={event.imageUrl} alt="" loading="lazy" />
+                ) : null}
+                <div className="entrada-shop__card-body">
+                  <h3 className="entrada-shop__title">{event.name}</h3>
+                  <p className="entrada-shop__muted">
+                    <time dateTime={event.startsAt}>{formatDate(event.startsAt, locale, timeZone)}</time>
+                    {" · "}
+                    {event.venue.name}
+                  </p>
+                  {event.summary ? <p>{event.summary}</p> : null}
+                  <p className="entrada-shop__price">
+                    {event.available
+                      ? event.priceFrom
+                        ? t("events.from", { price: money(event.priceFrom) })
+                        : null
+                      : t("events.soldOut")}
+                  </p>
+                  <button
+                    type="button"
+                    className="entrada-shop__button entrada-shop__button--primary"
+                    disabled={!event.available}
+                    aria-label={t("events.chooseFor", { name: event.name })}
+                    onClick={() => choose(event, index)}
+                  >
+                    {t("events.choose")}
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+          {events.hasNextPage && (
+            <button
+              type="button"
+              className="entrada-shop__button"
+              disabled={events.isFetchingNextPage}
+              onClick={() => void events.fetchNextPage()}
+            >
+              {t("events.more")}
+            </button>
+          )}
+        </>
+      )}
+      <CartLink />
+    </div>
+  );
+}
+
+/** "Cart: 2 tickets" when the buyer has a cart, so they can get back to it from the catalogue. */
+export function CartLink() {
+  const { t } = useTranslation();
+  const { journey, controller, locale } = useShop();
+  const cartId = journey.cartId;
+  const cart = cartId === undefined ? undefined : controller.queryClient.getQueryData<{ items: { quantity: number }[] }>(["entrada", locale, "cart", cartId]);
+  const count = cart?.items.reduce((n, i) => n + i.quantity, 0) ?? 0;
+  if (count === 0) return null;
+  return (
+    <button type="button" className="entrada-shop__button entrada-shop__cart-link" onClick={() => journey.goTo("cart")}>
+      {t("cart.open", { count })}
+    </button>
+  );
+}

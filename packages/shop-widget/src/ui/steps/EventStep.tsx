@@ -1,0 +1,200 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { moneyValue } from "../../core/analytics";
+import { toShopError } from "../../core/problem";
+import type { Article, Slot } from "../../core/types";
+import { useShop } from "../context";
+import { ErrorNotice } from "../parts/ErrorNotice";
+import { JourneyError } from "../parts/JourneyError";
+import { StepHeading } from "../parts/StepHeading";
+import { useEvent } from "../queries";
+
+const slotLeft = (slot: Slot): number | undefined => (typeof slot.available === "number" ? slot.available : undefined);
+const slotOpen = (slot: Slot): boolean => (typeof slot.available === "number" ? slot.available > 0 : slot.available);
+
+/** Step 2: one event — choose a slot and quantities of articles from its pricing assortments. */
+export default function EventStep() {
+  const { t } = useTranslation();
+  const { journey, money, dateTime, controller } = useShop();
+  const id = useId();
+  const eventId = journey.eventId;
+  const query = useEvent(eventId);
+  const event = query.data;
+  const selection = (eventId && journey.selections[eventId]) || { quantities: {} };
+  const [hint, setHint] = useState<string | undefined>();
+
+  const viewed = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (event === undefined || viewed.current === event.id) return;
+    viewed.current = event.id;
+    const articles = event.pricingAssortments.flatMap((a) => a.articles);
+    const first = articles[0];
+    controller.tracker.track("view_item", {
+      ...(first ? { currency: first.price.currency, value: moneyValue(first.price) } : {}),
+      items: articles.map((a) => ({
+        item_id: a.id,
+        item_name: `${event.name} – ${a.name}`,
+        item_category: event.name,
+        price: moneyValue(a.price),
+      })),
+    });
+  }, [event, controller]);
+
+  if (eventId === undefined) return null;
+  if (query.error) {
+    return (
+      <div className="entrada-shop__step">
+        <StepHeading>{t("steps.event")}</StepHeading>
+        <ErrorNotice
+          error={toShopError(query.error)}
+          actions={[
+            { label: t("errors.retry"), onClick: () => void query.refetch() },
+            { label: t("errors.events"), onClick: () => journey.goTo("events") },
+          ]}
+        />
+      </div>
+    );
+  }
+  if (event === undefined) {
+    return (
+      <p className="entrada-shop__loading" aria-busy="true">
+        {t("shop.loading")}
+      </p>
+    );
+  }
+
+  const slotId = selection.slotId ?? (event.slots.length === 1 && slotOpen(event.slots[0]!) ? event.slots[0]!.id : undefined);
+  const setQuantity = (article: Article, value: number) => {
+    const max = article.maxPerOrder ?? 20;
+    const quantity = Math.max(0, Math.min(max, Number.isFinite(value) ? Math.floor(value) : 0));
+    setHint(undefined);
+    journey.setSelection(event.id, {
+      ...(slotId === undefined ? {} : { slotId }),
+      quantities: { ...selection.quantities, [article.id]: quantity },
+    });
+  };
+  const total = Object.values(selection.quantities).reduce((n, q) => n + q, 0);
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (slotId === undefined) return setHint(t("event.pickSlot"));
+    if (total === 0) return setHint(t("event.pickArticle"));
+    void journey.addToCart(event, { slotId, quantities: selection.quantities });
+  };
+
+  return (
+    <form className="entrada-shop__step" onSubmit={submit} noValidate>
+      <StepHeading>{event.name}</StepHeading>
+      {event.imageUrl ? <img className="entrada-shop__hero" src={event.imageUrl} alt="" /> : null}
+      <p className="entrada-shop__muted">
+        {dateTime(event.startsAt)} · {event.venue.name}
+      </p>
+      {event.description ? <p>{event.description}</p> : null}
+
+      <fieldset className="entrada-shop__slots">
+        <legend>{t("event.slot")}</legend>
+        {event.slots.map((slot) => {
+          const left = slotLeft(slot);
+          const open = slotOpen(slot);
+          return (
+            <div key={slot.id} className="entrada-shop__choice">
+              <input
+                type="radio"
+                id={`${id}-${slot.id}`}
+                name={`${id}-slot`}
+                value={slot.id}
+                checked={slotId === slot.id}
+                disabled={!open}
+                onChange={() => {
+                  setHint(undefined);
+                  journey.setSelection(event.id, { ...selection, slotId: slot.id });
+                }}
+              />
+              <label htmlFor={`${id}-${slot.id}`}>
+                {dateTime(slot.startsAt)}
+                <span className="entrada-shop__muted">
+                  {" "}
+                  ({open ? (left === undefined ? "" : t("event.left", { count: left })) : t("event.soldOut")})
+                </span>
+              </label>
+            </div>
+          );
+        })}
+      </fieldset>
+
+      {event.pricingAssortments.map((assortment) => (
+        <fieldset key={assortment.id} className="entrada-shop__articles">
+          <legend>{assortment.name}</legend>
+          {assortment.articles.map((article) => {
+            const quantity = selection.quantities[article.id] ?? 0;
+            const max = article.maxPerOrder ?? 20;
+            const inputId = `${id}-${article.id}`;
+            return (
+              <div key={article.id} className="entrada-shop__article">
+                <div>
+                  <label htmlFor={inputId} className="entrada-shop__title">
+                    {article.name}
+                  </label>
+                  <p className="entrada-shop__muted" id={`${inputId}-info`}>
+                    {money(article.price)}
+                    {article.description ? ` · ${article.description}` : ""}
+                    {article.maxPerOrder ? ` · ${t("event.max", { count: article.maxPerOrder })}` : ""}
+                  </p>
+                </div>
+                <div className="entrada-shop__stepper">
+                  <button
+                    type="button"
+                    className="entrada-shop__button"
+                    aria-label={t("event.less", { name: article.name })}
+                    disabled={quantity === 0}
+                    onClick={() => setQuantity(article, quantity - 1)}
+                  >
+                    −
+                  </button>
+                  <input
+                    id={inputId}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={max}
+                    value={quantity}
+                    aria-describedby={`${inputId}-info`}
+                    onChange={(e) => setQuantity(article, e.currentTarget.valueAsNumber)}
+                  />
+                  <button
+                    type="button"
+                    className="entrada-shop__button"
+                    aria-label={t("event.more", { name: article.name })}
+                    disabled={quantity >= max}
+                    onClick={() => setQuantity(article, quantity + 1)}
+                  >
+                    +
+                  </button>
+                </div>
+              </div>
+            );
+          })}
+        </fieldset>
+      ))}
+
+      {hint !== undefined && (
+        <p className="entrada-shop__error" role="alert">
+          {hint}
+        </p>
+      )}
+      <JourneyError step="event" />
+      <div className="entrada-shop__actions">
+        <button type="button" className="entrada-shop__button" onClick={() => journey.goTo("events")}>
+          {t("event.back")}
+        </button>
+        <button
+          type="submit"
+          className="entrada-shop__button entrada-shop__button--primary"
+          disabled={journey.busy === "adding"}
+        >
+          {journey.busy === "adding" ? t("event.adding") : t("event.add")}
+        </button>
+      </div>
+    </form>
+  );
+}

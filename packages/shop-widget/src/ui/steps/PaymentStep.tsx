@@ -1,0 +1,112 @@
+import { type FormEvent, useEffect, useId } from "react";
+import { useTranslation } from "react-i18next";
+import { toShopError } from "../../core/problem";
+import { useShop } from "../context";
+import { ErrorNotice } from "../parts/ErrorNotice";
+import { JourneyError } from "../parts/JourneyError";
+import { StepHeading } from "../parts/StepHeading";
+import { useCart, useProviders } from "../queries";
+import { CartLines } from "./CartLines";
+
+/** Step 5: choose a payment provider and pay (card in place, or a redirect to the provider's page). */
+export default function PaymentStep() {
+  const { t } = useTranslation();
+  const { journey, money } = useShop();
+  const id = useId();
+  const cart = useCart(journey.cartId).data;
+  const providers = useProviders(journey.cartId);
+  const list = providers.data ?? [];
+  const providerId = journey.providerId ?? cart?.paymentProviderId ?? list[0]?.id;
+  const provider = list.find((p) => p.id === providerId);
+  const { setProvider } = journey;
+  useEffect(() => {
+    if (journey.providerId === undefined && providerId !== undefined) setProvider(providerId);
+  }, [journey.providerId, providerId, setProvider]);
+
+  if (journey.busy === "confirming") {
+    return (
+      <div className="entrada-shop__step">
+        <StepHeading>{t("payment.heading")}</StepHeading>
+        <p className="entrada-shop__loading" role="status" aria-busy="true">
+          {t("payment.confirming")}
+        </p>
+      </div>
+    );
+  }
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (provider === undefined || journey.busy === "paying") return;
+    void journey.pay(provider.kind);
+  };
+  const paying = journey.busy === "paying";
+
+  return (
+    <form className="entrada-shop__step" onSubmit={submit}>
+      <StepHeading>{t("payment.heading")}</StepHeading>
+      {cart && (
+        <section aria-labelledby={`${id}-summary`}>
+          <h3 id={`${id}-summary`} className="entrada-shop__subheading">
+            {t("payment.summary")}
+          </h3>
+          <CartLines cart={cart} />
+        </section>
+      )}
+      {providers.error ? (
+        <ErrorNotice
+          error={toShopError(providers.error)}
+          actions={[{ label: t("errors.retry"), onClick: () => void providers.refetch() }]}
+        />
+      ) : null}
+      <fieldset className="entrada-shop__providers">
+        <legend>{t("payment.provider")}</legend>
+        {list.map((p) => (
+          <div key={p.id} className="entrada-shop__choice">
+            <input
+              type="radio"
+              id={`${id}-${p.id}`}
+              name={`${id}-provider`}
+              value={p.id}
+              checked={providerId === p.id}
+              onChange={() => journey.setProvider(p.id)}
+            />
+            <label htmlFor={`${id}-${p.id}`}>{p.name}</label>
+          </div>
+        ))}
+      </fieldset>
+      {provider?.kind === "card" && (
+        <div className="entrada-shop__field">
+          <label htmlFor={`${id}-card`}>{t("payment.card")}</label>
+          <input
+            id={`${id}-card`}
+            type="text"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            required
+            aria-describedby={`${id}-card-hint`}
+            value={journey.cardNumber}
+            onChange={(e) => journey.setCardNumber(e.currentTarget.value)}
+          />
+          <p id={`${id}-card-hint`} className="entrada-shop__muted">
+            {t("payment.cardHint")}
+          </p>
+        </div>
+      )}
+      {provider?.kind === "redirect" && <p className="entrada-shop__muted">{t("payment.redirect")}</p>}
+      <JourneyError step="payment" />
+      <div className="entrada-shop__actions">
+        <button type="button" className="entrada-shop__button" disabled={paying} onClick={() => journey.goTo("details")}>
+          {t("payment.back")}
+        </button>
+        <button
+          type="submit"
+          className="entrada-shop__button entrada-shop__button--primary"
+          disabled={paying || provider === undefined}
+          aria-busy={paying || undefined}
+        >
+          {paying ? t("payment.paying") : cart ? t("payment.pay", { amount: money(cart.total) }) : t("payment.heading")}
+        </button>
+      </div>
+    </form>
+  );
+}
