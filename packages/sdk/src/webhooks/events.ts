@@ -1,8 +1,6 @@
-/**
- * The envelope every Entrada webhook delivery carries (`{type, timestamp, data}`, CONVENTIONS §6).
- * Until the contract's `webhooks` section is generated this is the generic shape; it then becomes the
- * discriminated union of the 30 kinds, so `switch (event.type)` narrows `event.data`.
- */
+import type { webhooks } from "@entrada/openapi/schema";
+
+/** The envelope every Entrada webhook delivery carries (`{type, timestamp, data}`, CONVENTIONS §6). */
 export interface WebhookEventEnvelope<T extends string = string, D = Record<string, unknown>> {
   type: T;
   /** RFC 3339 time the event happened. */
@@ -10,8 +8,18 @@ export interface WebhookEventEnvelope<T extends string = string, D = Record<stri
   data: D;
 }
 
-/** Any Entrada webhook event. */
-export type WebhookEvent = WebhookEventEnvelope;
+type Payload<W> = W extends { post: { requestBody: { content: { "application/json": infer P } } } }
+  ? P
+  : W extends { post: { requestBody?: { content: { "application/json": infer P } } } }
+    ? P
+    : never;
+type ContractEvent = { [K in keyof webhooks]: Payload<webhooks[K]> }[keyof webhooks];
+
+/**
+ * Any Entrada webhook event: the discriminated union of the 30 kinds of the contract's `webhooks` section, so
+ * `switch (event.type)` narrows `event.data`. (Falls back to the generic envelope while the contract has none.)
+ */
+export type WebhookEvent = [ContractEvent] extends [never] ? WebhookEventEnvelope : ContractEvent;
 
 /** The `type` strings of all event kinds. */
 export type WebhookEventType = WebhookEvent["type"];

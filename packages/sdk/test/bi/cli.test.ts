@@ -13,7 +13,7 @@ const ROWS = tickets(23);
 
 interface Seen {
   token: { authorization: string | undefined; body: string }[];
-  feed: { url: string; authorization: string | undefined; prefer: string | undefined }[];
+  feed: { url: string; authorization: string | undefined; prefer: string }[];
 }
 
 /** A fake Entrada: /connect/token (Basic auth) and an OData Tickets feed with absolute skiptoken next links. */
@@ -45,7 +45,7 @@ function startServer(seen: Seen): Promise<Server> {
       );
     }
     if (req.method === "GET" && url.pathname.startsWith("/bi/v1/odata/")) {
-      seen.feed.push({ url: url.href, authorization: req.headers.authorization, prefer: req.headers.prefer });
+      seen.feed.push({ url: url.href, authorization: req.headers.authorization, prefer: String(req.headers.prefer) });
       if (req.headers.authorization !== "Bearer tok_cli") {
         res.writeHead(401, { "content-type": "application/json" });
         return res.end(JSON.stringify({ error: { code: "unauthorized", message: "Bearer token required" } }));
@@ -56,7 +56,7 @@ function startServer(seen: Seen): Promise<Server> {
           JSON.stringify({ error: { code: "invalid_filter", message: "Syntax error", target: "$filter" } }),
         );
       }
-      const size = Number(/maxpagesize=(\d+)/.exec(req.headers.prefer ?? "")?.[1] ?? 10);
+      const size = Number(/maxpagesize=(\d+)/.exec(String(req.headers.prefer))?.[1] ?? 10);
       const skip = Number(url.searchParams.get("$skiptoken") ?? 0);
       const filter = url.searchParams.get("$filter");
       const matching = filter === "status eq 'used'" ? ROWS.filter((r) => r.status === "used") : ROWS;
