@@ -1,0 +1,47 @@
+/**
+ * Idempotency keys (draft-ietf-httpapi-idempotency-key-header): one UUID v4 per logical call, generated
+ * before the first attempt and reused by every retry of that call, never by another call.
+ */
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const MAX_KEY_LENGTH = 255;
+/** Visible ASCII except the quote and backslash, so the key travels as a bare value unchanged. */
+const KEY_CHARS = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** True for the methods the API treats as writes (they accept `Idempotency-Key`). */
+export function isWriteMethod(method: string): boolean {
+  return WRITE_METHODS.has(method.toUpperCase());
+}
+
+/** A fresh random key (UUID v4 from Web Crypto). */
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
+
+/**
+ * Validates a caller-supplied key: 1–255 visible ASCII characters without `"` and `\` (the contract's length
+ * limit; keys are sent bare, as the contract allows). Returns an explanation when invalid.
+ */
+export function idempotencyKeyProblem(key: unknown): string | undefined {
+  if (typeof key !== "string" || key.length === 0) return "Idempotency key must be a non-empty string";
+  if (key.length > MAX_KEY_LENGTH)
+    return `Idempotency key is ${key.length} characters long; at most 255 are allowed`;
+  if (!KEY_CHARS.test(key))
+    return "Idempotency key may contain visible ASCII characters only, without quotes, backslashes or spaces";
+  return undefined;
+}
+
+/**
+ * Chooses the key of one call: none for reads; the caller's key when given; none when the caller opts out with
+ * `null` (such writes are never retried); otherwise a new UUID.
+ */
+export function resolveIdempotencyKey(
+  method: string,
+  supplied: string | null | undefined,
+): string | undefined {
+  if (!isWriteMethod(method) || supplied === null) return undefined;
+  if (supplied === undefined) return newIdempotencyKey();
+  const problem = idempotencyKeyProblem(supplied);
+  if (problem) throw new TypeError(problem);
+  return supplied;
+}

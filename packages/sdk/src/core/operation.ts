@@ -1,0 +1,126 @@
+/**
+ * Section methods: one function per operation of the contract, calling openapi-fetch with the transport as its
+ * `fetch` and turning the outcome into `{ data } | { error }` with response meta.
+ */
+
+import type { Client } from "openapi-fetch";
+import { EntradaError, UnexpectedResponseError } from "./errors.ts";
+import { errorFromResponse, parseSuccessJson } from "./response.ts";
+import type { CallOptions, CallState, Transport } from "./transport.ts";
+import type { EntradaResult, EntradaSuccess, OperationMethod, RequestError, ResponseMeta } from "./types.ts";
+
+type ResponseMode = "json" | "text" | "blob";
+
+/** One parsed entry of the generated operation table. */
+export interface OperationSpec {
+  operationId: string;
+  method: string;
+  path: string;
+  mode: ResponseMode;
+  form: boolean;
+}
+
+/** `"POST /connect/token form"` → spec. */
+export function parseOperationSpec(operationId: string, spec: string): OperationSpec {
+  const [method = "GET", path = "/", ...flags] = spec.split(" ");
+  const mode = flags.includes("text") ? "text" : flags.includes("blob") ? "blob" : "json";
+  return { operationId, method, path, mode, form: flags.includes("form") };
+}
+
+interface RawInit extends CallOptions {
+  params?: Record<string, unknown>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const formSerializer = (body: unknown) => new URLSearchParams(body as Record<string, string>).toString();
+const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
+
+function metaOf(response: Response | undefined, state: CallState): ResponseMeta {
+  const headers = response?.headers;
+  return {
+    logId: headers?.get("x-log-id") ?? undefined,
+    replayed: headers?.get("idempotent-replayed") === "true",
+    contentLanguage: headers?.get("content-language") ?? undefined,
+    idempotencyKey: state.idempotencyKey,
+    requestId: headers?.get("x-request-id") ?? undefined,
+    attempts: state.attempts,
+  };
+}
+
+async function invoke(
+  raw: Client<Record<string, never>>,
+  transport: Transport,
+  spec: OperationSpec,
+  init: RawInit = {},
+): Promise<EntradaResult<unknown>> {
+  const { params, body, headers, locale, idempotencyKey, signal, timeoutMs, totalTimeoutMs, retry } = init;
+  const controller = new AbortController();
+  const state: CallState = { attempts: 0, controller, holdTimer: true, operationId: spec.operationId };
+  const call: CallOptions = { locale, idempotencyKey, signal, timeoutMs, totalTimeoutMs, retry };
+  let response: Response | undefined;
+  try {
+    // biome-ignore lint/suspicious/noExplicitAny: the generic raw client is typed per path by the public types.
+    const result = await (raw.request as any)(spec.method, spec.path, {
+      params,
+      body,
+      headers: spec.form ? { ...FORM_HEADERS, ...headers } : headers,
+      bodySerializer: spec.form ? formSerializer : undefined,
+      parseAs: spec.mode === "json" ? "text" : spec.mode,
+      signal: controller.signal,
+      fetch: (request: Request) => transport.send(request, call, state),
+    });
+    state.settle?.();
+    response = result.response as Response;
+    const meta = metaOf(response, state);
+    const context = {
+      status: response.status,
+      logId: meta.logId,
+      requestId: meta.requestId,
+      idempotencyKey: state.idempotencyKey,
+      operationId: spec.operationId,
+      method: spec.method,
+      url: response.url || undefined,
+      attempts: state.attempts,
+    };
+    if (!response.ok) {
+      const error = errorFromResponse(response.status, response.headers, state.errorBody ?? "", context);
+      return { error: error as RequestError, response, meta };
+    }
+    if (spec.mode !== "json") return { data: result.data, response, meta };
+    const text = (result.data as string | undefined) ?? "";
+    const contentType = response.headers.get("content-type");
+    const parsed = parseSuccessJson(text, contentType);
+    if (!parsed.ok) {
+      const error = new UnexpectedResponseError(parsed.reason, text, contentType ?? undefined, context);
+      return { error, response, meta };
+    }
+    return { data: parsed.value, response, meta };
+  } catch (error) {
+    state.settle?.();
+    if (error instanceof EntradaError)
+      return { error: error as RequestError, response, meta: metaOf(response, state) };
+    // The caller's abort reason, or a programming error (e.g. an invalid idempotency key): rethrown as is.
+    throw error;
+  }
+}
+
+/** Builds the callable for one operation, with `.orThrow`. */
+export function createOperationMethod(
+  raw: Client<Record<string, never>>,
+  transport: Transport,
+  spec: OperationSpec,
+): OperationMethod<unknown, unknown> {
+  const method = (init?: unknown) => invoke(raw, transport, spec, init as RawInit | undefined);
+  const orThrow = async (init?: unknown): Promise<EntradaSuccess<unknown>> => {
+    const result = await method(init);
+    if (result.error) throw result.error;
+    return result;
+  };
+  return Object.assign(method, {
+    orThrow,
+    operationId: spec.operationId,
+    method: spec.method,
+    path: spec.path,
+  }) as OperationMethod<unknown, unknown>;
+}

@@ -1,0 +1,15 @@
+/** Facts about the JavaScript runtime, detected without touching platform-specific modules. */
+
+/** True where a DOM is present (a browser page or a browser-like test environment). */
+export function isBrowserLike(): boolean {
+  const g = globalThis as { window?: unknown; document?: unknown };
+  return typeof g.window !== "undefined" || typeof g.document !== "undefined";
+}
+
+/** Base64 of a string's UTF-8 bytes, with `btoa` (available in Node ≥ 16, browsers, Deno, Bun, workers). */
+export function base64Utf8(value: string): string {
+  const bytes = new TextEncoder().encode(value);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

@@ -1,0 +1,211 @@
+/**
+ * OAuth client-credentials token cache.
+ *
+ * - One token request at a time: any number of concurrent callers, on a cold cache or at expiry, share one
+ *   in-flight request (single flight).
+ * - A token is used for about 50 minutes and never past `expires_in` minus a safety margin, measured from when
+ *   the request was sent (so a slow answer cannot stretch its life).
+ * - Ahead of expiry, the first caller starts a background refresh and keeps using the still-valid token.
+ * - `invalidate(token)` (after a `401 invalid_token`) drops exactly that token, never a newer one.
+ * - Credentials can be swapped while requests are in flight; a token request that fails with `invalid_client`
+ *   because the credentials changed under it is repeated once with the new ones.
+ * - An optional async `TokenStore` shares tokens across processes.
+ */
+
+import { OAuthError } from "./errors.ts";
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** What one token request yields. */
+export interface TokenGrant {
+  accessToken: string;
+  /** Lifetime in seconds, as sent by the server (`expires_in`). */
+  expiresIn: number;
+  scope?: string | undefined;
+}
+
+/** A token as kept in a `TokenStore` (epoch milliseconds). */
+export interface StoredToken {
+  accessToken: string;
+  /** Do not use the token at or after this instant (safety margin already applied). */
+  expiresAt: number;
+  /** Start refreshing at this instant. */
+  refreshAt?: number | undefined;
+  scope?: string | undefined;
+}
+
+/**
+ * Shares tokens between processes (Redis, a database, KV). Keys identify base URL, client id and scope; the
+ * secret never appears in them. Errors thrown by a store are ignored (the cache falls back to requesting).
+ */
+export interface TokenStore {
+  get(key: string): Promise<StoredToken | null | undefined>;
+  set(key: string, token: StoredToken): Promise<void>;
+  delete?(key: string): Promise<void>;
+}
+
+export interface TokenLifetimeOptions {
+  /** Longest use of one token in ms (default 50 minutes). */
+  maxAgeMs?: number;
+  /** Stop using a token this long before `expires_in` ends (default 60 s, at most 10 % of the lifetime). */
+  safetyMarginMs?: number;
+  /** Start a background refresh this long before the token's end of use (default 5 min, at most 20 %). */
+  refreshAheadMs?: number;
+}
+
+const DEFAULT_MAX_AGE = 50 * 60_000;
+const DEFAULT_MARGIN = 60_000;
+const DEFAULT_REFRESH_AHEAD = 5 * 60_000;
+/** Pause after a failed background refresh before the next one is tried. */
+const BACKGROUND_RETRY_PAUSE = 5_000;
+
+/** When to stop using, and when to start refreshing, a token requested at `sentAt`. Pure. */
+export function tokenLifetime(
+  sentAt: number,
+  expiresInSeconds: number,
+  options: TokenLifetimeOptions = {},
+): { expiresAt: number; refreshAt: number } {
+  const serverLifetime = Math.max(0, expiresInSeconds * 1000);
+  const margin = Math.min(options.safetyMarginMs ?? DEFAULT_MARGIN, serverLifetime * 0.1);
+  const lifetime = Math.max(0, Math.min(options.maxAgeMs ?? DEFAULT_MAX_AGE, serverLifetime - margin));
+  const ahead = Math.min(options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD, lifetime * 0.2);
+  return { expiresAt: sentAt + lifetime, refreshAt: sentAt + lifetime - ahead };
+}
+
+export interface TokenCacheOptions extends TokenLifetimeOptions {
+  credentials: ClientCredentials;
+  /** Performs one token request (with its own retries); the cache adds single flight and lifetime rules. */
+  requestToken: (credentials: ClientCredentials) => Promise<TokenGrant>;
+  store?: TokenStore | undefined;
+  /** Store key; derive it from base URL, client id and scope. */
+  storeKey?: string | undefined;
+  now?: () => number;
+}
+
+interface CachedToken {
+  accessToken: string;
+  expiresAt: number;
+  refreshAt: number;
+}
+
+export class TokenCache {
+  readonly #options: TokenCacheOptions;
+  readonly #now: () => number;
+  #credentials: ClientCredentials;
+  #token: CachedToken | undefined;
+  #inflight: Promise<CachedToken> | undefined;
+  #backgroundPausedUntil = 0;
+  /** The last token the server rejected; never adopted again from the store. */
+  #rejected: string | undefined;
+  /** Token requests sent so far (for diagnostics and tests). */
+  requests = 0;
+
+  constructor(options: TokenCacheOptions) {
+    this.#options = options;
+    this.#credentials = options.credentials;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The cached token when it is usable now, without waiting; starts a background refresh when due. */
+  peek(): string | undefined {
+    const token = this.#token;
+    if (!token) return undefined;
+    const now = this.#now();
+    if (now >= token.expiresAt) return undefined;
+    if (now >= token.refreshAt && !this.#inflight && now >= this.#backgroundPausedUntil) {
+      this.#refresh().catch(() => {
+        this.#backgroundPausedUntil = this.#now() + BACKGROUND_RETRY_PAUSE;
+      });
+    }
+    return token.accessToken;
+  }
+
+  /** A usable token: the cached one, or the result of the single in-flight request. */
+  async get(): Promise<string> {
+    const cached = this.peek();
+    if (cached !== undefined) return cached;
+    const token = await this.#refresh();
+    return token.accessToken;
+  }
+
+  /** Drops `accessToken` after the server rejected it; a newer token is kept. */
+  invalidate(accessToken: string): void {
+    this.#rejected = accessToken;
+    if (this.#token?.accessToken !== accessToken) return;
+    this.#token = undefined;
+    const { store, storeKey } = this.#options;
+    if (store?.delete && storeKey) {
+      const key = storeKey;
+      const del = store.delete.bind(store);
+      Promise.resolve(store.get(key))
+        .then((stored) => (stored?.accessToken === accessToken ? del(key) : undefined))
+        .catch(() => undefined);
+    }
+  }
+
+  /** Swaps the client credentials; calls in flight keep their token, later token requests use the new ones. */
+  setCredentials(credentials: ClientCredentials, options: { dropCachedToken?: boolean } = {}): void {
+    this.#credentials = credentials;
+    if (options.dropCachedToken) this.#token = undefined;
+  }
+
+  /** Forgets the cached token (the store is left alone). */
+  clear(): void {
+    this.#token = undefined;
+  }
+
+  #refresh(): Promise<CachedToken> {
+    if (this.#inflight) return this.#inflight;
+    const inflight = this.#obtain().finally(() => {
+      if (this.#inflight === inflight) this.#inflight = undefined;
+    });
+    this.#inflight = inflight;
+    return inflight;
+  }
+
+  async #obtain(): Promise<CachedToken> {
+    const { store, storeKey } = this.#options;
+    if (store && storeKey) {
+      const stored = await Promise.resolve()
+        .then(() => store.get(storeKey))
+        .catch(() => undefined);
+      const now = this.#now();
+      const refreshAt = stored ? (stored.refreshAt ?? stored.expiresAt) : 0;
+      // Adopt a shared token only while it is not yet due for refresh (and never one the server rejected).
+      if (stored && stored.accessToken !== this.#rejected && now < refreshAt && now < stored.expiresAt) {
+        const adopted = { accessToken: stored.accessToken, expiresAt: stored.expiresAt, refreshAt };
+        this.#token = adopted;
+        return adopted;
+      }
+    }
+    const sentAt = this.#now();
+    const grant = await this.#requestWithRotation();
+    const { expiresAt, refreshAt } = tokenLifetime(sentAt, grant.expiresIn, this.#options);
+    const token: CachedToken = { accessToken: grant.accessToken, expiresAt, refreshAt };
+    this.#token = token;
+    if (store && storeKey) {
+      await Promise.resolve()
+        .then(() => store.set(storeKey, { ...token, scope: grant.scope }))
+        .catch(() => undefined);
+    }
+    return token;
+  }
+
+  async #requestWithRotation(): Promise<TokenGrant> {
+    const credentials = this.#credentials;
+    this.requests++;
+    try {
+      return await this.#options.requestToken(credentials);
+    } catch (error) {
+      const rotated = this.#credentials !== credentials;
+      if (rotated && error instanceof OAuthError && error.error === "invalid_client") {
+        this.requests++;
+        return await this.#options.requestToken(this.#credentials);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * The transport: a `fetch`-shaped function that adds what every call needs — bearer token, `Accept-Language`,
+ * `Idempotency-Key`, retries with backoff, per-attempt timeout and overall deadline — and hands the final
+ * response back. It sits below openapi-fetch (as its `fetch`), because openapi-fetch middleware cannot re-send a
+ * request: the body is buffered once here and every attempt gets a fresh `Request` built from it.
+ */
+
+import { EntradaError, type ErrorContext, NetworkError, TimeoutError } from "./errors.ts";
+import { isWriteMethod, resolveIdempotencyKey } from "./idempotency.ts";
+import { localeProblem, normalizeLocale } from "./language.ts";
+import { isJsonContentType } from "./response.ts";
+import {
+  isRetryableStatus,
+  parseRetryAfter,
+  type RetryOptions,
+  type RetryPolicy,
+  resolveRetryPolicy,
+  retryDelay,
+} from "./retry.ts";
+import type { RetryBudget } from "./retry-budget.ts";
+import { raceSignal, sleep } from "./signals.ts";
+
+/** Where bearer tokens come from: a client-credentials cache, a static token or a token function. */
+export interface AuthProvider {
+  /** A token usable now without waiting, if any. */
+  peek(): string | undefined;
+  /** A usable token, waiting for a request if needed. */
+  get(): Promise<string>;
+  /** Drops a token the server rejected; true when asking again may give a different one. */
+  invalidate(token: string): boolean;
+}
+
+export type FetchLike = (request: Request) => Promise<Response>;
+
+export interface TransportConfig {
+  fetch: FetchLike;
+  auth: AuthProvider | undefined;
+  /** Requests to this URL never carry a bearer token (the token endpoint). */
+  tokenUrl: string;
+  locale: string | undefined;
+  /** Sent as `User-Agent` outside browsers. */
+  userAgent: string | undefined;
+  timeoutMs: number;
+  totalTimeoutMs: number | undefined;
+  retry: RetryPolicy;
+  budget: RetryBudget | undefined;
+  now: () => number;
+  random: () => number;
+}
+
+/** Per-call options understood by the transport. */
+export interface CallOptions {
+  /** Culture for this call (`Accept-Language`), overriding the client default. */
+  locale?: string | undefined;
+  /** Idempotency key of this write; `null` sends none (the write is then never retried). */
+  idempotencyKey?: string | null | undefined;
+  /** Aborts the call, retries and backoff included. */
+  signal?: AbortSignal | undefined;
+  /** Timeout of each attempt in ms. */
+  timeoutMs?: number | undefined;
+  /** Deadline of the whole call, retries and backoff included, in ms. */
+  totalTimeoutMs?: number | undefined;
+  /** Retry settings for this call; `false` disables retries. */
+  retry?: RetryOptions | false | undefined;
+}
+
+/** What the transport reports back about one call. */
+export interface CallState {
+  /** Set by the caller: the controller whose signal the incoming request carries (lets attempt 1 reuse it). */
+  controller?: AbortController | undefined;
+  /** Set by the caller: keep the final attempt's timer running until `settle()` (body read included). */
+  holdTimer?: boolean | undefined;
+  operationId?: string | undefined;
+  attempts: number;
+  idempotencyKey?: string | undefined;
+  /** Raw body of a final non-2xx response (already read, so it is kept exactly). */
+  errorBody?: string | undefined;
+  /** Clears the final attempt's timer; set when `holdTimer` was requested. */
+  settle?: (() => void) | undefined;
+}
+
+type Failure =
+  | { kind: "caller"; reason: unknown }
+  | { kind: "error"; error: EntradaError; retryable: boolean };
+
+function discard(response: Response): void {
+  response.body?.cancel().catch(() => undefined);
+}
+
+function bearerRejected(response: Response): boolean {
+  const challenge = response.headers.get("www-authenticate");
+  return challenge === null || /invalid_token/i.test(challenge);
+}
+
+function isKeyInUse(text: string, response: Response): boolean {
+  if (!isJsonContentType(response.headers.get("content-type"))) return false;
+  try {
+    const body = JSON.parse(text) as { type?: unknown };
+    return typeof body.type === "string" && body.type.endsWith("/idempotency-key-in-use");
+  } catch {
+    return false;
+  }
+}
+
+export class Transport {
+  readonly config: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.config = config;
+  }
+
+  /**
+   * Sends `request` with retries and returns the final response. A final non-2xx response comes back with its
+   * body already read into `state.errorBody` (and re-readable). Throws `NetworkError`, `TimeoutError`, the token
+   * request's error, or the caller's abort reason.
+   */
+  async send(request: Request, call: CallOptions, state: CallState): Promise<Response> {
+    const cfg = this.config;
+    const method = request.method;
+    const headers = request.headers;
+    const write = isWriteMethod(method);
+
+    let locale = cfg.locale;
+    if (call.locale !== undefined) {
+      locale = normalizeLocale(call.locale);
+      if (locale === undefined) throw new TypeError(localeProblem(call.locale));
+    }
+    if (locale && !headers.has("accept-language")) headers.set("accept-language", locale);
+    let key: string | undefined;
+    if (write) {
+      key = headers.get("idempotency-key") ?? resolveIdempotencyKey(method, call.idempotencyKey);
+      if (key !== undefined) headers.set("idempotency-key", key);
+    }
+    state.idempotencyKey = key;
+    if (cfg.userAgent) headers.set("user-agent", cfg.userAgent);
+
+    const policy = call.retry === undefined ? cfg.retry : resolveRetryPolicy(cfg.retry, call.retry);
+    // Writes are retried only when the server can recognise the repeat by its key.
+    const mayRetry = !write || key !== undefined;
+    const body = request.body === null ? undefined : await request.arrayBuffer();
+    const timeoutMs = call.timeoutMs ?? cfg.timeoutMs;
+    const totalMs = call.totalTimeoutMs ?? cfg.totalTimeoutMs;
+    const deadline = totalMs === undefined ? Number.POSITIVE_INFINITY : cfg.now() + totalMs;
+    const callerSignal = state.controller ? call.signal : request.signal;
+    const needsAuth = cfg.auth !== undefined && !request.url.startsWith(cfg.tokenUrl);
+    const info = (status?: number): ErrorContext => ({
+      status,
+      idempotencyKey: key,
+      operationId: state.operationId,
+      method,
+      url: request.url,
+      attempts: state.attempts,
+    });
+
+    let retries = 0;
+    let authRetried = false;
+    for (let attempt = 1; ; attempt++) {
+      state.attempts = attempt;
+      const reuse = attempt === 1 && body === undefined && state.controller !== undefined;
+      const controller = reuse ? (state.controller as AbortController) : new AbortController();
+      const remaining = deadline - cfg.now();
+      if (remaining <= 0) throw new TimeoutError("total", totalMs ?? 0, info());
+      const attemptScope = timeoutMs <= remaining;
+      const timer = setTimeout(
+        () =>
+          controller.abort(
+            attemptScope
+              ? new TimeoutError("attempt", timeoutMs, info())
+              : new TimeoutError("total", totalMs ?? 0, info()),
+          ),
+        Math.min(timeoutMs, remaining),
+      );
+      const onCallerAbort = () => controller.abort(callerSignal?.reason);
+      const cleanup = () => {
+        clearTimeout(timer);
+        callerSignal?.removeEventListener("abort", onCallerAbort);
+      };
+      if (callerSignal) {
+        if (callerSignal.aborted) {
+          clearTimeout(timer);
+          throw callerSignal.reason;
+        }
+        callerSignal.addEventListener("abort", onCallerAbort, { once: true });
+      }
+
+      let response: Response;
+      let token: string | undefined;
+      try {
+        if (needsAuth) {
+          const auth = cfg.auth as AuthProvider;
+          token = auth.peek() ?? (await raceSignal(auth.get(), controller.signal));
+        }
+        const attemptRequest = reuse
+          ? request
+          : new Request(request.url, {
+              method,
+              headers,
+              body: body ?? null,
+              signal: controller.signal,
+              redirect: request.redirect,
+              credentials: request.credentials,
+              cache: request.cache,
+              keepalive: request.keepalive,
+            });
+        if (token !== undefined) attemptRequest.headers.set("authorization", `Bearer ${token}`);
+        response = await cfg.fetch(attemptRequest);
+      } catch (error) {
+        cleanup();
+        const failure = this.#classify(error, controller.signal, callerSignal, info);
+        if (failure.kind === "caller") throw failure.reason;
+        if (!failure.retryable || !mayRetry || retries >= policy.maxRetries) throw failure.error;
+        const afterTimeout = failure.error instanceof TimeoutError;
+        const delay = retryDelay(retries + 1, policy, undefined, cfg.random) ?? 0;
+        if (cfg.now() + delay >= deadline) throw failure.error;
+        if (cfg.budget && !cfg.budget.tryAcquire(afterTimeout)) throw failure.error;
+        await this.#pause(delay, callerSignal);
+        retries++;
+        continue;
+      }
+
+      const status = response.status;
+      if (status === 401 && token !== undefined && !authRetried && bearerRejected(response)) {
+        if ((cfg.auth as AuthProvider).invalidate(token)) {
+          authRetried = true;
+          cleanup();
+          discard(response);
+          continue;
+        }
+      }
+
+      let text: string | undefined;
+      let retryable = isRetryableStatus(status);
+      if (status === 409 && key !== undefined) {
+        text = await this.#readText(response, cleanup);
+        // The first attempt is still running on the server: wait and ask again to get its stored response.
+        retryable = isKeyInUse(text, response);
+      }
+      if (retryable && mayRetry && retries < policy.maxRetries) {
+        const now = cfg.now();
+        const delay = retryDelay(
+          retries + 1,
+          policy,
+          parseRetryAfter(response.headers.get("retry-after"), now),
+          cfg.random,
+        );
+        if (delay !== undefined && now + delay < deadline && (!cfg.budget || cfg.budget.tryAcquire())) {
+          cleanup();
+          if (text === undefined) discard(response);
+          await this.#pause(delay, callerSignal);
+          retries++;
+          continue;
+        }
+      }
+      if (!retryable) cfg.budget?.recordSuccess();
+
+      if (!response.ok) {
+        if (text === undefined) text = await this.#readText(response, cleanup);
+        cleanup();
+        state.errorBody = text;
+        return new Response(text, { status, statusText: response.statusText, headers: response.headers });
+      }
+      if (state.holdTimer) state.settle = cleanup;
+      else cleanup();
+      return response;
+    }
+  }
+
+  async #readText(response: Response, cleanup: () => void): Promise<string> {
+    try {
+      return await response.text();
+    } catch (error) {
+      cleanup();
+      throw error;
+    }
+  }
+
+  async #pause(ms: number, signal: AbortSignal | undefined | null): Promise<void> {
+    if (ms > 0) await sleep(ms, signal ?? undefined);
+    else if (signal?.aborted) throw signal.reason;
+  }
+
+  #classify(
+    error: unknown,
+    attemptSignal: AbortSignal,
+    callerSignal: AbortSignal | null | undefined,
+    info: (status?: number) => ErrorContext,
+  ): Failure {
+    if (
+      callerSignal?.aborted &&
+      (error === callerSignal.reason || attemptSignal.reason === callerSignal.reason)
+    ) {
+      return { kind: "caller", reason: callerSignal.reason };
+    }
+    const reason = attemptSignal.aborted ? attemptSignal.reason : undefined;
+    const timeout =
+      error instanceof TimeoutError ? error : reason instanceof TimeoutError ? reason : undefined;
+    if (timeout) return { kind: "error", error: timeout, retryable: timeout.scope === "attempt" };
+    // Errors of the token request (OAuth, its own network failure) are final: it already retried.
+    if (error instanceof EntradaError) return { kind: "error", error, retryable: false };
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      kind: "error",
+      error: new NetworkError(`Network error: ${message}`, { ...info(), cause: error }),
+      retryable: true,
+    };
+  }
+}

@@ -1,0 +1,47 @@
+// Public surface of @entrada/sdk. Names are listed explicitly; internals stay unexported.
+
+export type { components, operations, paths } from "@entrada/openapi/schema";
+export type { EntradaClient, EntradaFetchInit, Section, SessionsSection } from "./client.ts";
+export { createClient } from "./client.ts";
+export type { TokenSource } from "./core/auth.ts";
+export type { EntradaClientOptions, Scope } from "./core/config.ts";
+export type {
+  EntradaErrorKind,
+  ErrorContext,
+  OAuthErrorCode,
+  ProblemDetails,
+  ProblemFieldError,
+  ProblemSlug,
+} from "./core/errors.ts";
+export {
+  EntradaConfigError,
+  EntradaError,
+  EntradaProblemError,
+  isProblem,
+  NetworkError,
+  OAuthError,
+  problemSlug,
+  TimeoutError,
+  UnexpectedResponseError,
+} from "./core/errors.ts";
+export { normalizeLocale } from "./core/language.ts";
+export { memoryTokenStore } from "./core/memory-token-store.ts";
+export type { CursorPage, Paginator } from "./core/pagination.ts";
+export { paginate } from "./core/pagination.ts";
+export type { RetryOptions } from "./core/retry.ts";
+export type { RetryBudgetOptions } from "./core/retry-budget.ts";
+export type { ClientCredentials, StoredToken, TokenLifetimeOptions, TokenStore } from "./core/token-cache.ts";
+export type { CallOptions } from "./core/transport.ts";
+export type {
+  EntradaFailure,
+  EntradaResult,
+  EntradaSuccess,
+  InitArgs,
+  Operation,
+  OperationInit,
+  OperationMethod,
+  RequestError,
+  ResponseMeta,
+  SuccessData,
+} from "./core/types.ts";
+export { SDK_VERSION } from "./core/version.ts";

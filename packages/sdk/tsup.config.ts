@@ -1,0 +1,24 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  entry: {
+    index: "src/index.ts",
+    webhooks: "src/webhooks/index.ts",
+    bi: "src/bi/index.ts",
+    "cli/bi-export": "src/cli/bi-export.ts",
+  },
+  format: ["esm", "cjs"],
+  // Inline the contract's types so the published declarations need no private workspace package.
+  dts: { resolve: ["@entrada/openapi"] },
+  // Keep workspace imports on their built files, not their TypeScript sources.
+  esbuildOptions(options) {
+    options.conditions = ["import", "module", "default"];
+  },
+  target: "es2022",
+  platform: "neutral",
+  splitting: true,
+  sourcemap: true,
+  clean: true,
+  treeshake: true,
+  external: ["openapi-fetch"],
+});
