@@ -1,0 +1,415 @@
+import { pickText } from "../../core/culture.ts";
+import type { HandlerResult, LocalizedText, OperationContext, SectionModule } from "../../core/types.ts";
+import { resolveTicket } from "./admission.ts";
+import { paginate, queryParam } from "./paging.ts";
+import { shopEvent } from "./shop-view.ts";
+import {
+  classify,
+  ENTRANCE,
+  type EntranceState,
+  entranceSlice,
+  initialEntranceState,
+  type QuicodeCategoryRecord,
+  resolvedGates,
+  type ScanRecord,
+  type TicketSummaryRecord,
+} from "./state.ts";
+import { reasonText, UNCATEGORIZED } from "./texts.ts";
+
+/** A scan may be buffered offline, but not come from the future (small clock skew tolerated). */
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+const localize = (ctx: OperationContext, v: LocalizedText | string | null): string | null =>
+  v === null ? null : typeof v === "string" ? v : pickText(v, ctx.culture);
+
+function gateOr404(ctx: OperationContext) {
+  const gateId = ctx.params.gateId as string;
+  const gate = resolvedGates(ctx.world).find((g) => g.id === gateId);
+  if (!gate) ctx.problem("not-found", `No gate ${gateId}.`);
+  return gate;
+}
+
+function ticketJson(ctx: OperationContext, t: TicketSummaryRecord | null) {
+  if (!t) return null;
+  return {
+    id: t.id,
+    source: t.source,
+    ...(t.vendor !== undefined ? { vendor: t.vendor } : {}),
+    eventId: t.eventId,
+    slotId: t.slotId,
+    articleName: localize(ctx, t.articleName),
+    holderName: t.holderName,
+    validFrom: t.validFrom,
+    validUntil: t.validUntil,
+    status: t.status,
+  };
+}
+
+function categoryRef(ctx: OperationContext, state: EntranceState, id: string | null) {
+  const c = id === null ? undefined : state.categories.find((x) => x.id === id);
+  return c ? { id: c.id, name: localize(ctx, c.name) as string } : null;
+}
+
+function scanJson(ctx: OperationContext, state: EntranceState, s: ScanRecord) {
+  const text = reasonText(
+    s.reason ?? (s.direction === "in" ? "admitted" : "exited"),
+    ctx.culture,
+    s.reasonAt ? Date.parse(s.reasonAt) : undefined,
+  );
+  const base = {
+    id: s.id,
+    gateId: s.gateId,
+    eventId: s.eventId,
+    result: s.result,
+    reason: s.reason,
+    reasonText: text,
+  };
+  if (s.direction === "out") {
+    return { ...base, exitedAt: s.at, deviceId: s.deviceId, ticket: ticketJson(ctx, s.ticket) };
+  }
+  return {
+    ...base,
+    scannedAt: s.at,
+    deviceId: s.deviceId,
+    ticket: ticketJson(ctx, s.ticket),
+    category: categoryRef(ctx, state, s.categoryId),
+  };
+}
+
+function categoryJson(ctx: OperationContext, c: QuicodeCategoryRecord) {
+  return {
+    id: c.id,
+    name: localize(ctx, c.name) as string,
+    pattern: c.pattern,
+    description: localize(ctx, c.description) ?? "",
+    builtIn: c.builtIn,
+    createdAt: c.createdAt,
+  };
+}
+
+/** The instant a device read the code: the body's time or now; future times beyond the tolerance are 422. */
+function readAt(ctx: OperationContext, field: "scannedAt" | "exitedAt"): number {
+  const body = ctx.body as Record<string, unknown>;
+  const now = ctx.clock.now();
+  const raw = body[field];
+  if (typeof raw !== "string") return now;
+  const at = Date.parse(raw);
+  if (at > now + FUTURE_TOLERANCE_MS) {
+    ctx.problem("unprocessable", `${field} lies in the future.`, {
+      errors: [{ pointer: `/body/${field}`, detail: `${field} must not be later than the time of receipt.` }],
+    });
+  }
+  return at;
+}
+
+function webhookData(s: ScanRecord): Record<string, unknown> {
+  return {
+    scanId: s.id,
+    gateId: s.gateId,
+    eventId: s.eventId,
+    ticketId: s.ticket?.id ?? null,
+    source: s.ticket?.source ?? null,
+    result: s.result,
+    reason: s.reason,
+    at: s.at,
+    deviceId: s.deviceId,
+  };
+}
+
+function scanQuicode(ctx: OperationContext): HandlerResult {
+  const state = entranceSlice(ctx.world);
+  const gate = gateOr404(ctx);
+  const body = ctx.body as { quicode: string; deviceId?: string };
+  if (gate.status === "closed") ctx.problem("conflict", `Gate ${gate.id} is closed.`);
+  if (gate.direction === "exit")
+    ctx.problem(
+      "conflict",
+      `Gate ${gate.id} only records exits; use POST /entrance/v1/gates/${gate.id}/exits.`,
+    );
+  const at = readAt(ctx, "scannedAt");
+  const resolved = resolveTicket(ctx.world, body.quicode);
+  const ticket = resolved?.summary ?? null;
+  let reason: string | null = null;
+  let reasonAt: string | null = null;
+  const presence = ticket ? state.presence[ticket.id] : undefined;
+  if (!ticket) reason = "unknown_quicode";
+  else if (ticket.status === "cancelled") reason = "cancelled";
+  else if (!gate.eventIds.includes(ticket.eventId)) reason = "wrong_gate";
+  else if (ticket.validFrom && at < Date.parse(ticket.validFrom)) {
+    reason = "not_yet_valid";
+    reasonAt = ticket.validFrom;
+  } else if (ticket.validUntil && at > Date.parse(ticket.validUntil)) {
+    reason = "expired";
+    reasonAt = ticket.validUntil;
+  } else if (presence?.inside || ticket.status === "used") {
+    reason = "already_used";
+    reasonAt = presence?.lastAdmittedAt ?? null;
+  }
+  const admitted = reason === null;
+  const firstAdmission = admitted && ticket !== null && !presence;
+  if (admitted && ticket && resolved) {
+    state.presence[ticket.id] = { inside: true, lastAdmittedAt: new Date(at).toISOString() };
+    resolved.setStatus("used");
+    ticket.status = "used";
+  }
+  const category = classify(state.categories, body.quicode);
+  const record: ScanRecord = {
+    id: ctx.id("scn"),
+    gateId: gate.id,
+    eventId: ticket?.eventId ?? null,
+    quicode: body.quicode,
+    direction: "in",
+    result: admitted ? "admitted" : "denied",
+    reason,
+    reasonAt,
+    at: new Date(at).toISOString(),
+    deviceId: body.deviceId ?? null,
+    ticket: ticket ? { ...ticket } : null,
+    categoryId: category?.id ?? null,
+  };
+  state.scans.push(record);
+  ctx.emit(admitted ? "entrance.admitted" : "entrance.denied", webhookData(record));
+  if (firstAdmission && ticket) {
+    ctx.emit("ticket.used", {
+      ticketId: ticket.id,
+      eventId: ticket.eventId,
+      source: ticket.source,
+      gateId: gate.id,
+      usedAt: record.at,
+    });
+  }
+  return { status: 201, body: scanJson(ctx, state, record) };
+}
+
+function recordExit(ctx: OperationContext): HandlerResult {
+  const state = entranceSlice(ctx.world);
+  const gate = gateOr404(ctx);
+  const body = ctx.body as { quicode: string; deviceId?: string };
+  if (gate.status === "closed") ctx.problem("conflict", `Gate ${gate.id} is closed.`);
+  if (gate.direction === "entry") ctx.problem("conflict", `Gate ${gate.id} only records entries.`);
+  const at = readAt(ctx, "exitedAt");
+  const resolved = resolveTicket(ctx.world, body.quicode);
+  const ticket = resolved?.summary ?? null;
+  let reason: string | null = null;
+  if (!ticket) reason = "unknown_quicode";
+  else if (!gate.eventIds.includes(ticket.eventId)) reason = "wrong_gate";
+  else if (!state.presence[ticket.id]?.inside) reason = "not_inside";
+  if (reason === null && ticket && resolved) {
+    (state.presence[ticket.id] as { inside: boolean }).inside = false;
+    resolved.setStatus("valid");
+    ticket.status = "valid";
+  }
+  const record: ScanRecord = {
+    id: ctx.id("scn"),
+    gateId: gate.id,
+    eventId: ticket?.eventId ?? null,
+    quicode: body.quicode,
+    direction: "out",
+    result: reason === null ? "exited" : "rejected",
+    reason,
+    reasonAt: null,
+    at: new Date(at).toISOString(),
+    deviceId: body.deviceId ?? null,
+    ticket: ticket ? { ...ticket } : null,
+    categoryId: classify(state.categories, body.quicode)?.id ?? null,
+  };
+  state.scans.push(record);
+  if (reason === null) ctx.emit("entrance.exited", webhookData(record));
+  return { status: 201, body: scanJson(ctx, state, record) };
+}
+
+function listGates(ctx: OperationContext): HandlerResult {
+  const venueId = queryParam(ctx, "venueId");
+  const eventId = queryParam(ctx, "eventId");
+  const gates = resolvedGates(ctx.world).filter(
+    (g) =>
+      (venueId === undefined || g.venueId === venueId) &&
+      (eventId === undefined || g.eventIds.includes(eventId)),
+  );
+  const page = paginate(ctx, gates, (g) => g.id);
+  return {
+    status: 200,
+    body: {
+      items: page.items.map((g) => ({
+        id: g.id,
+        name: localize(ctx, g.name),
+        venueId: g.venueId,
+        eventIds: g.eventIds,
+        direction: g.direction,
+        status: g.status,
+      })),
+      nextCursor: page.nextCursor,
+    },
+  };
+}
+
+function listGateScans(ctx: OperationContext): HandlerResult {
+  const state = entranceSlice(ctx.world);
+  const gate = gateOr404(ctx);
+  const result = queryParam(ctx, "result");
+  const scans = state.scans
+    .filter((s) => s.gateId === gate.id && (result === undefined || s.result === result))
+    .reverse();
+  const page = paginate(ctx, scans, (s) => s.id);
+  return {
+    status: 200,
+    body: { items: page.items.map((s) => scanJson(ctx, state, s)), nextCursor: page.nextCursor },
+  };
+}
+
+function listQuicodeCategories(ctx: OperationContext): HandlerResult {
+  const state = entranceSlice(ctx.world);
+  const page = paginate(ctx, state.categories, (c) => c.id);
+  return {
+    status: 200,
+    body: { items: page.items.map((c) => categoryJson(ctx, c)), nextCursor: page.nextCursor },
+  };
+}
+
+function createQuicodeCategory(ctx: OperationContext): HandlerResult {
+  const state = entranceSlice(ctx.world);
+  const body = ctx.body as { name: string; pattern: string; description?: string };
+  try {
+    new RegExp(body.pattern);
+  } catch (error) {
+    ctx.problem("unprocessable", "The pattern is not a valid regular expression.", {
+      errors: [{ pointer: "/body/pattern", detail: error instanceof Error ? error.message : String(error) }],
+    });
+  }
+  const lower = body.name.trim().toLocaleLowerCase();
+  const clash = state.categories.find((c) =>
+    typeof c.name === "string"
+      ? c.name.toLocaleLowerCase() === lower
+      : Object.values(c.name).some((n) => n.toLocaleLowerCase() === lower),
+  );
+  if (clash) ctx.problem("conflict", `A category named "${body.name}" already exists (${clash.id}).`);
+  const record: QuicodeCategoryRecord = {
+    id: ctx.id("qcc"),
+    name: body.name,
+    pattern: body.pattern,
+    description: body.description ?? "",
+    builtIn: false,
+    createdAt: new Date(ctx.clock.now()).toISOString(),
+  };
+  state.categories.push(record);
+  return {
+    status: 201,
+    headers: { location: `${ctx.url.origin}/entrance/v1/quicode-categories` },
+    body: categoryJson(ctx, record),
+  };
+}
+
+function getScanReport(ctx: OperationContext): HandlerResult {
+  const state = entranceSlice(ctx.world);
+  const eventId = queryParam(ctx, "eventId") ?? null;
+  const gateId = queryParam(ctx, "gateId") ?? null;
+  const from = queryParam(ctx, "from") ?? null;
+  const to = queryParam(ctx, "to") ?? null;
+  if (from && to && Date.parse(to) <= Date.parse(from)) {
+    ctx.problem("validation-error", undefined, {
+      errors: [{ pointer: "/query/to", detail: "to must be after from." }],
+    });
+  }
+  if (gateId && !resolvedGates(ctx.world).some((g) => g.id === gateId))
+    ctx.problem("not-found", `No gate ${gateId}.`);
+  const scans = state.scans.filter(
+    (s) =>
+      (eventId === null || s.eventId === eventId) &&
+      (gateId === null || s.gateId === gateId) &&
+      (from === null || Date.parse(s.at) >= Date.parse(from)) &&
+      (to === null || Date.parse(s.at) < Date.parse(to)),
+  );
+  const counts = new Map<string | null, { admitted: number; denied: number; exited: number }>();
+  for (const s of scans) {
+    const category = classify(state.categories, s.quicode);
+    const key = category?.id ?? null;
+    const row = counts.get(key) ?? { admitted: 0, denied: 0, exited: 0 };
+    if (s.result === "admitted") row.admitted++;
+    else if (s.result === "denied") row.denied++;
+    else if (s.result === "exited") row.exited++;
+    counts.set(key, row);
+  }
+  const rows = [...state.categories.map((c) => c.id), null]
+    .filter((id) => counts.has(id))
+    .map((id) => {
+      const c = id === null ? null : state.categories.find((x) => x.id === id);
+      return {
+        categoryId: id,
+        categoryName: c ? (localize(ctx, c.name) as string) : (localize(ctx, UNCATEGORIZED) as string),
+        ...(counts.get(id) as { admitted: number; denied: number; exited: number }),
+      };
+    });
+  const totals = rows.reduce(
+    (acc, r) => ({
+      admitted: acc.admitted + r.admitted,
+      denied: acc.denied + r.denied,
+      exited: acc.exited + r.exited,
+    }),
+    { admitted: 0, denied: 0, exited: 0 },
+  );
+  return { status: 200, body: { eventId, gateId, from, to, rows, totals } };
+}
+
+function getEventOccupancy(ctx: OperationContext): HandlerResult {
+  const state = entranceSlice(ctx.world);
+  const eventId = ctx.params.eventId as string;
+  const event = shopEvent(ctx.world, eventId);
+  const scans = state.scans.filter((s) => s.eventId === eventId);
+  if (!event && scans.length === 0) ctx.problem("not-found", `No event ${eventId}.`);
+  const gates = resolvedGates(ctx.world).filter((g) => g.eventIds.includes(eventId));
+  const byGate = new Map<string, { gateId: string; admitted: number; exited: number; denied: number }>();
+  for (const g of gates) byGate.set(g.id, { gateId: g.id, admitted: 0, exited: 0, denied: 0 });
+  let admittedTotal = 0;
+  let exitedTotal = 0;
+  let deniedTotal = 0;
+  let latest: string | null = null;
+  for (const s of scans) {
+    const row = byGate.get(s.gateId) ?? { gateId: s.gateId, admitted: 0, exited: 0, denied: 0 };
+    byGate.set(s.gateId, row);
+    if (s.result === "admitted") {
+      row.admitted++;
+      admittedTotal++;
+    } else if (s.result === "exited") {
+      row.exited++;
+      exitedTotal++;
+    } else if (s.result === "denied") {
+      row.denied++;
+      deniedTotal++;
+    }
+    if (latest === null || s.at > latest) latest = s.at;
+  }
+  const capacities = event?.slots.map((s) => s.capacity).filter((c): c is number => c !== null) ?? [];
+  return {
+    status: 200,
+    body: {
+      eventId,
+      inside: Math.max(0, admittedTotal - exitedTotal),
+      capacity: capacities.length > 0 ? Math.max(...capacities) : null,
+      admittedTotal,
+      exitedTotal,
+      deniedTotal,
+      byGate: [...byGate.values()],
+      updatedAt: latest ?? new Date(ctx.clock.now()).toISOString(),
+    },
+  };
+}
+
+/** Entrance: gates, admission and exit scans, occupancy, Quicode categories and scan reports. */
+const entrance: SectionModule<EntranceState> = {
+  name: ENTRANCE,
+  initialState(seed) {
+    return initialEntranceState(seed[ENTRANCE] as Record<string, unknown> | undefined);
+  },
+  handlers: {
+    listGates,
+    listGateScans,
+    scanQuicode,
+    recordExit,
+    listQuicodeCategories,
+    createQuicodeCategory,
+    getScanReport,
+    getEventOccupancy,
+  },
+};
+
+export default entrance;

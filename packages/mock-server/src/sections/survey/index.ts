@@ -1,0 +1,191 @@
+import { pickText, t } from "../../core/culture.ts";
+import type {
+  HandlerResult,
+  LocalizedText,
+  OperationContext,
+  SectionModule,
+  World,
+} from "../../core/types.ts";
+import { paginate, queryParam } from "../entrance/paging.ts";
+import { shopEvents, shopOrders, shopTickets } from "../entrance/shop-view.ts";
+import {
+  type AnswerValue,
+  SURVEY,
+  type SurveyRecord,
+  type SurveyResponseRecord,
+  type SurveyState,
+} from "./model.ts";
+import { DEFAULT_SURVEYS } from "./seed.ts";
+import { validateSurveyAnswers } from "./validate.ts";
+
+export type { SurveyRecord } from "./model.ts";
+export type { AnswerError } from "./validate.ts";
+export { validateSurveyAnswers, visibleQuestions } from "./validate.ts";
+
+const RULES_FAILED: LocalizedText = t(
+  "{n} Antworten verletzen die Regeln der Umfrage.",
+  "{n} réponses enfreignent les règles de l'enquête.",
+  "{n} risposte violano le regole del sondaggio.",
+  "{n} answers break the survey's rules.",
+);
+
+export function surveySlice(world: World): SurveyState {
+  return world[SURVEY] as SurveyState;
+}
+
+/** The survey record, for the shop's `setCartCustomer` (validate `surveyAnswers` with `validateSurveyAnswers`). */
+export function findSurvey(world: World, surveyId: string): SurveyRecord | null {
+  return (world[SURVEY] as SurveyState | undefined)?.surveys[surveyId] ?? null;
+}
+
+/** The survey's event: explicit, else the first shop event that names the survey. */
+function eventOf(world: World, s: SurveyRecord): string | null {
+  return s.eventId ?? shopEvents(world).find((e) => e.surveyId === s.id)?.id ?? null;
+}
+
+function surveyForEvent(world: World, s: SurveyRecord, eventId: string): boolean {
+  if (s.eventId) return s.eventId === eventId;
+  return shopEvents(world).some((e) => e.id === eventId && e.surveyId === s.id);
+}
+
+const loc = (ctx: OperationContext, v: LocalizedText | null) =>
+  v === null ? null : pickText(v, ctx.culture);
+
+function surveyJson(ctx: OperationContext, s: SurveyRecord) {
+  return {
+    id: s.id,
+    eventId: eventOf(ctx.world, s),
+    title: ctx.text(s.title),
+    description: loc(ctx, s.description),
+    status: s.status,
+    questions: s.questions.map((q) => {
+      const { patternMessage, ...rules } = q.validation;
+      return {
+        id: q.id,
+        type: q.type,
+        label: ctx.text(q.label),
+        help: loc(ctx, q.help),
+        placeholder: loc(ctx, q.placeholder),
+        options: q.options?.map((o) => ({ value: o.value, label: ctx.text(o.label) })) ?? null,
+        validation: { ...rules, ...(patternMessage ? { patternMessage: ctx.text(patternMessage) } : {}) },
+        visibleIf: q.visibleIf,
+      };
+    }),
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+}
+
+function getSurveyOr404(ctx: OperationContext): SurveyRecord {
+  const id = ctx.params.surveyId as string;
+  const survey = surveySlice(ctx.world).surveys[id];
+  if (!survey) ctx.problem("not-found", `No survey ${id}.`);
+  return survey;
+}
+
+function listSurveys(ctx: OperationContext): HandlerResult {
+  const state = surveySlice(ctx.world);
+  const eventId = queryParam(ctx, "eventId");
+  const status = queryParam(ctx, "status");
+  const items = state.surveyOrder
+    .map((id) => state.surveys[id] as SurveyRecord)
+    .filter(
+      (s) =>
+        (status === undefined || s.status === status) &&
+        (eventId === undefined || surveyForEvent(ctx.world, s, eventId)),
+    );
+  const page = paginate(ctx, items, (s) => s.id);
+  return {
+    status: 200,
+    body: {
+      items: page.items.map((s) => ({
+        id: s.id,
+        eventId: eventOf(ctx.world, s),
+        title: ctx.text(s.title),
+        description: loc(ctx, s.description),
+        status: s.status,
+        questionCount: s.questions.length,
+        updatedAt: s.updatedAt,
+      })),
+      nextCursor: page.nextCursor,
+    },
+  };
+}
+
+function getSurvey(ctx: OperationContext): HandlerResult {
+  return { status: 200, body: surveyJson(ctx, getSurveyOr404(ctx)) };
+}
+
+function submitSurveyResponse(ctx: OperationContext): HandlerResult {
+  const survey = getSurveyOr404(ctx);
+  const body = ctx.body as { answers: Record<string, AnswerValue>; orderId?: string; ticketId?: string };
+  if (survey.status === "closed")
+    ctx.problem("conflict", `Survey ${survey.id} is closed and accepts no more responses.`);
+  const errors = validateSurveyAnswers(survey, body.answers, { culture: ctx.culture });
+  if (body.orderId !== undefined && !shopOrders(ctx.world).some((o) => o.id === body.orderId)) {
+    errors.push({
+      pointer: "/body/orderId",
+      detail: ctx.text(
+        t("Unbekannte Bestellung.", "Commande inconnue.", "Ordine sconosciuto.", "Unknown order."),
+      ),
+    });
+  }
+  if (body.ticketId !== undefined && !shopTickets(ctx.world).some((x) => x.id === body.ticketId)) {
+    errors.push({
+      pointer: "/body/ticketId",
+      detail: ctx.text(
+        t("Unbekanntes Ticket.", "Billet inconnu.", "Biglietto sconosciuto.", "Unknown ticket."),
+      ),
+    });
+  }
+  if (errors.length > 0) {
+    ctx.problem("unprocessable", ctx.text(RULES_FAILED).replace("{n}", String(errors.length)), { errors });
+  }
+  const state = surveySlice(ctx.world);
+  const record: SurveyResponseRecord = {
+    id: ctx.id("srr"),
+    surveyId: survey.id,
+    answers: structuredClone(body.answers),
+    orderId: body.orderId ?? null,
+    ticketId: body.ticketId ?? null,
+    submittedAt: new Date(ctx.clock.now()).toISOString(),
+  };
+  const list = state.responses[survey.id] ?? [];
+  list.push(record);
+  state.responses[survey.id] = list;
+  return {
+    status: 201,
+    headers: { location: `${ctx.url.origin}/survey/v1/surveys/${survey.id}/responses` },
+    body: { ...record, answers: structuredClone(record.answers) },
+  };
+}
+
+function listSurveyResponses(ctx: OperationContext): HandlerResult {
+  const survey = getSurveyOr404(ctx);
+  const from = queryParam(ctx, "submittedFrom");
+  const items = [...(surveySlice(ctx.world).responses[survey.id] ?? [])]
+    .filter((r) => from === undefined || Date.parse(r.submittedAt) >= Date.parse(from))
+    .reverse();
+  const page = paginate(ctx, items, (r) => r.id);
+  return {
+    status: 200,
+    body: { items: page.items.map((r) => structuredClone(r)), nextCursor: page.nextCursor },
+  };
+}
+
+/** Survey: seeded surveys with dynamic forms in four cultures; responses validated against the form's rules. */
+const survey: SectionModule<SurveyState> = {
+  name: SURVEY,
+  initialState(seed) {
+    const own = seed[SURVEY] as { surveys?: SurveyRecord[] } | undefined;
+    const surveys = structuredClone(own?.surveys ?? DEFAULT_SURVEYS);
+    return {
+      surveys: Object.fromEntries(surveys.map((s) => [s.id, s])),
+      surveyOrder: surveys.map((s) => s.id),
+      responses: {},
+    };
+  },
+  handlers: { listSurveys, getSurvey, submitSurveyResponse, listSurveyResponses },
+};
+
+export default survey;

@@ -1,0 +1,219 @@
+/**
+ * Hand-built OperationContexts for unit-testing section handlers without the engine: a world, a frozen clock,
+ * `problem()` throwing the engine's ProblemError, `emit()` recording events, deterministic ids.
+ */
+import { pickText } from "../../src/core/culture.ts";
+import { ProblemError } from "../../src/core/problems.ts";
+import type {
+  Clock,
+  Culture,
+  HandlerResult,
+  OperationContext,
+  SectionModule,
+  SeedData,
+  World,
+} from "../../src/core/types.ts";
+
+export class TestClock implements Clock {
+  constructor(public ms: number = Date.parse("2026-12-05T12:00:00Z")) {}
+  now(): number {
+    return this.ms;
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+  set(iso: string): void {
+    this.ms = Date.parse(iso);
+  }
+}
+
+export interface Emitted {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface Harness {
+  world: World;
+  clock: TestClock;
+  emitted: Emitted[];
+  /** Call a handler of one module by operation id. */
+  call(
+    module: SectionModule,
+    operationId: string,
+    input?: {
+      params?: Record<string, string>;
+      query?: Record<string, string | string[]>;
+      body?: unknown;
+      headers?: Record<string, string>;
+      culture?: Culture;
+      url?: string;
+    },
+  ): Promise<HandlerResult>;
+  /** Call and expect a problem; returns it. */
+  problem(
+    module: SectionModule,
+    operationId: string,
+    input?: Parameters<Harness["call"]>[2],
+  ): Promise<ProblemError>;
+}
+
+let counter = 0;
+
+/** Build a world from modules (each gets its own slice from `initialState`) plus any extra raw slices. */
+export function harness(
+  modules: SectionModule[],
+  options: { seed?: SeedData; clock?: TestClock; slices?: World } = {},
+): Harness {
+  const clock = options.clock ?? new TestClock();
+  const world: World = { ...(options.slices ?? {}) };
+  for (const m of modules) world[m.name] = m.initialState(options.seed ?? {}, clock);
+  const emitted: Emitted[] = [];
+  const call: Harness["call"] = async (module, operationId, input = {}) => {
+    const handler = module.handlers[operationId];
+    if (!handler) throw new Error(`${module.name} has no handler ${operationId}`);
+    const culture = input.culture ?? "de-CH";
+    const ctx: OperationContext = {
+      operationId,
+      method: "POST",
+      url: new URL(input.url ?? "http://127.0.0.1:4010/test"),
+      params: input.params ?? {},
+      query: input.query ?? {},
+      headers: input.headers ?? {},
+      body: input.body === undefined ? undefined : structuredClone(input.body),
+      culture,
+      auth: { kind: "client", clientId: "test", scopes: ["Shop", "TERP"] },
+      world,
+      clock,
+      text: (value) => pickText(value, culture),
+      problem(slug, detail, extensions): never {
+        throw new ProblemError(slug, detail, extensions);
+      },
+      emit(type, data) {
+        emitted.push({ type, data });
+      },
+      id(prefix) {
+        counter++;
+        return `${prefix}_T${String(counter).padStart(8, "0")}`;
+      },
+    };
+    const result = await handler(ctx);
+    // Handlers must return plain JSON (the engine serializes it).
+    if (result.body !== undefined && result.raw === undefined) JSON.parse(JSON.stringify(result.body));
+    return result;
+  };
+  return {
+    world,
+    clock,
+    emitted,
+    call,
+    async problem(module, operationId, input) {
+      try {
+        const result = await call(module, operationId, input);
+        throw new Error(`expected a problem, got ${result.status} ${JSON.stringify(result.body)}`);
+      } catch (error) {
+        if (error instanceof ProblemError) return error;
+        throw error;
+      }
+    },
+  };
+}
+
+/** A minimal shop slice in the shape the shop module keeps (venues, events with slots, orders with tickets). */
+export function fakeShop(): World {
+  const event = {
+    id: "evt_CONCERT",
+    slug: "winterkonzert",
+    venueId: "ven_HALL",
+    name: {
+      "de-CH": "Winterkonzert",
+      "fr-CH": "Concert d'hiver",
+      "it-CH": "Concerto d'inverno",
+      "en-GB": "Winter Concert",
+    },
+    startsAt: "2026-12-05T18:00:00Z",
+    endsAt: "2026-12-05T22:00:00Z",
+    surveyId: "srv_festival",
+    slots: [
+      { id: "slt_EVENING", startsAt: "2026-12-05T18:00:00Z", endsAt: "2026-12-05T22:00:00Z", capacity: 500 },
+    ],
+  };
+  const other = {
+    id: "evt_FAIR",
+    slug: "kunstmesse",
+    venueId: "ven_EXPO",
+    name: { "de-CH": "Kunstmesse", "fr-CH": "Foire d'art", "it-CH": "Fiera d'arte", "en-GB": "Art Fair" },
+    startsAt: "2026-12-05T09:00:00Z",
+    endsAt: "2026-12-05T20:00:00Z",
+    surveyId: null,
+    slots: [
+      { id: "slt_DAY", startsAt: "2026-12-05T09:00:00Z", endsAt: "2026-12-05T20:00:00Z", capacity: 2000 },
+    ],
+  };
+  const article = {
+    "de-CH": "Stehplatz",
+    "fr-CH": "Place debout",
+    "it-CH": "Posto in piedi",
+    "en-GB": "Standing",
+  };
+  const ticket = (id: string, eventId: string, slotId: string, status = "valid") => ({
+    id,
+    orderId: "ord_ONE",
+    eventId,
+    slotId,
+    articleId: "art_STAND",
+    articleName: article,
+    holderName: "Anna Muster",
+    quicode: `Q1.${id}.K7P2`,
+    ticketUrl: `http://127.0.0.1:4010/assets/v1/tickets/${id}.pdf`,
+    status,
+  });
+  return {
+    shop: {
+      venues: {
+        ven_HALL: {
+          id: "ven_HALL",
+          name: {
+            "de-CH": "Hallenstadion",
+            "fr-CH": "Hallenstadion",
+            "it-CH": "Hallenstadion",
+            "en-GB": "Hallenstadion",
+          },
+          city: "Zürich",
+        },
+        ven_EXPO: {
+          id: "ven_EXPO",
+          name: { "de-CH": "Palexpo", "fr-CH": "Palexpo", "it-CH": "Palexpo", "en-GB": "Palexpo" },
+          city: "Genève",
+        },
+      },
+      events: { evt_CONCERT: event, evt_FAIR: other },
+      orders: {
+        ord_ONE: {
+          id: "ord_ONE",
+          cartId: "crt_ONE",
+          status: "paid",
+          createdAt: "2026-12-01T10:00:00Z",
+          customer: { firstName: "Anna", lastName: "Muster", email: "anna@example.ch" },
+          total: { amount: 14700, currency: "CHF" },
+          tickets: [
+            ticket("tkt_A", "evt_CONCERT", "slt_EVENING"),
+            ticket("tkt_B", "evt_CONCERT", "slt_EVENING"),
+            ticket("tkt_C", "evt_FAIR", "slt_DAY"),
+            ticket("tkt_X", "evt_CONCERT", "slt_EVENING", "cancelled"),
+          ],
+        },
+      },
+      payments: {
+        pay_ONE: {
+          id: "pay_ONE",
+          cartId: "crt_ONE",
+          orderId: "ord_ONE",
+          providerId: "card",
+          status: "succeeded",
+          amount: { amount: 14700, currency: "CHF" },
+          createdAt: "2026-12-01T09:59:58Z",
+        },
+      },
+    },
+  };
+}
