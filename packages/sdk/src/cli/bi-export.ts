@@ -14,7 +14,6 @@ import { parseArgs } from "node:util";
 import {
   type BiEntitySet,
   type BiExportFormat,
-  type BiExportProgress,
   biEntitySets,
   biFeed,
   ODataError,
@@ -22,6 +21,7 @@ import {
   odata,
 } from "../bi/index.ts";
 import { isEntitySet } from "../bi/metadata.ts";
+import { progressReporter } from "./progress.ts";
 
 const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format ndjson|csv --out FILE|-
                          [--client-id ID --client-secret SECRET] [--scope Shop]
@@ -192,41 +192,6 @@ function tokenSource(config: Config): () => Promise<string> {
       pending = undefined;
     });
     return pending;
-  };
-}
-
-const formatBytes = (n: number) =>
-  n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`;
-
-/** A progress bar on a TTY, plain lines (at most one a second) otherwise. */
-function progressReporter(stream: NodeJS.WriteStream, quiet: boolean) {
-  const started = Date.now();
-  let lastLine = 0;
-  const describe = (p: BiExportProgress) => {
-    const rows = p.total === undefined ? `${p.rows} rows` : `${p.rows}/${p.total} rows`;
-    return `${rows}, ${p.pages} pages, ${formatBytes(p.bytes)}`;
-  };
-  return {
-    update(p: BiExportProgress) {
-      if (quiet) return;
-      if (stream.isTTY) {
-        const width = 30;
-        const ratio = p.total ? Math.min(1, p.rows / p.total) : undefined;
-        const bar =
-          ratio === undefined
-            ? ""
-            : `[${"#".repeat(Math.round(ratio * width)).padEnd(width, ".")}] ${Math.floor(ratio * 100)}% `;
-        stream.write(`\r\x1b[2K${bar}${describe(p)}`);
-      } else if (Date.now() - lastLine >= 1000) {
-        lastLine = Date.now();
-        stream.write(`progress: ${describe(p)}\n`);
-      }
-    },
-    done(p: BiExportProgress, out: string) {
-      if (quiet) return;
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      stream.write(`${stream.isTTY ? "\r\x1b[2K" : ""}done: ${describe(p)} in ${seconds}s → ${out}\n`);
-    },
   };
 }
 

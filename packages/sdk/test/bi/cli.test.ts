@@ -45,7 +45,11 @@ function startServer(seen: Seen): Promise<Server> {
       );
     }
     if (req.method === "GET" && url.pathname.startsWith("/bi/v1/odata/")) {
-      seen.feed.push({ url: url.href, authorization: req.headers.authorization, prefer: String(req.headers.prefer) });
+      seen.feed.push({
+        url: url.href,
+        authorization: req.headers.authorization,
+        prefer: String(req.headers.prefer),
+      });
       if (req.headers.authorization !== "Bearer tok_cli") {
         res.writeHead(401, { "content-type": "application/json" });
         return res.end(JSON.stringify({ error: { code: "unauthorized", message: "Bearer token required" } }));
