@@ -6,7 +6,15 @@
 //   node scripts/generate.mjs           write generated/*
 //   node scripts/generate.mjs --check   compare generated/* with a fresh build in memory and lint; exit 1 on drift
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -141,15 +149,27 @@ export function lint() {
   return { ok: errors === 0 && warnings === 0, errors, warnings, problems };
 }
 
-/** Files under generated/ that differ from a fresh build (or are missing). */
-export async function staleFiles() {
+/** Files under `<root>/generated/` that a fresh build would not write (their source is gone). */
+function orphans(files, root = packageDir) {
+  const dir = path.join(root, "generated");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((name) => `generated/${name}`)
+    .filter((relative) => !(relative in files));
+}
+
+/**
+ * Files under `<root>/generated/` (default: this package) that differ from a fresh build of this package's
+ * sources, are missing, or are no longer generated.
+ */
+export async function staleFiles(root = packageDir) {
   const files = await buildAll();
   const stale = [];
   for (const [relative, contents] of Object.entries(files)) {
-    const target = path.join(packageDir, relative);
+    const target = path.join(root, relative);
     if (!existsSync(target) || readFileSync(target, "utf8") !== contents) stale.push(relative);
   }
-  return stale;
+  return [...stale, ...orphans(files, root)];
 }
 
 async function main() {
@@ -161,13 +181,17 @@ async function main() {
       writeFileSync(path.join(packageDir, relative), contents);
       console.log(`wrote packages/openapi/${relative}`);
     }
+    for (const relative of orphans(files)) {
+      rmSync(path.join(packageDir, relative));
+      console.log(`removed packages/openapi/${relative} (its source is gone)`);
+    }
     return;
   }
   let failed = false;
   const stale = await staleFiles();
   for (const relative of stale) {
     console.error(
-      `stale: packages/openapi/${relative} differs from the sources; run \`pnpm --filter @entrada/openapi generate\` and commit it`,
+      `stale: packages/openapi/${relative} differs from the sources (or is no longer generated); run \`pnpm --filter @entrada/openapi generate\` and commit the result`,
     );
     failed = true;
   }

@@ -1,6 +1,9 @@
 // The committed generated/ files must match a fresh build of the sources, and the sources must lint clean.
+import { cpSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatJson, lint, operationsTable, staleFiles } from "../scripts/generate.mjs";
+import { formatJson, lint, operationsTable, packageDir, staleFiles } from "../scripts/generate.mjs";
 
 describe("generated files", () => {
   it("are fresh (regenerate with `pnpm --filter @entrada/openapi generate`)", async () => {
@@ -11,6 +14,26 @@ describe("generated files", () => {
     const report = lint();
     expect(report.problems).toEqual([]);
     expect({ errors: report.errors, warnings: report.warnings }).toEqual({ errors: 0, warnings: 0 });
+  });
+});
+
+describe("the staleness check", () => {
+  it("names an edited, a missing and an orphaned generated file", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "entrada-openapi-stale-"));
+    try {
+      cpSync(path.join(packageDir, "generated"), path.join(root, "generated"), { recursive: true });
+      expect(await staleFiles(root)).toEqual([]);
+      writeFileSync(path.join(root, "generated", "operations.json"), "{}\n");
+      unlinkSync(path.join(root, "generated", "schema.d.ts"));
+      writeFileSync(path.join(root, "generated", "old.json"), "{}\n");
+      expect((await staleFiles(root)).sort()).toEqual([
+        "generated/old.json",
+        "generated/operations.json",
+        "generated/schema.d.ts",
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
