@@ -12,12 +12,16 @@ export interface MockRequest {
   /** Header names lower-cased; repeated headers joined with ", " except where the engine rejects duplicates. */
   headers: Record<string, string>;
   body: Uint8Array | null;
+  /** Lower-cased names of headers the client sent more than once (transports that can tell fill it). */
+  duplicateHeaders?: string[];
 }
 
 export interface MockResponse {
   status: number;
   headers: Record<string, string>;
   body: string | Uint8Array | null;
+  /** Fault injection asked to drop the connection: transports destroy the socket / answer a network error. */
+  drop?: boolean;
 }
 
 export type Culture = "de-CH" | "fr-CH" | "it-CH" | "en-GB";
@@ -73,6 +77,15 @@ export interface OperationContext {
   emit(type: string, data: Record<string, unknown>): void;
   /** A new opaque id with the given prefix, e.g. `id("crt")` → `crt_01J...`. */
   id(prefix: string): string;
+  /** The request's mock session (`X-Mock-Session`, "default" without the header). */
+  mockSession?: string;
+  /** The log id of this response (also sent as `X-Log-Id`). */
+  logId?: string;
+  /** Issues a short-lived bearer session token for the embedded shop (engine-owned token store). */
+  issueSessionToken?(input: { sessionId: string; ttlSeconds: number; allowedOrigins: string[] }): {
+    token: string;
+    expiresAt: number;
+  };
 }
 
 export type OperationHandler = (ctx: OperationContext) => HandlerResult | Promise<HandlerResult>;
@@ -92,6 +105,20 @@ export interface SectionModule<S = unknown> {
   initialState(seed: SeedData, clock: Clock): S;
   /** Handlers keyed by the OpenAPI operationId. */
   handlers: Record<string, OperationHandler>;
+  /**
+   * Optional mock-only routes under `/__mock` (e.g. the hosted payment page). No auth, no contract
+   * validation; the body is parsed (JSON or form) into `ctx.body` as an object when present.
+   */
+  controls?: ControlRoute[];
+}
+
+export interface ControlRoute {
+  method: string;
+  /** Path below `/__mock`, with `{param}` segments, e.g. `/pay/{paymentId}`. */
+  path: string;
+  /** One line for the `/__mock` index. */
+  description: string;
+  handler: OperationHandler;
 }
 
 /** Seed files are JSON objects keyed by section name; each module reads its own part and ignores the rest. */

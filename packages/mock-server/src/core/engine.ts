@@ -1,0 +1,1049 @@
+/**
+ * The mock's engine: platform-free (no node:, no DOM). Transports hand it a MockRequest and send back the
+ * MockResponse it returns. Pipeline: CORS → session → culture → route → rate limit → faults → auth →
+ * parameters → body → idempotency → handler → response validation (tests) → idempotency store.
+ */
+import {
+  type ClientConfig,
+  DEMO_CLIENTS,
+  grantToken,
+  OAuthError,
+  parseBearer,
+  type TokenRecord,
+} from "./auth.ts";
+import { handleControl } from "./controls.ts";
+import { AcceptLanguageError, DEFAULT_CULTURE, negotiateCulture, pickText } from "./culture.ts";
+import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
+import { decideFault } from "./faults.ts";
+import { fingerprint, IdempotencyStore, parseIdempotencyKey } from "./idempotency.ts";
+import { prefixedId, randomToken, ulid } from "./ids.ts";
+import { type FieldError, PROBLEM_BASE, PROBLEMS, ProblemError } from "./problems.ts";
+import { Router } from "./router.ts";
+import { type EmittedEvent, MockSession } from "./session.ts";
+import type {
+  AuthInfo,
+  Culture,
+  HandlerResult,
+  MockRequest,
+  MockResponse,
+  OperationContext,
+  OperationHandler,
+  SectionModule,
+  SeedData,
+} from "./types.ts";
+import { Validator } from "./validation.ts";
+
+export interface MockCoreOptions {
+  /** The bundled OpenAPI 3.1 document (`@entrada/openapi/openapi.json`). */
+  document: OpenApiDocument;
+  /** Section modules; their handlers are bound by operationId. */
+  sections: SectionModule[];
+  /** Seed data for every new session (each module reads its own key). */
+  seed?: SeedData;
+  /** OAuth clients; defaults to the demo clients. */
+  clients?: ClientConfig[];
+  /** Access-token lifetime in seconds (default 3600). */
+  tokenTtlSeconds?: number;
+  /** How long idempotency keys are kept, in seconds (default 24 h). */
+  idempotencyTtlSeconds?: number;
+  /** Requests per window per client and session; `false` turns limiting (and its headers) off. */
+  rateLimit?: { limit: number; windowSeconds: number } | false;
+  /**
+   * Validate the mock's own responses against the document. "report" records violations
+   * (`core.responseViolations`); "strict" also turns the response into a 500 naming them. Tests use "strict".
+   */
+  validateResponses?: false | "report" | "strict";
+  /** Largest accepted request body (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Wall clock for new sessions (default Date.now). */
+  now?: () => number;
+  /** Seed of the per-session PRNG used by fault injection (default 1). */
+  randomSeed?: number;
+  /** Path prefix to strip before routing, e.g. "/api" when the mock is mounted below one. */
+  basePath?: string;
+  /** Called for every emitted webhook event (after the triggering request finished). */
+  onEvent?: (event: EmittedEvent, session: MockSession) => void;
+  /** Most sessions kept at once; the least recently used is dropped beyond it (default 500). */
+  maxSessions?: number;
+  /** Reports handler crashes (default: console.error). */
+  onError?: (error: unknown, operationId: string) => void;
+}
+
+interface Route {
+  op: OperationSpec;
+  handler: OperationHandler | undefined;
+}
+
+const EXPOSE =
+  "X-Log-Id, Idempotent-Replayed, Content-Language, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Location";
+const ALLOW_HEADERS = "Authorization, Content-Type, Accept, Accept-Language, Idempotency-Key, X-Mock-Session";
+const SINGLETON_HEADERS = [
+  "authorization",
+  "content-type",
+  "idempotency-key",
+  "x-mock-session",
+  "content-length",
+];
+const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const HEADER_TOKEN_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:[ \t]*,[ \t]*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const TOKEN_OPERATION = "createToken";
+
+export class MockCore {
+  readonly document: OpenApiDocument;
+  readonly operations: OperationSpec[];
+  readonly router = new Router<Route>();
+  readonly validator: Validator;
+  readonly sections: SectionModule[];
+  readonly controlRoutes = new Router<{ section: SectionModule; route: import("./types.ts").ControlRoute }>();
+  readonly responseViolations: Array<{ operationId: string; status: number; errors: string[] }> = [];
+  readonly options: Required<Omit<MockCoreOptions, "onEvent" | "basePath" | "onError">> &
+    Pick<MockCoreOptions, "onEvent" | "basePath" | "onError">;
+  private readonly sessions = new Map<string, MockSession>();
+  private readonly eventListeners = new Set<(event: EmittedEvent, session: MockSession) => void>();
+  private readonly operationsById = new Map<string, OperationSpec>();
+  /** Milliseconds the core took to compile the document (routes and operation specs). */
+  readonly startupMs: number;
+
+  constructor(options: MockCoreOptions) {
+    const started = performance.now();
+    this.options = {
+      seed: {},
+      clients: DEMO_CLIENTS,
+      tokenTtlSeconds: 3600,
+      idempotencyTtlSeconds: 86_400,
+      rateLimit: { limit: 6000, windowSeconds: 60 },
+      validateResponses: false,
+      maxBodyBytes: 1024 * 1024,
+      now: Date.now,
+      randomSeed: 1,
+      maxSessions: 500,
+      ...options,
+    };
+    this.document = options.document;
+    this.sections = options.sections;
+    this.validator = new Validator(options.document);
+    this.operations = compileOperations(options.document);
+    const handlers = new Map<string, OperationHandler>();
+    for (const section of options.sections) {
+      for (const [id, handler] of Object.entries(section.handlers)) handlers.set(id, handler);
+      for (const route of section.controls ?? [])
+        this.controlRoutes.add(route.method, route.path, { section, route });
+    }
+    for (const op of this.operations) {
+      this.operationsById.set(op.operationId, op);
+      this.router.add(op.method, op.template, { op, handler: handlers.get(op.operationId) });
+    }
+    if (options.onEvent) this.eventListeners.add(options.onEvent);
+    this.startupMs = performance.now() - started;
+  }
+
+  /** Operation ids of the document that no section module implements. */
+  get unimplemented(): string[] {
+    const implemented = new Set(this.sections.flatMap((s) => Object.keys(s.handlers)));
+    implemented.add(TOKEN_OPERATION);
+    return this.operations.map((o) => o.operationId).filter((id) => !implemented.has(id));
+  }
+
+  operation(operationId: string): OperationSpec | undefined {
+    return this.operationsById.get(operationId);
+  }
+
+  /** Subscribes to emitted webhook events; returns an unsubscribe function. */
+  onEvent(listener: (event: EmittedEvent, session: MockSession) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** Hands an emitted event to the listeners (the webhook delivery worker among them). */
+  dispatchEvent(event: EmittedEvent, session: MockSession): void {
+    for (const listener of this.eventListeners) {
+      try {
+        listener(event, session);
+      } catch (error) {
+        (this.options.onError ?? ((x: unknown) => console.error(x)))(error, `event:${event.type}`);
+      }
+    }
+  }
+
+  /** The session with this id, created from the seed on first use. */
+  session(id = "default"): MockSession {
+    let session = this.sessions.get(id);
+    if (!session) {
+      if (this.sessions.size >= this.options.maxSessions) {
+        let oldest: MockSession | null = null;
+        for (const s of this.sessions.values())
+          if (s.id !== "default" && (!oldest || s.lastUsed < oldest.lastUsed)) oldest = s;
+        if (oldest) this.sessions.delete(oldest.id);
+      }
+      session = new MockSession(
+        id,
+        this.sections,
+        this.options.seed,
+        this.options.clients,
+        this.options.idempotencyTtlSeconds * 1000,
+        this.options.now,
+        this.options.randomSeed,
+      );
+      this.sessions.set(id, session);
+    }
+    return session;
+  }
+
+  listSessions(): MockSession[] {
+    return [...this.sessions.values()];
+  }
+
+  dropSession(id: string): boolean {
+    return this.sessions.delete(id);
+  }
+
+  /** Resets one session (or all) to its seed. */
+  reset(sessionId?: string, seed?: SeedData): void {
+    if (sessionId === undefined) {
+      for (const s of this.sessions.values()) s.reset(seed);
+      return;
+    }
+    this.session(sessionId).reset(seed);
+  }
+
+  async handle(request: MockRequest): Promise<MockResponse> {
+    const logId = `log_${ulid(Date.now())}`;
+    const headers = request.headers;
+    const origin = headers.origin;
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return this.problem("malformed-request", DEFAULT_CULTURE, logId, origin, {
+        detail: "The request URL is not valid.",
+      });
+    }
+    let pathname = url.pathname;
+    const basePath = this.options.basePath;
+    if (basePath && basePath !== "/") {
+      if (!pathname.startsWith(basePath))
+        return this.problem("not-found", DEFAULT_CULTURE, logId, origin, { instance: pathname });
+      pathname = pathname.slice(basePath.length) || "/";
+    }
+    const method = request.method.toUpperCase();
+
+    // Culture first, so every later problem is localized.
+    let culture: Culture = DEFAULT_CULTURE;
+    try {
+      culture = negotiateCulture(headers["accept-language"]);
+    } catch (error) {
+      if (!(error instanceof AcceptLanguageError)) throw error;
+      return this.problem("validation-error", DEFAULT_CULTURE, logId, origin, {
+        instance: pathname,
+        errors: [{ pointer: "/header/accept-language", detail: error.message }],
+      });
+    }
+
+    // Session isolation.
+    const sessionHeader = headers["x-mock-session"];
+    let sessionId = "default";
+    if (sessionHeader !== undefined) {
+      if (!SESSION_ID.test(sessionHeader)) {
+        return this.problem("validation-error", culture, logId, origin, {
+          instance: pathname,
+          errors: [
+            {
+              pointer: "/header/x-mock-session",
+              detail: "1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'.",
+            },
+          ],
+        });
+      }
+      sessionId = sessionHeader;
+    } else if (pathname.startsWith("/__mock")) {
+      const fromQuery = url.searchParams.get("mockSession");
+      if (fromQuery && SESSION_ID.test(fromQuery)) sessionId = fromQuery;
+    }
+
+    if (request.duplicateHeaders) {
+      for (const name of request.duplicateHeaders) {
+        if (SINGLETON_HEADERS.includes(name)) {
+          return this.problem("malformed-request", culture, logId, origin, {
+            instance: pathname,
+            detail: `The header ${name} was sent more than once.`,
+            errors: [{ pointer: `/header/${name}`, detail: "Sent more than once; send it once." }],
+          });
+        }
+      }
+    }
+
+    // CORS preflight.
+    const preflight = method === "OPTIONS" && headers["access-control-request-method"] !== undefined;
+    if (preflight) return this.preflight(pathname, origin, headers, logId, culture);
+
+    if (pathname === "/__mock" || pathname.startsWith("/__mock/")) {
+      const session = this.session(sessionId);
+      session.lastUsed = session.clock.now();
+      return withCors(await handleControl(this, session, request, url, pathname, culture, logId), origin);
+    }
+
+    const match = this.router.match(method, pathname);
+    if (match.kind === "not-found") {
+      return this.problem("not-found", culture, logId, origin, {
+        instance: pathname,
+        detail: pickText(
+          {
+            "de-CH": `Es gibt keine Operation unter ${pathname}.`,
+            "fr-CH": `Aucune opération n'existe sous ${pathname}.`,
+            "it-CH": `Non esiste alcuna operazione sotto ${pathname}.`,
+            "en-GB": `No operation exists at ${pathname}.`,
+          },
+          culture,
+        ),
+      });
+    }
+    if (match.kind === "method-not-allowed") {
+      const allow = [...match.allow, ...(match.allow.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+      return this.problem("method-not-allowed", culture, logId, origin, {
+        instance: pathname,
+        headers: { allow },
+        detail: pickText(
+          {
+            "de-CH": `${method} ist für ${match.template} nicht erlaubt. Erlaubt: ${allow}.`,
+            "fr-CH": `${method} n'est pas autorisé pour ${match.template}. Autorisé : ${allow}.`,
+            "it-CH": `${method} non è consentito per ${match.template}. Consentito: ${allow}.`,
+            "en-GB": `${method} is not allowed on ${match.template}. Allowed: ${allow}.`,
+          },
+          culture,
+        ),
+      });
+    }
+
+    const { op, handler } = match.route;
+    const session = this.session(sessionId);
+    const now = session.clock.now();
+    session.lastUsed = now;
+    const rateHeaders = this.rateLimit(session, headers.authorization ?? "anonymous", now);
+    if (rateHeaders === null) return this.rateLimited(session, culture, logId, origin, pathname, now);
+
+    // Fault injection (before execution: nothing is stored, nothing changes).
+    if (session.faults.length > 0) {
+      const decision = decideFault(
+        session.faults,
+        { operationId: op.operationId, method, path: pathname },
+        session.random,
+      );
+      if (decision.delayMs > 0) await sleep(decision.delayMs);
+      const rule = decision.rule;
+      if (rule) {
+        if (rule.kind === "drop") return { status: 0, headers: {}, body: null, drop: true };
+        const retryAfter = String(rule.retryAfterSeconds ?? 1);
+        if (rule.kind === "rate-limit") {
+          return this.problem("rate-limited", culture, logId, origin, {
+            instance: pathname,
+            headers: { ...rateHeaders, "retry-after": retryAfter, "ratelimit-remaining": "0" },
+            extensions: { injected: true },
+          });
+        }
+        if (rule.kind === "unavailable") {
+          return this.problem("service-unavailable", culture, logId, origin, {
+            instance: pathname,
+            headers: { ...rateHeaders, "retry-after": retryAfter },
+            extensions: { injected: true },
+          });
+        }
+        return this.problem("internal-error", culture, logId, origin, {
+          instance: pathname,
+          headers: rateHeaders,
+          detail: "Injected fault (developer controls).",
+          extensions: { injected: true },
+        });
+      }
+    }
+
+    if (op.operationId === TOKEN_OPERATION)
+      return this.token(session, request, logId, origin, rateHeaders, now);
+
+    // Authentication and scopes.
+    let auth: AuthInfo | null = null;
+    if (!op.security.public) {
+      const authResult = this.authenticate(
+        op,
+        session,
+        headers,
+        now,
+        culture,
+        logId,
+        origin,
+        pathname,
+        rateHeaders,
+      );
+      if ("status" in authResult) return authResult;
+      auth = authResult.auth;
+    }
+
+    // Parameters.
+    const errors: FieldError[] = [];
+    if (op.params.length > 0 || url.search !== "") {
+      errors.push(...this.validator.params(op, "path", match.params, culture));
+      const query: Record<string, string | string[]> = {};
+      for (const [key, value] of url.searchParams) {
+        const existing = query[key];
+        if (existing === undefined) query[key] = value;
+        else if (Array.isArray(existing)) existing.push(value);
+        else query[key] = [existing, value];
+      }
+      errors.push(...this.validator.params(op, "query", query, culture));
+      errors.push(...this.validator.params(op, "header", headers, culture));
+      if (errors.length > 0) {
+        return this.problem("validation-error", culture, logId, origin, {
+          instance: pathname,
+          errors,
+          headers: rateHeaders,
+        });
+      }
+    }
+    let idempotencyKey: string | null = null;
+    const rawKey = headers["idempotency-key"];
+    if (op.write && rawKey !== undefined) {
+      idempotencyKey = parseIdempotencyKey(rawKey);
+      if (idempotencyKey === null) {
+        return this.problem("validation-error", culture, logId, origin, {
+          instance: pathname,
+          headers: rateHeaders,
+          errors: [
+            {
+              pointer: "/header/idempotency-key",
+              detail: "1–255 characters: a bare token or a quoted sf-string.",
+            },
+          ],
+        });
+      }
+    }
+
+    // Body.
+    let body: unknown;
+    const bytes = request.body;
+    if (bytes && bytes.length > this.options.maxBodyBytes) {
+      return this.problem("payload-too-large", culture, logId, origin, {
+        instance: pathname,
+        headers: rateHeaders,
+      });
+    }
+    if (bytes && bytes.length > 0) {
+      const parsed = this.parseBody(op, headers["content-type"], bytes, culture);
+      if (parsed.problem) {
+        return this.problem(parsed.problem.slug, culture, logId, origin, {
+          instance: pathname,
+          headers: { ...rateHeaders, ...parsed.problem.headers },
+          detail: parsed.problem.detail,
+          errors: parsed.problem.errors,
+        });
+      }
+      body = parsed.value;
+    } else if (op.body?.required) {
+      return this.problem("validation-error", culture, logId, origin, {
+        instance: pathname,
+        headers: rateHeaders,
+        errors: [{ pointer: "/body", detail: "A request body is required." }],
+      });
+    }
+
+    // Idempotency.
+    let scope: string | null = null;
+    if (idempotencyKey !== null) {
+      const client = auth
+        ? auth.kind === "session"
+          ? `session:${auth.sessionId}`
+          : auth.clientId
+        : "anonymous";
+      scope = IdempotencyStore.scope(client, method, pathname, idempotencyKey);
+      const outcome = session.idempotency.begin(scope, fingerprint(body), now);
+      if (outcome.kind === "replay") {
+        const stored = outcome.response;
+        const replayHeaders: Record<string, string> = {
+          ...stored.headers,
+          ...rateHeaders,
+          "idempotent-replayed": "true",
+        };
+        return withCors({ status: stored.status, headers: replayHeaders, body: stored.body }, origin);
+      }
+      if (outcome.kind === "reused") {
+        return this.problem("idempotency-key-reused", culture, logId, origin, {
+          instance: pathname,
+          headers: rateHeaders,
+        });
+      }
+      if (outcome.kind === "in-flight") {
+        return this.problem("idempotency-key-in-use", culture, logId, origin, {
+          instance: pathname,
+          headers: { ...rateHeaders, "retry-after": "1" },
+        });
+      }
+    }
+
+    // Execute.
+    const response = await this.execute(op, handler, {
+      session,
+      url,
+      params: match.params,
+      headers,
+      body,
+      culture,
+      auth,
+      logId,
+      origin,
+      pathname,
+      rateHeaders,
+    });
+    if (method === "HEAD") response.body = null;
+    if (scope !== null) {
+      if (response.status >= 500) session.idempotency.abandon(scope);
+      else {
+        const { "access-control-allow-origin": _a, vary: _v, ...stored } = response.headers;
+        session.idempotency.complete(scope, {
+          status: response.status,
+          headers: { ...stored, vary: "Accept-Language" },
+          body: response.body,
+        });
+      }
+    }
+    return response;
+  }
+
+  private async execute(
+    op: OperationSpec,
+    handler: OperationHandler | undefined,
+    input: {
+      session: MockSession;
+      url: URL;
+      params: Record<string, string>;
+      headers: Record<string, string>;
+      body: unknown;
+      culture: Culture;
+      auth: AuthInfo | null;
+      logId: string;
+      origin: string | undefined;
+      pathname: string;
+      rateHeaders: Record<string, string>;
+    },
+  ): Promise<MockResponse> {
+    const { session, culture, logId, origin, pathname, rateHeaders } = input;
+    if (!handler) {
+      return this.problem("not-implemented", culture, logId, origin, {
+        instance: pathname,
+        headers: rateHeaders,
+      });
+    }
+    const events: Array<{ type: string; data: Record<string, unknown> }> = [];
+    const query: Record<string, string | string[]> = {};
+    for (const [key, value] of input.url.searchParams) {
+      const existing = query[key];
+      if (existing === undefined) query[key] = value;
+      else if (Array.isArray(existing)) existing.push(value);
+      else query[key] = [existing, value];
+    }
+    const ctx: OperationContext = {
+      operationId: op.operationId,
+      method: op.method,
+      url: input.url,
+      params: input.params,
+      query,
+      headers: input.headers,
+      body: input.body,
+      culture,
+      auth: input.auth,
+      world: session.world,
+      clock: session.clock,
+      mockSession: session.id,
+      logId,
+      text: (value) => pickText(value, culture),
+      problem: (slug, detail, extensions) => {
+        throw new ProblemError(slug, detail, extensions);
+      },
+      emit: (type, data) => {
+        events.push({ type, data });
+      },
+      id: (prefix) => prefixedId(prefix, session.clock.now()),
+      issueSessionToken: ({ sessionId, ttlSeconds, allowedOrigins }) => {
+        const token = `${sessionId}.${randomToken(32)}`;
+        const expiresAt = session.clock.now() + ttlSeconds * 1000;
+        const creator = input.auth?.clientId ?? "anonymous";
+        session.tokens.set(token, {
+          kind: "session",
+          clientId: creator,
+          scopes: ["Shop"],
+          sessionId,
+          expiresAt,
+          allowedOrigins,
+        });
+        return { token, expiresAt };
+      },
+    };
+    let response: MockResponse;
+    let keepEvents = true;
+    try {
+      const result = await handler(ctx);
+      response = this.render(result, culture, logId, rateHeaders);
+    } catch (error) {
+      if (error instanceof ProblemError) {
+        response = this.problem(error.slug, culture, logId, undefined, {
+          instance: pathname,
+          headers: { ...rateHeaders, ...error.headers },
+          detail: error.detail,
+          extensions: error.extensions,
+          status: error.status,
+        });
+      } else {
+        keepEvents = false;
+        (this.options.onError ?? ((e: unknown) => console.error(e)))(error, op.operationId);
+        response = this.problem("internal-error", culture, logId, undefined, {
+          instance: pathname,
+          headers: rateHeaders,
+        });
+      }
+    }
+    if (this.options.validateResponses) this.checkResponse(op, response, culture, logId);
+    if (keepEvents && events.length > 0) {
+      for (const e of events) {
+        const event: EmittedEvent = {
+          id: prefixedId("msg", session.clock.now()),
+          type: e.type,
+          timestamp: new Date(session.clock.now()).toISOString(),
+          data: e.data,
+          session: session.id,
+        };
+        session.recordEvent(event);
+        this.dispatchEvent(event, session);
+      }
+    }
+    return withCors(response, origin);
+  }
+
+  private render(
+    result: HandlerResult,
+    culture: Culture,
+    logId: string,
+    rateHeaders: Record<string, string>,
+  ): MockResponse {
+    const headers: Record<string, string> = {
+      "x-log-id": logId,
+      "content-language": culture,
+      vary: "Accept-Language",
+      ...rateHeaders,
+    };
+    let body: string | Uint8Array | null = null;
+    if (result.raw !== undefined) {
+      body = result.raw;
+      headers["content-type"] = result.contentType ?? "application/octet-stream";
+    } else if (result.body !== undefined && result.status !== 204 && result.status !== 304) {
+      body = JSON.stringify(result.body);
+      headers["content-type"] =
+        result.contentType ?? (result.status >= 400 ? "application/problem+json" : "application/json");
+    }
+    if (result.headers) for (const [k, v] of Object.entries(result.headers)) headers[k.toLowerCase()] = v;
+    return { status: result.status, headers, body };
+  }
+
+  private checkResponse(op: OperationSpec, response: MockResponse, culture: Culture, logId: string): void {
+    const status = String(response.status);
+    const media =
+      op.responses.get(status) ?? op.responses.get(`${status[0]}XX`) ?? op.responses.get("default") ?? null;
+    const errors: string[] = [];
+    if (!media) {
+      errors.push(`Status ${status} is not documented for ${op.operationId}.`);
+    } else {
+      const type = (response.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "";
+      if (media.size > 0 && response.body !== null) {
+        if (!media.has(type))
+          errors.push(`Content-Type ${type} is not documented for ${op.operationId} ${status}.`);
+        else {
+          const pointer = media.get(type);
+          if (pointer && typeof response.body === "string" && type.endsWith("json")) {
+            errors.push(...this.validator.response(pointer, JSON.parse(response.body)));
+          }
+        }
+      } else if (media.size > 0 && response.body === null && status !== "204") {
+        errors.push(`${op.operationId} ${status} has no body but the document describes one.`);
+      }
+    }
+    if (errors.length === 0) return;
+    this.responseViolations.push({ operationId: op.operationId, status: response.status, errors });
+    if (this.options.validateResponses === "strict") {
+      const problem = this.problem("internal-error", culture, logId, undefined, {
+        detail: `The mock's response violates the document: ${errors.join("; ")}`,
+        extensions: { violations: errors, originalStatus: response.status },
+      });
+      response.status = problem.status;
+      response.headers = problem.headers;
+      response.body = problem.body;
+    }
+  }
+
+  private parseBody(
+    op: OperationSpec,
+    contentType: string | undefined,
+    bytes: Uint8Array,
+    culture: Culture,
+  ): {
+    value?: unknown;
+    problem?: { slug: string; detail?: string; errors?: FieldError[]; headers?: Record<string, string> };
+  } {
+    if (!op.body) {
+      return {
+        problem: {
+          slug: "malformed-request",
+          detail: `${op.method} ${op.template} takes no request body.`,
+          errors: [{ pointer: "/body", detail: "Send no body." }],
+        },
+      };
+    }
+    const accepted = [...op.body.media.keys()];
+    const [rawMedia = "", ...params] = (contentType ?? "").split(";");
+    const media = rawMedia.trim().toLowerCase();
+    const charset = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("charset="));
+    const isJson = media === "application/json" || media.endsWith("+json");
+    if (!op.body.media.has(media) || (charset && !/^charset="?utf-8"?$/.test(charset))) {
+      return {
+        problem: {
+          slug: "unsupported-media-type",
+          detail: `Send ${accepted.join(" or ")} (UTF-8); got ${contentType ?? "no Content-Type"}.`,
+          errors: [{ pointer: "/header/content-type", detail: `Expected ${accepted.join(" or ")}.` }],
+          headers: { [op.method === "PATCH" ? "accept-patch" : "accept-post"]: accepted.join(", ") },
+        },
+      };
+    }
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      return {
+        problem: {
+          slug: "malformed-request",
+          detail: "The request body is not valid UTF-8.",
+          errors: [{ pointer: "/body", detail: "Not valid UTF-8." }],
+        },
+      };
+    }
+    let value: unknown;
+    if (isJson) {
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        return {
+          problem: {
+            slug: "malformed-request",
+            detail: `The request body is not valid JSON: ${(error as Error).message}`,
+            errors: [{ pointer: "/body", detail: "Not valid JSON." }],
+          },
+        };
+      }
+    } else if (media === "application/x-www-form-urlencoded") {
+      const form: Record<string, string | string[]> = {};
+      for (const [k, v] of new URLSearchParams(text)) {
+        const existing = form[k];
+        if (existing === undefined) form[k] = v;
+        else if (Array.isArray(existing)) existing.push(v);
+        else form[k] = [existing, v];
+      }
+      value = form;
+    } else {
+      value = text;
+    }
+    const errors = this.validator.body(op, media, value, culture);
+    if (errors.length > 0) return { problem: { slug: "validation-error", errors } };
+    return { value };
+  }
+
+  private authenticate(
+    op: OperationSpec,
+    session: MockSession,
+    headers: Record<string, string>,
+    now: number,
+    culture: Culture,
+    logId: string,
+    origin: string | undefined,
+    pathname: string,
+    rateHeaders: Record<string, string>,
+  ): { auth: AuthInfo } | MockResponse {
+    const header = headers.authorization;
+    const realm = 'Bearer realm="entrada"';
+    if (header === undefined) {
+      return this.problem("unauthorized", culture, logId, origin, {
+        instance: pathname,
+        headers: { ...rateHeaders, "www-authenticate": realm },
+      });
+    }
+    const token = parseBearer(header);
+    const record: TokenRecord | undefined = token ? session.tokens.get(token) : undefined;
+    if (!record || record.expiresAt <= now) {
+      if (record && token) session.tokens.delete(token);
+      const why = !token
+        ? "The Authorization header is not a Bearer token."
+        : record
+          ? "The token has expired."
+          : "The token is not valid.";
+      return this.problem("unauthorized", culture, logId, origin, {
+        instance: pathname,
+        detail: localizedAuthDetail(why, culture),
+        headers: {
+          ...rateHeaders,
+          "www-authenticate": `${realm}, error="invalid_token", error_description="${why}"`,
+        },
+      });
+    }
+    const insufficient = (needed: string) =>
+      this.problem("forbidden", culture, logId, origin, {
+        instance: pathname,
+        headers: {
+          ...rateHeaders,
+          "www-authenticate": `${realm}, error="insufficient_scope", scope="${needed}"`,
+        },
+        extensions: { requiredScopes: op.security.scopeSets.map((s) => s.join(" ")) },
+      });
+    if (record.kind === "session") {
+      if (!op.security.session) return insufficient(op.security.scopeSets[0]?.join(" ") ?? "");
+      if (
+        record.allowedOrigins &&
+        record.allowedOrigins.length > 0 &&
+        origin !== undefined &&
+        !record.allowedOrigins.includes(origin)
+      ) {
+        return this.problem("forbidden", culture, logId, origin, {
+          instance: pathname,
+          headers: rateHeaders,
+          detail: `The session token is not valid for the origin ${origin}.`,
+        });
+      }
+      return { auth: record };
+    }
+    if (
+      op.security.scopeSets.length > 0 &&
+      !op.security.scopeSets.some((set) => set.every((s) => record.scopes.includes(s)))
+    ) {
+      return insufficient(op.security.scopeSets[0]?.join(" ") ?? "");
+    }
+    return { auth: record };
+  }
+
+  private token(
+    session: MockSession,
+    request: MockRequest,
+    logId: string,
+    origin: string | undefined,
+    rateHeaders: Record<string, string>,
+    now: number,
+  ): MockResponse {
+    const base = { "x-log-id": logId, "cache-control": "no-store", pragma: "no-cache", ...rateHeaders };
+    let text: string;
+    try {
+      if (request.body && request.body.length > 64 * 1024)
+        throw new OAuthError("invalid_request", "The body is too large.");
+      text = request.body ? utf8.decode(request.body) : "";
+      const grant = grantToken({
+        authorization: request.headers.authorization,
+        contentType: request.headers["content-type"],
+        body: text,
+        clients: session.clients,
+        now,
+        ttlSeconds: this.options.tokenTtlSeconds,
+      });
+      session.tokens.set(grant.token, grant.record);
+      if (session.tokens.size > 50_000) this.sweepTokens(session, now);
+      return withCors(
+        {
+          status: 200,
+          headers: { ...base, "content-type": "application/json" },
+          body: JSON.stringify({
+            access_token: grant.token,
+            token_type: "Bearer",
+            expires_in: grant.expiresIn,
+            scope: grant.scope,
+          }),
+        },
+        origin,
+      );
+    } catch (error) {
+      const e =
+        error instanceof OAuthError
+          ? error
+          : new OAuthError(
+              "invalid_request",
+              error instanceof TypeError ? "The body is not valid UTF-8." : "The request is malformed.",
+            );
+      const headers: Record<string, string> = { ...base, "content-type": "application/json" };
+      if (e.status === 401) headers["www-authenticate"] = 'Basic realm="entrada", charset="UTF-8"';
+      return withCors(
+        {
+          status: e.status,
+          headers,
+          body: JSON.stringify({ error: e.error, error_description: e.description }),
+        },
+        origin,
+      );
+    }
+  }
+
+  private sweepTokens(session: MockSession, now: number): void {
+    for (const [token, record] of session.tokens) if (record.expiresAt <= now) session.tokens.delete(token);
+  }
+
+  private rateLimit(session: MockSession, key: string, now: number): Record<string, string> | null {
+    const config = this.options.rateLimit;
+    if (!config) return {};
+    const windowMs = config.windowSeconds * 1000;
+    let counter = session.rate.get(key);
+    if (!counter || now - counter.windowStart >= windowMs || now < counter.windowStart) {
+      counter = { windowStart: now, count: 0 };
+      if (session.rate.size > 10_000) session.rate.clear();
+      session.rate.set(key, counter);
+    }
+    counter.count++;
+    const reset = String(Math.max(0, Math.ceil((counter.windowStart + windowMs - now) / 1000)));
+    if (counter.count > config.limit) return null;
+    return {
+      "ratelimit-limit": String(config.limit),
+      "ratelimit-remaining": String(config.limit - counter.count),
+      "ratelimit-reset": reset,
+    };
+  }
+
+  private rateLimited(
+    session: MockSession,
+    culture: Culture,
+    logId: string,
+    origin: string | undefined,
+    pathname: string,
+    now: number,
+  ): MockResponse {
+    const config = this.options.rateLimit as { limit: number; windowSeconds: number };
+    let reset = config.windowSeconds;
+    for (const counter of session.rate.values()) {
+      reset = Math.min(reset, Math.ceil((counter.windowStart + config.windowSeconds * 1000 - now) / 1000));
+    }
+    const seconds = String(Math.max(1, reset));
+    return this.problem("rate-limited", culture, logId, origin, {
+      instance: pathname,
+      headers: {
+        "ratelimit-limit": String(config.limit),
+        "ratelimit-remaining": "0",
+        "ratelimit-reset": seconds,
+        "retry-after": seconds,
+      },
+    });
+  }
+
+  private preflight(
+    pathname: string,
+    origin: string | undefined,
+    headers: Record<string, string>,
+    logId: string,
+    culture: Culture,
+  ): MockResponse {
+    let methods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+    if (!pathname.startsWith("/__mock")) {
+      const probe = this.router.match("__PROBE__", pathname);
+      if (probe.kind === "not-found")
+        return this.problem("not-found", culture, logId, origin, { instance: pathname });
+      if (probe.kind === "method-not-allowed") methods = [...probe.allow, "OPTIONS"].join(", ");
+    }
+    const requested = headers["access-control-request-headers"];
+    const allowHeaders = requested && HEADER_TOKEN_LIST.test(requested) ? requested : ALLOW_HEADERS;
+    const response: MockResponse = {
+      status: 204,
+      headers: {
+        "x-log-id": logId,
+        "access-control-allow-methods": methods,
+        "access-control-allow-headers": allowHeaders,
+        "access-control-max-age": "600",
+      },
+      body: null,
+    };
+    return withCors(response, origin);
+  }
+
+  /** Builds a localized problem+json response (RFC 9457). */
+  problem(
+    slug: string,
+    culture: Culture,
+    logId: string,
+    origin: string | undefined,
+    options: {
+      detail?: string | undefined;
+      instance?: string;
+      errors?: FieldError[] | undefined;
+      headers?: Record<string, string> | undefined;
+      extensions?: Record<string, unknown> | undefined;
+      status?: number | undefined;
+    } = {},
+  ): MockResponse {
+    const spec = PROBLEMS[slug];
+    const extensions = { ...options.extensions };
+    let status = options.status ?? spec?.status;
+    if (status === undefined) {
+      status = typeof extensions.status === "number" ? extensions.status : 400;
+    }
+    delete extensions.status;
+    const body: Record<string, unknown> = {
+      type: `${PROBLEM_BASE}${slug}`,
+      title: spec
+        ? pickText(spec.title, culture)
+        : slug.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()),
+      status,
+      detail: options.detail ?? (spec ? pickText(spec.detail, culture) : slug),
+      ...(options.instance !== undefined ? { instance: options.instance } : {}),
+      logId,
+      ...extensions,
+    };
+    if (options.errors && options.errors.length > 0) body.errors = options.errors;
+    const response: MockResponse = {
+      status,
+      headers: {
+        "content-type": "application/problem+json",
+        "x-log-id": logId,
+        "content-language": culture,
+        vary: "Accept-Language",
+        ...options.headers,
+      },
+      body: JSON.stringify(body),
+    };
+    return withCors(response, origin);
+  }
+}
+
+function localizedAuthDetail(why: string, culture: Culture): string {
+  const table: Record<string, Record<Culture, string>> = {
+    "The Authorization header is not a Bearer token.": {
+      "de-CH": "Der Authorization-Header ist kein Bearer-Token.",
+      "fr-CH": "L'en-tête Authorization n'est pas un jeton Bearer.",
+      "it-CH": "L'intestazione Authorization non è un token Bearer.",
+      "en-GB": why,
+    },
+    "The token has expired.": {
+      "de-CH": "Das Token ist abgelaufen.",
+      "fr-CH": "Le jeton a expiré.",
+      "it-CH": "Il token è scaduto.",
+      "en-GB": why,
+    },
+    "The token is not valid.": {
+      "de-CH": "Das Token ist ungültig.",
+      "fr-CH": "Le jeton n'est pas valide.",
+      "it-CH": "Il token non è valido.",
+      "en-GB": why,
+    },
+  };
+  return table[why]?.[culture] ?? why;
+}
+
+function withCors(response: MockResponse, origin: string | undefined): MockResponse {
+  if (origin === undefined) return response;
+  response.headers["access-control-allow-origin"] = origin;
+  response.headers["access-control-expose-headers"] = EXPOSE;
+  response.headers.vary = response.headers.vary ? `${response.headers.vary}, Origin` : "Origin";
+  return response;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Creates the engine. */
+export function createMockCore(options: MockCoreOptions): MockCore {
+  return new MockCore(options);
+}

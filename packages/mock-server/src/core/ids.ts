@@ -1,0 +1,38 @@
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** A ULID-shaped 26-character identifier: 10 characters of time, 16 of randomness. */
+export function ulid(timeMs: number, random: () => number = Math.random): string {
+  let time = Math.max(0, Math.floor(timeMs));
+  let head = "";
+  for (let i = 0; i < 10; i++) {
+    head = CROCKFORD[time % 32] + head;
+    time = Math.floor(time / 32);
+  }
+  let tail = "";
+  for (let i = 0; i < 16; i++) tail += CROCKFORD[Math.floor(random() * 32)];
+  return head + tail;
+}
+
+export function prefixedId(prefix: string, timeMs: number, random?: () => number): string {
+  return `${prefix}_${ulid(timeMs, random)}`;
+}
+
+/** A small, fast, seedable PRNG (mulberry32), so fault injection and fuzzing are reproducible. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Random token characters for access and session tokens. */
+export function randomToken(length: number, random: () => number = Math.random): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  let out = "";
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * alphabet.length)];
+  return out;
+}

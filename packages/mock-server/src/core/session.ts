@@ -1,0 +1,79 @@
+import type { ClientConfig, TokenRecord } from "./auth.ts";
+import { MockClock } from "./clock.ts";
+import type { FaultRule } from "./faults.ts";
+import { IdempotencyStore } from "./idempotency.ts";
+import { mulberry32 } from "./ids.ts";
+import type { SectionModule, SeedData, World } from "./types.ts";
+
+/** A webhook event as the engine queues it; the webhooks section signs and delivers it. */
+export interface EmittedEvent {
+  id: string;
+  type: string;
+  /** RFC 3339. */
+  timestamp: string;
+  data: Record<string, unknown>;
+  /** The mock session it happened in. */
+  session: string;
+}
+
+/**
+ * Everything one `X-Mock-Session` sees: its own world (section data), clock, tokens, clients,
+ * idempotency keys, faults and rate-limit counters. Sessions never share state.
+ */
+export class MockSession {
+  world: World;
+  seed: SeedData;
+  readonly clock: MockClock;
+  readonly tokens = new Map<string, TokenRecord>();
+  readonly clients: Map<string, ClientConfig>;
+  readonly idempotency: IdempotencyStore;
+  faults: FaultRule[] = [];
+  readonly rate = new Map<string, { windowStart: number; count: number }>();
+  readonly events: EmittedEvent[] = [];
+  random: () => number;
+  lastUsed = 0;
+  faultCounter = 0;
+
+  readonly id: string;
+  private readonly sections: SectionModule[];
+
+  constructor(
+    id: string,
+    sections: SectionModule[],
+    seed: SeedData,
+    clients: ClientConfig[],
+    idempotencyTtlMs: number,
+    now: () => number,
+    randomSeed: number,
+  ) {
+    this.id = id;
+    this.sections = sections;
+    this.clock = new MockClock(now);
+    this.seed = seed;
+    this.clients = new Map(
+      clients.map((c) => [c.clientId, { ...c, secrets: [...c.secrets], scopes: [...c.scopes] }]),
+    );
+    this.idempotency = new IdempotencyStore(idempotencyTtlMs);
+    this.random = mulberry32(randomSeed);
+    this.world = this.buildWorld(seed);
+  }
+
+  buildWorld(seed: SeedData): World {
+    const world: World = {};
+    for (const section of this.sections) world[section.name] = section.initialState(seed, this.clock);
+    return world;
+  }
+
+  /** Fresh data from the seed (the current one, or a new one); idempotency keys go with the old data. */
+  reset(seed?: SeedData): void {
+    if (seed) this.seed = seed;
+    this.world = this.buildWorld(this.seed);
+    this.idempotency.clear();
+    this.events.length = 0;
+  }
+
+  recordEvent(event: EmittedEvent): void {
+    this.events.push(event);
+    if (this.events.length > 1000) this.events.splice(0, this.events.length - 1000);
+  }
+}

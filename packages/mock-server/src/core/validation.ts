@@ -1,0 +1,240 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { OpenApiDocument, OperationSpec, ParamLocation } from "./document.ts";
+import type { FieldError } from "./problems.ts";
+import type { Culture } from "./types.ts";
+
+const DOC_ID = "entrada-openapi.json";
+
+function refTo(pointer: string): string {
+  return `${DOC_ID}#${pointer.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+function newAjv(coerce: boolean) {
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    coerceTypes: coerce ? "array" : false,
+    validateSchema: false,
+    logger: false,
+    // OpenAPI's own keywords are annotations for validation purposes.
+    keywords: ["example", "discriminator", "xml", "externalDocs"],
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+interface OperationValidators {
+  params: Partial<Record<ParamLocation, ValidateFunction>>;
+  body: Map<string, ValidateFunction | null>;
+}
+
+/**
+ * Request (and, in the response-validation mode, response) validators. Each operation's validators
+ * are compiled on its first request, so start-up stays flat however large the document grows.
+ */
+export class Validator {
+  private readonly plain = newAjv(false);
+  private readonly coercing = newAjv(true);
+  private readonly cache = new Map<string, OperationValidators>();
+  private readonly responseCache = new Map<string, ValidateFunction>();
+
+  constructor(doc: OpenApiDocument) {
+    this.plain.addSchema(doc as object, DOC_ID);
+    this.coercing.addSchema(doc as object, DOC_ID);
+  }
+
+  private forOperation(op: OperationSpec): OperationValidators {
+    let v = this.cache.get(op.operationId);
+    if (v) return v;
+    v = { params: {}, body: new Map() };
+    for (const location of ["path", "query", "header"] as const) {
+      const list = op.params.filter((p) => p.in === location);
+      if (list.length === 0 && location !== "query") continue;
+      const properties: Record<string, object> = {};
+      const required: string[] = [];
+      for (const p of list) {
+        // The engine negotiates Accept-Language and checks Authorization itself (RFC 9110 / RFC 6750).
+        if (location === "header" && (p.name === "accept-language" || p.name === "authorization")) continue;
+        properties[p.name] = p.schemaPointer ? { $ref: refTo(p.schemaPointer) } : {};
+        if (p.required) required.push(p.name);
+      }
+      v.params[location] = this.coercing.compile({
+        type: "object",
+        properties,
+        required,
+        // Unknown query parameters are contract violations; unknown headers are normal HTTP.
+        additionalProperties: location !== "query",
+      });
+    }
+    for (const [media, pointer] of op.body?.media ?? []) {
+      const ajv = media === "application/x-www-form-urlencoded" ? this.coercing : this.plain;
+      v.body.set(media, pointer ? ajv.compile({ $ref: refTo(pointer) }) : null);
+    }
+    this.cache.set(op.operationId, v);
+    return v;
+  }
+
+  /** Validates (and coerces a copy of) the parameters of one location; returns errors with pointers. */
+  params(
+    op: OperationSpec,
+    location: ParamLocation,
+    values: Record<string, unknown>,
+    culture: Culture,
+  ): FieldError[] {
+    const validate = this.forOperation(op).params[location];
+    if (!validate) return [];
+    const copy = { ...values };
+    if (validate(copy)) return [];
+    return mapErrors(validate.errors ?? [], `/${location}`, culture);
+  }
+
+  hasBodyMedia(op: OperationSpec, media: string): boolean {
+    return this.forOperation(op).body.has(media);
+  }
+
+  body(op: OperationSpec, media: string, value: unknown, culture: Culture): FieldError[] {
+    const validate = this.forOperation(op).body.get(media);
+    if (!validate) return [];
+    if (validate(value)) return [];
+    return mapErrors(validate.errors ?? [], "/body", culture);
+  }
+
+  /** Validates a response body against the document; returns error strings (empty when it conforms). */
+  response(pointer: string, value: unknown): string[] {
+    let validate = this.responseCache.get(pointer);
+    if (!validate) {
+      validate = this.plain.compile({ $ref: refTo(pointer) });
+      this.responseCache.set(pointer, validate);
+    }
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
+  }
+}
+
+type Messages = Record<Culture, (p: Record<string, unknown>) => string>;
+
+const MESSAGES: Record<string, Messages> = {
+  required: {
+    "de-CH": () => "Pflichtfeld fehlt.",
+    "fr-CH": () => "Champ obligatoire manquant.",
+    "it-CH": () => "Campo obbligatorio mancante.",
+    "en-GB": () => "Required field is missing.",
+  },
+  additionalProperties: {
+    "de-CH": () => "Unbekanntes Feld.",
+    "fr-CH": () => "Champ inconnu.",
+    "it-CH": () => "Campo sconosciuto.",
+    "en-GB": () => "Unknown field.",
+  },
+  unevaluatedProperties: {
+    "de-CH": () => "Unbekanntes Feld.",
+    "fr-CH": () => "Champ inconnu.",
+    "it-CH": () => "Campo sconosciuto.",
+    "en-GB": () => "Unknown field.",
+  },
+  type: {
+    "de-CH": (p) => `Erwarteter Typ: ${p.type}.`,
+    "fr-CH": (p) => `Type attendu : ${p.type}.`,
+    "it-CH": (p) => `Tipo atteso: ${p.type}.`,
+    "en-GB": (p) => `Expected type ${p.type}.`,
+  },
+  enum: {
+    "de-CH": (p) => `Erlaubte Werte: ${(p.allowedValues as unknown[]).join(", ")}.`,
+    "fr-CH": (p) => `Valeurs autorisées : ${(p.allowedValues as unknown[]).join(", ")}.`,
+    "it-CH": (p) => `Valori ammessi: ${(p.allowedValues as unknown[]).join(", ")}.`,
+    "en-GB": (p) => `Allowed values: ${(p.allowedValues as unknown[]).join(", ")}.`,
+  },
+  const: {
+    "de-CH": (p) => `Erwarteter Wert: ${JSON.stringify(p.allowedValue)}.`,
+    "fr-CH": (p) => `Valeur attendue : ${JSON.stringify(p.allowedValue)}.`,
+    "it-CH": (p) => `Valore atteso: ${JSON.stringify(p.allowedValue)}.`,
+    "en-GB": (p) => `Expected value ${JSON.stringify(p.allowedValue)}.`,
+  },
+  format: {
+    "de-CH": (p) => `Ungültiges Format, erwartet: ${p.format}.`,
+    "fr-CH": (p) => `Format invalide, attendu : ${p.format}.`,
+    "it-CH": (p) => `Formato non valido, atteso: ${p.format}.`,
+    "en-GB": (p) => `Invalid format, expected ${p.format}.`,
+  },
+  minimum: {
+    "de-CH": (p) => `Mindestens ${p.limit}.`,
+    "fr-CH": (p) => `Au moins ${p.limit}.`,
+    "it-CH": (p) => `Almeno ${p.limit}.`,
+    "en-GB": (p) => `Must be at least ${p.limit}.`,
+  },
+  maximum: {
+    "de-CH": (p) => `Höchstens ${p.limit}.`,
+    "fr-CH": (p) => `Au plus ${p.limit}.`,
+    "it-CH": (p) => `Al massimo ${p.limit}.`,
+    "en-GB": (p) => `Must be at most ${p.limit}.`,
+  },
+  minLength: {
+    "de-CH": (p) => `Mindestens ${p.limit} Zeichen.`,
+    "fr-CH": (p) => `Au moins ${p.limit} caractères.`,
+    "it-CH": (p) => `Almeno ${p.limit} caratteri.`,
+    "en-GB": (p) => `Must have at least ${p.limit} characters.`,
+  },
+  maxLength: {
+    "de-CH": (p) => `Höchstens ${p.limit} Zeichen.`,
+    "fr-CH": (p) => `Au plus ${p.limit} caractères.`,
+    "it-CH": (p) => `Al massimo ${p.limit} caratteri.`,
+    "en-GB": (p) => `Must have at most ${p.limit} characters.`,
+  },
+  pattern: {
+    "de-CH": (p) => `Entspricht nicht dem Muster ${p.pattern}.`,
+    "fr-CH": (p) => `Ne correspond pas au motif ${p.pattern}.`,
+    "it-CH": (p) => `Non corrisponde al modello ${p.pattern}.`,
+    "en-GB": (p) => `Does not match the pattern ${p.pattern}.`,
+  },
+  minItems: {
+    "de-CH": (p) => `Mindestens ${p.limit} Einträge.`,
+    "fr-CH": (p) => `Au moins ${p.limit} éléments.`,
+    "it-CH": (p) => `Almeno ${p.limit} elementi.`,
+    "en-GB": (p) => `Must have at least ${p.limit} items.`,
+  },
+  maxItems: {
+    "de-CH": (p) => `Höchstens ${p.limit} Einträge.`,
+    "fr-CH": (p) => `Au plus ${p.limit} éléments.`,
+    "it-CH": (p) => `Al massimo ${p.limit} elementi.`,
+    "en-GB": (p) => `Must have at most ${p.limit} items.`,
+  },
+  oneOf: {
+    "de-CH": () => "Muss genau einer der erlaubten Formen entsprechen.",
+    "fr-CH": () => "Doit correspondre à exactement une des formes autorisées.",
+    "it-CH": () => "Deve corrispondere esattamente a una delle forme ammesse.",
+    "en-GB": () => "Must match exactly one of the allowed shapes.",
+  },
+  anyOf: {
+    "de-CH": () => "Muss mindestens einer der erlaubten Formen entsprechen.",
+    "fr-CH": () => "Doit correspondre à au moins une des formes autorisées.",
+    "it-CH": () => "Deve corrispondere ad almeno una delle forme ammesse.",
+    "en-GB": () => "Must match at least one of the allowed shapes.",
+  },
+};
+
+function appendPointer(base: string, key: string): string {
+  return `${base}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+}
+
+/** Maps ajv errors to `{pointer, detail}` with JSON Pointers into the request and localized details. */
+export function mapErrors(errors: ErrorObject[], prefix: string, culture: Culture): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    let pointer = prefix + e.instancePath;
+    const params = e.params as Record<string, unknown>;
+    if (e.keyword === "required") pointer = appendPointer(pointer, String(params.missingProperty));
+    else if (e.keyword === "additionalProperties")
+      pointer = appendPointer(pointer, String(params.additionalProperty));
+    else if (e.keyword === "unevaluatedProperties")
+      pointer = appendPointer(pointer, String(params.unevaluatedProperty));
+    const message = MESSAGES[e.keyword]?.[culture]?.(params) ?? e.message ?? e.keyword;
+    const key = `${pointer}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ pointer, detail: message });
+    if (out.length >= 25) break;
+  }
+  return out;
+}

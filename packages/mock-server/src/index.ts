@@ -1,0 +1,48 @@
+/**
+ * @entrada/mock-server — a stateful, contract-validating mock of the Entrada API.
+ * Platform-free entry: the engine and the default sections. Transports live in `/node`, `/msw`, `/browser`.
+ */
+import document from "@entrada/openapi/openapi.json" with { type: "json" };
+import type { OpenApiDocument } from "./core/document.ts";
+import { createMockCore, type MockCore, type MockCoreOptions } from "./core/engine.ts";
+import { defaultSections } from "./sections/index.ts";
+
+export type { ClientConfig } from "./core/auth.ts";
+export { DEMO_CLIENTS } from "./core/auth.ts";
+export { CULTURES, DEFAULT_CULTURE, negotiateCulture } from "./core/culture.ts";
+export type { OpenApiDocument, OperationSpec } from "./core/document.ts";
+export { createMockCore, MockCore, type MockCoreOptions } from "./core/engine.ts";
+export type { FaultKind, FaultRule } from "./core/faults.ts";
+export { PROBLEM_BASE, PROBLEMS } from "./core/problems.ts";
+export type { EmittedEvent, MockSession } from "./core/session.ts";
+export type {
+  AuthInfo,
+  Clock,
+  ControlRoute,
+  Culture,
+  HandlerResult,
+  LocalizedText,
+  MockRequest,
+  MockResponse,
+  OperationContext,
+  OperationHandler,
+  SectionModule,
+  SeedData,
+  World,
+} from "./core/types.ts";
+export { defaultSections } from "./sections/index.ts";
+export { TEST_CARDS } from "./sections/shop/checkout.ts";
+export { parseQuicode, quicodeFor } from "./sections/shop/quicode.ts";
+
+/** The bundled contract the mock serves. */
+export const entradaDocument = document as unknown as OpenApiDocument;
+
+export type EntradaMockOptions = Partial<MockCoreOptions>;
+
+/**
+ * The Entrada mock engine with the bundled document and every section.
+ * @example const core = createEntradaMock({ tokenTtlSeconds: 60 }); const res = await core.handle(request);
+ */
+export function createEntradaMock(options: EntradaMockOptions = {}): MockCore {
+  return createMockCore({ document: entradaDocument, sections: defaultSections, ...options });
+}

@@ -1,0 +1,320 @@
+import type { HandlerResult, OperationContext } from "../../core/types.ts";
+import { assertOpen, findCart, invalid, load } from "./common.ts";
+import { availableSeats, reacquire, refreshHold, releaseItem, takeSeats } from "./holds.ts";
+import type { ArticleRecord, CartRecord, Currency, Customer, ItemRecord, ShopState } from "./state.ts";
+import { cartTotal, cartView } from "./views.ts";
+
+function touch(cart: CartRecord, now: number): void {
+  cart.updatedAt = now;
+}
+
+function ok(ctx: OperationContext, state: ShopState, cart: CartRecord, status = 200): HandlerResult {
+  return { status, body: cartView(state, cart, ctx.culture) };
+}
+
+export function createCart(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  const body = (ctx.body ?? {}) as { currency?: Currency };
+  const currency = body.currency ?? state.config.defaultCurrency;
+  if (!state.config.currencies.includes(currency)) {
+    invalid(
+      ctx,
+      "/body/currency",
+      ctx.text({
+        "de-CH": `Die Währung ${currency} ist nicht konfiguriert.`,
+        "fr-CH": `La devise ${currency} n'est pas configurée.`,
+        "it-CH": `La valuta ${currency} non è configurata.`,
+        "en-GB": `The currency ${currency} is not configured.`,
+      }),
+    );
+  }
+  const auth = ctx.auth;
+  const cart: CartRecord = {
+    id: ctx.id("crt"),
+    status: "open",
+    currency,
+    items: [],
+    customer: null,
+    paymentProviderId: null,
+    holdExpiresAt: null,
+    orderId: null,
+    clientId: auth?.clientId ?? "anonymous",
+    sessionId: auth?.kind === "session" ? (auth.sessionId ?? null) : null,
+    paymentId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  state.carts[cart.id] = cart;
+  ctx.emit("cart.created", { cartId: cart.id, currency });
+  return { ...ok(ctx, state, cart, 201), headers: { location: `/shop/v1/cart/${cart.id}` } };
+}
+
+export function getCart(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  return ok(ctx, state, findCart(ctx, state, now));
+}
+
+function capacityProblem(ctx: OperationContext, slotId: string, available: number, requested: number): never {
+  if (available === 0) {
+    return ctx.problem("sold-out", undefined, { slotId, available: 0, requested });
+  }
+  return ctx.problem(
+    "insufficient-capacity",
+    ctx.text({
+      "de-CH": `Nur noch ${available} Plätze verfügbar, ${requested} angefragt.`,
+      "fr-CH": `Plus que ${available} places disponibles, ${requested} demandées.`,
+      "it-CH": `Solo ${available} posti disponibili, ${requested} richiesti.`,
+      "en-GB": `Only ${available} seats are available; ${requested} were requested.`,
+    }),
+    { slotId, available, requested },
+  );
+}
+
+function checkMaxPerOrder(
+  ctx: OperationContext,
+  article: ArticleRecord,
+  total: number,
+  pointer: string,
+): void {
+  if (total > article.maxPerOrder) {
+    invalid(
+      ctx,
+      pointer,
+      ctx.text({
+        "de-CH": `Höchstens ${article.maxPerOrder} pro Bestellung für diesen Artikel.`,
+        "fr-CH": `Au plus ${article.maxPerOrder} par commande pour cet article.`,
+        "it-CH": `Al massimo ${article.maxPerOrder} per ordine per questo articolo.`,
+        "en-GB": `At most ${article.maxPerOrder} per order for this article.`,
+      }),
+    );
+  }
+}
+
+export function addCartItem(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  const cart = findCart(ctx, state, now);
+  assertOpen(ctx, cart);
+  const body = ctx.body as { articleId?: string; articleSlug?: string; slotId: string; quantity: number };
+  const slot = state.slots[body.slotId];
+  if (!slot) {
+    invalid(
+      ctx,
+      "/body/slotId",
+      ctx.text({
+        "de-CH": `Es gibt keinen Slot ${body.slotId}.`,
+        "fr-CH": `Aucun créneau ${body.slotId}.`,
+        "it-CH": `Nessuna fascia ${body.slotId}.`,
+        "en-GB": `There is no slot ${body.slotId}.`,
+      }),
+    );
+  }
+  let article: ArticleRecord | undefined;
+  if (body.articleId !== undefined) {
+    article = state.articles[body.articleId];
+    if (!article || article.eventId !== slot.eventId) {
+      invalid(
+        ctx,
+        "/body/articleId",
+        ctx.text({
+          "de-CH": `Der Artikel ${body.articleId} gehört nicht zum Anlass dieses Slots.`,
+          "fr-CH": `L'article ${body.articleId} n'appartient pas à l'événement de ce créneau.`,
+          "it-CH": `L'articolo ${body.articleId} non appartiene all'evento di questa fascia.`,
+          "en-GB": `The article ${body.articleId} does not belong to this slot's event.`,
+        }),
+      );
+    }
+  } else {
+    const event = state.events[slot.eventId];
+    for (const assortmentId of event?.assortmentIds ?? []) {
+      for (const id of state.assortments[assortmentId]?.articleIds ?? []) {
+        if (state.articles[id]?.slug === body.articleSlug) article = state.articles[id];
+      }
+    }
+    if (!article) {
+      invalid(
+        ctx,
+        "/body/articleSlug",
+        ctx.text({
+          "de-CH": `Der Anlass dieses Slots hat keinen Artikel "${body.articleSlug}".`,
+          "fr-CH": `L'événement de ce créneau n'a pas d'article « ${body.articleSlug} ».`,
+          "it-CH": `L'evento di questa fascia non ha l'articolo "${body.articleSlug}".`,
+          "en-GB": `This slot's event has no article "${body.articleSlug}".`,
+        }),
+      );
+    }
+  }
+  if (article.price[cart.currency] === undefined) {
+    invalid(
+      ctx,
+      body.articleId !== undefined ? "/body/articleId" : "/body/articleSlug",
+      ctx.text({
+        "de-CH": `Der Artikel ist in ${cart.currency} nicht erhältlich.`,
+        "fr-CH": `L'article n'est pas disponible en ${cart.currency}.`,
+        "it-CH": `L'articolo non è disponibile in ${cart.currency}.`,
+        "en-GB": `The article is not sold in ${cart.currency}.`,
+      }),
+    );
+  }
+  if (Date.parse(slot.startsAt) <= now) {
+    invalid(
+      ctx,
+      "/body/slotId",
+      ctx.text({
+        "de-CH": "Dieser Slot hat bereits begonnen.",
+        "fr-CH": "Ce créneau a déjà commencé.",
+        "it-CH": "Questa fascia è già iniziata.",
+        "en-GB": "This slot has already started.",
+      }),
+    );
+  }
+  const existing = cart.items.find((i) => i.articleId === article.id && i.slotId === slot.id);
+  const alreadyOfArticle = cart.items
+    .filter((i) => i.articleId === article.id)
+    .reduce((n, i) => n + i.quantity, 0);
+  checkMaxPerOrder(ctx, article, alreadyOfArticle + body.quantity, "/body/quantity");
+  // Lapsed holds of the same line are re-taken together with the new seats.
+  const need = body.quantity + (existing ? existing.quantity - existing.held : 0);
+  if (!takeSeats(slot, need)) capacityProblem(ctx, slot.id, availableSeats(slot), need);
+  let item: ItemRecord;
+  if (existing) {
+    existing.quantity += body.quantity;
+    existing.held += need;
+    item = existing;
+  } else {
+    item = {
+      id: ctx.id("itm"),
+      articleId: article.id,
+      slotId: slot.id,
+      eventId: slot.eventId,
+      quantity: body.quantity,
+      held: need,
+    };
+    cart.items.push(item);
+  }
+  reacquire(state, cart);
+  refreshHold(state, cart, now);
+  touch(cart, now);
+  ctx.emit("cart.item_added", {
+    cartId: cart.id,
+    itemId: item.id,
+    articleId: article.id,
+    slotId: slot.id,
+    quantity: body.quantity,
+  });
+  return ok(ctx, state, cart, 201);
+}
+
+function findItem(ctx: OperationContext, cart: CartRecord): ItemRecord {
+  const id = ctx.params.itemId ?? "";
+  const item = cart.items.find((i) => i.id === id);
+  if (!item) {
+    return ctx.problem(
+      "not-found",
+      ctx.text({
+        "de-CH": `Der Warenkorb hat keine Position ${id}.`,
+        "fr-CH": `Le panier n'a pas de ligne ${id}.`,
+        "it-CH": `Il carrello non ha la riga ${id}.`,
+        "en-GB": `The cart has no item ${id}.`,
+      }),
+    );
+  }
+  return item;
+}
+
+export function updateCartItem(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  const cart = findCart(ctx, state, now);
+  assertOpen(ctx, cart);
+  const item = findItem(ctx, cart);
+  const { quantity } = ctx.body as { quantity: number };
+  const article = state.articles[item.articleId];
+  const slot = state.slots[item.slotId];
+  if (article) {
+    const others = cart.items
+      .filter((i) => i.articleId === article.id && i !== item)
+      .reduce((n, i) => n + i.quantity, 0);
+    checkMaxPerOrder(ctx, article, others + quantity, "/body/quantity");
+  }
+  if (slot) {
+    if (quantity > item.held) {
+      const need = quantity - item.held;
+      if (!takeSeats(slot, need)) capacityProblem(ctx, slot.id, availableSeats(slot), need);
+      item.held += need;
+    } else {
+      slot.held = Math.max(0, slot.held - (item.held - quantity));
+      item.held = quantity;
+    }
+  }
+  item.quantity = quantity;
+  reacquire(state, cart);
+  refreshHold(state, cart, now);
+  touch(cart, now);
+  ctx.emit("cart.item_updated", { cartId: cart.id, itemId: item.id, quantity });
+  return ok(ctx, state, cart);
+}
+
+export function removeCartItem(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  const cart = findCart(ctx, state, now);
+  assertOpen(ctx, cart);
+  const item = findItem(ctx, cart);
+  releaseItem(state, item);
+  cart.items = cart.items.filter((i) => i !== item);
+  if (cart.items.length === 0) cart.holdExpiresAt = null;
+  touch(cart, now);
+  ctx.emit("cart.item_removed", { cartId: cart.id, itemId: item.id });
+  return ok(ctx, state, cart);
+}
+
+export function setCartCustomer(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  const cart = findCart(ctx, state, now);
+  assertOpen(ctx, cart);
+  const customer = ctx.body as Customer;
+  cart.customer = {
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    email: customer.email,
+    ...(customer.phone !== undefined ? { phone: customer.phone } : {}),
+    ...(customer.company !== undefined ? { company: customer.company } : {}),
+    ...(customer.surveyAnswers !== undefined ? { surveyAnswers: customer.surveyAnswers } : {}),
+  };
+  touch(cart, now);
+  ctx.emit("cart.customer_attached", { cartId: cart.id, email: customer.email });
+  return ok(ctx, state, cart);
+}
+
+export function listCartPaymentProviders(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  findCart(ctx, state, now);
+  return {
+    status: 200,
+    body: {
+      items: state.config.paymentProviders.map((p) => ({ id: p.id, name: ctx.text(p.name), kind: p.kind })),
+    },
+  };
+}
+
+export function setCartPaymentProvider(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  const cart = findCart(ctx, state, now);
+  assertOpen(ctx, cart);
+  const { paymentProviderId } = ctx.body as { paymentProviderId: string };
+  if (!state.config.paymentProviders.some((p) => p.id === paymentProviderId)) {
+    invalid(
+      ctx,
+      "/body/paymentProviderId",
+      ctx.text({
+        "de-CH": `Unbekannter Zahlungsanbieter "${paymentProviderId}". Siehe payment-providers.`,
+        "fr-CH": `Prestataire de paiement inconnu « ${paymentProviderId} ». Voir payment-providers.`,
+        "it-CH": `Fornitore di pagamento sconosciuto "${paymentProviderId}". Vedi payment-providers.`,
+        "en-GB": `Unknown payment provider "${paymentProviderId}". See payment-providers.`,
+      }),
+    );
+  }
+  cart.paymentProviderId = paymentProviderId;
+  touch(cart, now);
+  return ok(ctx, state, cart);
+}
+
+export { cartTotal };

@@ -1,0 +1,395 @@
+import type { HandlerResult, OperationContext } from "../../core/types.ts";
+import { findCart, invalid, load, notFound } from "./common.ts";
+import { reacquire, refreshHold, releaseCart } from "./holds.ts";
+import { quicodeFor } from "./quicode.ts";
+import type { CartRecord, OrderRecord, PaymentRecord, ShopState, TicketRecord } from "./state.ts";
+import { cartTotal, iso, mockLink, orderView, paymentView } from "./views.ts";
+
+export const TEST_CARDS = { succeeds: "4242424242424242", declines: "4000000000000002" } as const;
+
+function luhn(number: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** Simulated authorization round-trip: the request yields to others while the cart is locked. */
+function authorize(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1));
+}
+
+/** Turns the cart's held seats into sold seats and issues the order and its tickets. */
+function fulfil(
+  ctx: OperationContext,
+  state: ShopState,
+  cart: CartRecord,
+  payment: PaymentRecord,
+  now: number,
+): OrderRecord {
+  const customer = cart.customer ?? { firstName: "", lastName: "", email: "" };
+  const order: OrderRecord = {
+    id: ctx.id("ord"),
+    cartId: cart.id,
+    customer,
+    items: cart.items.map((i) => ({ ...i, held: 0 })),
+    currency: cart.currency,
+    total: cartTotal(state, cart),
+    createdAt: iso(now),
+    ticketIds: [],
+    paymentId: payment.id,
+    culture: ctx.culture,
+  };
+  for (const item of cart.items) {
+    const slot = state.slots[item.slotId];
+    if (slot) {
+      slot.held = Math.max(0, slot.held - item.held);
+      slot.sold += item.quantity;
+    }
+    item.held = 0;
+    for (let n = 0; n < item.quantity; n++) {
+      const id = ctx.id("tkt");
+      const ticket: TicketRecord = {
+        id,
+        orderId: order.id,
+        eventId: item.eventId,
+        slotId: item.slotId,
+        articleId: item.articleId,
+        articleName: state.articles[item.articleId]?.name ?? {
+          "de-CH": "",
+          "fr-CH": "",
+          "it-CH": "",
+          "en-GB": "",
+        },
+        holderName: `${customer.firstName} ${customer.lastName}`.trim(),
+        quicode: quicodeFor(id),
+        status: "valid",
+      };
+      state.tickets[id] = ticket;
+      order.ticketIds.push(id);
+    }
+  }
+  state.orders[order.id] = order;
+  cart.status = "completed";
+  cart.orderId = order.id;
+  cart.holdExpiresAt = null;
+  cart.paymentId = null;
+  cart.updatedAt = now;
+  payment.status = "succeeded";
+  payment.orderId = order.id;
+  payment.completedAt = iso(now);
+  const money = { amount: order.total, currency: order.currency };
+  ctx.emit("payment.succeeded", { paymentId: payment.id, cartId: cart.id, orderId: order.id, amount: money });
+  ctx.emit("cart.completed", { cartId: cart.id, orderId: order.id });
+  ctx.emit("order.completed", {
+    orderId: order.id,
+    cartId: cart.id,
+    total: money,
+    email: customer.email,
+    ticketIds: order.ticketIds,
+  });
+  for (const id of order.ticketIds) {
+    const ticket = state.tickets[id];
+    if (ticket) {
+      ctx.emit("ticket.issued", {
+        ticketId: id,
+        orderId: order.id,
+        eventId: ticket.eventId,
+        slotId: ticket.slotId,
+        articleId: ticket.articleId,
+        quicode: ticket.quicode,
+      });
+    }
+  }
+  return order;
+}
+
+/** Unlocks the cart after a failed or cancelled payment; the items (and their holds) stay. */
+function unlock(state: ShopState, cart: CartRecord, now: number): void {
+  cart.status = "open";
+  cart.paymentId = null;
+  cart.updatedAt = now;
+  reacquire(state, cart);
+  refreshHold(state, cart, now);
+}
+
+export async function checkoutCart(ctx: OperationContext): Promise<HandlerResult> {
+  const { state, now } = load(ctx);
+  const cart = findCart(ctx, state, now);
+  if (cart.status === "locked") {
+    ctx.problem("cart-locked", undefined, { cartId: cart.id, paymentId: cart.paymentId });
+  }
+  if (cart.status === "completed") {
+    ctx.problem(
+      "conflict",
+      ctx.text({
+        "de-CH": "Der Warenkorb ist bereits bezahlt.",
+        "fr-CH": "Le panier est déjà payé.",
+        "it-CH": "Il carrello è già pagato.",
+        "en-GB": "The cart is already paid.",
+      }),
+      { cartId: cart.id, orderId: cart.orderId },
+    );
+  }
+  if (cart.status === "expired") {
+    ctx.problem(
+      "conflict",
+      ctx.text({
+        "de-CH": "Der Warenkorb ist abgelaufen.",
+        "fr-CH": "Le panier a expiré.",
+        "it-CH": "Il carrello è scaduto.",
+        "en-GB": "The cart has expired.",
+      }),
+      { cartId: cart.id },
+    );
+  }
+  const missing: string[] = [];
+  if (cart.items.length === 0) missing.push("items");
+  if (!cart.customer) missing.push("customer");
+  if (!cart.paymentProviderId) missing.push("paymentProvider");
+  if (missing.length > 0) {
+    ctx.problem(
+      "cart-not-ready",
+      ctx.text({
+        "de-CH": `Es fehlt: ${missing.join(", ")}.`,
+        "fr-CH": `Il manque : ${missing.join(", ")}.`,
+        "it-CH": `Manca: ${missing.join(", ")}.`,
+        "en-GB": `Missing: ${missing.join(", ")}.`,
+      }),
+      { missing },
+    );
+  }
+  const provider = state.config.paymentProviders.find((p) => p.id === cart.paymentProviderId);
+  const body = (ctx.body ?? {}) as { returnUrl?: string; paymentMethod?: { cardNumber: string } };
+  if (provider?.kind === "card" && !body.paymentMethod) {
+    invalid(
+      ctx,
+      "/body/paymentMethod",
+      ctx.text({
+        "de-CH": `Für die Kartenzahlung ist paymentMethod.cardNumber nötig (Test: ${TEST_CARDS.succeeds}).`,
+        "fr-CH": `Le paiement par carte exige paymentMethod.cardNumber (test : ${TEST_CARDS.succeeds}).`,
+        "it-CH": `Il pagamento con carta richiede paymentMethod.cardNumber (test: ${TEST_CARDS.succeeds}).`,
+        "en-GB": `Card payment needs paymentMethod.cardNumber (test card: ${TEST_CARDS.succeeds}).`,
+      }),
+    );
+  }
+  if (provider?.kind === "redirect" && !body.returnUrl) {
+    invalid(
+      ctx,
+      "/body/returnUrl",
+      ctx.text({
+        "de-CH": "Für die Zahlungsseite ist returnUrl nötig.",
+        "fr-CH": "La page de paiement exige returnUrl.",
+        "it-CH": "La pagina di pagamento richiede returnUrl.",
+        "en-GB": "The hosted payment page needs a returnUrl.",
+      }),
+    );
+  }
+  if (body.returnUrl !== undefined && !/^https?:\/\//i.test(body.returnUrl)) {
+    invalid(ctx, "/body/returnUrl", "returnUrl must be an http(s) URL.");
+  }
+  if (provider?.kind === "card" && body.paymentMethod && !luhn(body.paymentMethod.cardNumber)) {
+    invalid(
+      ctx,
+      "/body/paymentMethod/cardNumber",
+      ctx.text({
+        "de-CH": "Die Kartennummer ist ungültig (Luhn-Prüfung).",
+        "fr-CH": "Le numéro de carte n'est pas valide (contrôle de Luhn).",
+        "it-CH": "Il numero di carta non è valido (controllo di Luhn).",
+        "en-GB": "The card number is not valid (Luhn check).",
+      }),
+    );
+  }
+
+  // Seats: every item must hold its full quantity; lapsed holds are re-taken if seats are left.
+  const lapsed = reacquire(state, cart);
+  if (lapsed.length > 0) {
+    ctx.problem("hold-expired", undefined, {
+      cartId: cart.id,
+      items: lapsed.map((i) => ({ itemId: i.id, slotId: i.slotId, quantity: i.quantity })),
+    });
+  }
+
+  // Lock, then pay. Nothing above awaited, so no other request saw the seats between check and lock.
+  cart.status = "locked";
+  cart.updatedAt = now;
+  const payment: PaymentRecord = {
+    id: ctx.id("pay"),
+    cartId: cart.id,
+    providerId: provider?.id ?? "card",
+    status: "pending",
+    orderId: null,
+    returnUrl: body.returnUrl ?? null,
+    amount: cartTotal(state, cart),
+    currency: cart.currency,
+    createdAt: iso(now),
+    expiresAt: now + state.config.paymentTtlSeconds * 1000,
+    completedAt: null,
+  };
+  state.payments[payment.id] = payment;
+  cart.paymentId = payment.id;
+  ctx.emit("cart.locked", { cartId: cart.id, paymentId: payment.id });
+
+  if (provider?.kind === "redirect") {
+    ctx.emit("payment.pending", {
+      paymentId: payment.id,
+      cartId: cart.id,
+      amount: { amount: payment.amount, currency: payment.currency },
+    });
+    return {
+      status: 202,
+      body: { status: "pending", paymentId: payment.id, redirectUrl: mockLink(ctx, `/pay/${payment.id}`) },
+    };
+  }
+
+  await authorize();
+  const card = body.paymentMethod?.cardNumber ?? "";
+  const later = ctx.clock.now();
+  if (card !== TEST_CARDS.succeeds) {
+    payment.status = "failed";
+    payment.completedAt = iso(later);
+    unlock(state, cart, later);
+    ctx.emit("payment.failed", {
+      paymentId: payment.id,
+      cartId: cart.id,
+      reason: card === TEST_CARDS.declines ? "declined" : "unknown_test_card",
+    });
+    ctx.emit("cart.unlocked", { cartId: cart.id });
+    ctx.problem(
+      "payment-declined",
+      card === TEST_CARDS.declines
+        ? undefined
+        : ctx.text({
+            "de-CH": `Im Mock wird nur die Testkarte ${TEST_CARDS.succeeds} akzeptiert; ${TEST_CARDS.declines} wird abgelehnt.`,
+            "fr-CH": `Le mock n'accepte que la carte de test ${TEST_CARDS.succeeds} ; ${TEST_CARDS.declines} est refusée.`,
+            "it-CH": `Il mock accetta solo la carta di test ${TEST_CARDS.succeeds}; ${TEST_CARDS.declines} viene rifiutata.`,
+            "en-GB": `The mock accepts only the test card ${TEST_CARDS.succeeds}; ${TEST_CARDS.declines} is declined.`,
+          }),
+      { paymentId: payment.id, cartId: cart.id },
+    );
+  }
+  const order = fulfil(ctx, state, cart, payment, later);
+  return { status: 200, body: { status: "completed", order: orderView(state, order, ctx) } };
+}
+
+/** Expires a pending redirect payment whose window passed (the cart unlocks). */
+function expireIfStale(ctx: OperationContext, state: ShopState, payment: PaymentRecord, now: number): void {
+  if (payment.status !== "pending" || payment.expiresAt > now) return;
+  payment.status = "failed";
+  payment.completedAt = iso(now);
+  const cart = state.carts[payment.cartId];
+  if (cart && cart.status === "locked" && cart.paymentId === payment.id) {
+    unlock(state, cart, now);
+    ctx.emit("cart.unlocked", { cartId: cart.id });
+  }
+  ctx.emit("payment.failed", { paymentId: payment.id, cartId: payment.cartId, reason: "expired" });
+}
+
+export type PaymentResult = "success" | "failure" | "cancel";
+
+/**
+ * Completes a pending redirect payment exactly once: the first result wins; later calls only read it.
+ * Returns the payment after the call.
+ */
+export function completeRedirectPayment(
+  ctx: OperationContext,
+  paymentId: string,
+  result: PaymentResult,
+): PaymentRecord | null {
+  const { state, now } = load(ctx);
+  const payment = state.payments[paymentId];
+  if (!payment) return null;
+  expireIfStale(ctx, state, payment, now);
+  if (payment.status !== "pending") return payment;
+  const cart = state.carts[payment.cartId];
+  if (!cart) return payment;
+  if (result === "success") {
+    fulfil(ctx, state, cart, payment, now);
+  } else {
+    payment.status = result === "failure" ? "failed" : "cancelled";
+    payment.completedAt = iso(now);
+    unlock(state, cart, now);
+    ctx.emit(result === "failure" ? "payment.failed" : "payment.cancelled", {
+      paymentId: payment.id,
+      cartId: cart.id,
+      ...(result === "failure" ? { reason: "declined" } : {}),
+    });
+    ctx.emit("cart.unlocked", { cartId: cart.id });
+  }
+  return payment;
+}
+
+export function getPayment(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  const id = ctx.params.paymentId ?? "";
+  const payment = state.payments[id];
+  const cart = payment ? state.carts[payment.cartId] : undefined;
+  if (!payment || !cart) {
+    notFound(ctx, {
+      de: `Es gibt keine Zahlung ${id}.`,
+      fr: `Aucun paiement ${id}.`,
+      it: `Nessun pagamento ${id}.`,
+      en: `There is no payment ${id}.`,
+    });
+  }
+  findCart(ctx, state, now, cart.id);
+  expireIfStale(ctx, state, payment, now);
+  return { status: 200, body: paymentView(payment) };
+}
+
+function findOrder(ctx: OperationContext, state: ShopState, now: number): OrderRecord {
+  const id = ctx.params.orderId ?? "";
+  const order = state.orders[id];
+  if (!order || !state.carts[order.cartId]) {
+    return notFound(ctx, {
+      de: `Es gibt keine Bestellung ${id}.`,
+      fr: `Aucune commande ${id}.`,
+      it: `Nessun ordine ${id}.`,
+      en: `There is no order ${id}.`,
+    });
+  }
+  // Visibility follows the cart's.
+  findCart(ctx, state, now, order.cartId);
+  return order;
+}
+
+export function getOrder(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  return { status: 200, body: orderView(state, findOrder(ctx, state, now), ctx) };
+}
+
+export function listOrderTickets(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  const order = findOrder(ctx, state, now);
+  return { status: 200, body: { items: orderView(state, order, ctx).tickets } };
+}
+
+export function createSession(ctx: OperationContext): HandlerResult {
+  const { state, now } = load(ctx);
+  const body = (ctx.body ?? {}) as { allowedOrigins?: string[] };
+  const allowedOrigins = [...new Set(body.allowedOrigins ?? [])];
+  const ttl = state.config.sessionTtlSeconds;
+  if (!ctx.issueSessionToken) throw new Error("The engine does not issue session tokens.");
+  const sessionId = ctx.id("ses");
+  const { token, expiresAt } = ctx.issueSessionToken({ sessionId, ttlSeconds: ttl, allowedOrigins });
+  void now;
+  return {
+    status: 201,
+    headers: { "cache-control": "no-store" },
+    body: {
+      sessionToken: token,
+      tokenType: "Bearer",
+      expiresAt: iso(expiresAt),
+      expiresIn: ttl,
+      allowedOrigins,
+    },
+  };
+}
+
+export { releaseCart };

@@ -1,0 +1,86 @@
+import type { OperationContext } from "../../core/types.ts";
+import { releaseCart, sweepHolds } from "./holds.ts";
+import { type CartRecord, type ShopState, shopSlice } from "./state.ts";
+
+/** The shop state with expired holds already released. */
+export function load(ctx: OperationContext): { state: ShopState; now: number } {
+  const state = shopSlice(ctx.world);
+  const now = ctx.clock.now();
+  sweepHolds(state, now);
+  return { state, now };
+}
+
+export function notFound(
+  ctx: OperationContext,
+  what: { de: string; fr: string; it: string; en: string },
+): never {
+  return ctx.problem(
+    "not-found",
+    ctx.text({ "de-CH": what.de, "fr-CH": what.fr, "it-CH": what.it, "en-GB": what.en }),
+  );
+}
+
+/** A cart the caller may see: its own client's carts; a session token only its own session's. */
+export function findCart(
+  ctx: OperationContext,
+  state: ShopState,
+  now: number,
+  id = ctx.params.id ?? "",
+): CartRecord {
+  const cart = state.carts[id];
+  const auth = ctx.auth;
+  const visible =
+    cart !== undefined &&
+    (auth === null ||
+      (cart.clientId === auth.clientId &&
+        (auth.kind !== "session" || cart.sessionId === (auth.sessionId ?? null))));
+  if (!cart || !visible) {
+    return notFound(ctx, {
+      de: `Es gibt keinen Warenkorb ${id}.`,
+      fr: `Aucun panier ${id}.`,
+      it: `Nessun carrello ${id}.`,
+      en: `There is no cart ${id}.`,
+    });
+  }
+  if (cart.status === "open" && cart.updatedAt + state.config.cartTtlSeconds * 1000 <= now) {
+    releaseCart(state, cart);
+    cart.status = "expired";
+    cart.holdExpiresAt = null;
+    ctx.emit("cart.expired", { cartId: cart.id });
+  }
+  return cart;
+}
+
+/** Throws the matching 409 unless the cart can still be changed. */
+export function assertOpen(ctx: OperationContext, cart: CartRecord): void {
+  if (cart.status === "open") return;
+  if (cart.status === "locked") {
+    ctx.problem("cart-locked", undefined, { cartId: cart.id, paymentId: cart.paymentId });
+  }
+  if (cart.status === "completed") {
+    ctx.problem(
+      "conflict",
+      ctx.text({
+        "de-CH": "Der Warenkorb ist bereits bezahlt.",
+        "fr-CH": "Le panier est déjà payé.",
+        "it-CH": "Il carrello è già pagato.",
+        "en-GB": "The cart is already paid.",
+      }),
+      { cartId: cart.id, orderId: cart.orderId },
+    );
+  }
+  ctx.problem(
+    "conflict",
+    ctx.text({
+      "de-CH": "Der Warenkorb ist abgelaufen. Bitte einen neuen erstellen.",
+      "fr-CH": "Le panier a expiré. Veuillez en créer un nouveau.",
+      "it-CH": "Il carrello è scaduto. Crearne uno nuovo.",
+      "en-GB": "The cart has expired. Create a new one.",
+    }),
+    { cartId: cart.id },
+  );
+}
+
+export function invalid(ctx: OperationContext, pointer: string, detail: string): never {
+  return ctx.problem("unprocessable", detail, { errors: [{ pointer, detail }] });
+}

@@ -1,0 +1,155 @@
+import { CULTURES, DEFAULT_CULTURE } from "../../core/culture.ts";
+import type { HandlerResult, OperationContext } from "../../core/types.ts";
+import { load, notFound } from "./common.ts";
+import type { EventRecord, ShopState } from "./state.ts";
+import { eventDetail, eventSummary, venueView } from "./views.ts";
+
+const CULTURE_NAMES: Record<string, string> = {
+  "de-CH": "Deutsch (Schweiz)",
+  "fr-CH": "Français (Suisse)",
+  "it-CH": "Italiano (Svizzera)",
+  "en-GB": "English (United Kingdom)",
+};
+
+export function getSystemConfiguration(ctx: OperationContext): HandlerResult {
+  const { state } = load(ctx);
+  return {
+    status: 200,
+    body: {
+      cultures: CULTURES.map((tag) => ({
+        tag,
+        name: CULTURE_NAMES[tag] ?? tag,
+        default: tag === DEFAULT_CULTURE,
+      })),
+      currencies: state.config.currencies.map((code) => ({
+        code,
+        default: code === state.config.defaultCurrency,
+      })),
+      paymentProviders: state.config.paymentProviders.map((p) => ({
+        id: p.id,
+        name: ctx.text(p.name),
+        kind: p.kind,
+      })),
+      features: { surveys: true, sessionTokens: true, analytics: true, quicodes: true },
+      holdDurationSeconds: state.config.holdDurationSeconds,
+    },
+  };
+}
+
+export function listVenues(ctx: OperationContext): HandlerResult {
+  const { state } = load(ctx);
+  return { status: 200, body: { items: state.venueOrder.map((id) => venueView(state, id, ctx.culture)) } };
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function localDate(iso: string, timeZone: string): string {
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(new Date(iso));
+}
+
+function encodeCursor(eventId: string): string {
+  return btoa(JSON.stringify({ after: eventId }))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+function decodeCursor(ctx: OperationContext, cursor: string): string {
+  try {
+    const json = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+    const value = JSON.parse(json) as { after?: unknown };
+    if (typeof value.after === "string" && /^evt_[0-9A-Za-z]{1,60}$/.test(value.after)) return value.after;
+  } catch {
+    // fall through to the problem below
+  }
+  const detail = ctx.text({
+    "de-CH": "Der Cursor ist ungültig. Verwende nextCursor einer vorherigen Antwort.",
+    "fr-CH": "Le curseur n'est pas valide. Utilisez nextCursor d'une réponse précédente.",
+    "it-CH": "Il cursore non è valido. Usa nextCursor di una risposta precedente.",
+    "en-GB": "The cursor is not valid. Use nextCursor from a previous response.",
+  });
+  return ctx.problem("validation-error", detail, { errors: [{ pointer: "/query/cursor", detail }] });
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function listEvents(ctx: OperationContext): HandlerResult {
+  const { state } = load(ctx);
+  const dateFrom = single(ctx.query.dateFrom);
+  const dateTo = single(ctx.query.dateTo);
+  const venueId = single(ctx.query.venueId);
+  const slug = single(ctx.query.slug);
+  const limit = Number(single(ctx.query.limit) ?? 20);
+  const cursor = single(ctx.query.cursor);
+  if (dateFrom && dateTo && dateTo < dateFrom) {
+    const detail = ctx.text({
+      "de-CH": "dateTo darf nicht vor dateFrom liegen.",
+      "fr-CH": "dateTo ne peut pas précéder dateFrom.",
+      "it-CH": "dateTo non può precedere dateFrom.",
+      "en-GB": "dateTo must not be before dateFrom.",
+    });
+    ctx.problem("validation-error", detail, { errors: [{ pointer: "/query/dateTo", detail }] });
+  }
+  const after = cursor ? decodeCursor(ctx, cursor) : null;
+  let start = 0;
+  if (after) {
+    const position = state.eventOrder.indexOf(after);
+    start = position < 0 ? state.eventOrder.length : position + 1;
+  }
+  const matches = (event: EventRecord): boolean => {
+    if (venueId && event.venueId !== venueId) return false;
+    if (slug && event.slug !== slug) return false;
+    if (dateFrom || dateTo) {
+      const tz = state.venues[event.venueId]?.timeZone ?? "Europe/Zurich";
+      const slots = event.slotIds.map((id) => state.slots[id]).filter((s) => s !== undefined);
+      const first = slots[0];
+      const last = slots[slots.length - 1];
+      if (!first || !last) return false;
+      if (dateFrom && localDate(last.endsAt, tz) < dateFrom) return false;
+      if (dateTo && localDate(first.startsAt, tz) > dateTo) return false;
+    }
+    return true;
+  };
+  const items: ReturnType<typeof eventSummary>[] = [];
+  let nextCursor: string | null = null;
+  for (let i = start; i < state.eventOrder.length; i++) {
+    const event = state.events[state.eventOrder[i] ?? ""];
+    if (!event || !matches(event)) continue;
+    if (items.length === limit) {
+      nextCursor = encodeCursor(items[items.length - 1]?.id ?? "");
+      break;
+    }
+    items.push(eventSummary(state, event, ctx.culture, state.config.defaultCurrency));
+  }
+  return { status: 200, body: { items, nextCursor } };
+}
+
+export function findEvent(ctx: OperationContext, state: ShopState, id: string): EventRecord {
+  const event = state.events[id];
+  if (!event) {
+    return notFound(ctx, {
+      de: `Es gibt keinen Anlass ${id}.`,
+      fr: `Aucun événement ${id}.`,
+      it: `Nessun evento ${id}.`,
+      en: `There is no event ${id}.`,
+    });
+  }
+  return event;
+}
+
+export function getEvent(ctx: OperationContext): HandlerResult {
+  const { state } = load(ctx);
+  const event = findEvent(ctx, state, ctx.params.eventId ?? "");
+  return { status: 200, body: eventDetail(state, event, ctx.culture, state.config.defaultCurrency) };
+}

@@ -1,0 +1,68 @@
+/**
+ * Seat availability and holds. Everything here is synchronous: the engine runs on one thread, so a
+ * check-then-take on a slot can never interleave with another request — that is what rules out
+ * overselling under concurrency. Holds expire lazily: every shop request first sweeps the queue.
+ */
+import type { CartRecord, ItemRecord, ShopState, SlotRecord } from "./state.ts";
+
+export function availableSeats(slot: SlotRecord): number {
+  return Math.max(0, slot.capacity - slot.sold - slot.held);
+}
+
+/** Takes `quantity` seats of the slot for a hold; false when fewer are available (nothing taken). */
+export function takeSeats(slot: SlotRecord, quantity: number): boolean {
+  if (quantity <= 0) return true;
+  if (availableSeats(slot) < quantity) return false;
+  slot.held += quantity;
+  return true;
+}
+
+export function releaseItem(state: ShopState, item: ItemRecord): void {
+  const slot = state.slots[item.slotId];
+  if (slot && item.held > 0) slot.held = Math.max(0, slot.held - item.held);
+  item.held = 0;
+}
+
+export function releaseCart(state: ShopState, cart: CartRecord): void {
+  for (const item of cart.items) releaseItem(state, item);
+}
+
+/** Starts (or restarts) the cart's hold window. */
+export function refreshHold(state: ShopState, cart: CartRecord, now: number): void {
+  if (cart.items.length === 0) {
+    cart.holdExpiresAt = null;
+    return;
+  }
+  cart.holdExpiresAt = now + state.config.holdDurationSeconds * 1000;
+  state.holdQueue.push({ cartId: cart.id, expiresAt: cart.holdExpiresAt });
+}
+
+/** Tries to re-take seats for items whose hold lapsed; returns the items it could not cover. */
+export function reacquire(state: ShopState, cart: CartRecord): ItemRecord[] {
+  const missing: ItemRecord[] = [];
+  for (const item of cart.items) {
+    const slot = state.slots[item.slotId];
+    const need = item.quantity - item.held;
+    if (need <= 0) continue;
+    if (slot && takeSeats(slot, need)) item.held += need;
+    else missing.push(item);
+  }
+  return missing;
+}
+
+/** Releases the seats of open carts whose hold window has passed. Amortized O(1) per request. */
+export function sweepHolds(state: ShopState, now: number): void {
+  const queue = state.holdQueue;
+  while (state.holdQueueHead < queue.length) {
+    const entry = queue[state.holdQueueHead];
+    if (!entry || entry.expiresAt > now) break;
+    state.holdQueueHead++;
+    const cart = state.carts[entry.cartId];
+    if (cart && cart.status === "open" && cart.holdExpiresAt !== null && cart.holdExpiresAt <= now)
+      releaseCart(state, cart);
+  }
+  if (state.holdQueueHead > 1024 && state.holdQueueHead * 2 > queue.length) {
+    state.holdQueue = queue.slice(state.holdQueueHead);
+    state.holdQueueHead = 0;
+  }
+}

@@ -1,0 +1,43 @@
+import type { SectionModule } from "../../core/types.ts";
+import {
+  addCartItem,
+  createCart,
+  getCart,
+  listCartPaymentProviders,
+  removeCartItem,
+  setCartCustomer,
+  setCartPaymentProvider,
+  updateCartItem,
+} from "./cart.ts";
+import { checkoutCart, createSession, getOrder, getPayment, listOrderTickets } from "./checkout.ts";
+import { getEvent, getSystemConfiguration, listEvents, listVenues } from "./discovery.ts";
+import { shopControls } from "./payment-page.ts";
+import { initialShopState, type ShopState } from "./state.ts";
+
+/** The shop section: catalogue, carts with seat holds, payments (card and hosted redirect), orders, tickets. */
+const shop: SectionModule<ShopState> = {
+  name: "shop",
+  initialState: initialShopState,
+  handlers: {
+    getSystemConfiguration,
+    listVenues,
+    listEvents,
+    getEvent,
+    createCart,
+    getCart,
+    addCartItem,
+    updateCartItem,
+    removeCartItem,
+    setCartCustomer,
+    listCartPaymentProviders,
+    setCartPaymentProvider,
+    checkoutCart,
+    getPayment,
+    getOrder,
+    listOrderTickets,
+    createSession,
+  },
+  controls: shopControls,
+};
+
+export default shop;

@@ -1,0 +1,320 @@
+/**
+ * The shop's slice of a mock world: plain JSON, so snapshots are `structuredClone` and seeds are files.
+ */
+import { t } from "../../core/culture.ts";
+import type { Clock, LocalizedText, SeedData, World } from "../../core/types.ts";
+import { type Catalogue, defaultCatalogue, localize } from "./catalogue.ts";
+
+export type Currency = "CHF" | "EUR";
+
+export interface VenueRecord {
+  id: string;
+  name: LocalizedText;
+  city: LocalizedText;
+  timeZone: string;
+}
+
+export interface SlotRecord {
+  id: string;
+  eventId: string;
+  startsAt: string;
+  endsAt: string;
+  capacity: number;
+  sold: number;
+  /** Seats held by open or locked carts (released when a hold expires). */
+  held: number;
+}
+
+export interface ArticleRecord {
+  id: string;
+  slug: string;
+  eventId: string;
+  assortmentId: string;
+  name: LocalizedText;
+  description: LocalizedText;
+  price: Partial<Record<Currency, number>>;
+  maxPerOrder: number;
+}
+
+export interface AssortmentRecord {
+  id: string;
+  eventId: string;
+  name: LocalizedText;
+  articleIds: string[];
+}
+
+export interface EventRecord {
+  id: string;
+  slug: string;
+  venueId: string;
+  name: LocalizedText;
+  summary: LocalizedText;
+  description: LocalizedText;
+  imageUrl: string;
+  /** First slot start and last slot end (static, for readers such as the entrance and BI sections). */
+  startsAt: string;
+  endsAt: string;
+  /** Static slot facts; the live counters (sold, held) are in `ShopState.slots`. */
+  slots: Array<{ id: string; startsAt: string; endsAt: string; capacity: number }>;
+  slotIds: string[];
+  assortmentIds: string[];
+  surveyId: string | null;
+}
+
+export interface Customer {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone?: string;
+  company?: string;
+  surveyAnswers?: Record<string, unknown>;
+}
+
+export interface ItemRecord {
+  id: string;
+  articleId: string;
+  slotId: string;
+  eventId: string;
+  quantity: number;
+  /** Seats of this item currently held in its slot (0 after the hold lapsed). */
+  held: number;
+}
+
+export type CartStatus = "open" | "locked" | "completed" | "expired";
+
+export interface CartRecord {
+  id: string;
+  status: CartStatus;
+  currency: Currency;
+  items: ItemRecord[];
+  customer: Customer | null;
+  paymentProviderId: string | null;
+  holdExpiresAt: number | null;
+  orderId: string | null;
+  /** The client that created it; a session token sees only its own session's carts. */
+  clientId: string;
+  sessionId: string | null;
+  /** The pending payment while the cart is locked for a redirect provider. */
+  paymentId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface PaymentRecord {
+  id: string;
+  cartId: string;
+  providerId: string;
+  status: "pending" | "succeeded" | "failed" | "cancelled";
+  orderId: string | null;
+  returnUrl: string | null;
+  amount: number;
+  currency: Currency;
+  /** RFC 3339. */
+  createdAt: string;
+  expiresAt: number;
+  /** RFC 3339. */
+  completedAt: string | null;
+}
+
+export interface TicketRecord {
+  id: string;
+  orderId: string;
+  eventId: string;
+  slotId: string;
+  articleId: string;
+  articleName: LocalizedText;
+  holderName: string;
+  quicode: string;
+  status: "valid" | "used" | "cancelled";
+}
+
+export interface OrderRecord {
+  id: string;
+  cartId: string;
+  customer: Customer;
+  items: ItemRecord[];
+  currency: Currency;
+  total: number;
+  /** RFC 3339. */
+  createdAt: string;
+  ticketIds: string[];
+  paymentId: string;
+  culture: string;
+}
+
+export interface PaymentProviderRecord {
+  id: string;
+  name: LocalizedText;
+  kind: "card" | "redirect";
+}
+
+export interface ShopState {
+  config: {
+    currencies: Currency[];
+    defaultCurrency: Currency;
+    holdDurationSeconds: number;
+    /** Lifetime of session tokens for the embedded shop. */
+    sessionTtlSeconds: number;
+    /** How long a redirect payment may stay pending. */
+    paymentTtlSeconds: number;
+    /** Carts untouched this long become "expired". */
+    cartTtlSeconds: number;
+    paymentProviders: PaymentProviderRecord[];
+  };
+  venues: Record<string, VenueRecord>;
+  venueOrder: string[];
+  events: Record<string, EventRecord>;
+  /** Event ids sorted by first slot start, then id (the discovery order). */
+  eventOrder: string[];
+  slots: Record<string, SlotRecord>;
+  assortments: Record<string, AssortmentRecord>;
+  articles: Record<string, ArticleRecord>;
+  carts: Record<string, CartRecord>;
+  payments: Record<string, PaymentRecord>;
+  orders: Record<string, OrderRecord>;
+  tickets: Record<string, TicketRecord>;
+  /** Hold expiries in creation order; swept lazily on each request. */
+  holdQueue: Array<{ cartId: string; expiresAt: number }>;
+  holdQueueHead: number;
+}
+
+/** What `seed.shop` may contain (every field optional). */
+export interface ShopSeed {
+  catalogue?: Catalogue;
+  /** Overrides every slot's capacity (handy for capacity tests and benchmarks). */
+  slotCapacity?: number;
+  holdDurationSeconds?: number;
+  sessionTtlSeconds?: number;
+  paymentTtlSeconds?: number;
+  cartTtlSeconds?: number;
+  currencies?: Currency[];
+}
+
+export const PAYMENT_PROVIDERS: PaymentProviderRecord[] = [
+  {
+    id: "card",
+    name: t("Kreditkarte (Test)", "Carte de crédit (test)", "Carta di credito (test)", "Credit card (test)"),
+    kind: "card",
+  },
+  {
+    id: "redirect",
+    name: t(
+      "Zahlungsseite (Test)",
+      "Page de paiement (test)",
+      "Pagina di pagamento (test)",
+      "Hosted payment page (test)",
+    ),
+    kind: "redirect",
+  },
+];
+
+function positiveInt(value: unknown, fallback: number): number {
+  return typeof value === "number" && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+export function initialShopState(seed: SeedData, clock: Clock): ShopState {
+  const shopSeed = (seed.shop ?? {}) as ShopSeed;
+  const catalogue = shopSeed.catalogue ?? defaultCatalogue(clock.now());
+  const currencies =
+    Array.isArray(shopSeed.currencies) && shopSeed.currencies.length > 0
+      ? shopSeed.currencies
+      : (["CHF", "EUR"] as Currency[]);
+  const state: ShopState = {
+    config: {
+      currencies,
+      defaultCurrency: currencies[0] ?? "CHF",
+      holdDurationSeconds: positiveInt(shopSeed.holdDurationSeconds, 600),
+      sessionTtlSeconds: positiveInt(shopSeed.sessionTtlSeconds, 900),
+      paymentTtlSeconds: positiveInt(shopSeed.paymentTtlSeconds, 1800),
+      cartTtlSeconds: positiveInt(shopSeed.cartTtlSeconds, 86_400),
+      paymentProviders: PAYMENT_PROVIDERS,
+    },
+    venues: {},
+    venueOrder: [],
+    events: {},
+    eventOrder: [],
+    slots: {},
+    assortments: {},
+    articles: {},
+    carts: {},
+    payments: {},
+    orders: {},
+    tickets: {},
+    holdQueue: [],
+    holdQueueHead: 0,
+  };
+  for (const venue of catalogue.venues) {
+    state.venues[venue.id] = {
+      id: venue.id,
+      name: localize(venue.name),
+      city: localize(venue.city),
+      timeZone: venue.timeZone ?? "Europe/Zurich",
+    };
+    state.venueOrder.push(venue.id);
+  }
+  for (const event of catalogue.events) {
+    const record: EventRecord = {
+      id: event.id,
+      slug: event.slug,
+      venueId: event.venueId,
+      name: localize(event.name),
+      summary: localize(event.summary),
+      description: localize(event.description),
+      imageUrl: event.imageUrl,
+      startsAt: event.slots[0]?.startsAt ?? "",
+      endsAt: event.slots[event.slots.length - 1]?.endsAt ?? "",
+      slots: [],
+      slotIds: [],
+      assortmentIds: [],
+      surveyId: event.surveyId ?? null,
+    };
+    for (const slot of event.slots) {
+      const capacity = shopSeed.slotCapacity ?? slot.capacity;
+      state.slots[slot.id] = {
+        id: slot.id,
+        eventId: event.id,
+        startsAt: slot.startsAt,
+        endsAt: slot.endsAt,
+        capacity,
+        sold: Math.min(slot.sold ?? 0, capacity),
+        held: 0,
+      };
+      record.slotIds.push(slot.id);
+      record.slots.push({ id: slot.id, startsAt: slot.startsAt, endsAt: slot.endsAt, capacity });
+    }
+    for (const assortment of event.pricingAssortments) {
+      state.assortments[assortment.id] = {
+        id: assortment.id,
+        eventId: event.id,
+        name: localize(assortment.name),
+        articleIds: assortment.articles.map((a) => a.id),
+      };
+      record.assortmentIds.push(assortment.id);
+      for (const article of assortment.articles) {
+        state.articles[article.id] = {
+          id: article.id,
+          slug: article.slug,
+          eventId: event.id,
+          assortmentId: assortment.id,
+          name: localize(article.name),
+          description: localize(article.description),
+          price: article.price,
+          maxPerOrder: article.maxPerOrder,
+        };
+      }
+    }
+    state.events[event.id] = record;
+  }
+  state.eventOrder = Object.values(state.events)
+    .sort((a, b) => {
+      const sa = state.slots[a.slotIds[0] ?? ""]?.startsAt ?? "";
+      const sb = state.slots[b.slotIds[0] ?? ""]?.startsAt ?? "";
+      return sa < sb ? -1 : sa > sb ? 1 : a.id < b.id ? -1 : 1;
+    })
+    .map((e) => e.id);
+  return state;
+}
+
+export function shopSlice(world: World): ShopState {
+  return world.shop as ShopState;
+}

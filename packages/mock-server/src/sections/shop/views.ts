@@ -1,0 +1,182 @@
+/** Localized representations of shop records, exactly as the contract's schemas describe them. */
+import { pickText } from "../../core/culture.ts";
+import type { Culture, OperationContext } from "../../core/types.ts";
+import { availableSeats } from "./holds.ts";
+import type {
+  ArticleRecord,
+  CartRecord,
+  Currency,
+  EventRecord,
+  ItemRecord,
+  OrderRecord,
+  PaymentRecord,
+  ShopState,
+  TicketRecord,
+} from "./state.ts";
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** Absolute link to a mock-served resource, carrying the mock session when it is not the default. */
+export function mockLink(ctx: Pick<OperationContext, "url" | "mockSession">, path: string): string {
+  const session =
+    ctx.mockSession && ctx.mockSession !== "default"
+      ? `?mockSession=${encodeURIComponent(ctx.mockSession)}`
+      : "";
+  return `${ctx.url.origin}/__mock${path}${session}`;
+}
+
+export function venueView(state: ShopState, venueId: string, culture: Culture) {
+  const venue = state.venues[venueId];
+  return {
+    id: venueId,
+    name: venue ? pickText(venue.name, culture) : "",
+    city: venue ? pickText(venue.city, culture) : "",
+  };
+}
+
+function priceOf(article: ArticleRecord, currency: Currency): number | undefined {
+  return article.price[currency];
+}
+
+export function eventSummary(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
+  let priceFrom: number | null = null;
+  for (const assortmentId of event.assortmentIds) {
+    for (const articleId of state.assortments[assortmentId]?.articleIds ?? []) {
+      const article = state.articles[articleId];
+      const price = article ? priceOf(article, currency) : undefined;
+      if (price !== undefined && (priceFrom === null || price < priceFrom)) priceFrom = price;
+    }
+  }
+  const slots = event.slotIds.map((id) => state.slots[id]).filter((s) => s !== undefined);
+  const first = slots[0];
+  const last = slots[slots.length - 1];
+  return {
+    id: event.id,
+    slug: event.slug,
+    name: pickText(event.name, culture),
+    summary: pickText(event.summary, culture),
+    venue: venueView(state, event.venueId, culture),
+    imageUrl: event.imageUrl,
+    startsAt: first?.startsAt ?? "1970-01-01T00:00:00Z",
+    endsAt: last?.endsAt ?? first?.endsAt ?? "1970-01-01T00:00:00Z",
+    priceFrom: { amount: priceFrom ?? 0, currency },
+    available: slots.some((s) => availableSeats(s) > 0),
+  };
+}
+
+export function eventDetail(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
+  return {
+    ...eventSummary(state, event, culture, currency),
+    description: pickText(event.description, culture),
+    slots: event.slotIds
+      .map((id) => state.slots[id])
+      .filter((s) => s !== undefined)
+      .map((s) => ({
+        id: s.id,
+        startsAt: s.startsAt,
+        endsAt: s.endsAt,
+        capacity: s.capacity,
+        available: availableSeats(s),
+      })),
+    pricingAssortments: event.assortmentIds
+      .map((id) => state.assortments[id])
+      .filter((a) => a !== undefined)
+      .map((a) => ({
+        id: a.id,
+        name: pickText(a.name, culture),
+        articles: a.articleIds
+          .map((id) => state.articles[id])
+          .filter((x): x is ArticleRecord => x !== undefined && priceOf(x, currency) !== undefined)
+          .map((x) => ({
+            id: x.id,
+            slug: x.slug,
+            name: pickText(x.name, culture),
+            description: pickText(x.description, culture),
+            price: { amount: priceOf(x, currency) ?? 0, currency },
+            maxPerOrder: x.maxPerOrder,
+          })),
+      })),
+    surveyId: event.surveyId,
+  };
+}
+
+export function itemView(state: ShopState, item: ItemRecord, currency: Currency, culture: Culture) {
+  const article = state.articles[item.articleId];
+  const event = state.events[item.eventId];
+  const unit = article?.price[currency] ?? 0;
+  return {
+    id: item.id,
+    articleId: item.articleId,
+    articleSlug: article?.slug ?? "unknown",
+    eventId: item.eventId,
+    slotId: item.slotId,
+    name: `${event ? pickText(event.name, culture) : ""} – ${article ? pickText(article.name, culture) : ""}`,
+    quantity: item.quantity,
+    unitPrice: { amount: unit, currency },
+    lineTotal: { amount: unit * item.quantity, currency },
+  };
+}
+
+export function cartTotal(state: ShopState, cart: { items: ItemRecord[]; currency: Currency }): number {
+  let total = 0;
+  for (const item of cart.items)
+    total += (state.articles[item.articleId]?.price[cart.currency] ?? 0) * item.quantity;
+  return total;
+}
+
+export function cartView(state: ShopState, cart: CartRecord, culture: Culture) {
+  return {
+    id: cart.id,
+    status: cart.status,
+    currency: cart.currency,
+    items: cart.items.map((item) => itemView(state, item, cart.currency, culture)),
+    customer: cart.customer,
+    paymentProviderId: cart.paymentProviderId,
+    total: { amount: cartTotal(state, cart), currency: cart.currency },
+    holdExpiresAt: cart.holdExpiresAt === null ? null : iso(cart.holdExpiresAt),
+    orderId: cart.orderId,
+    createdAt: iso(cart.createdAt),
+    updatedAt: iso(cart.updatedAt),
+  };
+}
+
+export function ticketView(ctx: Pick<OperationContext, "url" | "mockSession">, ticket: TicketRecord) {
+  return {
+    id: ticket.id,
+    orderId: ticket.orderId,
+    eventId: ticket.eventId,
+    slotId: ticket.slotId,
+    articleId: ticket.articleId,
+    holderName: ticket.holderName,
+    quicode: ticket.quicode,
+    ticketUrl: mockLink(ctx, `/shop/tickets/${ticket.id}`),
+    status: ticket.status,
+  };
+}
+
+export function orderView(
+  state: ShopState,
+  order: OrderRecord,
+  ctx: Pick<OperationContext, "url" | "mockSession" | "culture">,
+) {
+  return {
+    id: order.id,
+    cartId: order.cartId,
+    status: "paid" as const,
+    customer: order.customer,
+    items: order.items.map((item) => itemView(state, item, order.currency, ctx.culture)),
+    total: { amount: order.total, currency: order.currency },
+    createdAt: order.createdAt,
+    tickets: order.ticketIds
+      .map((id) => state.tickets[id])
+      .filter((x): x is TicketRecord => x !== undefined)
+      .map((x) => ticketView(ctx, x)),
+    receiptUrl: mockLink(ctx, `/shop/orders/${order.id}/receipt`),
+  };
+}
+
+export function paymentView(payment: PaymentRecord) {
+  return { id: payment.id, cartId: payment.cartId, status: payment.status, orderId: payment.orderId };
+}
