@@ -50,14 +50,18 @@ export async function verifyWebhook(
     fail("missing_header", "webhook-id, webhook-timestamp and webhook-signature headers are required");
   }
   const max = options.maxBodyBytes ?? 1048576;
-  if (body.length > max || (typeof body === "string" && body.length * 3 > max && encoded(body) > max)) {
+  // Comparisons are written to fail closed: a NaN option or clock rejects instead of accepting everything.
+  if (
+    !(body.length <= max) ||
+    (typeof body === "string" && body.length * 3 > max && !(encoded(body) <= max))
+  ) {
     fail("payload_too_large", `Webhook body exceeds ${max} bytes`);
   }
   if (!/^\d{1,12}$/.test(ts as string)) fail("invalid_timestamp", "webhook-timestamp must be Unix seconds");
   const skew = Number(ts) - Math.floor(Number(options.now ?? Date.now()) / 1000);
   const tolerance = options.toleranceSeconds ?? 300;
-  if (skew < -tolerance) fail("timestamp_too_old", "webhook-timestamp is too old");
-  if (skew > tolerance) fail("timestamp_too_new", "webhook-timestamp is in the future");
+  if (!(skew >= -tolerance)) fail("timestamp_too_old", "webhook-timestamp is too old");
+  if (!(skew <= tolerance)) fail("timestamp_too_new", "webhook-timestamp is in the future");
 
   const candidates: string[] = [];
   let wellFormed = false;

@@ -79,6 +79,23 @@ describe("verifyWebhook", () => {
     );
   });
 
+  it("fails closed on nonsensical options (NaN clock, tolerance or size limit)", async () => {
+    const h = await signWebhook({ id: "msg_nan", timestamp: NOW, body, secret: SECRET });
+    expect(await rejection(verifyWebhook(body, h, SECRET, { now: Number.NaN }))).toBe("timestamp_too_old");
+    expect(await rejection(verifyWebhook(body, h, SECRET, { now: new Date("nope") }))).toBe(
+      "timestamp_too_old",
+    );
+    expect(await rejection(verifyWebhook(body, h, SECRET, { now, toleranceSeconds: Number.NaN }))).toBe(
+      "timestamp_too_old",
+    );
+    expect(await rejection(verifyWebhook(body, h, SECRET, { now, maxBodyBytes: Number.NaN }))).toBe(
+      "payload_too_large",
+    );
+    expect(await verifyWebhook(body, h, SECRET, { now: now + 10 ** 9, toleranceSeconds: Infinity })).toEqual(
+      event,
+    );
+  });
+
   it("accepts any of several secrets and any of several signatures (rotation)", async () => {
     const both = await signWebhook({ id: "msg_r", timestamp: NOW, body, secret: [OTHER, SECRET] });
     expect(both["webhook-signature"].split(" ")).toHaveLength(2);
