@@ -383,8 +383,1476 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/entrance/v1/gates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List gates
+         * @description Lists the gates (scanner lanes) of the customer system, optionally only those of one venue or one event. Gate names are localized.
+         */
+        get: operations["listGates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entrance/v1/gates/{gateId}/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the gate (`gte_` prefix).
+                 * @example gte_01JDX5A7B8C9D0E1F2G3H4J5K6
+                 */
+                gateId: components["parameters"]["GateId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the scans of a gate
+         * @description The gate's scan log (entries and exits), newest first.
+         */
+        get: operations["listGateScans"];
+        put?: never;
+        /**
+         * Scan a Quicode at a gate
+         * @description Decides admission for a scanned Quicode in real time and logs the scan. Shop tickets (`Q1.<ticketId>.<checksum>`) and imported external tickets are both recognised; external tickets are admissible the moment their import line is accepted. Tickets are single-entry: an admitted ticket is denied with `already_used` until it exits through an exit scan. A denial is not an error: the response is `201` with `result: "denied"`, a machine `reason` and a localized `reasonText` for the gate display. Each scan fires `entrance.admitted` or `entrance.denied` (and `ticket.used` on a ticket's first admission). A replay with the same `Idempotency-Key` returns the original decision, so a scanner may retry on a network error without the retry being denied as `already_used`.
+         */
+        post: operations["scanQuicode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entrance/v1/gates/{gateId}/exits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the gate (`gte_` prefix).
+                 * @example gte_01JDX5A7B8C9D0E1F2G3H4J5K6
+                 */
+                gateId: components["parameters"]["GateId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an exit at a gate
+         * @description Records that a visitor left through the gate. The ticket becomes admissible again (re-entry) and the event's occupancy drops by one; fires `entrance.exited`. Like admission, a rejection is a logged `201` with `result: "rejected"`, not an error.
+         */
+        post: operations["recordExit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entrance/v1/events/{eventId}/occupancy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Event id.
+                 * @example evt_01JD3Y5V7W9X1Y3Z5A7B9C1D3E
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the live occupancy of an event
+         * @description Head count of an event computed from the scan log: admitted minus exited, with totals per gate. Includes imported external tickets.
+         */
+        get: operations["getEventOccupancy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entrance/v1/quicode-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Quicode categories
+         * @description The regular-expression categories that sort scans into reporting, in matching order: built-in categories first, then custom ones by creation time. The first category whose pattern matches the whole scanned payload wins.
+         */
+        get: operations["listQuicodeCategories"];
+        put?: never;
+        /**
+         * Create a Quicode category
+         * @description Adds a custom category at the end of the matching order. It applies to scans made from now on and to scan reports (reports classify the logged payloads at report time, so past scans are re-sorted too).
+         */
+        post: operations["createQuicodeCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entrance/v1/reports/scans-by-category": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a scan report by Quicode category
+         * @description Counts admitted, denied and exit scans per Quicode category over an optional event, gate and time range. Payloads are classified at report time with the current categories.
+         */
+        get: operations["getScanReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-entrance/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports
+         * @description The imports of external tickets, newest first.
+         */
+        get: operations["listExternalImports"];
+        put?: never;
+        /**
+         * Import external tickets
+         * @description Imports up to 10,000 tickets sold by an external registration vendor. The batch is reconciled line by line against everything imported before: new lines are accepted, identical re-sends count as duplicates, invalid lines are rejected with a JSON Pointer to the offending field. Accepted tickets are admissible at every gate of their event immediately, with no publish step; a scan of an accepted line's `quicode` is admitted even while the rest of the import is still `processing`. Returns `202` with the import; poll `GET /external-entrance/v1/imports/{importId}` (or subscribe to `entrance.external_import_completed`) for the final counts.
+         */
+        post: operations["createExternalImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-entrance/v1/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the import (`imp_` prefix).
+                 * @example imp_01JDXD8E9F0G1H2J3K4M5N6P7Q
+                 */
+                importId: components["parameters"]["ImportId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an import and its reconciliation
+         * @description Status and reconciliation of one import: how many lines were accepted, were duplicates of earlier imports or were rejected, with one JSON Pointer per rejected line. Error details are localized.
+         */
+        get: operations["getExternalImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-entrance/v1/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imported tickets
+         * @description The accepted external tickets, newest first, with their current entrance status. Rejected lines never become tickets; duplicates point at the ticket of their first import.
+         */
+        get: operations["listExternalTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/v1/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scan a badge to connect
+         * @description Records that the attendee wearing `scannerBadgeId` scanned another attendee's badge QR code. Creates a `one-directional` contact in the scanner's list (`201`); if the other attendee had already scanned the scanner, both sides become `mutual`. Scanning the same badge again returns the existing contact with `200` (a new `note` replaces the old one), so repeated scans never duplicate contacts.
+         */
+        post: operations["createConnectionScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/v1/badges/{badgeId}/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the badge whose contacts are meant (`bdg_` prefix).
+                 * @example bdg_01JDXF0A1B2C3D4E5F6G7H8J9K
+                 */
+                badgeId: components["parameters"]["BadgeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the contacts of a badge
+         * @description The contacts the badge's owner collected by scanning, newest first.
+         */
+        get: operations["listBadgeContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/v1/badges/{badgeId}/contacts/{contactId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the badge whose contacts are meant (`bdg_` prefix).
+                 * @example bdg_01JDXF0A1B2C3D4E5F6G7H8J9K
+                 */
+                badgeId: components["parameters"]["BadgeId"];
+                /**
+                 * @description Id of the connection (`con_` prefix) as listed among the badge's contacts.
+                 * @example con_01JDXF9M0N1P2Q3R4S5T6V7W8X
+                 */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a contact
+         * @description Removes the contact from this badge's list only. If the connection was `mutual`, the other attendee keeps their contact, downgraded to `one-directional` (and no longer sees this badge's e-mail address).
+         */
+        delete: operations["deleteBadgeContact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/survey/v1/surveys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List surveys
+         * @description Surveys of the customer system, optionally only those attached to one event. Titles are localized.
+         */
+        get: operations["listSurveys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/survey/v1/surveys/{surveyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the survey (`srv_` prefix).
+                 * @example srv_01JDXG0A1B2C3D4E5F6G7H8J9K
+                 */
+                surveyId: components["parameters"]["SurveyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a survey with its form
+         * @description The survey's dynamic form: questions in display order with their type, localized labels, validation rules and visibility conditions. Clients evaluate `visibleIf` as answers change; the server applies the same rules on submission.
+         */
+        get: operations["getSurvey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/survey/v1/surveys/{surveyId}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the survey (`srv_` prefix).
+                 * @example srv_01JDXG0A1B2C3D4E5F6G7H8J9K
+                 */
+                surveyId: components["parameters"]["SurveyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the responses to a survey
+         * @description Submitted responses, newest first. Requires the `Shop` scope (respondents' data is not browser-safe).
+         */
+        get: operations["listSurveyResponses"];
+        put?: never;
+        /**
+         * Submit a response to a survey
+         * @description Validates the answers against the survey's rules, evaluating `visibleIf` against the submitted answers. Unknown question ids, answers of the wrong JSON type, missing required visible answers, rule failures and answers to hidden questions are reported together as `422 unprocessable` with one `errors[]` entry per question (pointer `/body/answers/<questionId>`, localized `detail`). A `closed` survey is `409 conflict`. Nothing is stored unless every answer passes.
+         */
+        post: operations["submitSurveyResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/v1/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List images
+         * @description Metadata of the customer system's images (logos, banners, pictures), newest first.
+         */
+        get: operations["listImages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/v1/images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the image (`ast_` prefix).
+                 * @example ast_01JDXJ0A1B2C3D4E5F6G7H8J9K
+                 */
+                imageId: components["parameters"]["ImageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an image
+         * @description The image bytes. Raster images can be scaled down with `width` (aspect ratio kept, never enlarged) and converted with `format`; without `format` the server picks the first of `image/webp`, `image/png`, `image/jpeg` the `Accept` header allows, falling back to the original. SVG originals are served as SVG. Responses are cacheable and carry an `ETag`.
+         */
+        get: operations["getImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/v1/images/{imageId}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the image (`ast_` prefix).
+                 * @example ast_01JDXJ0A1B2C3D4E5F6G7H8J9K
+                 */
+                imageId: components["parameters"]["ImageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an image's metadata
+         * @description Size, media type and localized alternative text of an image.
+         */
+        get: operations["getImageMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/v1/icons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List icons
+         * @description The icon set used by the shop front end and ticket PDFs, with localized accessible names.
+         */
+        get: operations["listIcons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/v1/icons/{iconName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Name of the icon (kebab-case).
+                 * @example ticket
+                 */
+                iconName: components["parameters"]["IconName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an icon
+         * @description The icon as SVG (default, uses `currentColor`), or as PNG rendered at `size` pixels when `format=png`.
+         */
+        get: operations["getIcon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/v1/tickets/{ticketId}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the ticket (`tkt_` prefix).
+                 * @example tkt_01JDX4Z8M2Q7B5N3K9T6W1R0YC
+                 */
+                ticketId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a ticket PDF
+         * @description The printable ticket with its Quicode as a QR code, themed for the `pdf` channel. Texts follow `Accept-Language`. This is the target of `Ticket.ticketUrl`; each download fires `ticket.downloaded`. A cancelled ticket is `409 conflict`.
+         */
+        get: operations["getTicketPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/v1/orders/{orderId}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the order (`ord_` prefix).
+                 * @example ord_01JDX4Y7L1P6A4M2J8S5V0Q9XB
+                 */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an order receipt
+         * @description The receipt of a paid order as PDF: line items, totals with VAT, payment provider and buyer, with amounts and dates formatted for the culture of `Accept-Language`. This is the target of `Order.receiptUrl`.
+         */
+        get: operations["getOrderReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/v1/theme": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the theme for a context
+         * @description Logos, banner, colors, font and corner radius resolved for a context. Each field comes from the most specific layer that sets it, in this order: **1. event** (`eventId`), **2. venue** (`venueId`, or the event's venue when only `eventId` is given), **3. channel** (`channel`), **4. default** (the customer system's theme, which sets every field). `resolvedFrom` names the contributing layers, most specific first. Unknown `eventId` or `venueId` is `404`.
+         */
+        get: operations["getTheme"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook subscriptions
+         * @description The subscriptions of this client, newest first. Secrets are never listed.
+         */
+        get: operations["listWebhookSubscriptions"];
+        put?: never;
+        /**
+         * Create a webhook subscription
+         * @description Registers an endpoint for the listed event kinds (or `["*"]` for all). The response is the only time the signing secret is shown apart from rotations: store it. Deliveries start with the next matching event.
+         */
+        post: operations["createWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the subscription (`whk_` prefix).
+                 * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook subscription
+         * @description One subscription, without its secret.
+         */
+        get: operations["getWebhookSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription
+         * @description Stops all deliveries; pending retries are marked `failed`. The delivery log stays readable through its delivery ids for 30 days.
+         */
+        delete: operations["deleteWebhookSubscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook subscription
+         * @description Changes the given fields. Re-enabling (`enabled: true`) a subscription disabled by a `410` resumes deliveries of new events; deliveries that failed meanwhile can be replayed.
+         */
+        patch: operations["updateWebhookSubscription"];
+        trace?: never;
+    };
+    "/webhooks/v1/subscriptions/{subscriptionId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the subscription (`whk_` prefix).
+                 * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Issues a new signing secret. During the overlap (`overlapSeconds`, default 24 h) every delivery carries two signatures in `webhook-signature` (`v1,<new> v1,<old>`), so receivers can switch secrets without losing messages; afterwards only the new secret signs.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/subscriptions/{subscriptionId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the subscription (`whk_` prefix).
+                 * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a subscription
+         * @description The delivery log, newest first: every attempt with status code, duration and error, and when the next retry is due.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/subscriptions/{subscriptionId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the subscription (`whk_` prefix).
+                 * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Delivers this contract's example payload of `eventType` (default `ticket.issued`) to the subscription now, signed like any delivery, regardless of its `eventTypes` filter and even while disabled. The delivery has `test: true`; its ids refer to sample objects that do not exist.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the delivery (`dlv_` prefix).
+                 * @example dlv_01JDXK5A6B7C8D9E0F1G2H3J4K
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a delivery
+         * @description One delivery with all its attempts and the exact payload sent.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the delivery (`dlv_` prefix).
+                 * @example dlv_01JDXK5A6B7C8D9E0F1G2H3J4K
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a delivery
+         * @description Sends the delivery's message again as a new delivery (`replayOf` set) with a fresh retry schedule: same `webhook-id` and payload, new `webhook-timestamp` and signature. Works for any delivery, succeeded or failed, while its subscription exists and is enabled (else `409 conflict`).
+         */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bi/v1/odata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the OData service document
+         * @description The service root: lists the four entity sets. `/bi/v1/odata/` (with a trailing slash) serves the same document; OData clients such as Power BI, Excel and Tableau take either as the feed URL.
+         */
+        get: operations["getBiServiceDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bi/v1/odata/$metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the OData metadata (CSDL)
+         * @description The data model as CSDL XML (default, what Power BI, Excel and Tableau read) or CSDL JSON with `$format=json` or `Accept: application/json`. Property names and types are stable within `v1`; new properties may be added.
+         */
+        get: operations["getBiMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bi/v1/odata/Orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description One row per order with its totals, payment provider, channel and buyer. Server-driven paging: each page holds at most `odata.maxpagesize` (default 1000) rows and, while more exist, an absolute `@odata.nextLink` to follow unchanged. Textual values (names, reasons) follow `Accept-Language`. Example filter: `Status ne 'cancelled' and CreatedAt ge 2026-12-01T00:00:00Z`.
+         */
+        get: operations["listBiOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bi/v1/odata/Tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tickets
+         * @description One row per ticket, shop and imported external tickets, with its first admission. Server-driven paging: each page holds at most `odata.maxpagesize` (default 1000) rows and, while more exist, an absolute `@odata.nextLink` to follow unchanged. Textual values (names, reasons) follow `Accept-Language`. Example filter: `EventId eq 'evt_01JDWZ3N4P5Q6R7S8T9V0W1X2Y' and Source eq 'external'`.
+         */
+        get: operations["listBiTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bi/v1/odata/Payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments
+         * @description One row per payment attempt, including failed and cancelled ones. Server-driven paging: each page holds at most `odata.maxpagesize` (default 1000) rows and, while more exist, an absolute `@odata.nextLink` to follow unchanged. Textual values (names, reasons) follow `Accept-Language`. Example filter: `Status eq 'failed' and year(CreatedAt) eq 2026`.
+         */
+        get: operations["listBiPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bi/v1/odata/Entrances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List entrance scans
+         * @description One row per scan at a gate: entries and exits, admitted and denied. Server-driven paging: each page holds at most `odata.maxpagesize` (default 1000) rows and, while more exist, an absolute `@odata.nextLink` to follow unchanged. Textual values (names, reasons) follow `Accept-Language`. Example filter: `Result in ('admitted','denied') and ScannedAt ge 2026-12-05T17:00:00Z`.
+         */
+        get: operations["listBiEntrances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "ticket.issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket was issued
+         * @description `ticket.issued`: One event per ticket of a completed checkout, after `cart.completed`. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveTicketIssuedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.reissued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket got a new Quicode
+         * @description `ticket.reissued`: The previous Quicode is denied (`unknown_quicode`) from now on; send the buyer the new ticket. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveTicketReissuedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket was cancelled
+         * @description `ticket.cancelled`: Scans of the ticket are denied with `cancelled` from now on. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveTicketCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket changed holder
+         * @description `ticket.transferred`: The ticket keeps its Quicode; `holderName` is the new holder. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveTicketTransferredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.personalized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket was personalized
+         * @description `ticket.personalized`: A holder name was set on an anonymous ticket. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveTicketPersonalizedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.downloaded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket PDF was downloaded
+         * @description `ticket.downloaded`: Fired by every download of the ticket PDF. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveTicketDownloadedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.used": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket was used for the first time
+         * @description `ticket.used`: The first admission of a ticket; later re-entries fire only `entrance.admitted`. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveTicketUsedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A cart was created
+         * @description `cart.created`: A replayed creation (same `Idempotency-Key`) sends nothing. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveCartCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.item_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An item was added to a cart
+         * @description `cart.item_added`: Seats are held until `holdExpiresAt`. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveCartItemAddedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.item_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A cart item quantity changed
+         * @description `cart.item_updated`: `previousQuantity` is the quantity before the change. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveCartItemUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.item_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An item was removed from a cart
+         * @description `cart.item_removed`: Its held seats are released. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveCartItemRemovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.customer_attached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The buyer was attached to a cart
+         * @description `cart.customer_attached`: Sent again when the buyer is replaced. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveCartCustomerAttachedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.payment_provider_selected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment provider was chosen
+         * @description `cart.payment_provider_selected`: The cart can now be checked out. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveCartPaymentProviderSelectedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.locked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A cart was locked for checkout
+         * @description `cart.locked`: Checkout locks the cart before it pays; no item changes until it is completed or unlocked. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveCartLockedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.unlocked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A cart was unlocked
+         * @description `cart.unlocked`: The payment did not succeed; the cart is open again with its items. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveCartUnlockedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A cart expired
+         * @description `cart.expired`: The hold ran out before checkout; the seats were released. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveCartExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A purchase was completed
+         * @description `cart.completed`: The purchase event sent after every successful checkout, asynchronously and independent of the checkout response. Forward it as the conversion (`transaction_id` = `order.id`). Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveCartCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A redirect payment started
+         * @description `payment.pending`: The buyer was sent to the provider; the cart stays locked. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receivePaymentPendingEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment succeeded
+         * @description `payment.succeeded`: `cart.completed` follows with the order. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receivePaymentSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment failed
+         * @description `payment.failed`: The provider declined; the cart is unlocked (`cart.unlocked`). Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receivePaymentFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was cancelled
+         * @description `payment.cancelled`: The buyer cancelled at the provider; the cart is unlocked. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receivePaymentCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment expired
+         * @description `payment.expired`: The buyer did not return from the provider before the hold ran out; the cart is unlocked. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receivePaymentExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was refunded
+         * @description `payment.refunded`: Fully or partly; the refunded tickets are cancelled (`ticket.cancelled`). Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receivePaymentRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.disputed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was disputed
+         * @description `payment.disputed`: The buyer's bank opened a chargeback. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receivePaymentDisputedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entrance.admitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A visitor was admitted
+         * @description `entrance.admitted`: Sent in real time for every admitting scan, shop and external tickets alike. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveEntranceAdmittedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entrance.denied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A visitor was denied
+         * @description `entrance.denied`: Sent in real time for every denying scan. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveEntranceDeniedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entrance.exited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A visitor left
+         * @description `entrance.exited`: Sent for every counted exit scan; the ticket is admissible again. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveEntranceExitedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entrance.capacity_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event reached capacity
+         * @description `entrance.capacity_reached`: The number of people inside reached the capacity. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveEntranceCapacityReachedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entrance.capacity_released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event is below capacity again
+         * @description `entrance.capacity_released`: After `entrance.capacity_reached`, exits brought the number inside below capacity. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveEntranceCapacityReleasedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entrance.external_import_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An external import completed
+         * @description `entrance.external_import_completed`: The import's counts are final. Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         */
+        post: operations["receiveEntranceExternalImportCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -736,6 +2204,1347 @@ export interface components {
             expiresIn: number;
             allowedOrigins: string[];
         };
+        /**
+         * @description Opaque gate id with the `gte_` prefix.
+         * @example gte_01JDX5A7B8C9D0E1F2G3H4J5K6
+         */
+        GateId: string;
+        /** @description An entrance or exit lane equipped with scanners. */
+        Gate: {
+            id: components["schemas"]["GateId"];
+            /** @description Localized gate name. */
+            name: string;
+            venueId: string;
+            /** @description Events this gate admits to. A Quicode for another event is denied with `wrong_gate`. */
+            eventIds: string[];
+            /**
+             * @description Whether the gate records entries, exits or both.
+             * @enum {string}
+             */
+            direction: "entry" | "exit" | "both";
+            /**
+             * @description A closed gate rejects scans with `409 conflict`.
+             * @enum {string}
+             */
+            status: "open" | "closed";
+        };
+        GatePage: {
+            items: components["schemas"]["Gate"][];
+            nextCursor: string | null;
+        };
+        /**
+         * @description Why a scan was denied; `null` when admitted. `unknown_quicode`: no shop or imported ticket has this payload (or its checksum is wrong). `already_used`: the ticket is inside or was used (single entry). `wrong_gate`: the ticket's event is not served by this gate. `not_yet_valid` / `expired`: outside the ticket's validity window. `cancelled`: the ticket was cancelled or refunded.
+         * @enum {string|null}
+         */
+        DenialReason: null | "unknown_quicode" | "already_used" | "wrong_gate" | "not_yet_valid" | "expired" | "cancelled";
+        /** @description The ticket a Quicode resolved to. */
+        EntranceTicketSummary: {
+            /** @description `tkt_` for shop tickets, `xtk_` for imported external tickets. */
+            id: string;
+            /** @enum {string} */
+            source: "shop" | "external";
+            /** @description The registration vendor of an imported ticket (only when `source` is `external`). */
+            vendor?: string;
+            eventId: string;
+            slotId: string | null;
+            /** @description Localized article name (shop tickets). */
+            articleName: string | null;
+            holderName: string | null;
+            /** Format: date-time */
+            validFrom: string | null;
+            /** Format: date-time */
+            validUntil: string | null;
+            /**
+             * @description Status after this scan.
+             * @enum {string}
+             */
+            status: "valid" | "used" | "cancelled";
+        };
+        /** @description The first Quicode category (in list order) whose pattern matches the payload. */
+        QuicodeCategoryRef: {
+            id: string;
+            name: string;
+        };
+        /** @description The admission decision. A denial is a successful call (`201`) with `result: "denied"`: the scan is logged either way and fires `entrance.admitted` or `entrance.denied` in real time. */
+        ScanResult: {
+            /** @description Id of the scan log entry. */
+            id: string;
+            gateId: components["schemas"]["GateId"];
+            /** @description Event of the resolved ticket, or `null` for an unknown Quicode. */
+            eventId: string | null;
+            /** @enum {string} */
+            result: "admitted" | "denied";
+            reason: components["schemas"]["DenialReason"];
+            /** @description Localized sentence for the gate display. */
+            reasonText: string;
+            /** Format: date-time */
+            scannedAt: string;
+            deviceId: string | null;
+            ticket: components["schemas"]["EntranceTicketSummary"] | null;
+            category: components["schemas"]["QuicodeCategoryRef"] | null;
+        };
+        ScanPage: {
+            items: components["schemas"]["ScanResult"][];
+            nextCursor: string | null;
+        };
+        /**
+         * @description The scanned payload exactly as read from the QR code. Tickets sold by the shop carry `Q1.<ticketId>.<checksum>`; imported external tickets carry whatever their vendor printed.
+         * @example Q1.tkt_01JDX4Z8M2Q7B5N3K9T6W1R0YC.K7P2
+         */
+        Quicode: string;
+        ScanRequest: {
+            quicode: components["schemas"]["Quicode"];
+            /**
+             * Format: date-time
+             * @description When the device read the code (for scans buffered offline). Defaults to the time of receipt. Validity windows are checked against this instant.
+             */
+            scannedAt?: string;
+            /** @description Identifier of the scanning device, kept in the scan log and the BI `Entrances` dataset. */
+            deviceId?: string;
+        };
+        ExitRequest: {
+            quicode: components["schemas"]["Quicode"];
+            /**
+             * Format: date-time
+             * @description When the device read the code. Defaults to the time of receipt.
+             */
+            exitedAt?: string;
+            deviceId?: string;
+        };
+        /** @description Result of an exit scan. An exit makes a single-entry ticket re-admissible (`status` back to `valid`) and lowers the occupancy; it fires `entrance.exited`. */
+        ExitResult: {
+            id: string;
+            gateId: components["schemas"]["GateId"];
+            eventId: string | null;
+            /** @enum {string} */
+            result: "exited" | "rejected";
+            /**
+             * @description `null` when exited. `unknown_quicode`: no ticket has this payload. `not_inside`: the ticket was not admitted (or already exited). `wrong_gate`: the gate does not serve the ticket's event.
+             * @enum {string|null}
+             */
+            reason: null | "unknown_quicode" | "not_inside" | "wrong_gate";
+            /** @description Localized sentence for the gate display. */
+            reasonText: string;
+            /** Format: date-time */
+            exitedAt: string;
+            deviceId: string | null;
+            ticket: components["schemas"]["EntranceTicketSummary"] | null;
+        };
+        GateOccupancy: {
+            gateId: components["schemas"]["GateId"];
+            admitted: number;
+            exited: number;
+            denied: number;
+        };
+        /** @description Live head count of one event, computed from the scan log. */
+        Occupancy: {
+            eventId: string;
+            /** @description `admittedTotal - exitedTotal`: people currently inside. */
+            inside: number;
+            /** @description Venue capacity for the event, or `null` when unlimited. */
+            capacity: number | null;
+            admittedTotal: number;
+            exitedTotal: number;
+            deniedTotal: number;
+            byGate: components["schemas"]["GateOccupancy"][];
+            /**
+             * Format: date-time
+             * @description Time of the latest scan counted (or of the request when there was none).
+             */
+            updatedAt: string;
+        };
+        /** @description A regular-expression category that sorts scans into reporting. Scans are matched against the categories in list order (built-in ones first, then custom ones by creation); the first match wins, scans that match none are reported as uncategorized. */
+        QuicodeCategory: {
+            id: string;
+            name: string;
+            /** @description ECMAScript regular expression (no flags) tested against the whole scanned payload. */
+            pattern: string;
+            description: string;
+            /** @description Built-in categories (shop tickets, external tickets) cannot be changed. */
+            builtIn: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        QuicodeCategoryPage: {
+            items: components["schemas"]["QuicodeCategory"][];
+            nextCursor: string | null;
+        };
+        QuicodeCategoryCreate: {
+            /** @description Unique (case-insensitive) among categories; a duplicate is `409 conflict`. */
+            name: string;
+            /** @description ECMAScript regular expression without flags. A pattern that does not compile is `422 unprocessable` with pointer `/body/pattern`. */
+            pattern: string;
+            /** @default  */
+            description: string;
+        };
+        ScanReportRow: {
+            /** @description `null` for the row of uncategorized scans. */
+            categoryId: string | null;
+            /** @description Category name (localized "Uncategorized" for the `null` row). */
+            categoryName: string;
+            admitted: number;
+            denied: number;
+            exited: number;
+        };
+        /** @description Scan counts grouped by Quicode category, one row per category that had scans. */
+        ScanReport: {
+            eventId: string | null;
+            gateId: string | null;
+            /** Format: date-time */
+            from: string | null;
+            /** Format: date-time */
+            to: string | null;
+            rows: components["schemas"]["ScanReportRow"][];
+            totals: {
+                admitted: number;
+                denied: number;
+                exited: number;
+            };
+        };
+        /**
+         * @description Key of the external registration vendor, chosen by the integrator (lower-case letters, digits, `-`). `(vendor, externalId)` identifies an external ticket.
+         * @example eventbrite
+         */
+        Vendor: string;
+        ExternalImportSummary: {
+            id: string;
+            vendor: components["schemas"]["Vendor"];
+            /** @enum {string} */
+            status: "processing" | "completed";
+            lineCount: number;
+            counts: {
+                accepted: number;
+                duplicate: number;
+                rejected: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+        };
+        ExternalImportPage: {
+            items: components["schemas"]["ExternalImportSummary"][];
+            nextCursor: string | null;
+        };
+        ExternalTicketLine: {
+            /** @description The vendor's ticket id; unique per vendor. */
+            externalId: string;
+            /** @description The payload printed in the vendor's QR code. Must not collide with the payload of another ticket (shop or external); a collision rejects the line. */
+            quicode: string;
+            /** @description The event the ticket admits to; must exist, else the line is rejected. */
+            eventId: string;
+            holderName?: string;
+            /**
+             * Format: date-time
+             * @description Start of validity; default is the start of the event's admission.
+             */
+            validFrom?: string;
+            /**
+             * Format: date-time
+             * @description End of validity; must be after `validFrom`.
+             */
+            validUntil?: string;
+        };
+        ExternalImportCreate: {
+            vendor: components["schemas"]["Vendor"];
+            /** @description Up to 10,000 lines; more is `400 validation-error` with pointer `/body/tickets`, so split larger batches. */
+            tickets: components["schemas"]["ExternalTicketLine"][];
+        };
+        ImportLineError: {
+            /**
+             * @description JSON Pointer into the import request, e.g. `/body/tickets/3/eventId`.
+             * @example /body/tickets/3/eventId
+             */
+            pointer: string;
+            /**
+             * @description `unknown_event`: no such event. `quicode_conflict`: another ticket already has this payload. `invalid_validity`: `validUntil` is not after `validFrom`. `duplicate_in_batch`: an earlier line of the same import has this `externalId` or `quicode`. `changed_duplicate`: the `(vendor, externalId)` was imported before with different data (imported tickets are immutable).
+             * @enum {string}
+             */
+            code: "unknown_event" | "quicode_conflict" | "invalid_validity" | "duplicate_in_batch" | "changed_duplicate";
+            /** @description Localized explanation. */
+            detail: string;
+        };
+        /** @description An import and its reconciliation. Every line is counted exactly once: `accepted` (new ticket, admissible at entrance immediately), `duplicate` (the same `(vendor, externalId)` was imported before with identical data: nothing changes, so re-sending a batch is safe) or `rejected` (listed in `errors`). */
+        ExternalImport: {
+            id: string;
+            vendor: components["schemas"]["Vendor"];
+            /**
+             * @description `processing` while lines are being reconciled (counts grow; accepted lines are already admissible), `completed` when every line is counted. Fires `entrance.external_import_completed`.
+             * @enum {string}
+             */
+            status: "processing" | "completed";
+            lineCount: number;
+            counts: {
+                accepted: number;
+                duplicate: number;
+                rejected: number;
+            };
+            /** @description One entry per rejected line (a line with several problems reports the first). */
+            errors: components["schemas"]["ImportLineError"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+        };
+        /** @description An imported ticket. It is admitted by `POST /entrance/v1/gates/{gateId}/scans` like a shop ticket. */
+        ExternalTicket: {
+            id: string;
+            vendor: components["schemas"]["Vendor"];
+            externalId: string;
+            quicode: string;
+            eventId: string;
+            holderName: string | null;
+            /** Format: date-time */
+            validFrom: string | null;
+            /** Format: date-time */
+            validUntil: string | null;
+            /**
+             * @description `used` while the holder is inside (single entry, re-entry after an exit scan).
+             * @enum {string}
+             */
+            status: "valid" | "used" | "cancelled";
+            importId: string;
+            /** Format: date-time */
+            importedAt: string;
+        };
+        ExternalTicketPage: {
+            items: components["schemas"]["ExternalTicket"][];
+            nextCursor: string | null;
+        };
+        /**
+         * @description Opaque badge id with the `bdg_` prefix.
+         * @example bdg_01JDXF0A1B2C3D4E5F6G7H8J9K
+         */
+        BadgeId: string;
+        ConnectionScanRequest: {
+            scannerBadgeId: components["schemas"]["BadgeId"];
+            /**
+             * @description The QR payload read from the other attendee's badge: `B1.<badgeId>.<checksum>`. A payload that does not decode to a known badge (or a badge scanning itself) is `422 unprocessable` with pointer `/body/scannedBadgeQr`. The signed payload keeps badge ids from being guessed.
+             * @example B1.bdg_01JDXF4C5D6E7F8G9H0J1K2M3N.Q8ZT
+             */
+            scannedBadgeQr: string;
+            /** @description Private note of the scanner about this contact. */
+            note?: string;
+        };
+        /** @description What the badge owner shared for networking. */
+        ContactPerson: {
+            badgeId: components["schemas"]["BadgeId"];
+            name: string;
+            company: string | null;
+            jobTitle: string | null;
+            /**
+             * Format: email
+             * @description Only shared once the connection is `mutual` (both scanned each other); `null` while one-directional.
+             */
+            email: string | null;
+        };
+        /** @description A contact in a badge's list. `one-directional`: only this badge scanned the other. `mutual`: both scanned each other (the second scan upgrades both sides and sets `mutualSince`). */
+        Connection: {
+            id: string;
+            badgeId: components["schemas"]["BadgeId"];
+            contact: components["schemas"]["ContactPerson"];
+            /** @enum {string} */
+            mode: "one-directional" | "mutual";
+            note: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            mutualSince: string | null;
+        };
+        ConnectionPage: {
+            items: components["schemas"]["Connection"][];
+            nextCursor: string | null;
+        };
+        SurveySummary: {
+            id: string;
+            /** @description The event whose buyers are asked, or `null` for a general survey. */
+            eventId: string | null;
+            /** @description Localized title. */
+            title: string;
+            /** @description Localized introduction. */
+            description: string | null;
+            /**
+             * @description A `closed` survey still reads but rejects responses with `409 conflict`.
+             * @enum {string}
+             */
+            status: "active" | "closed";
+            questionCount: number;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SurveyPage: {
+            items: components["schemas"]["SurveySummary"][];
+            nextCursor: string | null;
+        };
+        /**
+         * @description Answer types: `text` and `email` take a string, `number` a number, `single-choice` one option `value`, `multi-choice` an array of option values, `boolean` true/false, `date` a `YYYY-MM-DD` string.
+         * @enum {string}
+         */
+        QuestionType: "text" | "email" | "number" | "single-choice" | "multi-choice" | "boolean" | "date";
+        QuestionOption: {
+            /** @description Stable value stored in answers. */
+            value: string;
+            /** @description Localized label. */
+            label: string;
+        };
+        /** @description Rules checked on submission; a failure is `422 unprocessable` with one `errors[]` entry per failing question (pointer `/body/answers/<questionId>`). Only rules meaningful for the type are present. */
+        ValidationRules: {
+            /** @description A visible required question must be answered (an empty string or empty array is no answer). */
+            required: boolean;
+            /** @description Smallest number (`number`) or fewest selected options (`multi-choice`). */
+            min?: number;
+            /** @description Largest number (`number`) or most selected options (`multi-choice`). */
+            max?: number;
+            /** @description Shortest text (`text`, `email`), in Unicode code points. */
+            minLength?: number;
+            /** @description Longest text (`text`, `email`), in Unicode code points. */
+            maxLength?: number;
+            /** @description ECMAScript regular expression (no flags) the whole text must match (`text`). */
+            pattern?: string;
+            /** @description Localized message shown when `pattern` fails. */
+            patternMessage?: string;
+            /**
+             * Format: date
+             * @description Earliest date (`date`).
+             */
+            minDate?: string;
+            /**
+             * Format: date
+             * @description Latest date (`date`).
+             */
+            maxDate?: string;
+        };
+        /** @description The question is shown (and validated) only when the condition holds for the answer to an earlier question. `equals` / `notEquals` compare with `value` (for `multi-choice`, `equals` means "contains"); `in` holds when the answer is one of `value` (an array); `answered` holds when the question has any answer (no `value`). A hidden question must not be answered; answers to hidden questions are rejected with `422`. */
+        VisibilityCondition: {
+            questionId: string;
+            /** @enum {string} */
+            operator: "equals" | "notEquals" | "in" | "answered";
+            /** @description Comparison value; an array for `in`; absent for `answered`. */
+            value?: string | number | boolean | (string | number | boolean)[];
+        };
+        Question: {
+            id: string;
+            type: components["schemas"]["QuestionType"];
+            /** @description Localized question text. */
+            label: string;
+            /** @description Localized help text. */
+            help: string | null;
+            /** @description Localized placeholder for text-like inputs. */
+            placeholder: string | null;
+            /** @description Options of `single-choice` and `multi-choice` questions; `null` otherwise. */
+            options: components["schemas"]["QuestionOption"][] | null;
+            validation: components["schemas"]["ValidationRules"];
+            /** @description `null` when always visible. */
+            visibleIf: components["schemas"]["VisibilityCondition"] | null;
+        };
+        /** @description A survey with its dynamic form, questions in display order. */
+        Survey: {
+            id: string;
+            eventId: string | null;
+            title: string;
+            description: string | null;
+            /** @enum {string} */
+            status: "active" | "closed";
+            questions: components["schemas"]["Question"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description An answer; its JSON type follows the question type (see `QuestionType`). */
+        AnswerValue: string | number | boolean | string[];
+        /** @description Answers keyed by question id. Same shape as `Customer.surveyAnswers` in the shop. */
+        Answers: {
+            [key: string]: components["schemas"]["AnswerValue"];
+        };
+        SurveyResponse: {
+            id: string;
+            surveyId: string;
+            answers: components["schemas"]["Answers"];
+            orderId: string | null;
+            ticketId: string | null;
+            /** Format: date-time */
+            submittedAt: string;
+        };
+        SurveyResponsePage: {
+            items: components["schemas"]["SurveyResponse"][];
+            nextCursor: string | null;
+        };
+        SurveyResponseCreate: {
+            answers: components["schemas"]["Answers"];
+            /** @description The order the respondent bought (links the response to the purchase in BI). */
+            orderId?: string;
+            /** @description The ticket the respondent holds. */
+            ticketId?: string;
+        };
+        /**
+         * @description `logo`, `banner` and `image` are raster or vector pictures; icons are served from `/assets/v1/icons`.
+         * @enum {string}
+         */
+        ImageKind: "logo" | "banner" | "image";
+        ImageMetadata: {
+            id: string;
+            kind: components["schemas"]["ImageKind"];
+            /**
+             * @description Media type of the original.
+             * @enum {string}
+             */
+            mediaType: "image/png" | "image/jpeg" | "image/webp" | "image/svg+xml";
+            /** @description Intrinsic width in pixels (`null` for SVG without a fixed size). */
+            width: number | null;
+            height: number | null;
+            /** @description Size of the original in bytes. */
+            bytes: number;
+            /** @description Localized alternative text. */
+            alt: string;
+            /**
+             * Format: uri
+             * @description Absolute URL of the binary (`GET /assets/v1/images/{imageId}`).
+             */
+            url: string;
+            /** @description The event the image belongs to, if any. */
+            eventId: string | null;
+            /** @description The venue the image belongs to, if any. */
+            venueId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ImagePage: {
+            items: components["schemas"]["ImageMetadata"][];
+            nextCursor: string | null;
+        };
+        /**
+         * Format: binary
+         * @description The raw bytes of the file.
+         */
+        Binary: string;
+        Icon: {
+            name: string;
+            /** @description Localized accessible name of the icon. */
+            label: string;
+            /** Format: uri */
+            url: string;
+        };
+        IconList: {
+            items: components["schemas"]["Icon"][];
+        };
+        /** @description sRGB color as `#RRGGBB`. */
+        HexColor: string;
+        ThemeLayer: {
+            /** @enum {string} */
+            level: "event" | "venue" | "channel" | "default";
+            /** @description Event id, venue id or channel name; `null` for the default layer. */
+            id: string | null;
+        };
+        /** @description Theme data resolved for a context, field by field, from the most specific layer that sets it: 1. the event (`eventId`), 2. the event's venue or the given `venueId`, 3. the channel (`channel`), 4. the customer system's default theme, which sets every field. `resolvedFrom` lists the layers that contributed, most specific first. */
+        Theme: {
+            /** Format: uri */
+            logoUrl: string;
+            /**
+             * Format: uri
+             * @description `null` when no layer sets a banner.
+             */
+            bannerUrl: string | null;
+            colors: {
+                primary: components["schemas"]["HexColor"];
+                onPrimary: components["schemas"]["HexColor"];
+                background: components["schemas"]["HexColor"];
+                surface: components["schemas"]["HexColor"];
+                text: components["schemas"]["HexColor"];
+                accent: components["schemas"]["HexColor"];
+            };
+            /** @description CSS `font-family` value, with a generic fallback. */
+            fontFamily: string;
+            /** @description Corner radius of controls and cards, in CSS pixels. */
+            radius: number;
+            resolvedFrom: components["schemas"]["ThemeLayer"][];
+        };
+        /**
+         * Format: uri
+         * @description The receiving endpoint. Must be `https`, except `http://localhost`, `http://127.0.0.1` and `http://[::1]` for development; anything else is `422 unprocessable` with pointer `/body/url`.
+         */
+        WebhookUrl: string;
+        /**
+         * @description The 30 event kinds, `<family>.<event>` across tickets, carts, payments and entrances. `cart.completed` is the purchase event sent after every successful checkout.
+         * @enum {string}
+         */
+        WebhookEventType: "ticket.issued" | "ticket.reissued" | "ticket.cancelled" | "ticket.transferred" | "ticket.personalized" | "ticket.downloaded" | "ticket.used" | "cart.created" | "cart.item_added" | "cart.item_updated" | "cart.item_removed" | "cart.customer_attached" | "cart.payment_provider_selected" | "cart.locked" | "cart.unlocked" | "cart.expired" | "cart.completed" | "payment.pending" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "payment.expired" | "payment.refunded" | "payment.disputed" | "entrance.admitted" | "entrance.denied" | "entrance.exited" | "entrance.capacity_reached" | "entrance.capacity_released" | "entrance.external_import_completed";
+        /** @description The event kinds to deliver, or `["*"]` for all (including kinds added later). */
+        EventTypeSelection: components["schemas"]["WebhookEventType"][] | "*"[];
+        WebhookSubscription: {
+            id: string;
+            url: components["schemas"]["WebhookUrl"];
+            description: string;
+            eventTypes: components["schemas"]["EventTypeSelection"];
+            enabled: boolean;
+            /**
+             * @description `manual` (set `enabled: false`) or `gone` (the endpoint answered `410`); `null` when enabled.
+             * @enum {string|null}
+             */
+            disabledReason: null | "manual" | "gone";
+            /** @description Culture of the textual fields in payloads (for example `reasonText`), default `de-CH`. */
+            culture: string;
+            /**
+             * Format: date-time
+             * @description End of a running rotation overlap (deliveries are signed with both secrets until then).
+             */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookSubscriptionPage: {
+            items: components["schemas"]["WebhookSubscription"][];
+            nextCursor: string | null;
+        };
+        WebhookSubscriptionCreate: {
+            url: components["schemas"]["WebhookUrl"];
+            /** @default  */
+            description: string;
+            eventTypes: components["schemas"]["EventTypeSelection"];
+            /** @default true */
+            enabled: boolean;
+            /** @default de-CH */
+            culture: string;
+        };
+        /**
+         * @description Signing secret: `whsec_` followed by the base64 of 24 random bytes. The HMAC key is the decoded bytes. Shown only when the subscription is created and when the secret is rotated; store it then.
+         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+         */
+        WebhookSecret: string;
+        /** @description A subscription as returned once on creation, with its signing secret. */
+        WebhookSubscriptionWithSecret: components["schemas"]["WebhookSubscription"] & {
+            secret: components["schemas"]["WebhookSecret"];
+        };
+        /** @description Partial update; absent fields keep their value. Setting `enabled` to `true` clears `disabledReason`. */
+        WebhookSubscriptionUpdate: {
+            url?: components["schemas"]["WebhookUrl"];
+            description?: string;
+            eventTypes?: components["schemas"]["EventTypeSelection"];
+            enabled?: boolean;
+            culture?: string;
+        };
+        SecretRotationRequest: {
+            /**
+             * @description How long the previous secret keeps signing alongside the new one (default 24 h, at most 7 days). `0` revokes it at once. Rotating again during an overlap drops the oldest secret immediately: at most two secrets are ever valid.
+             * @default 86400
+             */
+            overlapSeconds: number;
+        };
+        SecretRotation: {
+            subscriptionId: string;
+            secret: components["schemas"]["WebhookSecret"];
+            /** Format: date-time */
+            rotatedAt: string;
+            /**
+             * Format: date-time
+             * @description Until then both secrets sign; `null` when `overlapSeconds` was `0`.
+             */
+            previousSecretExpiresAt: string | null;
+        };
+        DeliveryAttempt: {
+            /** @description 1 for the first attempt. */
+            number: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @description HTTP status of the receiver, `null` when no response arrived. */
+            statusCode: number | null;
+            durationMs: number;
+            /**
+             * @description Transport failure, `null` when a response arrived.
+             * @enum {string|null}
+             */
+            error: null | "timeout" | "connection_refused" | "dns_error" | "tls_error" | "network_error";
+            /** @description First 1,024 characters of the response body, for debugging. */
+            responseExcerpt: string | null;
+        };
+        /**
+         * Format: date-time
+         * @description When the event happened (not when it was delivered), RFC 3339 UTC with milliseconds.
+         */
+        EventTimestamp: string;
+        /** @description Snapshot of a ticket when the event happened. */
+        WebhookTicket: {
+            id: string;
+            orderId: string;
+            eventId: string;
+            slotId: string | null;
+            articleId: string;
+            holderName: string | null;
+            /** @description Current Quicode payload (`Q1.<ticketId>.<checksum>`). */
+            quicode: string;
+            /** Format: uri */
+            ticketUrl: string;
+            /** @enum {string} */
+            status: "valid" | "used" | "cancelled";
+        };
+        /** @description A ticket was issued by a completed checkout (one event per ticket). */
+        TicketIssuedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.issued";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                ticket: components["schemas"]["WebhookTicket"];
+            };
+        };
+        /** @description A ticket got a new Quicode (for example after a lost ticket); the previous payload is denied from now on. */
+        TicketReissuedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.reissued";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                ticket: components["schemas"]["WebhookTicket"];
+                previousQuicode: string;
+            };
+        };
+        /** @description A ticket was cancelled; scans are denied with `cancelled`. */
+        TicketCancelledEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.cancelled";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                ticket: components["schemas"]["WebhookTicket"];
+                /** @enum {string} */
+                reason: "refunded" | "event_cancelled" | "fraud" | "customer_request";
+            };
+        };
+        /** @description A ticket was passed to another holder; it keeps its Quicode. */
+        TicketTransferredEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.transferred";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                ticket: components["schemas"]["WebhookTicket"];
+                previousHolderName: string | null;
+            };
+        };
+        /** @description A holder name was set on a ticket for the first time. */
+        TicketPersonalizedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.personalized";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                ticket: components["schemas"]["WebhookTicket"];
+            };
+        };
+        /** @description The ticket PDF was downloaded (`GET /assets/v1/tickets/{ticketId}.pdf`). */
+        TicketDownloadedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.downloaded";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                ticket: components["schemas"]["WebhookTicket"];
+                /** @description Downloads of this ticket so far, including this one. */
+                downloadCount: number;
+            };
+        };
+        /** @description The logged scan behind an entrance event. */
+        WebhookScan: {
+            id: string;
+            gateId: string;
+            eventId: string | null;
+            /** Format: date-time */
+            scannedAt: string;
+            deviceId: string | null;
+            category: components["schemas"]["QuicodeCategoryRef"] | null;
+        };
+        /** @description A ticket was admitted for the first time (its first `entrance.admitted`). */
+        TicketUsedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.used";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                ticket: components["schemas"]["WebhookTicket"];
+                scan: components["schemas"]["WebhookScan"];
+            };
+        };
+        /** @description Snapshot of a cart when the event happened. */
+        WebhookCart: {
+            id: string;
+            /** @enum {string} */
+            status: "open" | "locked" | "completed" | "expired";
+            currency: string;
+            /** @description Sum of the item quantities. */
+            itemCount: number;
+            total: components["schemas"]["Money"];
+            /** Format: email */
+            customerEmail: string | null;
+            paymentProviderId: string | null;
+            /** Format: date-time */
+            holdExpiresAt: string | null;
+            orderId: string | null;
+        };
+        /** @description A cart was created (a replayed creation with the same `Idempotency-Key` sends nothing). */
+        CartCreatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cart.created";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                cart: components["schemas"]["WebhookCart"];
+            };
+        };
+        WebhookCartItem: {
+            id: string;
+            articleId: string;
+            eventId: string;
+            slotId: string | null;
+            /** @description Localized "event – article" name (culture of the subscription). */
+            name: string;
+            quantity: number;
+            unitPrice: components["schemas"]["Money"];
+            lineTotal: components["schemas"]["Money"];
+        };
+        /** @description An item was added to a cart (seats are held). */
+        CartItemAddedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cart.item_added";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                cart: components["schemas"]["WebhookCart"];
+                item: components["schemas"]["WebhookCartItem"];
+            };
+        };
+        /** @description The quantity of a cart item changed. */
+        CartItemUpdatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cart.item_updated";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                cart: components["schemas"]["WebhookCart"];
+                item: components["schemas"]["WebhookCartItem"];
+                previousQuantity: number;
+            };
+        };
+        /** @description An item was removed from a cart (its held seats are released). */
+        CartItemRemovedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cart.item_removed";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                cart: components["schemas"]["WebhookCart"];
+                item: components["schemas"]["WebhookCartItem"];
+            };
+        };
+        /** @description The buyer was attached to (or replaced on) a cart. */
+        CartCustomerAttachedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cart.customer_attached";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                cart: components["schemas"]["WebhookCart"];
+                customer: {
+                    firstName: string;
+                    lastName: string;
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        /** @description A payment provider was chosen for a cart. */
+        CartPaymentProviderSelectedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cart.payment_provider_selected";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                cart: components["schemas"]["WebhookCart"];
+                paymentProviderId: string;
+            };
+        };
+        /** @description Checkout locked the cart for payment. */
+        CartLockedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cart.locked";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                cart: components["schemas"]["WebhookCart"];
+                paymentId: string;
+            };
+        };
+        /** @description A locked cart is open again because its payment did not succeed; the items are kept. */
+        CartUnlockedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cart.unlocked";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                cart: components["schemas"]["WebhookCart"];
+                paymentId: string;
+                /** @enum {string} */
+                reason: "payment_failed" | "payment_cancelled" | "payment_expired";
+            };
+        };
+        /** @description The cart's hold ran out before checkout; held seats were released. */
+        CartExpiredEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cart.expired";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                cart: components["schemas"]["WebhookCart"];
+            };
+        };
+        /** @description The purchase event: checkout succeeded and the order exists. Sent after every successful purchase, asynchronously and independent of the checkout response. Carry it to analytics as a conversion (`transaction_id` = `order.id`). */
+        CartCompletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cart.completed";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                cart: components["schemas"]["WebhookCart"];
+                order: {
+                    id: string;
+                    paymentId: string;
+                    total: components["schemas"]["Money"];
+                    customer: {
+                        firstName: string;
+                        lastName: string;
+                        /** Format: email */
+                        email: string;
+                    };
+                    items: components["schemas"]["WebhookCartItem"][];
+                    ticketIds: string[];
+                    /** Format: uri */
+                    receiptUrl: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                };
+            };
+        };
+        /** @description Snapshot of a payment when the event happened. */
+        WebhookPayment: {
+            id: string;
+            cartId: string;
+            orderId: string | null;
+            paymentProviderId: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired" | "refunded" | "partially_refunded" | "disputed";
+            amount: components["schemas"]["Money"];
+        };
+        /** @description A redirect payment started; the buyer is at the provider. */
+        PaymentPendingEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.pending";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                payment: components["schemas"]["WebhookPayment"];
+                /** Format: uri */
+                redirectUrl: string;
+            };
+        };
+        /** @description The payment succeeded; `cart.completed` follows with the order. */
+        PaymentSucceededEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.succeeded";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                payment: components["schemas"]["WebhookPayment"];
+            };
+        };
+        /** @description The provider declined or failed the payment; the cart is unlocked. */
+        PaymentFailedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.failed";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                payment: components["schemas"]["WebhookPayment"];
+                /** @enum {string} */
+                failureCode: "card_declined" | "insufficient_funds" | "authentication_failed" | "provider_error";
+                /** @description Localized explanation. */
+                failureMessage: string;
+            };
+        };
+        /** @description The buyer cancelled at the provider; the cart is unlocked. */
+        PaymentCancelledEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.cancelled";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                payment: components["schemas"]["WebhookPayment"];
+            };
+        };
+        /** @description The buyer never came back from the provider before the hold ran out; the cart is unlocked. */
+        PaymentExpiredEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.expired";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                payment: components["schemas"]["WebhookPayment"];
+            };
+        };
+        /** @description Money was paid back, fully or in part; fully refunded tickets are cancelled (`ticket.cancelled`). */
+        PaymentRefundedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.refunded";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                payment: components["schemas"]["WebhookPayment"];
+                refund: {
+                    amount: components["schemas"]["Money"];
+                    /** @enum {string} */
+                    reason: "customer_request" | "event_cancelled" | "duplicate" | "goodwill";
+                    /** @description The tickets cancelled by this refund. */
+                    ticketIds: string[];
+                };
+            };
+        };
+        /** @description The buyer's bank opened a chargeback. */
+        PaymentDisputedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.disputed";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                payment: components["schemas"]["WebhookPayment"];
+                dispute: {
+                    amount: components["schemas"]["Money"];
+                    /** @enum {string} */
+                    reason: "fraudulent" | "not_received" | "duplicate" | "other";
+                    /** Format: date-time */
+                    respondBy: string;
+                };
+            };
+        };
+        /** @description A scan admitted a visitor (real time, shop and external tickets). */
+        EntranceAdmittedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entrance.admitted";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                scan: components["schemas"]["WebhookScan"];
+                ticket: components["schemas"]["EntranceTicketSummary"];
+            };
+        };
+        /** @description A scan was denied. */
+        EntranceDeniedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entrance.denied";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                scan: components["schemas"]["WebhookScan"];
+                /** @enum {string} */
+                reason: "unknown_quicode" | "already_used" | "wrong_gate" | "not_yet_valid" | "expired" | "cancelled";
+                /** @description Localized (culture of the subscription). */
+                reasonText: string;
+                ticket: components["schemas"]["EntranceTicketSummary"] | null;
+            };
+        };
+        /** @description A visitor left through an exit scan. */
+        EntranceExitedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entrance.exited";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                scan: components["schemas"]["WebhookScan"];
+                ticket: components["schemas"]["EntranceTicketSummary"];
+            };
+        };
+        /** @description An admission brought the number of people inside to the event's capacity. */
+        EntranceCapacityReachedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entrance.capacity_reached";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                eventId: string;
+                inside: number;
+                capacity: number;
+            };
+        };
+        /** @description After `entrance.capacity_reached`, an exit brought the number inside below capacity again. */
+        EntranceCapacityReleasedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entrance.capacity_released";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                eventId: string;
+                inside: number;
+                capacity: number;
+            };
+        };
+        /** @description An external-ticket import finished reconciling; the counts are final. */
+        EntranceExternalImportCompletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entrance.external_import_completed";
+            timestamp: components["schemas"]["EventTimestamp"];
+            data: {
+                import: components["schemas"]["ExternalImportSummary"];
+            };
+        };
+        /** @description Any of the 30 payloads, discriminated by `type`. */
+        WebhookEvent: components["schemas"]["TicketIssuedEvent"] | components["schemas"]["TicketReissuedEvent"] | components["schemas"]["TicketCancelledEvent"] | components["schemas"]["TicketTransferredEvent"] | components["schemas"]["TicketPersonalizedEvent"] | components["schemas"]["TicketDownloadedEvent"] | components["schemas"]["TicketUsedEvent"] | components["schemas"]["CartCreatedEvent"] | components["schemas"]["CartItemAddedEvent"] | components["schemas"]["CartItemUpdatedEvent"] | components["schemas"]["CartItemRemovedEvent"] | components["schemas"]["CartCustomerAttachedEvent"] | components["schemas"]["CartPaymentProviderSelectedEvent"] | components["schemas"]["CartLockedEvent"] | components["schemas"]["CartUnlockedEvent"] | components["schemas"]["CartExpiredEvent"] | components["schemas"]["CartCompletedEvent"] | components["schemas"]["PaymentPendingEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentCancelledEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PaymentDisputedEvent"] | components["schemas"]["EntranceAdmittedEvent"] | components["schemas"]["EntranceDeniedEvent"] | components["schemas"]["EntranceExitedEvent"] | components["schemas"]["EntranceCapacityReachedEvent"] | components["schemas"]["EntranceCapacityReleasedEvent"] | components["schemas"]["EntranceExternalImportCompletedEvent"];
+        /** @description One message to one subscription and every attempt to deliver it. Schedule after the first attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h, 24 h (10 attempts over about 3 days 4 h), each delay with ±10 % jitter and stretched to a longer `Retry-After`. */
+        WebhookDelivery: {
+            id: string;
+            subscriptionId: string;
+            /** @description The `webhook-id` header value. */
+            messageId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            /**
+             * @description `pending` while attempts remain, `succeeded` after a 2xx, `failed` when the schedule is exhausted or the subscription was disabled (by `410`) or deleted.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description `true` for deliveries created by the test-event operation. */
+            test: boolean;
+            /** @description The delivery this one replays, if any. */
+            replayOf: string | null;
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /**
+             * Format: date-time
+             * @description When the next retry is due; `null` unless `pending`.
+             */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            payload: components["schemas"]["WebhookEvent"];
+        };
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDelivery"][];
+            nextCursor: string | null;
+        };
+        TestEventRequest: {
+            eventType?: components["schemas"]["WebhookEventType"];
+        };
+        BiServiceDocument: {
+            /** Format: uri */
+            "@odata.context": string;
+            value: {
+                name: string;
+                /** @enum {string} */
+                kind: "EntitySet";
+                url: string;
+            }[];
+        };
+        /** @description OData v4 JSON error (OData JSON Format §21), not RFC 9457. `message` is localized. */
+        ODataError: {
+            error: {
+                /** @description Stable code: `BadRequest`, `InvalidFilter`, `UnknownProperty`, `InvalidSkipToken`, `Unauthorized`, `Forbidden`, `NotImplemented`, `TooManyRequests`. */
+                code: string;
+                message: string;
+                /** @description The query option or property at fault (e.g. `$filter`). */
+                target?: string | null;
+                details?: {
+                    code: string;
+                    message: string;
+                    target?: string | null;
+                }[];
+                /** @description Service-defined details (OData JSON §21); `logId` repeats the `X-Log-Id` header. */
+                innererror?: {
+                    logId: string;
+                };
+            };
+        };
+        /** @description CSDL JSON (OData CSDL JSON v4.01) of the model, same content as the XML. */
+        BiCsdlJson: {
+            $Version: string;
+            $EntityContainer: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description `Edm.Decimal` (precision 18, scale 2) in major units, e.g. `45.00` CHF. Serialized as a JSON number. */
+        ODataDecimal: number;
+        /** @description One row per order (paid, refunded or cancelled). */
+        BiOrder: {
+            OrderId?: string;
+            CartId?: string;
+            /** Format: date-time */
+            CreatedAt?: string;
+            /** @enum {string} */
+            Status?: "paid" | "partially_refunded" | "refunded" | "cancelled";
+            Currency?: string;
+            TotalAmount?: components["schemas"]["ODataDecimal"];
+            RefundedAmount?: components["schemas"]["ODataDecimal"];
+            TicketCount?: number;
+            PaymentProviderId?: string;
+            /**
+             * @description `api` (direct integration), `widget` (embedded shop).
+             * @enum {string}
+             */
+            Channel?: "api" | "widget";
+            Culture?: string;
+            CustomerEmail?: string;
+            CustomerFirstName?: string;
+            CustomerLastName?: string;
+            CustomerCompany?: string | null;
+        };
+        BiOrderCollection: {
+            /** Format: uri */
+            "@odata.context": string;
+            "@odata.count"?: number;
+            /** Format: uri */
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["BiOrder"][];
+        };
+        /** @description One row per ticket, from the shop or imported from an external vendor. */
+        BiTicket: {
+            TicketId?: string;
+            /** @enum {string} */
+            Source?: "shop" | "external";
+            Vendor?: string | null;
+            OrderId?: string | null;
+            EventId?: string;
+            EventName?: string;
+            SlotId?: string | null;
+            /** Format: date-time */
+            SlotStartsAt?: string | null;
+            ArticleId?: string | null;
+            ArticleName?: string | null;
+            PriceAmount?: components["schemas"]["ODataDecimal"] | null;
+            Currency?: string | null;
+            HolderName?: string | null;
+            /** @enum {string} */
+            Status?: "valid" | "used" | "cancelled";
+            /** Format: date-time */
+            IssuedAt?: string;
+            /** Format: date-time */
+            FirstAdmittedAt?: string | null;
+        };
+        BiTicketCollection: {
+            /** Format: uri */
+            "@odata.context": string;
+            "@odata.count"?: number;
+            /** Format: uri */
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["BiTicket"][];
+        };
+        /** @description One row per payment attempt. */
+        BiPayment: {
+            PaymentId?: string;
+            CartId?: string;
+            OrderId?: string | null;
+            PaymentProviderId?: string;
+            /** @enum {string} */
+            Status?: "pending" | "succeeded" | "failed" | "cancelled" | "expired" | "refunded" | "partially_refunded" | "disputed";
+            Amount?: components["schemas"]["ODataDecimal"];
+            Currency?: string;
+            /** Format: date-time */
+            CreatedAt?: string;
+            /** Format: date-time */
+            CompletedAt?: string | null;
+            FailureCode?: string | null;
+        };
+        BiPaymentCollection: {
+            /** Format: uri */
+            "@odata.context": string;
+            "@odata.count"?: number;
+            /** Format: uri */
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["BiPayment"][];
+        };
+        /** @description One row per scan at a gate (entries and exits, admitted and denied). */
+        BiEntrance: {
+            ScanId?: string;
+            EventId?: string | null;
+            GateId?: string;
+            GateName?: string;
+            /** @enum {string} */
+            Direction?: "entry" | "exit";
+            /** @enum {string} */
+            Result?: "admitted" | "denied" | "exited" | "rejected";
+            Reason?: string | null;
+            TicketId?: string | null;
+            /** @enum {string|null} */
+            TicketSource?: "shop" | "external" | null;
+            CategoryId?: string | null;
+            CategoryName?: string | null;
+            /** Format: date-time */
+            ScannedAt?: string;
+            DeviceId?: string | null;
+        };
+        BiEntranceCollection: {
+            /** Format: uri */
+            "@odata.context": string;
+            "@odata.count"?: number;
+            /** Format: uri */
+            "@odata.nextLink"?: string;
+            value: components["schemas"]["BiEntrance"][];
+        };
     };
     responses: {
         /** @description Rate limit exceeded (`rate-limited`). Retry after `Retry-After` seconds. */
@@ -957,6 +3766,174 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Invalid query option (syntax, unknown property, bad `$skiptoken`). */
+        ODataBadRequest: {
+            headers: {
+                "X-Log-Id": components["headers"]["X-Log-Id"];
+                "OData-Version": components["headers"]["OData-Version"];
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "UnknownProperty",
+                 *         "message": "Die Eigenschaft «Totl» existiert in «Orders» nicht.",
+                 *         "target": "$filter",
+                 *         "details": [
+                 *           {
+                 *             "code": "UnknownProperty",
+                 *             "message": "Meinten Sie «TotalAmount»?",
+                 *             "target": "Totl"
+                 *           }
+                 *         ],
+                 *         "innererror": {
+                 *           "logId": "log_01JDXM0A1B2C3D4E5F6G7H8J9K"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ODataError"];
+            };
+        };
+        /** @description No, invalid or expired bearer token. */
+        ODataUnauthorized: {
+            headers: {
+                "X-Log-Id": components["headers"]["X-Log-Id"];
+                "OData-Version": components["headers"]["OData-Version"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "Unauthorized",
+                 *         "message": "Das Zugriffstoken fehlt, ist ungültig oder abgelaufen.",
+                 *         "target": null,
+                 *         "details": [],
+                 *         "innererror": {
+                 *           "logId": "log_01JDXM1B2C3D4E5F6G7H8J9K0M"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ODataError"];
+            };
+        };
+        /** @description The token lacks the `Shop` scope. */
+        ODataForbidden: {
+            headers: {
+                "X-Log-Id": components["headers"]["X-Log-Id"];
+                "OData-Version": components["headers"]["OData-Version"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "Forbidden",
+                 *         "message": "Dieses Token hat den Scope «Shop» nicht.",
+                 *         "target": null,
+                 *         "details": [],
+                 *         "innererror": {
+                 *           "logId": "log_01JDXM2C3D4E5F6G7H8J9K0M1N"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ODataError"];
+            };
+        };
+        /** @description Rate limit exceeded; retry after `Retry-After` seconds (bulk loaders should page sequentially). */
+        ODataTooManyRequests: {
+            headers: {
+                "X-Log-Id": components["headers"]["X-Log-Id"];
+                "OData-Version": components["headers"]["OData-Version"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "TooManyRequests",
+                 *         "message": "Bitte in 12 Sekunden erneut versuchen.",
+                 *         "target": null,
+                 *         "details": [],
+                 *         "innererror": {
+                 *           "logId": "log_01JDXM3D4E5F6G7H8J9K0M1N2P"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ODataError"];
+            };
+        };
+        /** @description A valid OData feature this service does not offer (`$expand`, `$apply`, `$search`, `$compute`, `$batch`, lambda operators, other functions, `$format` other than JSON). */
+        ODataNotImplemented: {
+            headers: {
+                "X-Log-Id": components["headers"]["X-Log-Id"];
+                "OData-Version": components["headers"]["OData-Version"];
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "NotImplemented",
+                 *         "message": "Die Abfrageoption «$expand» wird nicht unterstützt.",
+                 *         "target": "$expand",
+                 *         "details": [],
+                 *         "innererror": {
+                 *           "logId": "log_01JDXM4E5F6G7H8J9K0M1N2P3Q"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ODataError"];
+            };
+        };
+        /** @description Any 2xx status acknowledges the delivery; the body is ignored. Answer within 15 seconds and do slow work asynchronously: a timeout, a network error or any other status is retried with exponential backoff. */
+        Acknowledged: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description `410 Gone` disables the subscription (`enabled: false`, `disabledReason: "gone"`): no further retries or deliveries until it is re-enabled. Other 4xx statuses are retried like 5xx. */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
     };
     parameters: {
         /**
@@ -1016,6 +3993,116 @@ export interface components {
          * @example ord_01JD3ZD5E6F7G8H9J0K1M2N3P4
          */
         OrderId: components["schemas"]["OrderId"];
+        /**
+         * @description Id of the gate (`gte_` prefix).
+         * @example gte_01JDX5A7B8C9D0E1F2G3H4J5K6
+         */
+        GateId: components["schemas"]["GateId"];
+        /**
+         * @description Id of the import (`imp_` prefix).
+         * @example imp_01JDXD8E9F0G1H2J3K4M5N6P7Q
+         */
+        ImportId: string;
+        /**
+         * @description Id of the badge whose contacts are meant (`bdg_` prefix).
+         * @example bdg_01JDXF0A1B2C3D4E5F6G7H8J9K
+         */
+        BadgeId: components["schemas"]["BadgeId"];
+        /**
+         * @description Id of the connection (`con_` prefix) as listed among the badge's contacts.
+         * @example con_01JDXF9M0N1P2Q3R4S5T6V7W8X
+         */
+        ContactId: string;
+        /**
+         * @description Id of the survey (`srv_` prefix).
+         * @example srv_01JDXG0A1B2C3D4E5F6G7H8J9K
+         */
+        SurveyId: string;
+        /**
+         * @description Id of the image (`ast_` prefix).
+         * @example ast_01JDXJ0A1B2C3D4E5F6G7H8J9K
+         */
+        ImageId: string;
+        /**
+         * @description Name of the icon (kebab-case).
+         * @example ticket
+         */
+        IconName: string;
+        /**
+         * @description Id of the subscription (`whk_` prefix).
+         * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+         */
+        SubscriptionId: string;
+        /**
+         * @description Id of the delivery (`dlv_` prefix).
+         * @example dlv_01JDXK5A6B7C8D9E0F1G2H3J4K
+         */
+        DeliveryId: string;
+        /**
+         * @description Response format; only JSON is offered for data (`json` or `application/json`).
+         * @example json
+         */
+        ODataFormat: "json" | "application/json";
+        /**
+         * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
+         * @example 4.01
+         */
+        ODataMaxVersion: "4.0" | "4.01";
+        /**
+         * @description OData filter expression over the entity's properties. Supported: `eq ne gt ge lt le and or not in`, parentheses, `contains startswith endswith tolower toupper year month day`; literals are strings in single quotes, numbers, `true`/`false`, `null` and unquoted RFC 3339 date-times. Anything else is `501` (unsupported function) or `400` (syntax, unknown property).
+         * @example Status eq 'paid' and CreatedAt ge 2026-12-01T00:00:00Z
+         */
+        ODataFilter: string;
+        /**
+         * @description Comma-separated properties to return (others are omitted). Unknown properties are `400`.
+         * @example OrderId,CreatedAt,TotalAmount,Currency
+         */
+        ODataSelect: string;
+        /**
+         * @description Comma-separated `Property [asc|desc]`. The key is always appended as a final tie-breaker so paging is stable. Default: the key ascending.
+         * @example CreatedAt desc
+         */
+        ODataOrderBy: string;
+        /**
+         * @description Return at most this many entities in total (across pages).
+         * @example 500
+         */
+        ODataTop: number;
+        /**
+         * @description Skip this many entities first.
+         * @example 0
+         */
+        ODataSkip: number;
+        /**
+         * @description `true` adds `@odata.count`, the number of entities matching `$filter` (ignoring `$top`/`$skip`).
+         * @example true
+         */
+        ODataCount: boolean;
+        /**
+         * @description Opaque continuation token. Never build it: follow `@odata.nextLink`, which carries it together with the original options.
+         * @example eyJrIjoib3JkXzAxSkRYNFk3TDFQNkE0TTJKOFM1VjBROVhCIn0
+         */
+        ODataSkipToken: string;
+        /**
+         * @description `odata.maxpagesize=<n>` asks for pages of at most n entities (1–5000, default 1000); the server confirms in `Preference-Applied`. Pages end with `@odata.nextLink` while more data exists.
+         * @example odata.maxpagesize=500
+         */
+        ODataPrefer: string;
+        /**
+         * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+         * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+         */
+        WebhookIdHeader: string;
+        /**
+         * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+         * @example 1796499600
+         */
+        WebhookTimestampHeader: string;
+        /**
+         * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+         * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+         */
+        WebhookSignatureHeader: string;
     };
     requestBodies: never;
     headers: {
@@ -1067,6 +4154,36 @@ export interface components {
          * @example Bearer realm="entrada", error="invalid_token"
          */
         "WWW-Authenticate": string;
+        /**
+         * @description Strong validator of the representation; send it back in `If-None-Match` to get `304`.
+         * @example "3f2a9c1e"
+         */
+        ETag: string;
+        /**
+         * @description Caching policy of the asset.
+         * @example public, max-age=86400
+         */
+        "Cache-Control": string;
+        /**
+         * @description Suggested file name for downloads.
+         * @example inline; filename="ticket-tkt_01JDX4Z8M2Q7B5N3K9T6W1R0YC.pdf"
+         */
+        "Content-Disposition": string;
+        /**
+         * @description URL of the created resource.
+         * @example /webhooks/v1/subscriptions/whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+         */
+        Location: string;
+        /**
+         * @description OData protocol version of the response.
+         * @example 4.0
+         */
+        "OData-Version": "4.0" | "4.01";
+        /**
+         * @description The honoured `Prefer` preference, e.g. `odata.maxpagesize=500`.
+         * @example odata.maxpagesize=500
+         */
+        "Preference-Applied": string;
     };
     pathItems: never;
 }
@@ -2787,6 +5904,3673 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listGates: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only gates of this venue.
+                 * @example ven_01JDWZ0A1B2C3D4E5F6G7H8J9K
+                 */
+                venueId?: string;
+                /**
+                 * @description Only gates admitting to this event.
+                 * @example evt_01JDWZ3N4P5Q6R7S8T9V0W1X2Y
+                 */
+                eventId?: string;
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of gates. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listGateScans: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only scans with this result.
+                 * @example denied
+                 */
+                result?: "admitted" | "denied";
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the gate (`gte_` prefix).
+                 * @example gte_01JDX5A7B8C9D0E1F2G3H4J5K6
+                 */
+                gateId: components["parameters"]["GateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of scans, newest first. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    scanQuicode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the gate (`gte_` prefix).
+                 * @example gte_01JDX5A7B8C9D0E1F2G3H4J5K6
+                 */
+                gateId: components["parameters"]["GateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScanRequest"];
+            };
+        };
+        responses: {
+            /** @description The scan was logged; `result` says whether the visitor may pass. */
+            201: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    recordExit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the gate (`gte_` prefix).
+                 * @example gte_01JDX5A7B8C9D0E1F2G3H4J5K6
+                 */
+                gateId: components["parameters"]["GateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExitRequest"];
+            };
+        };
+        responses: {
+            /** @description The exit scan was logged; `result` says whether it counted. */
+            201: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExitResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getEventOccupancy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Event id.
+                 * @example evt_01JD3Y5V7W9X1Y3Z5A7B9C1D3E
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The occupancy. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Occupancy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listQuicodeCategories: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of categories in matching order. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuicodeCategoryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createQuicodeCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuicodeCategoryCreate"];
+            };
+        };
+        responses: {
+            /** @description The category was created. */
+            201: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    /**
+                     * @description URL of the category list (categories have no individual resource).
+                     * @example /entrance/v1/quicode-categories
+                     */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuicodeCategory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getScanReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only scans of this event.
+                 * @example evt_01JDWZ3N4P5Q6R7S8T9V0W1X2Y
+                 */
+                eventId?: string;
+                /**
+                 * @description Only scans at this gate.
+                 * @example gte_01JDX5A7B8C9D0E1F2G3H4J5K6
+                 */
+                gateId?: string;
+                /**
+                 * @description Scans at or after this instant.
+                 * @example 2026-12-05T17:00:00Z
+                 */
+                from?: string;
+                /**
+                 * @description Scans before this instant. Must be after `from` (else `400`, pointer `/query/to`).
+                 * @example 2026-12-06T00:00:00Z
+                 */
+                to?: string;
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listExternalImports: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only imports of this vendor.
+                 * @example eventbrite
+                 */
+                vendor?: components["schemas"]["Vendor"];
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of imports. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalImportPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createExternalImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExternalImportCreate"];
+            };
+        };
+        responses: {
+            /** @description The import was accepted for reconciliation. */
+            202: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    /**
+                     * @description URL of the import's status resource.
+                     * @example /external-entrance/v1/imports/imp_01JDXD8E9F0G1H2J3K4M5N6P7Q
+                     */
+                    Location?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getExternalImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the import (`imp_` prefix).
+                 * @example imp_01JDXD8E9F0G1H2J3K4M5N6P7Q
+                 */
+                importId: components["parameters"]["ImportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listExternalTickets: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only tickets of this vendor.
+                 * @example eventbrite
+                 */
+                vendor?: components["schemas"]["Vendor"];
+                /**
+                 * @description Only tickets for this event.
+                 * @example evt_01JDWZ3N4P5Q6R7S8T9V0W1X2Y
+                 */
+                eventId?: string;
+                /**
+                 * @description Only tickets accepted by this import.
+                 * @example imp_01JDXD8E9F0G1H2J3K4M5N6P7Q
+                 */
+                importId?: string;
+                /**
+                 * @description The ticket with this vendor id (combine with `vendor`).
+                 * @example 4815162342
+                 */
+                externalId?: string;
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of imported tickets. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalTicketPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createConnectionScan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionScanRequest"];
+            };
+        };
+        responses: {
+            /** @description The badges were already connected; the existing contact (with an updated note when one was sent). */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description A new contact was created. */
+            201: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listBadgeContacts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only contacts in this mode.
+                 * @example mutual
+                 */
+                mode?: "one-directional" | "mutual";
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the badge whose contacts are meant (`bdg_` prefix).
+                 * @example bdg_01JDXF0A1B2C3D4E5F6G7H8J9K
+                 */
+                badgeId: components["parameters"]["BadgeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of contacts. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteBadgeContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the badge whose contacts are meant (`bdg_` prefix).
+                 * @example bdg_01JDXF0A1B2C3D4E5F6G7H8J9K
+                 */
+                badgeId: components["parameters"]["BadgeId"];
+                /**
+                 * @description Id of the connection (`con_` prefix) as listed among the badge's contacts.
+                 * @example con_01JDXF9M0N1P2Q3R4S5T6V7W8X
+                 */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact was deleted. */
+            204: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listSurveys: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only surveys of this event.
+                 * @example evt_01JDWZ3N4P5Q6R7S8T9V0W1X2Y
+                 */
+                eventId?: string;
+                /**
+                 * @description Only surveys in this status.
+                 * @example active
+                 */
+                status?: "active" | "closed";
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of surveys. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSurvey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the survey (`srv_` prefix).
+                 * @example srv_01JDXG0A1B2C3D4E5F6G7H8J9K
+                 */
+                surveyId: components["parameters"]["SurveyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The survey. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Survey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listSurveyResponses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only responses submitted at or after this instant.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                submittedFrom?: string;
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the survey (`srv_` prefix).
+                 * @example srv_01JDXG0A1B2C3D4E5F6G7H8J9K
+                 */
+                surveyId: components["parameters"]["SurveyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of responses. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyResponsePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    submitSurveyResponse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the survey (`srv_` prefix).
+                 * @example srv_01JDXG0A1B2C3D4E5F6G7H8J9K
+                 */
+                surveyId: components["parameters"]["SurveyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyResponseCreate"];
+            };
+        };
+        responses: {
+            /** @description The response was stored. */
+            201: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    /**
+                     * @description URL of the survey's responses.
+                     * @example /survey/v1/surveys/srv_01JDXG0A1B2C3D4E5F6G7H8J9K/responses
+                     */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description The answers break the survey's rules (or the `Idempotency-Key` was reused with another body). One error per failing question, pointer `/body/answers/<questionId>`. */
+            422: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listImages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only images of this kind.
+                 * @example banner
+                 */
+                kind?: components["schemas"]["ImageKind"];
+                /**
+                 * @description Only images of this event.
+                 * @example evt_01JDWZ3N4P5Q6R7S8T9V0W1X2Y
+                 */
+                eventId?: string;
+                /**
+                 * @description Only images of this venue.
+                 * @example ven_01JDWZ0A1B2C3D4E5F6G7H8J9K
+                 */
+                venueId?: string;
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of image metadata. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImagePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getImage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Scale to at most this many pixels wide.
+                 * @example 1200
+                 */
+                width?: number;
+                /**
+                 * @description Convert to this format.
+                 * @example webp
+                 */
+                format?: "png" | "jpeg" | "webp";
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description ETag of a cached copy; a match returns `304` without a body.
+                 * @example "3f2a9c1e"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the image (`ast_` prefix).
+                 * @example ast_01JDXJ0A1B2C3D4E5F6G7H8J9K
+                 */
+                imageId: components["parameters"]["ImageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "image/png": components["schemas"]["Binary"];
+                    "image/jpeg": components["schemas"]["Binary"];
+                    "image/webp": components["schemas"]["Binary"];
+                };
+            };
+            /** @description The cached copy named by `If-None-Match` is still current. */
+            304: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getImageMetadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the image (`ast_` prefix).
+                 * @example ast_01JDXJ0A1B2C3D4E5F6G7H8J9K
+                 */
+                imageId: components["parameters"]["ImageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageMetadata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listIcons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All icons. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IconList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getIcon: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Output format.
+                 * @example svg
+                 */
+                format?: "svg" | "png";
+                /**
+                 * @description Edge length in pixels for PNG output (ignored for SVG).
+                 * @example 48
+                 */
+                size?: number;
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Name of the icon (kebab-case).
+                 * @example ticket
+                 */
+                iconName: components["parameters"]["IconName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "image/png": components["schemas"]["Binary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTicketPdf: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the ticket (`tkt_` prefix).
+                 * @example tkt_01JDX4Z8M2Q7B5N3K9T6W1R0YC
+                 */
+                ticketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["Binary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getOrderReceipt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the order (`ord_` prefix).
+                 * @example ord_01JDX4Y7L1P6A4M2J8S5V0Q9XB
+                 */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    /**
+                     * @description Suggested file name.
+                     * @example inline; filename="receipt-ord_01JDX4Y7L1P6A4M2J8S5V0Q9XB.pdf"
+                     */
+                    "Content-Disposition"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["Binary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTheme: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Resolve for this event (also selects its venue's layer).
+                 * @example evt_01JDWZ3N4P5Q6R7S8T9V0W1X2Y
+                 */
+                eventId?: string;
+                /**
+                 * @description Resolve for this venue (overrides the event's venue).
+                 * @example ven_01JDWZ0A1B2C3D4E5F6G7H8J9K
+                 */
+                venueId?: string;
+                /**
+                 * @description Where the theme is applied.
+                 * @example widget
+                 */
+                channel?: "web" | "widget" | "email" | "pdf";
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resolved theme. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Theme"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookSubscriptions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscriptions. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description The subscription with its signing secret. */
+            201: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the subscription (`whk_` prefix).
+                 * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the subscription (`whk_` prefix).
+                 * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription was deleted. */
+            204: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the subscription (`whk_` prefix).
+                 * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated subscription. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the subscription (`whk_` prefix).
+                 * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SecretRotationRequest"];
+            };
+        };
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretRotation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only deliveries in this status.
+                 * @example failed
+                 */
+                status?: "pending" | "succeeded" | "failed";
+                /**
+                 * @description Only deliveries of this event kind.
+                 * @example cart.completed
+                 */
+                eventType?: components["schemas"]["WebhookEventType"];
+                /**
+                 * @description Page size of a cursor-paginated list (our design).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from a previous page's `nextCursor` (our design). Omit it for the first page; pass the
+                 *     other query parameters unchanged.
+                 * @example eyJhZnRlciI6ImV2dF8wMUpEM1o4SzRRN04yTTVQNlI4UzlUMFYxVyJ9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the subscription (`whk_` prefix).
+                 * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the subscription (`whk_` prefix).
+                 * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The test delivery was scheduled. */
+            202: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /**
+                 * @description Id of the delivery (`dlv_` prefix).
+                 * @example dlv_01JDXK5A6B7C8D9E0F1G2H3J4K
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the delivery (`dlv_` prefix).
+                 * @example dlv_01JDXK5A6B7C8D9E0F1G2H3J4K
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The replay was scheduled. */
+            202: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    /**
+                     * @description URL of the new delivery.
+                     * @example /webhooks/v1/deliveries/dlv_01JDXKAB1C2D3E4F5G6H7J8K9M
+                     */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getBiServiceDocument: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @example json
+                 */
+                $format?: components["parameters"]["ODataFormat"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
+                 * @example 4.01
+                 */
+                "OData-MaxVersion"?: components["parameters"]["ODataMaxVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service document. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "OData-Version": components["headers"]["OData-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BiServiceDocument"];
+                };
+            };
+            400: components["responses"]["ODataBadRequest"];
+            401: components["responses"]["ODataUnauthorized"];
+            403: components["responses"]["ODataForbidden"];
+            429: components["responses"]["ODataTooManyRequests"];
+            501: components["responses"]["ODataNotImplemented"];
+        };
+    };
+    getBiMetadata: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `xml` (default) or `json` (CSDL JSON). Overrides `Accept`.
+                 * @example xml
+                 */
+                $format?: "xml" | "json" | "application/xml" | "application/json";
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
+                 * @example 4.01
+                 */
+                "OData-MaxVersion"?: components["parameters"]["ODataMaxVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata document. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "OData-Version": components["headers"]["OData-Version"];
+                    /**
+                     * @description The model changes only with releases.
+                     * @example public, max-age=3600
+                     */
+                    "Cache-Control"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                    "application/json": components["schemas"]["BiCsdlJson"];
+                };
+            };
+            400: components["responses"]["ODataBadRequest"];
+            401: components["responses"]["ODataUnauthorized"];
+            403: components["responses"]["ODataForbidden"];
+            429: components["responses"]["ODataTooManyRequests"];
+            501: components["responses"]["ODataNotImplemented"];
+        };
+    };
+    listBiOrders: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OData filter expression over the entity's properties. Supported: `eq ne gt ge lt le and or not in`, parentheses, `contains startswith endswith tolower toupper year month day`; literals are strings in single quotes, numbers, `true`/`false`, `null` and unquoted RFC 3339 date-times. Anything else is `501` (unsupported function) or `400` (syntax, unknown property).
+                 * @example Status eq 'paid' and CreatedAt ge 2026-12-01T00:00:00Z
+                 */
+                $filter?: components["parameters"]["ODataFilter"];
+                /**
+                 * @description Comma-separated properties to return (others are omitted). Unknown properties are `400`.
+                 * @example OrderId,CreatedAt,TotalAmount,Currency
+                 */
+                $select?: components["parameters"]["ODataSelect"];
+                /**
+                 * @description Comma-separated `Property [asc|desc]`. The key is always appended as a final tie-breaker so paging is stable. Default: the key ascending.
+                 * @example CreatedAt desc
+                 */
+                $orderby?: components["parameters"]["ODataOrderBy"];
+                /**
+                 * @description Return at most this many entities in total (across pages).
+                 * @example 500
+                 */
+                $top?: components["parameters"]["ODataTop"];
+                /**
+                 * @description Skip this many entities first.
+                 * @example 0
+                 */
+                $skip?: components["parameters"]["ODataSkip"];
+                /**
+                 * @description `true` adds `@odata.count`, the number of entities matching `$filter` (ignoring `$top`/`$skip`).
+                 * @example true
+                 */
+                $count?: components["parameters"]["ODataCount"];
+                /**
+                 * @description Opaque continuation token. Never build it: follow `@odata.nextLink`, which carries it together with the original options.
+                 * @example eyJrIjoib3JkXzAxSkRYNFk3TDFQNkE0TTJKOFM1VjBROVhCIn0
+                 */
+                $skiptoken?: components["parameters"]["ODataSkipToken"];
+                /**
+                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @example json
+                 */
+                $format?: components["parameters"]["ODataFormat"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description `odata.maxpagesize=<n>` asks for pages of at most n entities (1–5000, default 1000); the server confirms in `Preference-Applied`. Pages end with `@odata.nextLink` while more data exists.
+                 * @example odata.maxpagesize=500
+                 */
+                Prefer?: components["parameters"]["ODataPrefer"];
+                /**
+                 * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
+                 * @example 4.01
+                 */
+                "OData-MaxVersion"?: components["parameters"]["ODataMaxVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Orders. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "OData-Version": components["headers"]["OData-Version"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BiOrderCollection"];
+                };
+            };
+            400: components["responses"]["ODataBadRequest"];
+            401: components["responses"]["ODataUnauthorized"];
+            403: components["responses"]["ODataForbidden"];
+            429: components["responses"]["ODataTooManyRequests"];
+            501: components["responses"]["ODataNotImplemented"];
+        };
+    };
+    listBiTickets: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OData filter expression over the entity's properties. Supported: `eq ne gt ge lt le and or not in`, parentheses, `contains startswith endswith tolower toupper year month day`; literals are strings in single quotes, numbers, `true`/`false`, `null` and unquoted RFC 3339 date-times. Anything else is `501` (unsupported function) or `400` (syntax, unknown property).
+                 * @example Status eq 'paid' and CreatedAt ge 2026-12-01T00:00:00Z
+                 */
+                $filter?: components["parameters"]["ODataFilter"];
+                /**
+                 * @description Comma-separated properties to return (others are omitted). Unknown properties are `400`.
+                 * @example OrderId,CreatedAt,TotalAmount,Currency
+                 */
+                $select?: components["parameters"]["ODataSelect"];
+                /**
+                 * @description Comma-separated `Property [asc|desc]`. The key is always appended as a final tie-breaker so paging is stable. Default: the key ascending.
+                 * @example CreatedAt desc
+                 */
+                $orderby?: components["parameters"]["ODataOrderBy"];
+                /**
+                 * @description Return at most this many entities in total (across pages).
+                 * @example 500
+                 */
+                $top?: components["parameters"]["ODataTop"];
+                /**
+                 * @description Skip this many entities first.
+                 * @example 0
+                 */
+                $skip?: components["parameters"]["ODataSkip"];
+                /**
+                 * @description `true` adds `@odata.count`, the number of entities matching `$filter` (ignoring `$top`/`$skip`).
+                 * @example true
+                 */
+                $count?: components["parameters"]["ODataCount"];
+                /**
+                 * @description Opaque continuation token. Never build it: follow `@odata.nextLink`, which carries it together with the original options.
+                 * @example eyJrIjoib3JkXzAxSkRYNFk3TDFQNkE0TTJKOFM1VjBROVhCIn0
+                 */
+                $skiptoken?: components["parameters"]["ODataSkipToken"];
+                /**
+                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @example json
+                 */
+                $format?: components["parameters"]["ODataFormat"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description `odata.maxpagesize=<n>` asks for pages of at most n entities (1–5000, default 1000); the server confirms in `Preference-Applied`. Pages end with `@odata.nextLink` while more data exists.
+                 * @example odata.maxpagesize=500
+                 */
+                Prefer?: components["parameters"]["ODataPrefer"];
+                /**
+                 * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
+                 * @example 4.01
+                 */
+                "OData-MaxVersion"?: components["parameters"]["ODataMaxVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Tickets. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "OData-Version": components["headers"]["OData-Version"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BiTicketCollection"];
+                };
+            };
+            400: components["responses"]["ODataBadRequest"];
+            401: components["responses"]["ODataUnauthorized"];
+            403: components["responses"]["ODataForbidden"];
+            429: components["responses"]["ODataTooManyRequests"];
+            501: components["responses"]["ODataNotImplemented"];
+        };
+    };
+    listBiPayments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OData filter expression over the entity's properties. Supported: `eq ne gt ge lt le and or not in`, parentheses, `contains startswith endswith tolower toupper year month day`; literals are strings in single quotes, numbers, `true`/`false`, `null` and unquoted RFC 3339 date-times. Anything else is `501` (unsupported function) or `400` (syntax, unknown property).
+                 * @example Status eq 'paid' and CreatedAt ge 2026-12-01T00:00:00Z
+                 */
+                $filter?: components["parameters"]["ODataFilter"];
+                /**
+                 * @description Comma-separated properties to return (others are omitted). Unknown properties are `400`.
+                 * @example OrderId,CreatedAt,TotalAmount,Currency
+                 */
+                $select?: components["parameters"]["ODataSelect"];
+                /**
+                 * @description Comma-separated `Property [asc|desc]`. The key is always appended as a final tie-breaker so paging is stable. Default: the key ascending.
+                 * @example CreatedAt desc
+                 */
+                $orderby?: components["parameters"]["ODataOrderBy"];
+                /**
+                 * @description Return at most this many entities in total (across pages).
+                 * @example 500
+                 */
+                $top?: components["parameters"]["ODataTop"];
+                /**
+                 * @description Skip this many entities first.
+                 * @example 0
+                 */
+                $skip?: components["parameters"]["ODataSkip"];
+                /**
+                 * @description `true` adds `@odata.count`, the number of entities matching `$filter` (ignoring `$top`/`$skip`).
+                 * @example true
+                 */
+                $count?: components["parameters"]["ODataCount"];
+                /**
+                 * @description Opaque continuation token. Never build it: follow `@odata.nextLink`, which carries it together with the original options.
+                 * @example eyJrIjoib3JkXzAxSkRYNFk3TDFQNkE0TTJKOFM1VjBROVhCIn0
+                 */
+                $skiptoken?: components["parameters"]["ODataSkipToken"];
+                /**
+                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @example json
+                 */
+                $format?: components["parameters"]["ODataFormat"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description `odata.maxpagesize=<n>` asks for pages of at most n entities (1–5000, default 1000); the server confirms in `Preference-Applied`. Pages end with `@odata.nextLink` while more data exists.
+                 * @example odata.maxpagesize=500
+                 */
+                Prefer?: components["parameters"]["ODataPrefer"];
+                /**
+                 * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
+                 * @example 4.01
+                 */
+                "OData-MaxVersion"?: components["parameters"]["ODataMaxVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Payments. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "OData-Version": components["headers"]["OData-Version"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BiPaymentCollection"];
+                };
+            };
+            400: components["responses"]["ODataBadRequest"];
+            401: components["responses"]["ODataUnauthorized"];
+            403: components["responses"]["ODataForbidden"];
+            429: components["responses"]["ODataTooManyRequests"];
+            501: components["responses"]["ODataNotImplemented"];
+        };
+    };
+    listBiEntrances: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OData filter expression over the entity's properties. Supported: `eq ne gt ge lt le and or not in`, parentheses, `contains startswith endswith tolower toupper year month day`; literals are strings in single quotes, numbers, `true`/`false`, `null` and unquoted RFC 3339 date-times. Anything else is `501` (unsupported function) or `400` (syntax, unknown property).
+                 * @example Status eq 'paid' and CreatedAt ge 2026-12-01T00:00:00Z
+                 */
+                $filter?: components["parameters"]["ODataFilter"];
+                /**
+                 * @description Comma-separated properties to return (others are omitted). Unknown properties are `400`.
+                 * @example OrderId,CreatedAt,TotalAmount,Currency
+                 */
+                $select?: components["parameters"]["ODataSelect"];
+                /**
+                 * @description Comma-separated `Property [asc|desc]`. The key is always appended as a final tie-breaker so paging is stable. Default: the key ascending.
+                 * @example CreatedAt desc
+                 */
+                $orderby?: components["parameters"]["ODataOrderBy"];
+                /**
+                 * @description Return at most this many entities in total (across pages).
+                 * @example 500
+                 */
+                $top?: components["parameters"]["ODataTop"];
+                /**
+                 * @description Skip this many entities first.
+                 * @example 0
+                 */
+                $skip?: components["parameters"]["ODataSkip"];
+                /**
+                 * @description `true` adds `@odata.count`, the number of entities matching `$filter` (ignoring `$top`/`$skip`).
+                 * @example true
+                 */
+                $count?: components["parameters"]["ODataCount"];
+                /**
+                 * @description Opaque continuation token. Never build it: follow `@odata.nextLink`, which carries it together with the original options.
+                 * @example eyJrIjoib3JkXzAxSkRYNFk3TDFQNkE0TTJKOFM1VjBROVhCIn0
+                 */
+                $skiptoken?: components["parameters"]["ODataSkipToken"];
+                /**
+                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @example json
+                 */
+                $format?: components["parameters"]["ODataFormat"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description `odata.maxpagesize=<n>` asks for pages of at most n entities (1–5000, default 1000); the server confirms in `Preference-Applied`. Pages end with `@odata.nextLink` while more data exists.
+                 * @example odata.maxpagesize=500
+                 */
+                Prefer?: components["parameters"]["ODataPrefer"];
+                /**
+                 * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
+                 * @example 4.01
+                 */
+                "OData-MaxVersion"?: components["parameters"]["ODataMaxVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Entrances. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "OData-Version": components["headers"]["OData-Version"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BiEntranceCollection"];
+                };
+            };
+            400: components["responses"]["ODataBadRequest"];
+            401: components["responses"]["ODataUnauthorized"];
+            403: components["responses"]["ODataForbidden"];
+            429: components["responses"]["ODataTooManyRequests"];
+            501: components["responses"]["ODataNotImplemented"];
+        };
+    };
+    receiveTicketIssuedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketIssuedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveTicketReissuedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketReissuedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveTicketCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketCancelledEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveTicketTransferredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketTransferredEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveTicketPersonalizedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketPersonalizedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveTicketDownloadedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketDownloadedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveTicketUsedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketUsedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveCartCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartCreatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveCartItemAddedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartItemAddedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveCartItemUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartItemUpdatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveCartItemRemovedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartItemRemovedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveCartCustomerAttachedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartCustomerAttachedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveCartPaymentProviderSelectedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartPaymentProviderSelectedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveCartLockedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartLockedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveCartUnlockedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartUnlockedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveCartExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartExpiredEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveCartCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartCompletedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receivePaymentPendingEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPendingEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receivePaymentSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentSucceededEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receivePaymentFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receivePaymentCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCancelledEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receivePaymentExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentExpiredEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receivePaymentRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receivePaymentDisputedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentDisputedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveEntranceAdmittedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntranceAdmittedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveEntranceDeniedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntranceDeniedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveEntranceExitedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntranceExitedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveEntranceCapacityReachedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntranceCapacityReachedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveEntranceCapacityReleasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntranceCapacityReleasedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    receiveEntranceExternalImportCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
+                 * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds when this attempt was signed. Reject messages more than 5 minutes away from your clock (either direction) to block replays.
+                 * @example 1796499600
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated list of signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64-decoded part of the `whsec_` secret, over `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation's overlap the list holds one signature per valid secret (newest first); accept the message if any matches, comparing in constant time.
+                 * @example v1,IcfSWFJfurxpnAI5vmceZr5TPy2QGHUkjI0kpk7d9lw=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntranceExternalImportCompletedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Acknowledged"];
+            410: components["responses"]["Gone"];
         };
     };
 }
