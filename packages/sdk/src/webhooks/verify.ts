@@ -78,7 +78,8 @@ export async function verifyWebhook(
   if (!list?.length) fail("invalid_secret", "At least one webhook secret is required");
   let matched = false;
   for (const secret of list) {
-    const expected = await hmac(secret, `${id}.${ts}.`, body);
+    let expected = hmac(secret, `${id}.${ts}.`, body);
+    if (typeof expected !== "string") expected = await expected;
     for (const candidate of candidates) matched = equal(candidate, expected) || matched;
   }
   if (!matched) fail("no_matching_signature", "No webhook signature matches the secret(s)");
