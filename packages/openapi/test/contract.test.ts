@@ -25,6 +25,21 @@ const document = loadDocument("openapi.json");
 const operations = operationsOf(document, "paths");
 const webhookOperations = operationsOf(document, "webhooks");
 
+/** The scope each section requires (DECISIONS.md, "Scopes"). */
+const scopeByTag: Record<string, string> = {
+  shop: "Shop",
+  sessions: "Shop",
+  survey: "Shop",
+  assets: "Shop",
+  webhooks: "Shop",
+  bi: "Shop",
+  entrance: "TERP",
+  externalEntrance: "TERP",
+  connections: "TERP",
+};
+/** Sections whose browser-safe operations may accept a shop session token (DECISIONS.md, "Session tokens"). */
+const sessionTags = new Set(["shop", "survey", "assets"]);
+
 /** Operations that are reached without an API token. */
 const unauthenticated = new Set(["createToken"]);
 /** Operations whose errors follow RFC 6749 §5.2 instead of RFC 9457. */
@@ -179,6 +194,18 @@ describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
       for (const requirement of requirements) expect(Object.keys(requirement).length).toBeGreaterThan(0);
     }
   });
+
+  if (!unauthenticated.has(op.id)) {
+    it("requires its section's OAuth scope; session tokens only where the browser may call", () => {
+      const requirements = ((op.operation.security ?? document.security ?? []) as Json[]).filter(isObject);
+      const tag = tagOf(op) ?? "";
+      const oauthScopes = requirements.flatMap((r) => (Array.isArray(r.oauth2) ? r.oauth2 : []));
+      expect(oauthScopes, `${op.pointer} scopes`).toEqual([scopeByTag[tag]]);
+      const schemes = requirements.flatMap((r) => Object.keys(r));
+      for (const scheme of schemes) expect(["oauth2", "sessionToken"], `${op.pointer} scheme`).toContain(scheme);
+      if (schemes.includes("sessionToken")) expect(sessionTags, `${op.pointer} accepts a session token`).toContain(tag);
+    });
+  }
 
   it("documents at least one 4xx error in the section's error format", () => {
     const errors = [...responses].filter(
