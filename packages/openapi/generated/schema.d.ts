@@ -3623,7 +3623,11 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                /**
+                 * @description RFC 6750 challenge naming the missing scope.
+                 * @example Bearer realm="entrada", error="insufficient_scope", scope="Shop"
+                 */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
