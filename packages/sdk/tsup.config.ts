@@ -8,8 +8,7 @@ export default defineConfig({
     "cli/bi-export": "src/cli/bi-export.ts",
   },
   format: ["esm", "cjs"],
-  // Inline the contract's types so the published declarations need no private workspace package.
-  dts: { resolve: ["@entrada/openapi"] },
+  dts: true,
   // Keep workspace imports on their built files, not their TypeScript sources.
   esbuildOptions(options) {
     options.conditions = ["import", "module", "default"];

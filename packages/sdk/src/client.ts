@@ -3,7 +3,6 @@
  * openapi-fetch client on top of it, and one typed section per tag of the contract.
  */
 
-import type { operations, paths } from "@entrada/openapi/schema";
 import createFetchClient, { type Client } from "openapi-fetch";
 import { cacheAuth, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, resolveConfig } from "./core/config.ts";
@@ -17,6 +16,7 @@ import { type CallOptions, Transport } from "./core/transport.ts";
 import type { EntradaResult, EntradaSuccess, Operation } from "./core/types.ts";
 import { SDK_VERSION } from "./core/version.ts";
 import { operationTable } from "./generated/operations.ts";
+import type { operations, paths } from "./generated/schema.ts";
 
 type Table = typeof operationTable;
 

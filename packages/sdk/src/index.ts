@@ -1,6 +1,5 @@
 // Public surface of @entrada/sdk. Names are listed explicitly; internals stay unexported.
 
-export type { components, operations, paths } from "@entrada/openapi/schema";
 export type { EntradaClient, EntradaFetchInit, Section, SessionsSection } from "./client.ts";
 export { createClient } from "./client.ts";
 export type { TokenSource } from "./core/auth.ts";
@@ -45,3 +44,4 @@ export type {
   SuccessData,
 } from "./core/types.ts";
 export { SDK_VERSION } from "./core/version.ts";
+export type { components, operations, paths } from "./generated/schema.ts";

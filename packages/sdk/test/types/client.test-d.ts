@@ -1,0 +1,134 @@
+import { describe, expectTypeOf, it } from "vitest";
+import {
+  type components,
+  type createClient,
+  type EntradaProblemError,
+  type EntradaResult,
+  type NetworkError,
+  type OAuthError,
+  paginate,
+  type RequestError,
+  type ResponseMeta,
+  type TimeoutError,
+  type UnexpectedResponseError,
+} from "../../src/index.ts";
+
+declare const client: ReturnType<typeof createClient>;
+type Schemas = components["schemas"];
+
+describe("section methods", () => {
+  it("types data from the contract's 2xx responses", async () => {
+    const result = await client.shop.getEvent({ params: { path: { eventId: "evt_1" } } });
+    if (result.error) {
+      expectTypeOf(result.error).toEqualTypeOf<RequestError>();
+      expectTypeOf(result.data).toEqualTypeOf<undefined>();
+    } else {
+      expectTypeOf(result.data).toEqualTypeOf<Schemas["Event"]>();
+      expectTypeOf(result.response).toEqualTypeOf<Response>();
+    }
+    expectTypeOf(result.meta).toEqualTypeOf<ResponseMeta>();
+  });
+
+  it("unions several success responses (checkout: 200 completed, 202 pending)", async () => {
+    const { data } = await client.shop.checkoutCart.orThrow({ params: { path: { id: "crt_1" } }, body: {} });
+    expectTypeOf(data).toEqualTypeOf<Schemas["CheckoutCompleted"] | Schemas["CheckoutPending"]>();
+  });
+
+  it("requires path parameters and bodies where the contract does", () => {
+    // @ts-expect-error — eventId is required
+    client.shop.getEvent();
+    // @ts-expect-error — wrong path parameter name
+    client.shop.getEvent({ params: { path: { id: "evt_1" } } });
+    // @ts-expect-error — the body of addCartItem is required
+    client.shop.addCartItem({ params: { path: { id: "crt_1" } } });
+    // @ts-expect-error — quantity must be a number
+    client.shop.updateCartItem({ params: { path: { id: "c", itemId: "i" } }, body: { quantity: "2" } });
+    // Optional init may be omitted entirely.
+    client.shop.listVenues();
+    client.shop.createCart();
+  });
+
+  it("types query parameters", () => {
+    client.shop.listEvents({ params: { query: { venueId: "ven_1", limit: 10, dateFrom: "2026-12-01" } } });
+    // @ts-expect-error — unknown query parameter
+    client.shop.listEvents({ params: { query: { venue: "ven_1" } } });
+  });
+
+  it("accepts the client's per-call controls", () => {
+    client.shop.createCart({
+      body: { currency: "CHF" },
+      idempotencyKey: "order-1",
+      locale: "fr-CH",
+      timeoutMs: 5_000,
+      totalTimeoutMs: 20_000,
+      retry: { maxRetries: 5 },
+      signal: AbortSignal.timeout(1_000),
+    });
+    client.shop.createCart({ body: {}, idempotencyKey: null, retry: false });
+  });
+
+  it("orThrow returns non-optional data", async () => {
+    const { data } = await client.shop.getCart.orThrow({ params: { path: { id: "crt_1" } } });
+    expectTypeOf(data).toEqualTypeOf<Schemas["Cart"]>();
+  });
+
+  it("exposes operations of every section, the token endpoint included", () => {
+    expectTypeOf(client.sessions.createSession).toBeFunction();
+    expectTypeOf(client.token.createToken).toBeFunction();
+    // @ts-expect-error — not an operation of the shop section
+    client.shop.createSession;
+  });
+});
+
+describe("errors", () => {
+  it("narrows the error union by kind", async () => {
+    const { error } = await client.shop.listVenues();
+    if (!error) return;
+    switch (error.kind) {
+      case "problem":
+        expectTypeOf(error).toEqualTypeOf<EntradaProblemError>();
+        expectTypeOf(error.slug).toEqualTypeOf<import("../../src/index.ts").ProblemSlug>();
+        expectTypeOf(error.status).toEqualTypeOf<number>();
+        break;
+      case "oauth":
+        expectTypeOf(error).toEqualTypeOf<OAuthError>();
+        break;
+      case "network":
+        expectTypeOf(error).toEqualTypeOf<NetworkError>();
+        break;
+      case "timeout":
+        expectTypeOf(error).toEqualTypeOf<TimeoutError>();
+        break;
+      case "unexpected-response":
+        expectTypeOf(error).toEqualTypeOf<UnexpectedResponseError>();
+        expectTypeOf(error.body).toEqualTypeOf<string>();
+        break;
+    }
+    expectTypeOf(error.logId).toEqualTypeOf<string | undefined>();
+    expectTypeOf(error.idempotencyKey).toEqualTypeOf<string | undefined>();
+  });
+});
+
+describe("pagination and sessions", () => {
+  it("infers the item type of a list operation", async () => {
+    for await (const event of paginate(client.shop.listEvents, { params: { query: { venueId: "v" } } })) {
+      expectTypeOf(event).toEqualTypeOf<Schemas["EventSummary"]>();
+    }
+    const all = await paginate(client.shop.listEvents).all({ max: 50 });
+    expectTypeOf(all).toEqualTypeOf<Schemas["EventSummary"][]>();
+  });
+
+  it("creates session tokens with a typed body", async () => {
+    const result = await client.sessions.create({ allowedOrigins: ["https://shop.example"] });
+    expectTypeOf(result).toEqualTypeOf<EntradaResult<Schemas["Session"]>>();
+    // @ts-expect-error — allowedOrigins is a list
+    client.sessions.create({ allowedOrigins: "https://shop.example" });
+  });
+});
+
+describe("raw client", () => {
+  it("is the openapi-fetch client over the contract's paths", async () => {
+    const { data } = await client.raw.GET("/shop/v1/cart/{id}", { params: { path: { id: "crt_1" } } });
+    expectTypeOf(data).toEqualTypeOf<Schemas["Cart"] | undefined>();
+  });
+});
