@@ -144,6 +144,24 @@ describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
     expect(headerParameter(op, "Accept-Language"), `${op.pointer} lacks Accept-Language`).toBeDefined();
   });
 
+  it("uses the shared definitions of the cross-cutting parameters", () => {
+    const raw = [
+      ...(Array.isArray(op.operation.parameters) ? op.operation.parameters : []),
+      ...(Array.isArray(op.item.parameters) ? op.item.parameters : []),
+    ].filter(isObject);
+    const shared: Record<string, string> = {
+      "accept-language": "#/components/parameters/AcceptLanguage",
+      "idempotency-key": "#/components/parameters/IdempotencyKey",
+    };
+    for (const parameter of raw) {
+      const resolved = deref(document, parameter);
+      const name = typeof resolved?.name === "string" ? resolved.name.toLowerCase() : "";
+      const expected = shared[name];
+      if (resolved?.in === "header" && expected)
+        expect(parameter.$ref, `${op.pointer} ${name}`).toBe(expected);
+    }
+  });
+
   if (write) {
     it("accepts Idempotency-Key (write)", () => {
       const parameter = headerParameter(op, "Idempotency-Key");
@@ -151,12 +169,13 @@ describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
       expect(parameter?.required ?? false).toBe(false);
     });
 
-    it("returns X-Log-Id on every 2xx response (write)", () => {
+    it("returns X-Log-Id and Idempotent-Replayed on every 2xx response (write)", () => {
       const successes = [...responses].filter(([status]) => /^2/.test(status));
       expect(successes.length, `${op.pointer} has no 2xx response`).toBeGreaterThan(0);
       for (const [status, response] of successes) {
         const headers = isObject(response.headers) ? Object.keys(response.headers) : [];
         expect(headers, `${op.id} ${status} lacks X-Log-Id`).toContain("X-Log-Id");
+        expect(headers, `${op.id} ${status} lacks Idempotent-Replayed`).toContain("Idempotent-Replayed");
       }
     });
   }
@@ -202,10 +221,30 @@ describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
       const oauthScopes = requirements.flatMap((r) => (Array.isArray(r.oauth2) ? r.oauth2 : []));
       expect(oauthScopes, `${op.pointer} scopes`).toEqual([scopeByTag[tag]]);
       const schemes = requirements.flatMap((r) => Object.keys(r));
-      for (const scheme of schemes) expect(["oauth2", "sessionToken"], `${op.pointer} scheme`).toContain(scheme);
-      if (schemes.includes("sessionToken")) expect(sessionTags, `${op.pointer} accepts a session token`).toContain(tag);
+      for (const scheme of schemes)
+        expect(["oauth2", "sessionToken"], `${op.pointer} scheme`).toContain(scheme);
+      if (schemes.includes("sessionToken"))
+        expect(sessionTags, `${op.pointer} accepts a session token`).toContain(tag);
     });
   }
+
+  it("describes every problem response with the shared Problem schema", () => {
+    const problems = new Set(["#/components/schemas/Problem", "#/components/schemas/ValidationProblem"]);
+    const refsIn = (schema: Json | undefined): string[] => {
+      if (!isObject(schema)) return [];
+      if (typeof schema.$ref === "string") return [schema.$ref];
+      return ["anyOf", "oneOf", "allOf"].flatMap((k) =>
+        Array.isArray(schema[k]) ? schema[k].flatMap(refsIn) : [],
+      );
+    };
+    for (const [status, response] of responses) {
+      const media = isObject(response.content) ? response.content["application/problem+json"] : undefined;
+      if (!isObject(media)) continue;
+      const refs = refsIn(media.schema);
+      expect(refs.length, `${op.id} ${status} problem schema`).toBeGreaterThan(0);
+      for (const ref of refs) expect(problems, `${op.id} ${status} problem schema`).toContain(ref);
+    }
+  });
 
   it("documents at least one 4xx error in the section's error format", () => {
     const errors = [...responses].filter(

@@ -49,6 +49,8 @@ export interface Operation {
   /** JSON Pointer of the operation in the document. */
   pointer: string;
   operation: JsonObject;
+  /** The path item (or webhook) holding the operation. */
+  item: JsonObject;
   /** Path-item and operation parameters, dereferenced. */
   parameters: JsonObject[];
 }
@@ -81,6 +83,7 @@ export function operationsOf(document: JsonObject, section: "paths" | "webhooks"
         route,
         pointer: `#/${section}/${escapePointer(route)}/${method}`,
         operation,
+        item,
         parameters: raw.map((p) => deref(document, p)).filter((p): p is JsonObject => p !== undefined),
       });
     }
