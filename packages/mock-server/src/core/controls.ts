@@ -407,6 +407,8 @@ export async function handleControl(
         auth: null,
         world: session.world,
         clock: session.clock,
+        baseUrl:
+          url.origin + (core.options.basePath && core.options.basePath !== "/" ? core.options.basePath : ""),
         mockSession: session.id,
         logId,
         text: (value) => pickText(value, culture),

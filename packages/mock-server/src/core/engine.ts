@@ -551,6 +551,9 @@ export class MockCore {
       auth: input.auth,
       world: session.world,
       clock: session.clock,
+      baseUrl:
+        input.url.origin +
+        (this.options.basePath && this.options.basePath !== "/" ? this.options.basePath : ""),
       mockSession: session.id,
       logId,
       text: (value) => pickText(value, culture),

@@ -77,6 +77,8 @@ export interface OperationContext {
   emit(type: string, data: Record<string, unknown>): void;
   /** A new opaque id with the given prefix, e.g. `id("crt")` → `crt_01J...`. */
   id(prefix: string): string;
+  /** Where the API is served: origin plus any base path, no trailing slash (for absolute links). */
+  baseUrl?: string;
   /** The request's mock session (`X-Mock-Session`, "default" without the header). */
   mockSession?: string;
   /** The log id of this response (also sent as `X-Log-Id`). */

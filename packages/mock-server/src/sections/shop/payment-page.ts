@@ -88,6 +88,8 @@ function page(ctx: OperationContext, status: number, body: string, formTarget?: 
 }
 
 function sessionPath(ctx: OperationContext, path: string): string {
+  const base = ctx.baseUrl ? new URL(ctx.baseUrl).pathname.replace(/\/$/, "") : "";
+  path = base + path;
   return ctx.mockSession && ctx.mockSession !== "default"
     ? `${path}?mockSession=${encodeURIComponent(ctx.mockSession)}`
     : path;

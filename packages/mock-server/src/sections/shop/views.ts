@@ -19,12 +19,15 @@ export function iso(ms: number): string {
 }
 
 /** Absolute link to a mock-served resource, carrying the mock session when it is not the default. */
-export function mockLink(ctx: Pick<OperationContext, "url" | "mockSession">, path: string): string {
+export function mockLink(
+  ctx: Pick<OperationContext, "url" | "mockSession" | "baseUrl">,
+  path: string,
+): string {
   const session =
     ctx.mockSession && ctx.mockSession !== "default"
       ? `?mockSession=${encodeURIComponent(ctx.mockSession)}`
       : "";
-  return `${ctx.url.origin}/__mock${path}${session}`;
+  return `${ctx.baseUrl ?? ctx.url.origin}/__mock${path}${session}`;
 }
 
 export function venueView(state: ShopState, venueId: string, culture: Culture) {
@@ -142,7 +145,10 @@ export function cartView(state: ShopState, cart: CartRecord, culture: Culture) {
   };
 }
 
-export function ticketView(ctx: Pick<OperationContext, "url" | "mockSession">, ticket: TicketRecord) {
+export function ticketView(
+  ctx: Pick<OperationContext, "url" | "mockSession" | "baseUrl">,
+  ticket: TicketRecord,
+) {
   return {
     id: ticket.id,
     orderId: ticket.orderId,
@@ -159,7 +165,7 @@ export function ticketView(ctx: Pick<OperationContext, "url" | "mockSession">, t
 export function orderView(
   state: ShopState,
   order: OrderRecord,
-  ctx: Pick<OperationContext, "url" | "mockSession" | "culture">,
+  ctx: Pick<OperationContext, "url" | "mockSession" | "baseUrl" | "culture">,
 ) {
   return {
     id: order.id,

@@ -1,0 +1,78 @@
+/**
+ * msw transport: ONE catch-all handler scoped to the base URL bridges every request to the engine, so
+ * matching stays a route-tree lookup however many operations the document has. Works with
+ * `setupServer` (Node tests) and `setupWorker` (browser).
+ */
+import { HttpResponse, http, type RequestHandler } from "msw";
+import type { MockCore } from "../core/engine.ts";
+import type { MockRequest } from "../core/types.ts";
+import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
+
+export interface MockHandlersOptions extends EntradaMockOptions {
+  /** Where the mocked API lives, e.g. "https://api.entrada.dev" or "http://localhost:5173/api". */
+  baseUrl: string;
+  /** An engine to serve instead of a new one (share one between transports). */
+  core?: MockCore;
+}
+
+export interface EntradaMsw {
+  /** Pass to `setupServer(...handlers)` / `setupWorker(...handlers)`. */
+  handlers: RequestHandler[];
+  core: MockCore;
+  /** Resets every session (or one) to the seed. */
+  reset(sessionId?: string): void;
+  baseUrl: string;
+}
+
+/** Converts a Fetch Request into the engine's request. */
+export async function toMockRequest(request: Request): Promise<MockRequest> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  let body: Uint8Array | null = null;
+  if (request.method !== "GET" && request.method !== "HEAD" && request.body !== null) {
+    const buffer = await request.arrayBuffer();
+    body = buffer.byteLength > 0 ? new Uint8Array(buffer) : null;
+  }
+  return { method: request.method, url: request.url, headers, body };
+}
+
+/**
+ * The msw handler(s) for the Entrada mock.
+ * @example const server = setupServer(...createMockHandlers({ baseUrl: "https://api.entrada.dev" }));
+ */
+export function createMockHandlers(options: MockHandlersOptions): RequestHandler[] {
+  return createMock(options).handlers;
+}
+
+/**
+ * The msw handlers plus the engine behind them.
+ * @example
+ * const mock = createMock({ baseUrl: "https://api.entrada.dev" });
+ * const server = setupServer(...mock.handlers);
+ * afterEach(() => mock.reset());
+ */
+export function createMock(options: MockHandlersOptions): EntradaMsw {
+  const { baseUrl, core: given, ...coreOptions } = options;
+  const base = new URL(baseUrl);
+  const basePath = base.pathname.replace(/\/$/, "");
+  const core = given ?? createEntradaMock({ ...coreOptions, ...(basePath ? { basePath } : {}) });
+  const handler = http.all(`${base.origin}${basePath}/*`, async ({ request }) => {
+    const response = await core.handle(await toMockRequest(request));
+    if (response.drop) return HttpResponse.error();
+    const body =
+      response.body === null
+        ? null
+        : typeof response.body === "string"
+          ? response.body
+          : (response.body.slice().buffer as ArrayBuffer);
+    return new HttpResponse(body, { status: response.status, headers: response.headers });
+  });
+  return {
+    handlers: [handler],
+    core,
+    baseUrl: `${base.origin}${basePath}`,
+    reset: (sessionId) => core.reset(sessionId),
+  };
+}

@@ -1,0 +1,114 @@
+import { type MockServer, type MockServerOptions, startMockServer } from "../src/node/index.ts";
+
+export interface Api {
+  url: string;
+  mock: MockServer;
+  /** fetch relative to the mock, with optional session header. */
+  fetch(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  token(scope?: string, client?: { id: string; secret: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts the standalone server on a free port with response validation on. */
+export async function startApi(options: MockServerOptions & { session?: string } = {}): Promise<Api> {
+  const { session, ...rest } = options;
+  const mock = await startMockServer({
+    port: 0,
+    validateResponses: "strict",
+    rateLimit: false,
+    webhooks: false,
+    ...rest,
+  });
+  const doFetch = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+    const headers = new Headers(init.headers);
+    if (session && !headers.has("x-mock-session")) headers.set("x-mock-session", session);
+    let body = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    }
+    return fetch(`${mock.url}${path}`, { ...init, headers, body, redirect: "manual" });
+  };
+  return {
+    url: mock.url,
+    mock,
+    fetch: doFetch,
+    async token(scope = "Shop", client = { id: "entrada-demo", secret: "demo-secret" }) {
+      const response = await doFetch("/connect/token", {
+        method: "POST",
+        headers: {
+          authorization: `Basic ${btoa(`${client.id}:${client.secret}`)}`,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}`,
+      });
+      if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { access_token: string }).access_token;
+    },
+    close: () => mock.close(),
+  };
+}
+
+export function bearer(token: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${token}`, ...extra };
+}
+
+export interface Cart {
+  id: string;
+  status: string;
+  items: Array<{ id: string; quantity: number; articleId: string; slotId: string; name: string }>;
+  total: { amount: number; currency: string };
+  holdExpiresAt: string | null;
+  orderId: string | null;
+}
+
+export interface EventDetail {
+  id: string;
+  slug: string;
+  name: string;
+  slots: Array<{ id: string; capacity: number; available: number }>;
+  pricingAssortments: Array<{ articles: Array<{ id: string; slug: string; price: { amount: number } }> }>;
+}
+
+/** Creates a cart with one item of the first event's first article, customer and provider set. */
+export async function readyCart(
+  api: Api,
+  token: string,
+  options: {
+    quantity?: number;
+    provider?: string;
+    eventIndex?: number;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<{ cart: Cart; event: EventDetail }> {
+  const h = bearer(token, options.headers);
+  const list = (await (await api.fetch("/shop/v1/discovery/events?limit=50", { headers: h })).json()) as {
+    items: Array<{ id: string }>;
+  };
+  const eventId = list.items[options.eventIndex ?? 0]?.id ?? "";
+  const event = (await (
+    await api.fetch(`/shop/v1/discovery/events/${eventId}`, { headers: h })
+  ).json()) as EventDetail;
+  const cart = (await (await api.fetch("/shop/v1/cart", { method: "POST", headers: h })).json()) as Cart;
+  const article = event.pricingAssortments[0]?.articles[0];
+  const slot = event.slots[0];
+  let response = await api.fetch(`/shop/v1/cart/${cart.id}/items`, {
+    method: "POST",
+    headers: h,
+    json: { articleId: article?.id, slotId: slot?.id, quantity: options.quantity ?? 1 },
+  });
+  if (response.status !== 201) throw new Error(`add item: ${response.status} ${await response.text()}`);
+  response = await api.fetch(`/shop/v1/cart/${cart.id}/customer`, {
+    method: "PUT",
+    headers: h,
+    json: { firstName: "Anna", lastName: "Meier", email: "anna.meier@example.ch" },
+  });
+  if (response.status !== 200) throw new Error(`customer: ${response.status} ${await response.text()}`);
+  response = await api.fetch(`/shop/v1/cart/${cart.id}/payment-provider`, {
+    method: "PUT",
+    headers: h,
+    json: { paymentProviderId: options.provider ?? "card" },
+  });
+  if (response.status !== 200) throw new Error(`provider: ${response.status} ${await response.text()}`);
+  return { cart: (await response.json()) as Cart, event };
+}
