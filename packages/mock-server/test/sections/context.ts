@@ -5,6 +5,7 @@
 import { pickText } from "../../src/core/culture.ts";
 import { ProblemError } from "../../src/core/problems.ts";
 import type {
+  AuthInfo,
   Clock,
   Culture,
   HandlerResult,
@@ -47,6 +48,8 @@ export interface Harness {
       headers?: Record<string, string>;
       culture?: Culture;
       url?: string;
+      /** Default: a client `test` with scopes Shop and TERP. */
+      auth?: AuthInfo | null;
     },
   ): Promise<HandlerResult>;
   /** Call and expect a problem; returns it. */
@@ -81,7 +84,10 @@ export function harness(
       headers: input.headers ?? {},
       body: input.body === undefined ? undefined : structuredClone(input.body),
       culture,
-      auth: { kind: "client", clientId: "test", scopes: ["Shop", "TERP"] },
+      auth:
+        input.auth === undefined
+          ? { kind: "client", clientId: "test", scopes: ["Shop", "TERP"] }
+          : input.auth,
       world,
       clock,
       text: (value) => pickText(value, culture),
@@ -118,7 +124,7 @@ export function harness(
   };
 }
 
-/** A minimal shop slice in the shape the shop module keeps (venues, events with slots, orders with tickets). */
+/** A minimal shop slice in the shape of the shop module's `ShopState` (venues, events with slots, orders, tickets). */
 export function fakeShop(): World {
   const event = {
     id: "evt_CONCERT",
@@ -191,27 +197,33 @@ export function fakeShop(): World {
         ord_ONE: {
           id: "ord_ONE",
           cartId: "crt_ONE",
-          status: "paid",
-          createdAt: "2026-12-01T10:00:00Z",
           customer: { firstName: "Anna", lastName: "Muster", email: "anna@example.ch" },
-          total: { amount: 14700, currency: "CHF" },
-          tickets: [
-            ticket("tkt_A", "evt_CONCERT", "slt_EVENING"),
-            ticket("tkt_B", "evt_CONCERT", "slt_EVENING"),
-            ticket("tkt_C", "evt_FAIR", "slt_DAY"),
-            ticket("tkt_X", "evt_CONCERT", "slt_EVENING", "cancelled"),
-          ],
+          items: [],
+          currency: "CHF",
+          total: 14700,
+          createdAt: "2026-12-01T10:00:00Z",
+          ticketIds: ["tkt_A", "tkt_B", "tkt_C", "tkt_X"],
+          paymentId: "pay_ONE",
+          culture: "de-CH",
         },
+      },
+      tickets: {
+        tkt_A: ticket("tkt_A", "evt_CONCERT", "slt_EVENING"),
+        tkt_B: ticket("tkt_B", "evt_CONCERT", "slt_EVENING"),
+        tkt_C: ticket("tkt_C", "evt_FAIR", "slt_DAY"),
+        tkt_X: ticket("tkt_X", "evt_CONCERT", "slt_EVENING", "cancelled"),
       },
       payments: {
         pay_ONE: {
           id: "pay_ONE",
           cartId: "crt_ONE",
-          orderId: "ord_ONE",
           providerId: "card",
           status: "succeeded",
-          amount: { amount: 14700, currency: "CHF" },
+          orderId: "ord_ONE",
+          amount: 14700,
+          currency: "CHF",
           createdAt: "2026-12-01T09:59:58Z",
+          completedAt: "2026-12-01T10:00:00Z",
         },
       },
     },

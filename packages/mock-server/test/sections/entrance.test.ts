@@ -83,8 +83,9 @@ describe("entrance: admission", () => {
       category: { id: "qcc_01JDX0SH0PT1CKETS00000000A", name: "Shop tickets" },
     });
     // The shop's ticket shows the entrance status.
-    const shopTicket = (h.world.shop as { orders: { ord_ONE: { tickets: { status: string }[] } } }).orders
-      .ord_ONE.tickets[0];
+    const shopTicket = (h.world.shop as { tickets: Record<string, { status: string }> }).tickets.tkt_A as {
+      status: string;
+    };
     expect(shopTicket.status).toBe("used");
 
     h.clock.advance(60_000);
@@ -108,11 +109,45 @@ describe("entrance: admission", () => {
       "entrance.admitted",
     ]);
     expect(h.emitted[0]?.data).toMatchObject({
-      ticketId: "tkt_A",
-      gateId: MAIN,
-      result: "admitted",
-      deviceId: "scanner-07",
+      scan: {
+        gateId: MAIN,
+        eventId: "evt_CONCERT",
+        deviceId: "scanner-07",
+        category: { id: "qcc_01JDX0SH0PT1CKETS00000000A" },
+      },
+      ticket: { id: "tkt_A", source: "shop", status: "used" },
     });
+    expect(h.emitted[1]?.data).toMatchObject({
+      ticket: {
+        id: "tkt_A",
+        orderId: "ord_ONE",
+        quicode: "Q1.tkt_A.K7P2",
+        ticketUrl: "http://127.0.0.1:4010/assets/v1/tickets/tkt_A.pdf",
+        status: "used",
+      },
+    });
+    // The denial's reasonText is resolved per subscription culture at delivery.
+    const denied = h.emitted[2]?.data as {
+      reason: string;
+      reasonText: { $localized: Record<string, string> };
+    };
+    expect(denied.reason).toBe("already_used");
+    expect(denied.reasonText.$localized["fr-CH"]).toBe("Ce billet a déjà été scanné à 19:30.");
+  });
+
+  it("fires capacity_reached when the last place fills and capacity_released on the next exit", async () => {
+    const shop = fakeShop() as { shop: { events: { evt_CONCERT: { slots: { capacity: number }[] } } } };
+    (shop.shop.events.evt_CONCERT.slots[0] as { capacity: number }).capacity = 2;
+    const h = harness([entrance, externalEntrance], { slices: shop });
+    h.clock.set("2026-12-05T18:30:00Z");
+    await h.call(entrance, "scanQuicode", { params: { gateId: MAIN }, body: { quicode: "Q1.tkt_A.K7P2" } });
+    await h.call(entrance, "scanQuicode", { params: { gateId: MAIN }, body: { quicode: "Q1.tkt_B.K7P2" } });
+    await h.call(entrance, "recordExit", { params: { gateId: EXIT }, body: { quicode: "Q1.tkt_B.K7P2" } });
+    const capacity = h.emitted.filter((e) => e.type.startsWith("entrance.capacity"));
+    expect(capacity).toEqual([
+      { type: "entrance.capacity_reached", data: { eventId: "evt_CONCERT", inside: 2, capacity: 2 } },
+      { type: "entrance.capacity_released", data: { eventId: "evt_CONCERT", inside: 1, capacity: 2 } },
+    ]);
   });
 
   it("denies with the right reason: unknown, bad checksum, cancelled, wrong gate, too early, expired", async () => {

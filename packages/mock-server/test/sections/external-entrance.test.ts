@@ -77,7 +77,9 @@ describe("external entrance: import and reconciliation", () => {
       "entrance.external_import_completed",
       "entrance.external_import_completed",
     ]);
-    expect(h.emitted[1]?.data).toMatchObject({ counts: { accepted: 1, duplicate: 1, rejected: 6 } });
+    expect(h.emitted[1]?.data).toMatchObject({
+      import: { id: body.id, counts: { accepted: 1, duplicate: 1, rejected: 6 } },
+    });
 
     // The changed line did not alter the first import's ticket.
     const tickets = (

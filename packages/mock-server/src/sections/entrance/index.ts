@@ -1,8 +1,9 @@
-import { pickText } from "../../core/culture.ts";
+import { CULTURES, pickText } from "../../core/culture.ts";
 import type { HandlerResult, LocalizedText, OperationContext, SectionModule } from "../../core/types.ts";
+import { localizedValue } from "../webhooks/queue.ts";
 import { resolveTicket } from "./admission.ts";
 import { paginate, queryParam } from "./paging.ts";
-import { shopEvent } from "./shop-view.ts";
+import { shopEvent, shopTickets } from "./shop-view.ts";
 import {
   classify,
   ENTRANCE,
@@ -102,18 +103,74 @@ function readAt(ctx: OperationContext, field: "scannedAt" | "exitedAt"): number 
   return at;
 }
 
-function webhookData(s: ScanRecord): Record<string, unknown> {
+/** `WebhookScan` of the contract's entrance events. */
+function webhookScan(state: EntranceState, s: ScanRecord) {
+  const c = s.categoryId === null ? undefined : state.categories.find((x) => x.id === s.categoryId);
   return {
-    scanId: s.id,
+    id: s.id,
     gateId: s.gateId,
     eventId: s.eventId,
-    ticketId: s.ticket?.id ?? null,
-    source: s.ticket?.source ?? null,
-    result: s.result,
-    reason: s.reason,
-    at: s.at,
+    scannedAt: s.at,
     deviceId: s.deviceId,
+    category: c ? { id: c.id, name: typeof c.name === "string" ? c.name : localizedValue(c.name) } : null,
   };
+}
+
+/** `EntranceTicketSummary` with its localized article name resolved per subscription. */
+function webhookTicket(t: TicketSummaryRecord | null) {
+  if (!t) return null;
+  return {
+    id: t.id,
+    source: t.source,
+    ...(t.vendor !== undefined ? { vendor: t.vendor } : {}),
+    eventId: t.eventId,
+    slotId: t.slotId,
+    articleName:
+      t.articleName === null || typeof t.articleName === "string"
+        ? t.articleName
+        : localizedValue(t.articleName),
+    holderName: t.holderName,
+    validFrom: t.validFrom,
+    validUntil: t.validUntil,
+    status: t.status,
+  };
+}
+
+function emitScan(ctx: OperationContext, state: EntranceState, s: ScanRecord): void {
+  const scan = webhookScan(state, s);
+  if (s.result === "admitted") ctx.emit("entrance.admitted", { scan, ticket: webhookTicket(s.ticket) });
+  else if (s.result === "exited") ctx.emit("entrance.exited", { scan, ticket: webhookTicket(s.ticket) });
+  else if (s.result === "denied") {
+    const at = s.reasonAt ? Date.parse(s.reasonAt) : undefined;
+    const texts = Object.fromEntries(
+      CULTURES.map((c) => [c, reasonText(s.reason as string, c, at)]),
+    ) as LocalizedText;
+    ctx.emit("entrance.denied", {
+      scan,
+      reason: s.reason,
+      reasonText: localizedValue(texts),
+      ticket: webhookTicket(s.ticket),
+    });
+  }
+}
+
+/** Occupancy of an event from the scan log (admitted minus exited). */
+function insideCount(state: EntranceState, eventId: string): number {
+  let inside = 0;
+  for (const s of state.scans) {
+    if (s.eventId !== eventId) continue;
+    if (s.result === "admitted") inside++;
+    else if (s.result === "exited") inside--;
+  }
+  return Math.max(0, inside);
+}
+
+function eventCapacity(ctx: OperationContext, eventId: string): number | null {
+  const capacities =
+    shopEvent(ctx.world, eventId)
+      ?.slots.map((s) => s.capacity)
+      .filter((c): c is number => c !== null) ?? [];
+  return capacities.length > 0 ? Math.max(...capacities) : null;
 }
 
 function scanQuicode(ctx: OperationContext): HandlerResult {
@@ -168,15 +225,32 @@ function scanQuicode(ctx: OperationContext): HandlerResult {
     categoryId: category?.id ?? null,
   };
   state.scans.push(record);
-  ctx.emit(admitted ? "entrance.admitted" : "entrance.denied", webhookData(record));
-  if (firstAdmission && ticket) {
-    ctx.emit("ticket.used", {
-      ticketId: ticket.id,
-      eventId: ticket.eventId,
-      source: ticket.source,
-      gateId: gate.id,
-      usedAt: record.at,
-    });
+  emitScan(ctx, state, record);
+  if (firstAdmission && ticket?.source === "shop") {
+    const shopTicket = shopTickets(ctx.world).find((x) => x.id === ticket.id);
+    if (shopTicket) {
+      ctx.emit("ticket.used", {
+        ticket: {
+          id: shopTicket.id,
+          orderId: shopTicket.orderId,
+          eventId: shopTicket.eventId,
+          slotId: shopTicket.slotId,
+          articleId: shopTicket.articleId ?? "",
+          holderName: shopTicket.holderName,
+          quicode: shopTicket.quicode,
+          ticketUrl: `${ctx.url.origin}/assets/v1/tickets/${shopTicket.id}.pdf`,
+          status: "used",
+        },
+        scan: webhookScan(state, record),
+      });
+    }
+  }
+  if (admitted && ticket) {
+    const capacity = eventCapacity(ctx, ticket.eventId);
+    const inside = insideCount(state, ticket.eventId);
+    if (capacity !== null && inside === capacity) {
+      ctx.emit("entrance.capacity_reached", { eventId: ticket.eventId, inside, capacity });
+    }
   }
   return { status: 201, body: scanJson(ctx, state, record) };
 }
@@ -214,7 +288,14 @@ function recordExit(ctx: OperationContext): HandlerResult {
     categoryId: classify(state.categories, body.quicode)?.id ?? null,
   };
   state.scans.push(record);
-  if (reason === null) ctx.emit("entrance.exited", webhookData(record));
+  if (reason === null && ticket) {
+    emitScan(ctx, state, record);
+    const capacity = eventCapacity(ctx, ticket.eventId);
+    const inside = insideCount(state, ticket.eventId);
+    if (capacity !== null && inside === capacity - 1) {
+      ctx.emit("entrance.capacity_released", { eventId: ticket.eventId, inside, capacity });
+    }
+  }
   return { status: 201, body: scanJson(ctx, state, record) };
 }
 
@@ -378,13 +459,13 @@ function getEventOccupancy(ctx: OperationContext): HandlerResult {
     }
     if (latest === null || s.at > latest) latest = s.at;
   }
-  const capacities = event?.slots.map((s) => s.capacity).filter((c): c is number => c !== null) ?? [];
+  const capacity = eventCapacity(ctx, eventId);
   return {
     status: 200,
     body: {
       eventId,
       inside: Math.max(0, admittedTotal - exitedTotal),
-      capacity: capacities.length > 0 ? Math.max(...capacities) : null,
+      capacity,
       admittedTotal,
       exitedTotal,
       deniedTotal,

@@ -222,13 +222,7 @@ function ticketJson(r: ExternalTicketRecord) {
 function createExternalImport(ctx: OperationContext): HandlerResult {
   const body = ctx.body as { vendor: string; tickets: Line[] };
   const record = reconcile(ctx.world, ctx, body.vendor, body.tickets);
-  ctx.emit("entrance.external_import_completed", {
-    importId: record.id,
-    vendor: record.vendor,
-    lineCount: record.lineCount,
-    counts: { ...record.counts },
-    completedAt: record.completedAt,
-  });
+  ctx.emit("entrance.external_import_completed", { import: importSummary(record) });
   return {
     status: 202,
     headers: { location: `${ctx.url.origin}/external-entrance/v1/imports/${record.id}` },

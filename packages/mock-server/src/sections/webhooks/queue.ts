@@ -1,21 +1,27 @@
-import type { Clock, World } from "../../core/types.ts";
-import { type DeliveryAttempt, type WebhookDelivery, type WebhookEndpoint, webhooksSlice } from "./state.ts";
+import { pickText } from "../../core/culture.ts";
+import type { Clock, Culture, LocalizedText, World } from "../../core/types.ts";
+import {
+  type DeliveryAttemptRecord,
+  type WebhookDeliveryRecord,
+  type WebhookSubscriptionRecord,
+  webhooksSlice,
+} from "./state.ts";
 
 /**
- * Delays before retry n (after attempt n failed). Exponential, Standard Webhooks / Svix style, spanning about
- * three days: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h, 24 h — ten attempts in all.
+ * Delays before retry n (after attempt n failed): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h, 24 h — ten
+ * attempts over about 3 days 4 h, each delay with ±10 % jitter and stretched to a longer `Retry-After`.
  */
 export const RETRY_SCHEDULE_SECONDS: readonly number[] = [
   5, 300, 1_800, 7_200, 18_000, 36_000, 36_000, 86_400, 86_400,
 ];
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1;
-/** ±20 % jitter spreads retries of many deliveries that failed together. */
-export const JITTER = 0.2;
+export const JITTER = 0.1;
 
 export interface WebhookEventInput {
   type: string;
+  /** Event data; values built with `localizedValue()` are resolved per subscription culture. */
   data: Record<string, unknown>;
-  /** Message id (the `webhook-id`); the engine passes its `EmittedEvent.id`. Default: a new `msg_` id. */
+  /** Message id (`msg_...`, the `webhook-id`); the engine passes its `EmittedEvent.id`. */
   id?: string;
   /** RFC 3339 time of the event; default: the clock's now. */
   timestamp?: string;
@@ -25,7 +31,7 @@ export type IdFactory = (prefix: string) => string;
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-/** A ULID-shaped id (time-ordered), for callers without the engine's `ctx.id`. */
+/** A ULID-shaped id (time-ordered) for callers without the engine's `ctx.id`. */
 export function ulid(prefix: string, now: number): string {
   let time = "";
   let t = Math.floor(now);
@@ -40,123 +46,136 @@ export function ulid(prefix: string, now: number): string {
   return `${prefix}_${time}${tail}`;
 }
 
-function matches(endpoint: WebhookEndpoint, type: string): boolean {
+const LOCALIZED = "$localized";
+
+/**
+ * Mark a text in event data to be written in each subscription's culture (e.g. `reasonText`, cart item names).
+ * @example ctx.emit("entrance.denied", { reasonText: localizedValue(texts), ... })
+ */
+export function localizedValue(text: LocalizedText): { [LOCALIZED]: LocalizedText } {
+  return { [LOCALIZED]: text };
+}
+
+/** Replace `localizedValue` markers by the culture's text (deep). */
+export function resolveLocalized(value: unknown, culture: Culture): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveLocalized(v, culture));
+  if (value !== null && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    if (LOCALIZED in obj && Object.keys(obj).length === 1)
+      return pickText(obj[LOCALIZED] as LocalizedText, culture);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) out[k] = resolveLocalized(v, culture);
+    return out;
+  }
+  return value;
+}
+
+function asCulture(tag: string): Culture {
   return (
-    endpoint.status === "enabled" &&
-    (endpoint.enabledEvents.length === 0 || endpoint.enabledEvents.includes(type))
+    (["de-CH", "fr-CH", "it-CH", "en-GB"] as const).find((c) => c === tag) ??
+    (["de-CH", "fr-CH", "it-CH", "en-GB"] as const).find((c) => c.slice(0, 2) === tag.slice(0, 2)) ??
+    "de-CH"
   );
 }
 
-function newDelivery(
-  endpointId: string,
-  messageId: string,
-  type: string,
+export function subscribes(subscription: WebhookSubscriptionRecord, type: string): boolean {
+  return subscription.eventTypes.includes("*") || subscription.eventTypes.includes(type);
+}
+
+/** Build the exact body for a subscription: `{type, timestamp, data}` in its culture. */
+export function bodyFor(
+  subscription: Pick<WebhookSubscriptionRecord, "culture">,
+  event: { type: string; timestamp: string; data: unknown },
+): string {
+  return JSON.stringify({
+    type: event.type,
+    timestamp: event.timestamp,
+    data: resolveLocalized(event.data, asCulture(subscription.culture)),
+  });
+}
+
+export function createDelivery(
+  world: World,
+  subscription: WebhookSubscriptionRecord,
+  message: { id: string; type: string; body: string },
   now: number,
   id: IdFactory,
-  replayOf: string | null,
-): WebhookDelivery {
-  const iso = new Date(now).toISOString();
-  return {
+  extra: { test?: boolean; replayOf?: string | null } = {},
+): WebhookDeliveryRecord {
+  const state = webhooksSlice(world);
+  const delivery: WebhookDeliveryRecord = {
     id: id("dlv"),
-    endpointId,
-    messageId,
-    eventType: type,
+    subscriptionId: subscription.id,
+    clientId: subscription.clientId,
+    messageId: message.id,
+    eventType: message.type,
     status: "pending",
+    test: extra.test ?? false,
+    replayOf: extra.replayOf ?? null,
     attempts: [],
     nextAttemptAt: now,
-    replayOf,
-    createdAt: iso,
-    updatedAt: iso,
+    createdAt: new Date(now).toISOString(),
+    body: message.body,
   };
+  state.deliveries[delivery.id] = delivery;
+  state.deliveryOrder.push(delivery.id);
+  return delivery;
 }
 
 /**
- * Record an event and queue one delivery per enabled endpoint subscribed to its type. This is what the engine
- * calls for `ctx.emit(type, data)`; delivery itself is asynchronous (see `deliverDue`).
- * @returns the message id (the `webhook-id` header), and the ids of the queued deliveries.
- * @example enqueueWebhookEvent(world, { type: "ticket.issued", data: { ticketId } }, clock)
+ * Record an event and queue one delivery per enabled subscription to its kind. The engine calls this for every
+ * `ctx.emit(type, data)` (after the triggering request); delivery is asynchronous (see `deliverDue`).
+ * @returns the message id (the `webhook-id` header) and the ids of the queued deliveries.
+ * @example core.onEvent((event, session) => enqueueWebhookEvent(session.world, event, session.clock))
  */
 export function enqueueWebhookEvent(
   world: World,
   event: WebhookEventInput,
   clock: Clock,
   id: IdFactory = (prefix) => ulid(prefix, clock.now()),
-  onlyEndpointId?: string,
 ): { messageId: string; deliveryIds: string[] } {
   const state = webhooksSlice(world);
   const now = clock.now();
   const timestamp = event.timestamp ?? new Date(now).toISOString();
-  const messageId = event.id ?? id("msg");
-  state.messages[messageId] = {
-    id: messageId,
-    type: event.type,
-    timestamp,
-    payload: JSON.stringify({ type: event.type, timestamp, data: event.data }),
-  };
+  const messageId = event.id?.startsWith("msg_") ? event.id : id("msg");
   const deliveryIds: string[] = [];
-  for (const endpointId of state.endpointOrder) {
-    const endpoint = state.endpoints[endpointId];
-    if (!endpoint) continue;
-    if (
-      onlyEndpointId !== undefined
-        ? endpointId !== onlyEndpointId || endpoint.status !== "enabled"
-        : !matches(endpoint, event.type)
-    )
-      continue;
-    const delivery = newDelivery(endpointId, messageId, event.type, now, id, null);
-    state.deliveries[delivery.id] = delivery;
-    state.deliveryOrder.push(delivery.id);
-    deliveryIds.push(delivery.id);
+  for (const sid of state.subscriptionOrder) {
+    const subscription = state.subscriptions[sid];
+    if (!subscription?.enabled || !subscribes(subscription, event.type)) continue;
+    const body = bodyFor(subscription, { type: event.type, timestamp, data: event.data });
+    deliveryIds.push(
+      createDelivery(world, subscription, { id: messageId, type: event.type, body }, now, id).id,
+    );
   }
   return { messageId, deliveryIds };
 }
 
-/** Queue the same message again to the same endpoint (same `webhook-id`, so receivers can dedupe). */
-export function replayDelivery(
-  world: World,
-  deliveryId: string,
-  clock: Clock,
-  id: IdFactory,
-): WebhookDelivery | null {
+/** Pending deliveries due at `now` to enabled subscriptions, oldest due first. */
+export function dueDeliveries(world: World, now: number): WebhookDeliveryRecord[] {
   const state = webhooksSlice(world);
-  const original = state.deliveries[deliveryId];
-  if (!original) return null;
-  const delivery = newDelivery(
-    original.endpointId,
-    original.messageId,
-    original.eventType,
-    clock.now(),
-    id,
-    original.id,
-  );
-  state.deliveries[delivery.id] = delivery;
-  state.deliveryOrder.push(delivery.id);
-  return delivery;
-}
-
-/** Pending deliveries whose next attempt is due at `now`, to enabled endpoints, oldest due first. */
-export function dueDeliveries(world: World, now: number): WebhookDelivery[] {
-  const state = webhooksSlice(world);
-  const due: WebhookDelivery[] = [];
+  const due: WebhookDeliveryRecord[] = [];
   for (const did of state.deliveryOrder) {
     const d = state.deliveries[did];
-    if (!d || d.status !== "pending" || d.nextAttemptAt === null || d.nextAttemptAt > now) continue;
-    if (state.endpoints[d.endpointId]?.status !== "enabled") continue;
+    if (d?.status !== "pending" || d.nextAttemptAt === null || d.nextAttemptAt > now) continue;
+    const subscription = state.subscriptions[d.subscriptionId];
+    // Test deliveries go out even while the subscription is disabled.
+    if (!subscription || (!subscription.enabled && !d.test)) continue;
     due.push(d);
   }
   return due.sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0));
 }
 
 export interface AttemptOutcome {
-  /** Receiver's HTTP status, or null for a network error or timeout. */
-  status: number | null;
-  body: string | null;
+  /** Receiver's HTTP status, or null when no response arrived. */
+  statusCode: number | null;
+  error: DeliveryAttemptRecord["error"];
+  responseBody: string | null;
   durationMs: number;
   /** Seconds from the receiver's `Retry-After`, if any. */
   retryAfterSeconds?: number | null;
 }
 
-/** Delay before the retry that follows failed attempt number `attempt` (1-based), with jitter; null when exhausted. */
+/** Delay before the retry after failed attempt `attempt` (1-based), jittered; null when the schedule is exhausted. */
 export function retryDelayMs(
   attempt: number,
   random: () => number = Math.random,
@@ -169,9 +188,21 @@ export function retryDelayMs(
   return Math.round(Math.max(jittered, floor));
 }
 
+/** Fail every pending delivery of a subscription (on 410 and on deletion). */
+export function failPending(world: World, subscriptionId: string): void {
+  const state = webhooksSlice(world);
+  for (const did of state.deliveryOrder) {
+    const d = state.deliveries[did];
+    if (d && d.subscriptionId === subscriptionId && d.status === "pending") {
+      d.status = "failed";
+      d.nextAttemptAt = null;
+    }
+  }
+}
+
 /**
- * Log an attempt and move the delivery on: 2xx succeeds; 410 Gone disables the endpoint (its pending deliveries
- * wait until it is enabled again); anything else is retried on the schedule, then marked failed.
+ * Log an attempt and move the delivery on: 2xx succeeds; `410 Gone` disables the subscription and fails its
+ * pending deliveries; anything else is retried on the schedule until it is exhausted.
  */
 export function recordAttempt(
   world: World,
@@ -179,38 +210,39 @@ export function recordAttempt(
   outcome: AttemptOutcome,
   now: number,
   random: () => number = Math.random,
-): WebhookDelivery | null {
+): WebhookDeliveryRecord | null {
   const state = webhooksSlice(world);
   const delivery = state.deliveries[deliveryId];
-  if (!delivery) return null;
-  const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-  const attempt: DeliveryAttempt = {
-    attempt: delivery.attempts.length + 1,
-    at: new Date(now).toISOString(),
-    responseStatus: outcome.status,
-    responseBody: outcome.body === null ? null : outcome.body.slice(0, 1024),
+  if (!delivery || delivery.status !== "pending") return delivery ?? null;
+  const code = outcome.statusCode;
+  const ok = code !== null && code >= 200 && code < 300;
+  const attempt: DeliveryAttemptRecord = {
+    number: delivery.attempts.length + 1,
+    attemptedAt: new Date(now).toISOString(),
+    statusCode: code,
     durationMs: Math.max(0, Math.round(outcome.durationMs)),
-    outcome: ok ? "succeeded" : "failed",
+    error: code === null ? (outcome.error ?? "network_error") : null,
+    responseExcerpt: outcome.responseBody === null ? null : outcome.responseBody.slice(0, 1024),
   };
   delivery.attempts.push(attempt);
-  delivery.updatedAt = attempt.at;
   if (ok) {
     delivery.status = "succeeded";
     delivery.nextAttemptAt = null;
     return delivery;
   }
-  if (outcome.status === 410) {
+  if (code === 410 && !delivery.test) {
+    const subscription = state.subscriptions[delivery.subscriptionId];
+    if (subscription) {
+      subscription.enabled = false;
+      subscription.disabledReason = "gone";
+      subscription.updatedAt = attempt.attemptedAt;
+    }
+    failPending(world, delivery.subscriptionId);
     delivery.status = "failed";
     delivery.nextAttemptAt = null;
-    const endpoint = state.endpoints[delivery.endpointId];
-    if (endpoint) {
-      endpoint.status = "disabled";
-      endpoint.disabledReason = "gone";
-      endpoint.updatedAt = attempt.at;
-    }
     return delivery;
   }
-  const delay = retryDelayMs(attempt.attempt, random, outcome.retryAfterSeconds);
+  const delay = retryDelayMs(attempt.number, random, outcome.retryAfterSeconds);
   if (delay === null) {
     delivery.status = "failed";
     delivery.nextAttemptAt = null;

@@ -1,83 +1,69 @@
-/** The webhooks slice of a world: endpoints (subscriptions), messages (events) and their deliveries. Plain JSON. */
+/** The webhooks slice of a world: subscriptions, messages (events) and their deliveries. Plain JSON. */
 
-export interface EndpointSecret {
+export interface SubscriptionSecret {
   secret: string;
   createdAt: string;
-  /** During a rotation the previous secret stays valid until this instant (deliveries carry two signatures). */
+  /** During a rotation the previous secret keeps signing until this instant (deliveries carry two signatures). */
   expiresAt: string | null;
 }
 
-export interface WebhookEndpoint {
+export interface WebhookSubscriptionRecord {
   id: string;
+  /** Subscriptions belong to the OAuth client that created them. */
+  clientId: string;
   url: string;
   description: string;
-  /** Event types delivered to this endpoint; empty means every type. */
-  enabledEvents: string[];
-  status: "enabled" | "disabled";
-  /** Why the endpoint was disabled: by the integrator or because the receiver answered 410 Gone. */
+  /** Event kinds delivered, or `["*"]` for all. */
+  eventTypes: string[];
+  enabled: boolean;
   disabledReason: "manual" | "gone" | null;
-  /** Newest first. */
-  secrets: EndpointSecret[];
+  /** Culture of the textual fields of payloads. */
+  culture: string;
+  /** Newest first; at most two. */
+  secrets: SubscriptionSecret[];
   createdAt: string;
   updatedAt: string;
 }
 
-export interface WebhookMessage {
-  /** The `webhook-id` header value, stable across retries and replays. */
-  id: string;
-  type: string;
-  timestamp: string;
-  /** The exact JSON body sent: `{type, timestamp, data}`. */
-  payload: string;
-}
-
-export interface DeliveryAttempt {
-  attempt: number;
-  at: string;
-  /** HTTP status of the receiver, or null when the request failed (network error, timeout). */
-  responseStatus: number | null;
-  /** First 1 KiB of the response body, or the network error message. */
-  responseBody: string | null;
+export interface DeliveryAttemptRecord {
+  number: number;
+  attemptedAt: string;
+  statusCode: number | null;
   durationMs: number;
-  outcome: "succeeded" | "failed";
+  error: null | "timeout" | "connection_refused" | "dns_error" | "tls_error" | "network_error";
+  responseExcerpt: string | null;
 }
 
-export interface WebhookDelivery {
+export interface WebhookDeliveryRecord {
   id: string;
-  endpointId: string;
+  subscriptionId: string;
+  /** Owner (the subscription's client), so the log stays readable after the subscription is deleted. */
+  clientId: string;
+  /** The `webhook-id` header value, shared by retries and replays. */
   messageId: string;
   eventType: string;
   status: "pending" | "succeeded" | "failed";
-  attempts: DeliveryAttempt[];
-  /** Epoch ms of the next attempt (pending only), on the mock clock. */
-  nextAttemptAt: number | null;
-  /** Set when this delivery was created by a replay of another one. */
+  test: boolean;
   replayOf: string | null;
+  attempts: DeliveryAttemptRecord[];
+  /** Epoch ms of the next attempt on the mock clock (pending only). */
+  nextAttemptAt: number | null;
   createdAt: string;
-  updatedAt: string;
+  /** The exact JSON body sent, `{type, timestamp, data}` localized for the subscription's culture. */
+  body: string;
 }
 
 export interface WebhooksState {
-  endpoints: Record<string, WebhookEndpoint>;
-  /** Endpoint ids in creation order. */
-  endpointOrder: string[];
-  messages: Record<string, WebhookMessage>;
-  deliveries: Record<string, WebhookDelivery>;
+  subscriptions: Record<string, WebhookSubscriptionRecord>;
+  /** Subscription ids in creation order (deleted ones removed). */
+  subscriptionOrder: string[];
+  deliveries: Record<string, WebhookDeliveryRecord>;
   /** Delivery ids in creation order. */
   deliveryOrder: string[];
-  /** Overlap during which the previous secret stays valid after a rotation, in seconds. */
-  rotationOverlapSeconds: number;
 }
 
 export function initialWebhooksState(): WebhooksState {
-  return {
-    endpoints: {},
-    endpointOrder: [],
-    messages: {},
-    deliveries: {},
-    deliveryOrder: [],
-    rotationOverlapSeconds: 86_400,
-  };
+  return { subscriptions: {}, subscriptionOrder: [], deliveries: {}, deliveryOrder: [] };
 }
 
 export const WEBHOOKS = "webhooks";

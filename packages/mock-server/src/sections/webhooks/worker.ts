@@ -1,6 +1,6 @@
 import { signWebhook } from "@entrada/sdk/webhooks";
 import type { Clock, World } from "../../core/types.ts";
-import { dueDeliveries, recordAttempt } from "./queue.ts";
+import { type AttemptOutcome, dueDeliveries, recordAttempt } from "./queue.ts";
 import { activeSecrets } from "./secrets.ts";
 import { webhooksSlice } from "./state.ts";
 
@@ -12,8 +12,9 @@ export type FetchLike = (
 
 export interface DeliverOptions {
   fetch: FetchLike;
+  /** The clock of the world being served (each mock session has its own). */
   clock: Clock;
-  /** Per-attempt timeout in ms (default 10 s); a timeout counts as a failed attempt. */
+  /** Per-attempt timeout in ms (default 15 s, as the contract tells receivers); a timeout is a failed attempt. */
   timeoutMs?: number;
   random?: () => number;
   userAgent?: string;
@@ -21,6 +22,19 @@ export interface DeliverOptions {
 
 /** Deliveries currently being sent, so overlapping ticks never send one twice. */
 const inFlight = new Set<string>();
+
+/** Map a fetch failure to the contract's transport error codes. */
+export function classifyError(error: unknown): NonNullable<AttemptOutcome["error"]> {
+  const e = error as { name?: string; message?: string; cause?: { code?: string; name?: string } };
+  const code = e?.cause?.code ?? "";
+  const text = `${e?.name ?? ""} ${e?.message ?? ""} ${code}`;
+  if (e?.name === "TimeoutError" || e?.name === "AbortError" || /ETIMEDOUT|UND_ERR_.*TIMEOUT/.test(code))
+    return "timeout";
+  if (/ECONNREFUSED/.test(text)) return "connection_refused";
+  if (/ENOTFOUND|EAI_AGAIN|EAI_NONAME/.test(text)) return "dns_error";
+  if (/CERT|SSL|TLS|ERR_TLS/.test(text)) return "tls_error";
+  return "network_error";
+}
 
 function parseRetryAfter(value: string | null, now: number): number | null {
   if (!value) return null;
@@ -36,50 +50,43 @@ function parseRetryAfter(value: string | null, now: number): number | null {
  */
 export async function deliverDue(world: World, options: DeliverOptions): Promise<number> {
   const state = webhooksSlice(world);
-  const now = options.clock.now();
-  const due = dueDeliveries(world, now).filter((d) => !inFlight.has(d.id));
+  const due = dueDeliveries(world, options.clock.now()).filter((d) => !inFlight.has(d.id));
   await Promise.all(
     due.map(async (delivery) => {
-      const endpoint = state.endpoints[delivery.endpointId];
-      const message = state.messages[delivery.messageId];
-      if (!endpoint || !message) return;
+      const subscription = state.subscriptions[delivery.subscriptionId];
+      if (!subscription) return;
       inFlight.add(delivery.id);
       const started = Date.now();
       try {
-        const secrets = activeSecrets(endpoint, options.clock.now());
         const signed = await signWebhook({
-          id: message.id,
+          id: delivery.messageId,
           timestamp: Math.floor(options.clock.now() / 1000),
-          body: message.payload,
-          secret: secrets,
+          body: delivery.body,
+          secret: activeSecrets(subscription, options.clock.now()),
         });
-        let status: number | null = null;
-        let body: string | null = null;
-        let retryAfter: number | null = null;
+        const outcome: AttemptOutcome = { statusCode: null, error: null, responseBody: null, durationMs: 0 };
         try {
-          const response = await options.fetch(endpoint.url, {
+          const response = await options.fetch(subscription.url, {
             method: "POST",
             headers: {
               "content-type": "application/json",
               "user-agent": options.userAgent ?? "Entrada-Webhooks/1.0 (mock)",
               ...signed,
             },
-            body: message.payload,
-            signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+            body: delivery.body,
+            signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
           });
-          status = response.status;
-          retryAfter = parseRetryAfter(response.headers.get("retry-after"), options.clock.now());
-          body = await response.text().catch(() => null);
+          outcome.statusCode = response.status;
+          outcome.retryAfterSeconds = parseRetryAfter(
+            response.headers.get("retry-after"),
+            options.clock.now(),
+          );
+          outcome.responseBody = await response.text().catch(() => null);
         } catch (error) {
-          body = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          outcome.error = classifyError(error);
         }
-        recordAttempt(
-          world,
-          delivery.id,
-          { status, body, durationMs: Date.now() - started, retryAfterSeconds: retryAfter },
-          options.clock.now(),
-          options.random,
-        );
+        outcome.durationMs = Date.now() - started;
+        recordAttempt(world, delivery.id, outcome, options.clock.now(), options.random);
       } finally {
         inFlight.delete(delivery.id);
       }
@@ -88,9 +95,9 @@ export async function deliverDue(world: World, options: DeliverOptions): Promise
   return due.length;
 }
 
-export interface DeliveryWorkerOptions extends DeliverOptions {
-  /** The worlds to serve (the default world and every isolated session). */
-  worlds: () => Iterable<World>;
+export interface DeliveryWorkerOptions extends Omit<DeliverOptions, "clock"> {
+  /** The worlds to serve with their clocks (the default session and every isolated one). */
+  targets: () => Iterable<{ world: World; clock: Clock }>;
   /** Real-time polling interval in ms (default 250). Retries are scheduled on the mock clock. */
   intervalMs?: number;
   /** Called when a tick throws unexpectedly (the worker keeps running). */
@@ -107,7 +114,7 @@ export interface DeliveryWorker {
 /**
  * Poll the worlds and deliver due webhooks. Platform-free: the transport passes its `fetch` (the node transport
  * starts it with the global `fetch`).
- * @example const worker = startDeliveryWorker({ worlds: () => engine.worlds(), fetch, clock }); await worker.stop();
+ * @example const worker = startDeliveryWorker({ targets: () => [...core.sessions.values()], fetch }); await worker.stop();
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   let running: Promise<number> | null = null;
@@ -116,7 +123,9 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     if (running) return running;
     running = (async () => {
       let attempts = 0;
-      for (const world of options.worlds()) attempts += await deliverDue(world, options);
+      for (const target of options.targets()) {
+        attempts += await deliverDue(target.world, { ...options, clock: target.clock });
+      }
       return attempts;
     })().finally(() => {
       running = null;

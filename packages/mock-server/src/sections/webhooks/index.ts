@@ -1,0 +1,291 @@
+import document from "@entrada/openapi/openapi.json" with { type: "json" };
+import type { HandlerResult, OperationContext, SectionModule } from "../../core/types.ts";
+import { paginate, queryParam } from "../entrance/paging.ts";
+import { createDelivery, failPending } from "./queue.ts";
+import { newSecret, previousSecretExpiresAt, rotateSecret } from "./secrets.ts";
+import {
+  initialWebhooksState,
+  WEBHOOKS,
+  type WebhookDeliveryRecord,
+  type WebhookSubscriptionRecord,
+  type WebhooksState,
+  webhooksSlice,
+} from "./state.ts";
+
+export {
+  dueDeliveries,
+  enqueueWebhookEvent,
+  localizedValue,
+  RETRY_SCHEDULE_SECONDS,
+  recordAttempt,
+  retryDelayMs,
+} from "./queue.ts";
+export type { FetchLike } from "./worker.ts";
+export {
+  type DeliveryWorker,
+  type DeliveryWorkerOptions,
+  deliverDue,
+  startDeliveryWorker,
+} from "./worker.ts";
+
+const DEFAULT_OVERLAP_SECONDS = 86_400;
+const LOCAL_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?(\/|$)/;
+
+/** The example payload of an event kind from the contract's `webhooks` section (used by the test-event operation). */
+function examplePayload(type: string): { type: string; timestamp: string; data: unknown } | null {
+  const hooks = (document as { webhooks?: Record<string, unknown> }).webhooks ?? {};
+  for (const [name, item] of Object.entries(hooks)) {
+    const post = (item as { post?: Record<string, unknown> }).post;
+    const content = (
+      post?.requestBody as {
+        content?: Record<string, { examples?: Record<string, { value?: unknown }>; example?: unknown }>;
+      }
+    )?.content?.["application/json"];
+    const value = (content?.examples ? Object.values(content.examples)[0]?.value : content?.example) as
+      | { type?: string; timestamp?: string; data?: unknown }
+      | undefined;
+    if (value?.type === type || name === type) {
+      return { type, timestamp: value?.timestamp ?? new Date(0).toISOString(), data: value?.data ?? {} };
+    }
+  }
+  return null;
+}
+
+function subscriptionJson(s: WebhookSubscriptionRecord, now: number) {
+  return {
+    id: s.id,
+    url: s.url,
+    description: s.description,
+    eventTypes: [...s.eventTypes],
+    enabled: s.enabled,
+    disabledReason: s.disabledReason,
+    culture: s.culture,
+    previousSecretExpiresAt: previousSecretExpiresAt(s, now),
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+}
+
+function deliveryJson(d: WebhookDeliveryRecord) {
+  return {
+    id: d.id,
+    subscriptionId: d.subscriptionId,
+    messageId: d.messageId,
+    eventType: d.eventType,
+    status: d.status,
+    test: d.test,
+    replayOf: d.replayOf,
+    attempts: d.attempts.map((a) => ({ ...a })),
+    nextAttemptAt: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString(),
+    createdAt: d.createdAt,
+    payload: JSON.parse(d.body) as unknown,
+  };
+}
+
+function checkUrl(ctx: OperationContext, url: string): void {
+  if (!url.startsWith("https://") && !LOCAL_HTTP.test(url)) {
+    const detail = "Webhook URLs must use https (http only for localhost, 127.0.0.1 and [::1]).";
+    ctx.problem("unprocessable", detail, { errors: [{ pointer: "/body/url", detail }] });
+  }
+}
+
+function ownSubscription(ctx: OperationContext): WebhookSubscriptionRecord {
+  const id = ctx.params.subscriptionId as string;
+  const s = webhooksSlice(ctx.world).subscriptions[id];
+  // Another client's subscription does not exist for this caller.
+  if (!s || s.clientId !== (ctx.auth?.clientId ?? ""))
+    ctx.problem("not-found", `No webhook subscription ${id}.`);
+  return s;
+}
+
+function ownDelivery(ctx: OperationContext): WebhookDeliveryRecord {
+  const id = ctx.params.deliveryId as string;
+  const d = webhooksSlice(ctx.world).deliveries[id];
+  if (!d || d.clientId !== (ctx.auth?.clientId ?? "")) ctx.problem("not-found", `No webhook delivery ${id}.`);
+  return d;
+}
+
+function listWebhookSubscriptions(ctx: OperationContext): HandlerResult {
+  const state = webhooksSlice(ctx.world);
+  const now = ctx.clock.now();
+  const items = state.subscriptionOrder
+    .map((id) => state.subscriptions[id] as WebhookSubscriptionRecord)
+    .filter((s) => s.clientId === (ctx.auth?.clientId ?? ""))
+    .reverse();
+  const page = paginate(ctx, items, (s) => s.id);
+  return {
+    status: 200,
+    body: { items: page.items.map((s) => subscriptionJson(s, now)), nextCursor: page.nextCursor },
+  };
+}
+
+function createWebhookSubscription(ctx: OperationContext): HandlerResult {
+  const body = ctx.body as {
+    url: string;
+    description?: string;
+    eventTypes: string[];
+    enabled?: boolean;
+    culture?: string;
+  };
+  checkUrl(ctx, body.url);
+  const state = webhooksSlice(ctx.world);
+  const now = ctx.clock.now();
+  const iso = new Date(now).toISOString();
+  const secret = newSecret();
+  const enabled = body.enabled ?? true;
+  const record: WebhookSubscriptionRecord = {
+    id: ctx.id("whk"),
+    clientId: ctx.auth?.clientId ?? "",
+    url: body.url,
+    description: body.description ?? "",
+    eventTypes: [...body.eventTypes],
+    enabled,
+    disabledReason: enabled ? null : "manual",
+    culture: body.culture ?? "de-CH",
+    secrets: [{ secret, createdAt: iso, expiresAt: null }],
+    createdAt: iso,
+    updatedAt: iso,
+  };
+  state.subscriptions[record.id] = record;
+  state.subscriptionOrder.push(record.id);
+  return {
+    status: 201,
+    headers: { location: `${ctx.url.origin}/webhooks/v1/subscriptions/${record.id}` },
+    body: { ...subscriptionJson(record, now), secret },
+  };
+}
+
+function getWebhookSubscription(ctx: OperationContext): HandlerResult {
+  return { status: 200, body: subscriptionJson(ownSubscription(ctx), ctx.clock.now()) };
+}
+
+function updateWebhookSubscription(ctx: OperationContext): HandlerResult {
+  const s = ownSubscription(ctx);
+  const body = ctx.body as Partial<{
+    url: string;
+    description: string;
+    eventTypes: string[];
+    enabled: boolean;
+    culture: string;
+  }>;
+  if (body.url !== undefined) {
+    checkUrl(ctx, body.url);
+    s.url = body.url;
+  }
+  if (body.description !== undefined) s.description = body.description;
+  if (body.eventTypes !== undefined) s.eventTypes = [...body.eventTypes];
+  if (body.culture !== undefined) s.culture = body.culture;
+  if (body.enabled !== undefined && body.enabled !== s.enabled) {
+    s.enabled = body.enabled;
+    s.disabledReason = body.enabled ? null : "manual";
+  }
+  s.updatedAt = new Date(ctx.clock.now()).toISOString();
+  return { status: 200, body: subscriptionJson(s, ctx.clock.now()) };
+}
+
+function deleteWebhookSubscription(ctx: OperationContext): HandlerResult {
+  const s = ownSubscription(ctx);
+  const state = webhooksSlice(ctx.world);
+  failPending(ctx.world, s.id);
+  delete state.subscriptions[s.id];
+  state.subscriptionOrder = state.subscriptionOrder.filter((id) => id !== s.id);
+  return { status: 204 };
+}
+
+function rotateWebhookSecret(ctx: OperationContext): HandlerResult {
+  const s = ownSubscription(ctx);
+  const body = (ctx.body ?? {}) as { overlapSeconds?: number };
+  const now = ctx.clock.now();
+  const secret = rotateSecret(s, now, body.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS);
+  return {
+    status: 200,
+    body: {
+      subscriptionId: s.id,
+      secret,
+      rotatedAt: new Date(now).toISOString(),
+      previousSecretExpiresAt: previousSecretExpiresAt(s, now),
+    },
+  };
+}
+
+function sendWebhookTestEvent(ctx: OperationContext): HandlerResult {
+  const s = ownSubscription(ctx);
+  const body = (ctx.body ?? {}) as { eventType?: string };
+  const type = body.eventType ?? "ticket.issued";
+  const example = examplePayload(type);
+  if (!example) ctx.problem("unprocessable", `The contract has no example payload for ${type}.`);
+  const now = ctx.clock.now();
+  const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data: example.data });
+  const delivery = createDelivery(ctx.world, s, { id: ctx.id("msg"), type, body: payload }, now, ctx.id, {
+    test: true,
+  });
+  return {
+    status: 202,
+    headers: { location: `${ctx.url.origin}/webhooks/v1/deliveries/${delivery.id}` },
+    body: deliveryJson(delivery),
+  };
+}
+
+function listWebhookDeliveries(ctx: OperationContext): HandlerResult {
+  const s = ownSubscription(ctx);
+  const state = webhooksSlice(ctx.world);
+  const status = queryParam(ctx, "status");
+  const eventType = queryParam(ctx, "eventType");
+  const items = state.deliveryOrder
+    .map((id) => state.deliveries[id] as WebhookDeliveryRecord)
+    .filter(
+      (d) =>
+        d.subscriptionId === s.id &&
+        (status === undefined || d.status === status) &&
+        (eventType === undefined || d.eventType === eventType),
+    )
+    .reverse();
+  const page = paginate(ctx, items, (d) => d.id);
+  return { status: 200, body: { items: page.items.map(deliveryJson), nextCursor: page.nextCursor } };
+}
+
+function getWebhookDelivery(ctx: OperationContext): HandlerResult {
+  return { status: 200, body: deliveryJson(ownDelivery(ctx)) };
+}
+
+function replayWebhookDelivery(ctx: OperationContext): HandlerResult {
+  const original = ownDelivery(ctx);
+  const s = webhooksSlice(ctx.world).subscriptions[original.subscriptionId];
+  if (!s) ctx.problem("conflict", `The subscription of delivery ${original.id} was deleted.`);
+  if (!s.enabled) ctx.problem("conflict", `Subscription ${s.id} is disabled; enable it before replaying.`);
+  const delivery = createDelivery(
+    ctx.world,
+    s,
+    { id: original.messageId, type: original.eventType, body: original.body },
+    ctx.clock.now(),
+    ctx.id,
+    { test: original.test, replayOf: original.id },
+  );
+  return {
+    status: 202,
+    headers: { location: `${ctx.url.origin}/webhooks/v1/deliveries/${delivery.id}` },
+    body: deliveryJson(delivery),
+  };
+}
+
+/** Webhooks: subscriptions with `whsec_` secrets and rotation, the delivery log, replay and test events. */
+const webhooks: SectionModule<WebhooksState> = {
+  name: WEBHOOKS,
+  initialState() {
+    return initialWebhooksState();
+  },
+  handlers: {
+    listWebhookSubscriptions,
+    createWebhookSubscription,
+    getWebhookSubscription,
+    updateWebhookSubscription,
+    deleteWebhookSubscription,
+    rotateWebhookSecret,
+    sendWebhookTestEvent,
+    listWebhookDeliveries,
+    getWebhookDelivery,
+    replayWebhookDelivery,
+  },
+};
+
+export default webhooks;
