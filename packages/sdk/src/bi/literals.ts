@@ -33,7 +33,7 @@ export function formatLiteral(kind: ODataKind, value: unknown): string {
       if (value instanceof Date) return validDate(kind, value).toISOString().slice(0, 10);
       return typeof value === "string" && DATE.test(value) ? value : invalid(kind, value);
     case "datetime":
-      if (value instanceof Date) return validDate(kind, value).toISOString();
+      if (value instanceof Date) return validDate(kind, value).toISOString().replace(".000Z", "Z");
       return typeof value === "string" && DATETIME.test(value) && !Number.isNaN(Date.parse(value))
         ? value.toUpperCase()
         : invalid(kind, value);

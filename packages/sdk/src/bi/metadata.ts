@@ -7,82 +7,112 @@ export type ODataKind = "string" | "guid" | "int" | "decimal" | "boolean" | "dat
 export type ODataPropertySpec = ODataKind | `${ODataKind}?`;
 export type EntitySetSpec = Readonly<Record<string, ODataPropertySpec>>;
 
+import type { components } from "@entrada/openapi/schema";
+
+type Schemas = components["schemas"];
+
 /**
- * The four datasets of `/bi/v1/odata` and their properties, in `$metadata` order. Kept in step with the contract
- * (`packages/openapi/src/components/bi.yaml`) by a test.
+ * Row types of the four datasets, from the contract (`components/bi.yaml`). The contract lists no `required`
+ * properties (a `$select` omits the others); a full row has them all, so they are required here.
+ */
+export interface BiRows {
+  Orders: Required<Schemas["BiOrder"]>;
+  Tickets: Required<Schemas["BiTicket"]>;
+  Payments: Required<Schemas["BiPayment"]>;
+  Entrances: Required<Schemas["BiEntrance"]>;
+}
+
+/** `Orders`, `Tickets`, `Payments` or `Entrances`. */
+export type BiEntitySet = keyof BiRows;
+/** The property names of one dataset. */
+export type BiProperty<S extends BiEntitySet> = keyof BiRows[S] & string;
+/** One row of a dataset as the feed returns it (JSON: date-times are strings). */
+export type BiRow<S extends BiEntitySet> = BiRows[S];
+
+/**
+ * The EDM kind of every property of the four datasets of `/bi/v1/odata`, in `$metadata` order. The type below
+ * makes the compiler reject a missing or extra property; a test checks the kinds against the bundled contract.
  */
 export const biEntitySets = {
   Orders: {
-    id: "string",
-    cartId: "string",
-    status: "string",
-    customerEmail: "string",
-    currency: "string",
-    totalAmount: "int",
-    itemCount: "int",
-    ticketCount: "int",
-    paymentProviderId: "string?",
-    createdAt: "datetime",
+    OrderId: "string",
+    CartId: "string",
+    CreatedAt: "datetime",
+    Status: "string",
+    Currency: "string",
+    TotalAmount: "decimal",
+    RefundedAmount: "decimal",
+    TicketCount: "int",
+    PaymentProviderId: "string",
+    Channel: "string",
+    Culture: "string",
+    CustomerEmail: "string",
+    CustomerFirstName: "string",
+    CustomerLastName: "string",
+    CustomerCompany: "string?",
   },
   Tickets: {
-    id: "string",
-    orderId: "string",
-    eventId: "string",
-    slotId: "string",
-    articleId: "string",
-    status: "string",
-    holderName: "string",
-    priceAmount: "int",
-    currency: "string",
-    issuedAt: "datetime",
-    eventDate: "date",
+    TicketId: "string",
+    Source: "string",
+    Vendor: "string?",
+    OrderId: "string?",
+    EventId: "string",
+    EventName: "string",
+    SlotId: "string?",
+    SlotStartsAt: "datetime?",
+    ArticleId: "string?",
+    ArticleName: "string?",
+    PriceAmount: "decimal?",
+    Currency: "string?",
+    HolderName: "string?",
+    Status: "string",
+    IssuedAt: "datetime",
+    FirstAdmittedAt: "datetime?",
   },
   Payments: {
-    id: "string",
-    orderId: "string?",
-    cartId: "string",
-    status: "string",
-    providerId: "string",
-    amount: "int",
-    currency: "string",
-    createdAt: "datetime",
-    completedAt: "datetime?",
+    PaymentId: "string",
+    CartId: "string",
+    OrderId: "string?",
+    PaymentProviderId: "string",
+    Status: "string",
+    Amount: "decimal",
+    Currency: "string",
+    CreatedAt: "datetime",
+    CompletedAt: "datetime?",
+    FailureCode: "string?",
   },
   Entrances: {
-    id: "string",
-    ticketId: "string",
-    eventId: "string",
-    gateId: "string",
-    direction: "string",
-    result: "string",
-    scannedAt: "datetime",
+    ScanId: "string",
+    EventId: "string?",
+    GateId: "string",
+    GateName: "string",
+    Direction: "string",
+    Result: "string",
+    Reason: "string?",
+    TicketId: "string?",
+    TicketSource: "string?",
+    CategoryId: "string?",
+    CategoryName: "string?",
+    ScannedAt: "datetime",
+    DeviceId: "string?",
   },
-} as const satisfies Record<string, EntitySetSpec>;
+} as const satisfies { [S in BiEntitySet]: { [P in BiProperty<S>]: ODataPropertySpec } };
 
 export type BiEntitySets = typeof biEntitySets;
-/** `Orders`, `Tickets`, `Payments` or `Entrances`. */
-export type BiEntitySet = keyof BiEntitySets;
-/** The property names of one dataset. */
-export type BiProperty<S extends BiEntitySet> = keyof BiEntitySets[S] & string;
 
 type BaseKind<P> = P extends `${infer K}?` ? K : P;
-type JsonValue<K> = K extends "int" | "decimal" ? number : K extends "boolean" ? boolean : string;
-type Nullable<P> = P extends `${string}?` ? null : never;
+type KindOf<S extends BiEntitySet, P extends BiProperty<S>> = BaseKind<
+  BiEntitySets[S][P & keyof BiEntitySets[S]]
+>;
 
-/** One row of a dataset as the feed returns it (JSON: dates and date-times are strings). */
-export type BiRow<S extends BiEntitySet> = {
-  -readonly [P in BiProperty<S>]: JsonValue<BaseKind<BiEntitySets[S][P]>> | Nullable<BiEntitySets[S][P]>;
-};
-
-/** What a filter accepts for a property: its JSON type, plus `Date` for dates and date-times. */
+/** What a filter accepts for a property: its row type, plus `Date` for dates and date-times. */
 export type BiFilterValue<S extends BiEntitySet, P extends BiProperty<S>> =
-  | JsonValue<BaseKind<BiEntitySets[S][P]>>
-  | (BaseKind<BiEntitySets[S][P]> extends "date" | "datetime" ? Date : never)
-  | Nullable<BiEntitySets[S][P]>;
+  | BiRows[S][P]
+  | (KindOf<S, P> extends "date" | "datetime" ? Date : never);
 
 /** Properties of a dataset whose kind is one of `K`. */
 export type BiPropertyOfKind<S extends BiEntitySet, K extends ODataKind> = {
-  [P in BiProperty<S>]: BaseKind<BiEntitySets[S][P]> extends K ? P : never;
+  [P in BiProperty<S>]: KindOf<S, P> extends K ? P : never;
 }[BiProperty<S>];
 
 export const isEntitySet = (name: string): name is BiEntitySet => Object.hasOwn(biEntitySets, name);

@@ -57,13 +57,13 @@ function startServer(seen: Seen): Promise<Server> {
       if (url.pathname !== "/bi/v1/odata/Tickets" || url.searchParams.get("$filter") === "broken") {
         res.writeHead(400, { "content-type": "application/json", "odata-version": "4.01" });
         return res.end(
-          JSON.stringify({ error: { code: "invalid_filter", message: "Syntax error", target: "$filter" } }),
+          JSON.stringify({ error: { code: "InvalidFilter", message: "Syntax error", target: "$filter" } }),
         );
       }
       const size = Number(/maxpagesize=(\d+)/.exec(String(req.headers.prefer))?.[1] ?? 10);
       const skip = Number(url.searchParams.get("$skiptoken") ?? 0);
       const filter = url.searchParams.get("$filter");
-      const matching = filter === "status eq 'used'" ? ROWS.filter((r) => r.status === "used") : ROWS;
+      const matching = filter === "Status eq 'used'" ? ROWS.filter((r) => r.Status === "used") : ROWS;
       const select = url.searchParams.get("$select")?.split(",");
       const value = matching
         .slice(skip, skip + size)
@@ -129,18 +129,18 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
     const out = join(dir, "tickets.csv");
     const r = await run([
       ...["--base-url", base, ...creds, "--dataset", "Tickets", "--format", "csv", "--out", out],
-      ...["--select", "id,holderName,status", "--page-size", "5"],
+      ...["--select", "TicketId,HolderName,Status", "--page-size", "5"],
     ]);
     expect(r.stderr).toMatch(/done: 23\/23 rows, 5 pages, [\d.]+ (B|KB)/);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("\x1b[");
     const csv = readFileSync(out, "utf8");
     const expected =
-      "id,holderName,status\r\n" +
-      ROWS.map(
-        (t) =>
-          `${t.id},${/[",\n]/.test(t.holderName) ? `"${t.holderName.replaceAll('"', '""')}"` : t.holderName},${t.status}\r\n`,
-      ).join("");
+      "TicketId,HolderName,Status\r\n" +
+      ROWS.map((t) => {
+        const name = /[",\n]/.test(t.HolderName) ? `"${t.HolderName.replaceAll('"', '""')}"` : t.HolderName;
+        return `${t.TicketId},${name},${t.Status}\r\n`;
+      }).join("");
     expect(csv).toBe(expected);
     expect(existsSync(`${out}.partial`)).toBe(false);
     expect(seen.token).toHaveLength(1);
@@ -151,7 +151,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
     expect(
       seen.feed.every((f) => f.authorization === "Bearer tok_cli" && f.prefer === "odata.maxpagesize=5"),
     ).toBe(true);
-    expect(new URL(seen.feed[0]?.url ?? "").searchParams.get("$select")).toBe("id,holderName,status");
+    expect(new URL(seen.feed[0]?.url ?? "").searchParams.get("$select")).toBe("TicketId,HolderName,Status");
   });
 
   it("exports NDJSON to stdout with a filter, taking credentials from the environment", async () => {
@@ -166,7 +166,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
         "--out",
         "-",
         "--filter",
-        "status eq 'used'",
+        "Status eq 'used'",
       ],
       { ENTRADA_CLIENT_ID: "cli-client", ENTRADA_CLIENT_SECRET: "s3crét:" },
     );
@@ -175,7 +175,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
       .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(lines).toEqual(ROWS.filter((t) => t.status === "used"));
+    expect(lines).toEqual(ROWS.filter((t) => t.Status === "used"));
     expect(r.stderr).toContain("→ stdout");
   });
 
@@ -217,7 +217,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
       "broken",
     ]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain("BI feed error (HTTP 400, invalid_filter) [$filter]: Syntax error");
+    expect(r.stderr).toContain("BI feed error (HTTP 400, InvalidFilter) [$filter]: Syntax error");
     expect(existsSync(out)).toBe(false);
     expect(existsSync(`${out}.partial`)).toBe(false);
   });
@@ -249,7 +249,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
           "--out",
           "-",
           "--select",
-          "id,bogus",
+          "TicketId,bogus",
           ...creds,
         ],
         /unknown Tickets properties bogus/,

@@ -67,13 +67,13 @@ describe("BI export", () => {
     const feed = fakeFeed(rows);
     const bi = biFeed({ baseUrl: feed.origin, fetch: feed.fetch, accessToken: "t", maxPageSize: 3 });
     const out = await text(
-      bi.exportStream(odata("Tickets").select("holderName", "id", "priceAmount"), { format: "csv" }),
+      bi.exportStream(odata("Tickets").select("HolderName", "TicketId", "PriceAmount"), { format: "csv" }),
     );
-    expect(out.startsWith("holderName,id,priceAmount\r\n")).toBe(true);
-    expect(out).toContain('"Anna ""Nana"", Müller\nZürich",tkt_1,4500\r\n');
+    expect(out.startsWith("HolderName,TicketId,PriceAmount\r\n")).toBe(true);
+    expect(out).toContain('"Anna ""Nana"", Müller\nZürich",tkt_1,45\r\n');
     expect(parseCsv(out)).toEqual([
-      ["holderName", "id", "priceAmount"],
-      ...rows.map((r) => [r.holderName, r.id, String(r.priceAmount)]),
+      ["HolderName", "TicketId", "PriceAmount"],
+      ...rows.map((r) => [r.HolderName, r.TicketId, String(r.PriceAmount)]),
     ]);
   });
 
@@ -88,10 +88,11 @@ describe("BI export", () => {
     const empty = fakeFeed([]);
     const bi2 = biFeed({ baseUrl: empty.origin, fetch: empty.fetch, accessToken: "t" });
     expect(await text(bi2.exportStream(odata("Orders"), { format: "csv" }))).toBe(
-      "id,cartId,status,customerEmail,currency,totalAmount,itemCount,ticketCount,paymentProviderId,createdAt\r\n",
+      "OrderId,CartId,CreatedAt,Status,Currency,TotalAmount,RefundedAmount,TicketCount,PaymentProviderId," +
+        "Channel,Culture,CustomerEmail,CustomerFirstName,CustomerLastName,CustomerCompany\r\n",
     );
-    expect(await text(bi2.exportStream(odata("Orders").select("status", "id"), { format: "csv" }))).toBe(
-      "status,id\r\n",
+    expect(await text(bi2.exportStream(odata("Orders").select("Status", "OrderId"), { format: "csv" }))).toBe(
+      "Status,OrderId\r\n",
     );
     expect(await text(bi2.exportStream(odata("Orders"), { format: "ndjson" }))).toBe("");
   });
@@ -139,12 +140,12 @@ describe("BI export", () => {
     const bi = biFeed({
       baseUrl: "https://api.test",
       fetch: async () =>
-        Response.json({ error: { code: "not_implemented", message: "$apply" } }, { status: 501 }),
+        Response.json({ error: { code: "NotImplemented", message: "$apply" } }, { status: 501 }),
       accessToken: "t",
       maxAttempts: 1,
     });
     await expect(text(bi.exportStream(odata("Orders"), { format: "csv" }))).rejects.toMatchObject({
-      code: "not_implemented",
+      code: "NotImplemented",
     });
     expect(() => bi.exportStream(odata("Orders"), { format: "xml" as "csv" })).toThrow(TypeError);
   });

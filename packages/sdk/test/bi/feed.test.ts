@@ -19,11 +19,11 @@ describe("biFeed", () => {
       getToken: async () => `tok_${++tokens}`,
       maxPageSize: 3,
     });
-    const got = await collect(bi.query(odata("Tickets").filter((f) => f.eq("eventId", "evt_1"))));
+    const got = await collect(bi.query(odata("Tickets").filter((f) => f.eq("EventId", "evt_1"))));
     expect(got).toEqual(rows);
     expect(feed.calls.map((c) => c.url.searchParams.get("$skiptoken"))).toEqual([null, "3", "6"]);
     expect(feed.calls[0]?.url.pathname).toBe("/bi/v1/odata/Tickets");
-    expect(feed.calls[0]?.url.searchParams.get("$filter")).toBe("eventId eq 'evt_1'");
+    expect(feed.calls[0]?.url.searchParams.get("$filter")).toBe("EventId eq 'evt_1'");
     for (const [i, call] of feed.calls.entries()) {
       expect(call.headers.get("authorization")).toBe(`Bearer tok_${i + 1}`);
       expect(call.headers.get("prefer")).toBe("odata.maxpagesize=3");
@@ -34,10 +34,10 @@ describe("biFeed", () => {
   it("exposes pages with @odata.count and lets a call override the page size", async () => {
     const feed = fakeFeed(tickets(5));
     const bi = biFeed({ baseUrl: feed.origin, fetch: feed.fetch, accessToken: "static" });
-    const pages = await collect(bi.pages(odata("Tickets").select("id").count(), { maxPageSize: 4 }));
+    const pages = await collect(bi.pages(odata("Tickets").select("TicketId").count(), { maxPageSize: 4 }));
     expect(pages.map((p) => p.value.length)).toEqual([4, 1]);
     expect(pages[0]?.count).toBe(5);
-    expect(pages[0]?.value[0]).toEqual({ id: "tkt_0" });
+    expect(pages[0]?.value[0]).toEqual({ TicketId: "tkt_0" });
     expect(pages[0]?.nextLink).toMatch(/^https:\/\/api\.test\/bi\/v1\/odata\/Tickets\?.*skiptoken=4/);
     expect(pages[1]?.nextLink).toBeUndefined();
     expect(feed.calls[0]?.headers.get("authorization")).toBe("Bearer static");
@@ -48,7 +48,7 @@ describe("biFeed", () => {
     const bi = biFeed({ baseUrl: feed.origin, fetch: feed.fetch, accessToken: "secret" });
     const seen: string[] = [];
     const err = await (async () => {
-      for await (const row of bi.rows(odata("Tickets"))) seen.push(row.id);
+      for await (const row of bi.rows(odata("Tickets"))) seen.push(row.TicketId);
     })().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ODataError);
     expect(err).toMatchObject({ code: "cross_origin_next_link", status: 0 });
@@ -67,10 +67,11 @@ describe("biFeed", () => {
       Response.json(
         {
           error: {
-            code: "invalid_filter",
+            code: "UnknownProperty",
             message: "Property 'foo' does not exist",
             target: "$filter",
-            details: [{ code: "unknown_property", message: "foo", target: "foo" }],
+            details: [{ code: "UnknownProperty", message: "foo", target: "foo" }],
+            innererror: { logId: "log_01JDXM0A1B2C3D4E5F6G7H8J9K" },
           },
         },
         { status: 400 },
@@ -80,10 +81,10 @@ describe("biFeed", () => {
     expect(err).toBeInstanceOf(ODataError);
     expect(err).toMatchObject({
       status: 400,
-      code: "invalid_filter",
+      code: "UnknownProperty",
       message: "Property 'foo' does not exist",
       target: "$filter",
-      details: [{ code: "unknown_property", message: "foo", target: "foo" }],
+      details: [{ code: "UnknownProperty", message: "foo", target: "foo" }],
     });
     expect((err as ODataError).url).toContain("/bi/v1/odata/Orders?$filter=foo%20eq%201");
   });
@@ -153,10 +154,10 @@ describe("biFeed", () => {
 
   it("does not retry client errors", async () => {
     const fetch = vi.fn(async () =>
-      Response.json({ error: { code: "forbidden", message: "no" } }, { status: 403 }),
+      Response.json({ error: { code: "Forbidden", message: "no" } }, { status: 403 }),
     );
     const bi = biFeed({ baseUrl: "https://api.test", fetch, accessToken: "t" });
-    await expect(collect(bi.rows(odata("Orders")))).rejects.toMatchObject({ status: 403, code: "forbidden" });
+    await expect(collect(bi.rows(odata("Orders")))).rejects.toMatchObject({ status: 403, code: "Forbidden" });
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
@@ -167,7 +168,7 @@ describe("biFeed", () => {
     const seen: string[] = [];
     const run = (async () => {
       for await (const row of bi.rows(odata("Tickets"), { signal: controller.signal })) {
-        seen.push(row.id);
+        seen.push(row.TicketId);
         if (seen.length === 3) controller.abort(new Error("stop"));
       }
     })();

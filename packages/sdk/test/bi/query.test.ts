@@ -4,21 +4,21 @@ import { type BiRow, formatLiteral, ODataFilter, odata, type RowOf } from "../..
 describe("odata() query builder", () => {
   it("builds the documented example with escaped literals and a stable option order", () => {
     const q = odata("Tickets")
-      .filter((f) => f.and(f.eq("status", "valid"), f.gt("issuedAt", new Date("2025-01-01T00:00:00Z"))))
-      .select("id", "eventId")
-      .orderBy("issuedAt", "desc")
+      .filter((f) => f.and(f.eq("Status", "valid"), f.gt("IssuedAt", new Date("2025-01-01T00:00:00Z"))))
+      .select("TicketId", "EventId")
+      .orderBy("IssuedAt", "desc")
       .top(100)
       .count();
     expect(q.params()).toEqual({
-      $filter: "status eq 'valid' and issuedAt gt 2025-01-01T00:00:00.000Z",
-      $select: "id,eventId",
-      $orderby: "issuedAt desc",
+      $filter: "Status eq 'valid' and IssuedAt gt 2025-01-01T00:00:00Z",
+      $select: "TicketId,EventId",
+      $orderby: "IssuedAt desc",
       $top: "100",
       $count: "true",
     });
     expect(q.toString()).toBe(
-      "$filter=status%20eq%20'valid'%20and%20issuedAt%20gt%202025-01-01T00%3A00%3A00.000Z" +
-        "&$select=id%2CeventId&$orderby=issuedAt%20desc&$top=100&$count=true",
+      "$filter=Status%20eq%20'valid'%20and%20IssuedAt%20gt%202025-01-01T00%3A00%3A00Z" +
+        "&$select=TicketId%2CEventId&$orderby=IssuedAt%20desc&$top=100&$count=true",
     );
     const url = q.url("https://api.example/bi/v1/odata/");
     expect(url.origin + url.pathname).toBe("https://api.example/bi/v1/odata/Tickets");
@@ -26,8 +26,8 @@ describe("odata() query builder", () => {
   });
 
   it("doubles single quotes and encodes everything that could break out of the literal or the query", () => {
-    const q = odata("Tickets").filter((f) => f.eq("holderName", "O'Brien & Söhne+1 ') or true or ('"));
-    expect(q.params().$filter).toBe("holderName eq 'O''Brien & Söhne+1 '') or true or ('''");
+    const q = odata("Tickets").filter((f) => f.eq("HolderName", "O'Brien & Söhne+1 ') or true or ('"));
+    expect(q.params().$filter).toBe("HolderName eq 'O''Brien & Söhne+1 '') or true or ('''");
     const decoded = new URLSearchParams(q.toString()).get("$filter");
     expect(decoded).toBe(q.params().$filter);
     expect(q.toString()).not.toMatch(/[ &+](?!\$)/);
@@ -75,43 +75,45 @@ describe("odata() query builder", () => {
   it("supports in-lists, null, not, or-precedence and the string and date functions", () => {
     const q = odata("Payments").filter((f) =>
       f.and(
-        f.or(f.eq("status", "succeeded"), f.eq("completedAt", null)),
-        f.in("currency", ["CHF", "EUR"]),
-        f.not(f.contains(f.tolower("providerId"), "tw'int")),
-        f.startswith("cartId", "crt_"),
-        f.endswith(f.toupper("status"), "ED"),
-        f.eq(f.year("createdAt"), 2025),
-        f.ge(f.month("createdAt"), 3),
-        f.le(f.day("createdAt"), 15),
+        f.or(f.eq("Status", "succeeded"), f.eq("CompletedAt", null)),
+        f.in("Currency", ["CHF", "EUR"]),
+        f.not(f.contains(f.tolower("PaymentProviderId"), "tw'int")),
+        f.startswith("CartId", "crt_"),
+        f.endswith(f.toupper("Status"), "ED"),
+        f.eq(f.year("CreatedAt"), 2025),
+        f.ge(f.month("CreatedAt"), 3),
+        f.le(f.day("CreatedAt"), 15),
+        f.ge("Amount", 12.5),
       ),
     );
     expect(q.params().$filter).toBe(
-      "(status eq 'succeeded' or completedAt eq null) and currency in ('CHF','EUR') and " +
-        "not (contains(tolower(providerId),'tw''int')) and startswith(cartId,'crt_') and " +
-        "endswith(toupper(status),'ED') and year(createdAt) eq 2025 and month(createdAt) ge 3 and day(createdAt) le 15",
+      "(Status eq 'succeeded' or CompletedAt eq null) and Currency in ('CHF','EUR') and " +
+        "not (contains(tolower(PaymentProviderId),'tw''int')) and startswith(CartId,'crt_') and " +
+        "endswith(toupper(Status),'ED') and year(CreatedAt) eq 2025 and month(CreatedAt) ge 3 and " +
+        "day(CreatedAt) le 15 and Amount ge 12.5",
     );
     const or = odata("Orders").filter((f) =>
-      f.or(f.and(f.eq("status", "paid"), f.gt("totalAmount", 0)), f.lt("itemCount", 2)),
+      f.or(f.and(f.eq("Status", "paid"), f.gt("TotalAmount", 0)), f.lt("TicketCount", 2)),
     );
-    expect(or.params().$filter).toBe("status eq 'paid' and totalAmount gt 0 or itemCount lt 2");
+    expect(or.params().$filter).toBe("Status eq 'paid' and TotalAmount gt 0 or TicketCount lt 2");
   });
 
   it("joins several filter() calls with and, parenthesising raw text", () => {
     const q = odata("Entrances")
-      .filter("result eq 'admitted' or result eq 'rejected'")
-      .filter((f) => f.eq("direction", "in"))
-      .filter(new ODataFilter("gateId eq 'g1'"));
+      .filter("Result eq 'admitted' or Result eq 'rejected'")
+      .filter((f) => f.eq("Direction", "entry"))
+      .filter(new ODataFilter("GateId eq 'g1'"));
     expect(q.params().$filter).toBe(
-      "(result eq 'admitted' or result eq 'rejected') and direction eq 'in' and gateId eq 'g1'",
+      "(Result eq 'admitted' or Result eq 'rejected') and Direction eq 'entry' and GateId eq 'g1'",
     );
     expect(odata("Entrances").filter("a eq 1").params().$filter).toBe("a eq 1");
   });
 
   it("is immutable: each call returns a new query", () => {
     const base = odata("Orders").top(10);
-    const withSkip = base.skip(20).orderBy("createdAt").orderBy("id", "desc");
+    const withSkip = base.skip(20).orderBy("CreatedAt").orderBy("OrderId", "desc");
     expect(base.toString()).toBe("$top=10");
-    expect(withSkip.params()).toEqual({ $orderby: "createdAt,id desc", $top: "10", $skip: "20" });
+    expect(withSkip.params()).toEqual({ $orderby: "CreatedAt,OrderId desc", $top: "10", $skip: "20" });
     expect(odata("Orders").toString()).toBe("");
     expect(odata("Orders").count().count(false).toString()).toBe("");
   });
@@ -119,44 +121,61 @@ describe("odata() query builder", () => {
   it("validates names and arguments at run time too (for JavaScript callers and the CLI)", () => {
     const loose = odata as (s: string) => ReturnType<typeof odata<"Tickets">>;
     expect(() => loose("Customers")).toThrow(/Unknown BI dataset/);
-    expect(() => loose("Tickets").select("id", "nope" as "id")).toThrow(/Unknown property "nope" of Tickets/);
-    expect(() => loose("Tickets").orderBy("constructor" as "id")).toThrow(TypeError);
-    expect(() => odata("Tickets").filter((f) => f.eq("toString" as "id", "x"))).toThrow(TypeError);
-    expect(() => odata("Tickets").filter((f) => f.contains("priceAmount" as "id", "1"))).toThrow(/is int/);
-    expect(() => odata("Tickets").filter((f) => f.in("status", []))).toThrow(TypeError);
+    expect(() => loose("Tickets").select("TicketId", "nope" as "TicketId")).toThrow(
+      /Unknown property "nope" of Tickets/,
+    );
+    expect(() => loose("Tickets").orderBy("constructor" as "TicketId")).toThrow(TypeError);
+    expect(() => odata("Tickets").filter((f) => f.eq("toString" as "TicketId", "x"))).toThrow(TypeError);
+    expect(() => odata("Tickets").filter((f) => f.contains("PriceAmount" as "TicketId", "1"))).toThrow(
+      /is decimal/,
+    );
+    expect(() => odata("Tickets").filter((f) => f.eq(f.year("Status" as "IssuedAt"), 1))).toThrow(
+      /expected date or datetime/,
+    );
+    expect(() => odata("Tickets").filter((f) => f.in("Status", []))).toThrow(TypeError);
     expect(() => odata("Tickets").filter((f) => f.and())).toThrow(TypeError);
-    expect(() => odata("Tickets").filter(() => "status eq 'x'" as unknown as ODataFilter)).toThrow(TypeError);
+    expect(() => odata("Tickets").filter(() => "Status eq 'x'" as unknown as ODataFilter)).toThrow(TypeError);
+    expect(() => odata("Tickets").filter((f) => f.eq("IssuedAt", "yesterday"))).toThrow(TypeError);
     expect(() => odata("Tickets").top(-1)).toThrow(TypeError);
     expect(() => odata("Tickets").skip(1.5)).toThrow(TypeError);
-    expect(() => odata("Tickets").orderBy("id", "up" as "asc")).toThrow(TypeError);
+    expect(() => odata("Tickets").orderBy("TicketId", "up" as "asc")).toThrow(TypeError);
     expect(() => odata("Tickets").select()).toThrow(TypeError);
   });
 
   it("types property names, values and selected rows per dataset", () => {
-    const q = odata("Tickets").select("id", "issuedAt");
-    expectTypeOf<RowOf<typeof q>>().toEqualTypeOf<{ id: string; issuedAt: string }>();
-    expectTypeOf<BiRow<"Payments">["completedAt"]>().toEqualTypeOf<string | null>();
-    expectTypeOf<BiRow<"Orders">["totalAmount"]>().toEqualTypeOf<number>();
+    const q = odata("Tickets").select("TicketId", "IssuedAt", "Status");
+    expectTypeOf<RowOf<typeof q>>().toEqualTypeOf<{
+      TicketId: string;
+      IssuedAt: string;
+      Status: "valid" | "used" | "cancelled";
+    }>();
+    expectTypeOf<BiRow<"Payments">["CompletedAt"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<BiRow<"Orders">["TotalAmount"]>().toEqualTypeOf<number>();
     // Type-level only: never called, so the deliberately wrong calls below do not throw.
     const typeChecks = () => {
       // @ts-expect-error unknown property
       odata("Tickets").select("nope");
-      // @ts-expect-error Orders has no issuedAt
-      odata("Orders").orderBy("issuedAt");
+      // @ts-expect-error Orders has no IssuedAt
+      odata("Orders").orderBy("IssuedAt");
       odata("Tickets").filter((f) =>
         f.and(
-          f.gt("issuedAt", new Date()),
-          f.gt("issuedAt", "2025-01-01T00:00:00Z"),
+          f.gt("IssuedAt", new Date()),
+          f.gt("IssuedAt", "2025-01-01T00:00:00Z"),
+          f.eq("HolderName", null),
+          // @ts-expect-error not one of the ticket statuses
+          f.eq("Status", "bogus"),
           // @ts-expect-error a number is not a ticket status
-          f.eq("status", 3),
-          // @ts-expect-error status is not nullable
-          f.eq("status", null),
+          f.eq("Status", 3),
+          // @ts-expect-error Status is not nullable
+          f.eq("Status", null),
+          // @ts-expect-error a Date only fits date-time properties
+          f.eq("EventId", new Date()),
           // @ts-expect-error contains works on strings only
-          f.contains("priceAmount", "1"),
-          // @ts-expect-error year() needs a date property
-          f.year("status"),
+          f.contains("PriceAmount", "1"),
+          // @ts-expect-error year() needs a date-time property
+          f.year("Status"),
           // @ts-expect-error year() compares with numbers
-          f.eq(f.year("issuedAt"), "2025"),
+          f.eq(f.year("IssuedAt"), "2025"),
         ),
       );
     };
