@@ -3,7 +3,14 @@ import { cpSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatJson, lint, operationsTable, packageDir, staleFiles } from "../scripts/generate.mjs";
+import {
+  formatJson,
+  lint,
+  operationsTable,
+  packageDir,
+  staleFiles,
+  staleReport,
+} from "../scripts/generate.mjs";
 
 describe("generated files", () => {
   it("are fresh (regenerate with `pnpm --filter @entrada/openapi generate`)", async () => {
@@ -26,10 +33,11 @@ describe("the staleness check", () => {
       writeFileSync(path.join(root, "generated", "operations.json"), "{}\n");
       unlinkSync(path.join(root, "generated", "schema.d.ts"));
       writeFileSync(path.join(root, "generated", "old.json"), "{}\n");
-      expect((await staleFiles(root)).sort()).toEqual([
-        "generated/old.json",
-        "generated/operations.json",
-        "generated/schema.d.ts",
+      const report = await staleReport(root);
+      expect(report.sort((a, b) => a.file.localeCompare(b.file))).toEqual([
+        { file: "generated/old.json", reason: "orphaned" },
+        { file: "generated/operations.json", reason: "differs" },
+        { file: "generated/schema.d.ts", reason: "missing" },
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
