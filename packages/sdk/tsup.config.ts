@@ -8,7 +8,13 @@ export default defineConfig({
     "cli/bi-export": "src/cli/bi-export.ts",
   },
   format: ["esm", "cjs"],
-  dts: true,
+  // Declarations must not import the private contract package: map it to the generated copy, which is inlined.
+  dts: {
+    compilerOptions: {
+      baseUrl: ".",
+      paths: { "@entrada/openapi/schema": ["./src/generated/schema.ts"] },
+    },
+  },
   // Keep workspace imports on their built files, not their TypeScript sources.
   esbuildOptions(options) {
     options.conditions = ["import", "module", "default"];

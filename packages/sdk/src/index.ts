@@ -44,4 +44,4 @@ export type {
   SuccessData,
 } from "./core/types.ts";
 export { SDK_VERSION } from "./core/version.ts";
-export type { components, operations, paths } from "./generated/schema.ts";
+export type { components, operations, paths, webhooks } from "./generated/schema.ts";

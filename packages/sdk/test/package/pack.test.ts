@@ -1,0 +1,204 @@
+/**
+ * Packs the built package as users get it and imports it from fresh ESM and CJS projects on Node 20 (the
+ * machine's node) and Node 24 (the workspace's), then type-checks a consumer against the packed declarations.
+ * No network: the tarball is extracted into a temporary node_modules next to openapi-fetch copied from the
+ * workspace. Needs `pnpm --filter @entrada/sdk build` first (the root `pnpm test` builds before testing).
+ */
+import { execFileSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const workspaceRoot = resolve(pkgDir, "../..");
+const require = createRequire(join(pkgDir, "package.json"));
+
+/** Node 20: the first `node` on PATH outside pnpm's shims (the machine's). Node 24: the workspace binary. */
+function nodeBinaries(): Array<[string, string]> {
+  const found = new Map<string, string>();
+  const candidates = [
+    "/usr/bin/node",
+    "/usr/local/bin/node",
+    process.execPath,
+    join(workspaceRoot, "node_modules/.bin/node"),
+  ];
+  for (const bin of candidates) {
+    if (!existsSync(bin)) continue;
+    const version = execFileSync(bin, ["--version"], { encoding: "utf8" }).trim();
+    const major = version.slice(1).split(".")[0] as string;
+    if (!found.has(major)) found.set(major, bin);
+  }
+  return [...found.entries()].map(([major, bin]) => [`node ${major}`, bin]);
+}
+
+const CONSUMER_LOGIC = `
+  const calls = [];
+  const fetch = async (request) => {
+    calls.push({ url: request.url, auth: request.headers.get("authorization"), key: request.headers.get("idempotency-key") });
+    if (new URL(request.url).pathname === "/connect/token") {
+      return new Response(JSON.stringify({ access_token: "tok", token_type: "Bearer", expires_in: 3600 }), { headers: { "content-type": "application/json" } });
+    }
+    return new Response(JSON.stringify({ id: "crt_1" }), { status: 201, headers: { "content-type": "application/json", "x-log-id": "log_1" } });
+  };
+  const client = sdk.createClient({ baseUrl: "https://api.example.test", clientId: "id", clientSecret: "secret", locale: "de-CH", fetch });
+  const result = await client.shop.createCart({ body: {} });
+  let configError = "";
+  try { sdk.createClient({ baseUrl: "nope", clientId: "a", clientSecret: "b" }); } catch (e) { configError = e.name; }
+  const body = JSON.stringify({ type: "ticket.issued", timestamp: new Date().toISOString(), data: {} });
+  const secret = "whsec_" + btoa("0123456789abcdef0123456789abcdef");
+  const signed = await webhooks.signWebhook({ id: "msg_1", body, secret });
+  const verified = await webhooks.verifyWebhook(body, signed, secret);
+  console.log(JSON.stringify({
+    data: result.data,
+    logId: result.meta.logId,
+    keyed: typeof result.meta.idempotencyKey === "string",
+    auth: calls[1].auth,
+    configError,
+    problemClass: typeof sdk.EntradaProblemError,
+    webhookHeaders: Object.keys(signed).sort(),
+    verifiedType: verified.type,
+    bi: typeof bi,
+  }));
+`;
+
+let tmp: string;
+let packageRoot: string;
+
+beforeAll(() => {
+  if (!existsSync(join(pkgDir, "dist/index.js"))) {
+    throw new Error("dist/ is missing: run `pnpm --filter @entrada/sdk build` before this test");
+  }
+  tmp = mkdtempSync(join(tmpdir(), "entrada-sdk-pack-"));
+  const out = execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], {
+    cwd: pkgDir,
+    encoding: "utf8",
+  });
+  const [{ filename }] = JSON.parse(out) as Array<{ filename: string }>;
+  const modules = join(tmp, "node_modules");
+  mkdirSync(join(modules, "@entrada"), { recursive: true });
+  execFileSync("tar", ["-xzf", join(tmp, filename.replace(/^@entrada\//, "").replace("/", "-")), "-C", tmp]);
+  packageRoot = join(modules, "@entrada/sdk");
+  cpSync(join(tmp, "package"), packageRoot, { recursive: true });
+  rmSync(join(tmp, "package"), { recursive: true });
+  // Runtime dependencies, copied (not linked) from the workspace so the project resolves nothing else.
+  const openapiFetch = realpathSync(dirname(require.resolve("openapi-fetch/package.json")));
+  cpSync(openapiFetch, join(modules, "openapi-fetch"), { recursive: true, dereference: true });
+  const helpers = realpathSync(join(openapiFetch, "..", "openapi-typescript-helpers"));
+  cpSync(helpers, join(modules, "openapi-typescript-helpers"), { recursive: true, dereference: true });
+
+  writeFileSync(
+    join(tmp, "esm.mjs"),
+    `
+    import * as sdk from "@entrada/sdk";
+    import * as webhooks from "@entrada/sdk/webhooks";
+    import * as bi from "@entrada/sdk/bi";
+    ${CONSUMER_LOGIC}
+  `,
+  );
+  writeFileSync(
+    join(tmp, "cjs.cjs"),
+    `
+    const sdk = require("@entrada/sdk");
+    const webhooks = require("@entrada/sdk/webhooks");
+    const bi = require("@entrada/sdk/bi");
+    (async () => { ${CONSUMER_LOGIC} })().catch((e) => { console.error(e); process.exit(1); });
+  `,
+  );
+}, 60_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("packed tarball", () => {
+  it("ships dist, README and package.json only (no sources, tests or maps of tests)", () => {
+    const top = readdirSync(packageRoot).sort();
+    expect(top).toEqual(["README.md", "dist", "package.json"].filter((f) => top.includes(f)));
+    expect(top).toContain("dist");
+    expect(top).toContain("package.json");
+  });
+
+  const binaries = nodeBinaries();
+  it("finds Node 20 and Node 24 on this machine", () => {
+    expect(binaries.map(([name]) => name)).toEqual(expect.arrayContaining(["node 20", "node 24"]));
+  });
+
+  for (const [name, bin] of binaries) {
+    for (const file of ["esm.mjs", "cjs.cjs"]) {
+      it(`imports and runs from a fresh ${file.startsWith("esm") ? "ESM" : "CJS"} project on ${name}`, () => {
+        const stdout = execFileSync(bin, [file], { cwd: tmp, encoding: "utf8" });
+        const result = JSON.parse(stdout.trim().split("\n").at(-1) as string);
+        expect(result).toMatchObject({
+          data: { id: "crt_1" },
+          logId: "log_1",
+          keyed: true,
+          auth: "Bearer tok",
+          configError: "EntradaConfigError",
+          problemClass: "function",
+          bi: "object",
+          verifiedType: "ticket.issued",
+        });
+        expect(result.webhookHeaders).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp"]);
+      });
+    }
+  }
+
+  it("type-checks a consumer against the packed declarations (node16 resolution, ESM and CJS)", () => {
+    writeFileSync(
+      join(tmp, "consumer.mts"),
+      `import { createClient, paginate, type components } from "@entrada/sdk";
+       import { verifyWebhook } from "@entrada/sdk/webhooks";
+       const client = createClient({ baseUrl: "https://x.test", clientId: "a", clientSecret: "b" });
+       const r = await client.shop.getEvent({ params: { path: { eventId: "evt_1" } } });
+       if (!r.error) { const name: string = r.data.name; void name; }
+       const events: components["schemas"]["EventSummary"][] = await paginate(client.shop.listEvents).all({ max: 5 });
+       void events; void verifyWebhook;
+       // @ts-expect-error — eventId is required
+       void client.shop.getEvent({ params: { path: {} } });
+      `,
+    );
+    writeFileSync(
+      join(tmp, "consumer.cts"),
+      `import sdk = require("@entrada/sdk");
+       const client = sdk.createClient({ baseUrl: "https://x.test", sessionToken: "ses" });
+       void client.shop.listVenues();
+      `,
+    );
+    writeFileSync(
+      join(tmp, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "node16",
+          moduleResolution: "node16",
+          target: "es2022",
+          lib: ["es2022", "dom"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ["consumer.mts", "consumer.cts"],
+      }),
+    );
+    const tsc = join(dirname(require.resolve("typescript/package.json")), "bin/tsc");
+    let output = "";
+    try {
+      execFileSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: tmp, encoding: "utf8" });
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error);
+    }
+    expect(output).toBe("");
+  }, 60_000);
+});
