@@ -6,6 +6,7 @@ import document from "@entrada/openapi/openapi.json" with { type: "json" };
 import type { OpenApiDocument } from "./core/document.ts";
 import { createMockCore, type MockCore, type MockCoreOptions } from "./core/engine.ts";
 import { defaultSections } from "./sections/index.ts";
+import { enqueueWebhookEvent } from "./sections/webhooks/index.ts";
 
 export type { ClientConfig } from "./core/auth.ts";
 export { DEMO_CLIENTS } from "./core/auth.ts";
@@ -44,5 +45,10 @@ export type EntradaMockOptions = Partial<MockCoreOptions>;
  * @example const core = createEntradaMock({ tokenTtlSeconds: 60 }); const res = await core.handle(request);
  */
 export function createEntradaMock(options: EntradaMockOptions = {}): MockCore {
-  return createMockCore({ document: entradaDocument, sections: defaultSections, ...options });
+  const core = createMockCore({ document: entradaDocument, sections: defaultSections, ...options });
+  // Every emitted event becomes a webhook message with one delivery per matching subscription.
+  core.onEvent((event, session) => {
+    if (session.world.webhooks) enqueueWebhookEvent(session.world, event, session.clock);
+  });
+  return core;
 }

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import type { MockCore } from "../core/engine.ts";
 import type { MockRequest } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
+import { startDeliveryWorker } from "../sections/webhooks/index.ts";
 
 export interface MockServerOptions extends EntradaMockOptions {
   /** Port to listen on; 0 picks a free one (default 4010). */
@@ -154,8 +155,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 }
 
-/** Starts the webhooks section's delivery worker when that section is present. */
+/** Starts the webhooks section's delivery worker over every session, posting with the global fetch. */
 async function startWebhookDelivery(core: MockCore): Promise<() => Promise<void>> {
-  void core;
-  return async () => {};
+  const worker = startDeliveryWorker({
+    targets: () => core.listSessions().map((s) => ({ world: s.world, clock: s.clock })),
+    fetch: (url, init) => fetch(url, init),
+    onError: (error) => console.error("webhook delivery:", error),
+  });
+  return () => worker.stop();
 }

@@ -8,6 +8,7 @@ import entrance from "./entrance/index.ts";
 import externalEntrance from "./external-entrance/index.ts";
 import shop from "./shop/index.ts";
 import survey from "./survey/index.ts";
+import webhooks from "./webhooks/index.ts";
 
 /** Every section, shop first (other sections read the shop's slice when they build their own state). */
 export const defaultSections: SectionModule[] = [
@@ -16,4 +17,5 @@ export const defaultSections: SectionModule[] = [
   externalEntrance as SectionModule,
   connections as SectionModule,
   survey as SectionModule,
+  webhooks as SectionModule,
 ];

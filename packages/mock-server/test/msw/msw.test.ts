@@ -1,0 +1,120 @@
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createMock } from "../../src/msw/index.ts";
+
+const BASE = "https://api.entrada.dev";
+const mock = createMock({ baseUrl: BASE, validateResponses: "strict", rateLimit: false });
+const server = setupServer(...mock.handlers);
+
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
+afterEach(() => mock.reset());
+afterAll(() => server.close());
+
+async function token(): Promise<string> {
+  const r = await fetch(`${BASE}/connect/token`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: "grant_type=client_credentials&scope=Shop",
+  });
+  expect(r.status).toBe(200);
+  return (await r.json()).access_token;
+}
+
+describe("msw transport (setupServer)", () => {
+  it("serves the same engine: discovery, cart, checkout with the test card", async () => {
+    const auth = { authorization: `Bearer ${await token()}`, "accept-language": "en-GB" };
+    const list = await (await fetch(`${BASE}/shop/v1/discovery/events?limit=3`, { headers: auth })).json();
+    expect(list.items).toHaveLength(3);
+    const event = await (
+      await fetch(`${BASE}/shop/v1/discovery/events/${list.items[0].id}`, { headers: auth })
+    ).json();
+    const json = { ...auth, "content-type": "application/json" };
+    const created = await fetch(`${BASE}/shop/v1/cart`, {
+      method: "POST",
+      headers: { ...json, "idempotency-key": "msw-1" },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("x-log-id")).toMatch(/^log_[0-9A-Z]{26}$/);
+    const cart = await created.json();
+    const replay = await fetch(`${BASE}/shop/v1/cart`, {
+      method: "POST",
+      headers: { ...json, "idempotency-key": "msw-1" },
+    });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect((await replay.json()).id).toBe(cart.id);
+    const article = event.pricingAssortments[0].articles[0];
+    await fetch(`${BASE}/shop/v1/cart/${cart.id}/items`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ articleSlug: article.slug, slotId: event.slots[0].id, quantity: 2 }),
+    });
+    await fetch(`${BASE}/shop/v1/cart/${cart.id}/customer`, {
+      method: "PUT",
+      headers: json,
+      body: JSON.stringify({ firstName: "Luca", lastName: "Rossi", email: "luca@example.ch" }),
+    });
+    await fetch(`${BASE}/shop/v1/cart/${cart.id}/payment-provider`, {
+      method: "PUT",
+      headers: json,
+      body: JSON.stringify({ paymentProviderId: "card" }),
+    });
+    const paid = await fetch(`${BASE}/shop/v1/cart/${cart.id}/checkout`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ paymentMethod: { cardNumber: "4242424242424242" } }),
+    });
+    expect(paid.status).toBe(200);
+    const result = await paid.json();
+    expect(result.order.tickets).toHaveLength(2);
+    expect(result.order.tickets[0].ticketUrl.startsWith(`${BASE}/__mock/shop/tickets/`)).toBe(true);
+    const pdf = await fetch(result.order.tickets[0].ticketUrl);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(mock.core.responseViolations).toEqual([]);
+  });
+
+  it("validates requests and answers problems with pointers", async () => {
+    const auth = { authorization: `Bearer ${await token()}` };
+    const bad = await fetch(`${BASE}/shop/v1/cart`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ currency: 5, extra: true }),
+    });
+    expect(bad.status).toBe(400);
+    const problem = await bad.json();
+    expect([...new Set(problem.errors.map((e: { pointer: string }) => e.pointer))].sort()).toEqual([
+      "/body/currency",
+      "/body/extra",
+    ]);
+  });
+
+  it("drops connections as network errors when asked", async () => {
+    await fetch(`${BASE}/__mock/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "drop", times: 1 }),
+    });
+    await expect(fetch(`${BASE}/shop/v1/discovery/venues`)).rejects.toThrow();
+    mock.core.session().faults = [];
+  });
+
+  it("reset() gives every test a fresh world", async () => {
+    const auth = { authorization: `Bearer ${await token()}` };
+    const cart = await (await fetch(`${BASE}/shop/v1/cart`, { method: "POST", headers: auth })).json();
+    mock.reset();
+    expect((await fetch(`${BASE}/shop/v1/cart/${cart.id}`, { headers: auth })).status).toBe(404);
+  });
+
+  it("supports a base URL with a path prefix", async () => {
+    const prefixed = createMock({ baseUrl: "http://localhost:5173/api", rateLimit: false });
+    server.use(...prefixed.handlers);
+    const r = await fetch("http://localhost:5173/api/shop/v1/discovery/venues");
+    expect(r.status).toBe(401);
+    expect((await r.json()).instance).toBe("/shop/v1/discovery/venues");
+    const index = await (await fetch("http://localhost:5173/api/__mock")).json();
+    expect(index.name).toBe("Entrada mock server");
+    server.resetHandlers();
+  });
+});
