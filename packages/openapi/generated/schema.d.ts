@@ -1991,7 +1991,10 @@ export interface components {
             name: string;
             summary: string;
             venue: components["schemas"]["Venue"];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Cover image, served by `getImage` (`/assets/v1/images/{imageId}`).
+             */
             imageUrl: string;
             /** Format: date-time */
             startsAt: string;
@@ -2069,7 +2072,10 @@ export interface components {
             /** @description E.164 phone number. */
             phone?: string;
             company?: string;
-            /** @description Answers to the event's survey, keyed by question id. */
+            /**
+             * @description Answers to the event's survey (`Event.surveyId`; questions from `getSurvey`), keyed by question id.
+             *     Same shape as the survey section's `Answers`.
+             */
             surveyAnswers?: {
                 [key: string]: components["schemas"]["SurveyAnswer"];
             };
@@ -2143,7 +2149,10 @@ export interface components {
             holderName: string;
             /** @description Scannable payload `Q1.<ticketId>.<checksum>`. */
             quicode: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The ticket PDF (the "ticket link"), served by `getTicketPdf` (`/assets/v1/tickets/{ticketId}.pdf`).
+             */
             ticketUrl: string;
             /** @enum {string} */
             status: "valid" | "used" | "cancelled";
@@ -2160,7 +2169,10 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             tickets: components["schemas"]["Ticket"][];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The PDF receipt, served by `getOrderReceipt` (`/assets/v1/orders/{orderId}/receipt`).
+             */
             receiptUrl: string;
         };
         /** @description The payment succeeded; the order carries the tickets with their Quicodes and ticket links. */
@@ -4536,7 +4548,7 @@ export interface operations {
                      *             "name": "Kaufleuten",
                      *             "city": "Zürich"
                      *           },
-                     *           "imageUrl": "https://assets.entrada.dev/events/evt_01JD3Y5V7W9X1Y3Z5A7B9C1D3E/cover.jpg",
+                     *           "imageUrl": "https://api.entrada.dev/assets/v1/images/ast_01JD3Y9D4E5F6G7H8J9K0M1N2P",
                      *           "startsAt": "2026-12-12T19:00:00Z",
                      *           "endsAt": "2026-12-12T22:30:00Z",
                      *           "priceFrom": {
@@ -4607,7 +4619,7 @@ export interface operations {
                      *         "name": "Kaufleuten",
                      *         "city": "Zürich"
                      *       },
-                     *       "imageUrl": "https://assets.entrada.dev/events/evt_01JD3Y5V7W9X1Y3Z5A7B9C1D3E/cover.jpg",
+                     *       "imageUrl": "https://api.entrada.dev/assets/v1/images/ast_01JD3Y9D4E5F6G7H8J9K0M1N2P",
                      *       "startsAt": "2026-12-12T19:00:00Z",
                      *       "endsAt": "2026-12-12T22:30:00Z",
                      *       "priceFrom": {
@@ -5175,8 +5187,8 @@ export interface operations {
                  *       "email": "anna.meier@example.ch",
                  *       "phone": "+41791234567",
                  *       "surveyAnswers": {
-                 *         "q_dietary": "vegetarian",
-                 *         "q_newsletter": true
+                 *         "qst_01JD3Y8E4F5G6H7J8K9M0N1P2Q": "vegetarian",
+                 *         "qst_01JD3Y8F5G6H7J8K9M0N1P2Q3R": true
                  *       }
                  *     }
                  */
@@ -5227,8 +5239,8 @@ export interface operations {
                      *         "email": "anna.meier@example.ch",
                      *         "phone": "+41791234567",
                      *         "surveyAnswers": {
-                     *           "q_dietary": "vegetarian",
-                     *           "q_newsletter": true
+                     *           "qst_01JD3Y8E4F5G6H7J8K9M0N1P2Q": "vegetarian",
+                     *           "qst_01JD3Y8F5G6H7J8K9M0N1P2Q3R": true
                      *         }
                      *       },
                      *       "paymentProviderId": null,
@@ -5406,8 +5418,8 @@ export interface operations {
                      *         "email": "anna.meier@example.ch",
                      *         "phone": "+41791234567",
                      *         "surveyAnswers": {
-                     *           "q_dietary": "vegetarian",
-                     *           "q_newsletter": true
+                     *           "qst_01JD3Y8E4F5G6H7J8K9M0N1P2Q": "vegetarian",
+                     *           "qst_01JD3Y8F5G6H7J8K9M0N1P2Q3R": true
                      *         }
                      *       },
                      *       "paymentProviderId": "card",
@@ -5500,8 +5512,8 @@ export interface operations {
                      *           "email": "anna.meier@example.ch",
                      *           "phone": "+41791234567",
                      *           "surveyAnswers": {
-                     *             "q_dietary": "vegetarian",
-                     *             "q_newsletter": true
+                     *             "qst_01JD3Y8E4F5G6H7J8K9M0N1P2Q": "vegetarian",
+                     *             "qst_01JD3Y8F5G6H7J8K9M0N1P2Q3R": true
                      *           }
                      *         },
                      *         "items": [
@@ -5537,7 +5549,7 @@ export interface operations {
                      *             "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *             "holderName": "Anna Meier",
                      *             "quicode": "Q1.tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.7KX2",
-                     *             "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
+                     *             "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
                      *             "status": "valid"
                      *           },
                      *           {
@@ -5548,11 +5560,11 @@ export interface operations {
                      *             "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *             "holderName": "Anna Meier",
                      *             "quicode": "Q1.tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.M9TQ",
-                     *             "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
+                     *             "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
                      *             "status": "valid"
                      *           }
                      *         ],
-                     *         "receiptUrl": "https://api.entrada.dev/shop/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt.pdf"
+                     *         "receiptUrl": "https://api.entrada.dev/assets/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt"
                      *       }
                      *     }
                      */
@@ -5695,8 +5707,8 @@ export interface operations {
                      *         "email": "anna.meier@example.ch",
                      *         "phone": "+41791234567",
                      *         "surveyAnswers": {
-                     *           "q_dietary": "vegetarian",
-                     *           "q_newsletter": true
+                     *           "qst_01JD3Y8E4F5G6H7J8K9M0N1P2Q": "vegetarian",
+                     *           "qst_01JD3Y8F5G6H7J8K9M0N1P2Q3R": true
                      *         }
                      *       },
                      *       "items": [
@@ -5732,7 +5744,7 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.7KX2",
-                     *           "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
                      *           "status": "valid"
                      *         },
                      *         {
@@ -5743,11 +5755,11 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.M9TQ",
-                     *           "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
                      *           "status": "valid"
                      *         }
                      *       ],
-                     *       "receiptUrl": "https://api.entrada.dev/shop/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt.pdf"
+                     *       "receiptUrl": "https://api.entrada.dev/assets/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt"
                      *     }
                      */
                     "application/json": components["schemas"]["Order"];
@@ -5808,7 +5820,7 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.7KX2",
-                     *           "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
                      *           "status": "valid"
                      *         },
                      *         {
@@ -5819,7 +5831,7 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.M9TQ",
-                     *           "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
                      *           "status": "valid"
                      *         }
                      *       ]
