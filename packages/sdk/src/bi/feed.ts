@@ -92,8 +92,8 @@ function errorFrom(status: number, text: string, url: string): ODataError {
 /**
  * A client for the BI feed (`/bi/v1/odata`): typed queries, paging by `@odata.nextLink`, retries of failed pages.
  * @example
- * const bi = biFeed({ baseUrl, getToken: () => client.getToken() });
- * for await (const ticket of bi.rows(odata("Tickets").select("id", "status"))) console.log(ticket.id);
+ * const bi = biFeed({ baseUrl, getToken: () => client.getAccessToken() });
+ * for await (const t of bi.rows(odata("Tickets").select("TicketId", "Status"))) console.log(t.TicketId);
  */
 export class BiFeed {
   readonly root: URL;

@@ -21,12 +21,12 @@ const nonNegativeInteger = (name: string, n: number): number => {
  * so rows are typed `Pick<BiRow<S>, K>`.
  * @example
  * const q = odata("Tickets")
- *   .filter((f) => f.and(f.eq("status", "valid"), f.gt("issuedAt", new Date("2025-01-01"))))
- *   .select("id", "eventId")
- *   .orderBy("issuedAt", "desc")
+ *   .filter((f) => f.and(f.eq("Status", "valid"), f.gt("IssuedAt", new Date("2025-01-01"))))
+ *   .select("TicketId", "EventId")
+ *   .orderBy("IssuedAt", "desc")
  *   .top(100)
  *   .count();
- * q.toString(); // "$filter=status%20eq%20'valid'%20and%20issuedAt%20gt%202025-01-01T00%3A00%3A00.000Z&..."
+ * q.toString(); // "$filter=Status%20eq%20'valid'%20and%20IssuedAt%20gt%202025-01-01T00%3A00%3A00Z&..."
  */
 export class ODataQuery<S extends BiEntitySet, K extends BiProperty<S> = BiProperty<S>> {
   /** @internal type-only marker of the row shape. */
