@@ -2303,9 +2303,9 @@ export interface components {
          * @description The scanned payload exactly as read from the QR code. Tickets sold by the shop carry `Q1.<ticketId>.<checksum>`; imported external tickets carry whatever their vendor printed.
          * @example Q1.tkt_01JDX4Z8M2Q7B5N3K9T6W1R0YC.K7P2
          */
-        Quicode: string;
+        ScannedQuicode: string;
         ScanRequest: {
-            quicode: components["schemas"]["Quicode"];
+            quicode: components["schemas"]["ScannedQuicode"];
             /**
              * Format: date-time
              * @description When the device read the code (for scans buffered offline). Defaults to the time of receipt. Validity windows are checked against this instant.
@@ -2315,7 +2315,7 @@ export interface components {
             deviceId?: string;
         };
         ExitRequest: {
-            quicode: components["schemas"]["Quicode"];
+            quicode: components["schemas"]["ScannedQuicode"];
             /**
              * Format: date-time
              * @description When the device read the code. Defaults to the time of receipt.
@@ -2663,11 +2663,9 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description An answer; its JSON type follows the question type (see `QuestionType`). */
-        AnswerValue: string | number | boolean | string[];
-        /** @description Answers keyed by question id. Same shape as `Customer.surveyAnswers` in the shop. */
+        /** @description Answers keyed by question id, each a string, number, boolean or array of strings by question type. The same shape as `Customer.surveyAnswers` in the shop. */
         Answers: {
-            [key: string]: components["schemas"]["AnswerValue"];
+            [key: string]: components["schemas"]["SurveyAnswer"];
         };
         SurveyResponse: {
             id: string;
@@ -2729,7 +2727,7 @@ export interface components {
          * Format: binary
          * @description The raw bytes of the file.
          */
-        Binary: string;
+        AssetBinary: string;
         Icon: {
             name: string;
             /** @description Localized accessible name of the icon. */
@@ -4174,22 +4172,22 @@ export interface components {
          * @description Strong validator of the representation; send it back in `If-None-Match` to get `304`.
          * @example "3f2a9c1e"
          */
-        ETag: string;
+        AssetETag: string;
         /**
          * @description Caching policy of the asset.
          * @example public, max-age=86400
          */
-        "Cache-Control": string;
+        AssetCacheControl: string;
         /**
          * @description Suggested file name for downloads.
          * @example inline; filename="ticket-tkt_01JDX4Z8M2Q7B5N3K9T6W1R0YC.pdf"
          */
-        "Content-Disposition": string;
+        AssetContentDisposition: string;
         /**
          * @description URL of the created resource.
          * @example /webhooks/v1/subscriptions/whk_01JDXK0A1B2C3D4E5F6G7H8J9K
          */
-        Location: string;
+        SubscriptionLocation: string;
         /**
          * @description OData protocol version of the response.
          * @example 4.0
@@ -7201,8 +7199,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["AssetETag"];
+                    "Cache-Control": components["headers"]["AssetCacheControl"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7210,9 +7208,9 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
-                    "image/png": components["schemas"]["Binary"];
-                    "image/jpeg": components["schemas"]["Binary"];
-                    "image/webp": components["schemas"]["Binary"];
+                    "image/png": components["schemas"]["AssetBinary"];
+                    "image/jpeg": components["schemas"]["AssetBinary"];
+                    "image/webp": components["schemas"]["AssetBinary"];
                 };
             };
             /** @description The cached copy named by `If-None-Match` is still current. */
@@ -7222,7 +7220,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["AssetETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7361,8 +7359,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["AssetETag"];
+                    "Cache-Control": components["headers"]["AssetCacheControl"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7370,7 +7368,7 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
-                    "image/png": components["schemas"]["Binary"];
+                    "image/png": components["schemas"]["AssetBinary"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7409,7 +7407,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "Content-Disposition": components["headers"]["AssetContentDisposition"];
                     "Content-Language": components["headers"]["Content-Language"];
                     Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7418,7 +7416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["Binary"];
+                    "application/pdf": components["schemas"]["AssetBinary"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7471,7 +7469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["Binary"];
+                    "application/pdf": components["schemas"]["AssetBinary"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7520,7 +7518,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["AssetETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7627,7 +7625,7 @@ export interface operations {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["SubscriptionLocation"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
