@@ -88,6 +88,15 @@ const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const HEADER_TOKEN_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:[ \t]*,[ \t]*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const TOKEN_OPERATION = "createToken";
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+
+/** The path of an absolute URL string as sent (before any normalization), without query or fragment. */
+function rawPath(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const end = url.search(/[?#]/);
+  return end < 0 ? url.slice(start) : url.slice(start, end);
+}
 
 export class MockCore {
   readonly document: OpenApiDocument;
@@ -211,6 +220,13 @@ export class MockCore {
     const logId = `log_${ulid(Date.now())}`;
     const headers = request.headers;
     const origin = headers.origin;
+    // WHATWG URL parsing would silently resolve "/a/../b"; a client sending dot segments gets told instead.
+    if (DOT_SEGMENT.test(rawPath(request.url))) {
+      return this.problem("malformed-request", DEFAULT_CULTURE, logId, origin, {
+        detail: "The path contains dot segments (. or ..); send the resolved path.",
+        errors: [{ pointer: "/path", detail: "Dot segments are not allowed." }],
+      });
+    }
     let url: URL;
     try {
       url = new URL(request.url);

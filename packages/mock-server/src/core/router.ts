@@ -16,16 +16,31 @@ export type MatchResult<T> =
 
 interface Node<T> {
   statics: Map<string, Node<T>>;
+  /** Segments mixing text and parameters, e.g. `{ticketId}.pdf`; tried after statics, before `param`. */
+  patterns: Array<{ source: string; regex: RegExp; node: Node<T> }>;
   param: { name: string; node: Node<T> } | null;
   methods: Map<string, T> | null;
   template: string | null;
 }
 
 function newNode<T>(): Node<T> {
-  return { statics: new Map(), param: null, methods: null, template: null };
+  return { statics: new Map(), patterns: [], param: null, methods: null, template: null };
 }
 
 const PARAM = /^\{([^}]+)\}$/;
+const INNER_PARAM = /\{([^}]+)\}/g;
+
+function segmentRegex(segment: string): RegExp {
+  let source = "";
+  let last = 0;
+  for (const match of segment.matchAll(INNER_PARAM)) {
+    source += segment.slice(last, match.index).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    source += "([^/]+?)";
+    last = (match.index ?? 0) + match[0].length;
+  }
+  source += segment.slice(last).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${source}$`);
+}
 
 export class Router<T> {
   private readonly root: Node<T> = newNode();
@@ -35,7 +50,14 @@ export class Router<T> {
     let node = this.root;
     for (const segment of template.split("/").slice(1)) {
       const param = PARAM.exec(segment);
-      if (param) {
+      if (!param && segment.includes("{")) {
+        let pattern = node.patterns.find((p) => p.source === segment);
+        if (!pattern) {
+          pattern = { source: segment, regex: segmentRegex(segment), node: newNode() };
+          node.patterns.push(pattern);
+        }
+        node = pattern.node;
+      } else if (param) {
         const name = param[1] ?? "";
         // Templates may name the same position differently; names are read per template at match time.
         if (!node.param) node.param = { name, node: newNode() };
@@ -85,6 +107,16 @@ export class Router<T> {
       const hit = this.walk(stat, segments, index + 1, values);
       if (hit) return hit;
     }
+    for (const pattern of node.patterns) {
+      const m = pattern.regex.exec(segment);
+      if (!m) continue;
+      const decoded = m.slice(1).map((v) => decodeSegment(v));
+      if (decoded.some((v) => v === null)) continue;
+      values.push(...(decoded as string[]));
+      const hit = this.walk(pattern.node, segments, index + 1, values);
+      if (hit) return hit;
+      values.length -= decoded.length;
+    }
     if (node.param && segment !== "") {
       const decoded = decodeSegment(segment);
       if (decoded === null) return null;
@@ -103,8 +135,7 @@ function paramNames(template: string): string[] {
   if (!names) {
     names = [];
     for (const segment of template.split("/")) {
-      const m = PARAM.exec(segment);
-      if (m) names.push(m[1] ?? "");
+      for (const m of segment.matchAll(INNER_PARAM)) names.push(m[1] ?? "");
     }
     namesCache.set(template, names);
   }
