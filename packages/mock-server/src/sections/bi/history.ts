@@ -97,185 +97,244 @@ const ARTICLES = [
 ];
 
 const CULTURES: Culture[] = ["de-CH", "fr-CH", "it-CH", "en-GB"];
-const COUNTRIES = ["CH", "CH", "CH", "CH", "DE", "FR", "IT", "AT", "GB", null];
-const CHANNELS = ["api", "widget", "widget", "box_office"];
+const CHANNELS = ["api", "widget", "widget"];
+const FIRST = [
+  "Anna",
+  "Luca",
+  "Claire",
+  "Noah",
+  "Mia",
+  "Elias",
+  "Léa",
+  "Giulia",
+  "James",
+  "Sofia",
+  "Jonas",
+  "Chiara",
+];
+const LAST = [
+  "Muster",
+  "Rossi",
+  "Dubois",
+  "Meier",
+  "Keller",
+  "Bernasconi",
+  "Favre",
+  "Carter",
+  "Huber",
+  "Fontana",
+];
+const COMPANIES = [null, null, null, "Muster AG", "Ticino Eventi SA", "Lumière SA", "Keller GmbH"];
+const GATES: { id: string; name: LocalizedText }[] = [
+  { id: "gte_hist01", name: L("Haupteingang", "Entrée principale", "Ingresso principale", "Main entrance") },
+  { id: "gte_hist02", name: L("Eingang Süd", "Entrée sud", "Ingresso sud", "South entrance") },
+  { id: "gte_hist03", name: L("Ausgang", "Sortie", "Uscita", "Exit") },
+];
+const CATEGORIES: Record<string, { id: string; name: LocalizedText }> = {
+  shop: {
+    id: "qcc_01JDX0SH0PT1CKETS00000000A",
+    name: L("Shop-Tickets", "Billets de la boutique", "Biglietti dello shop", "Shop tickets"),
+  },
+  external: {
+    id: "qcc_01JDX0EXTERNA1T1CKETS00000B",
+    name: L("Externe Tickets", "Billets externes", "Biglietti esterni", "External tickets"),
+  },
+};
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 
+type Raw = Record<string, string | number | boolean | null>;
+/** Rows before localization: culture-dependent columns are stored as keys and filled in per culture. */
 interface RawHistory {
   events: PastEvent[];
-  orders: Record<string, string | number | boolean | null>[];
-  tickets: (Record<string, string | number | boolean | null> & {
-    eventIndex: number;
-    articleIndex: number;
-  })[];
-  payments: Row[];
-  entrances: Row[];
+  orders: Raw[];
+  tickets: (Raw & { $event: number; $article: number | null })[];
+  payments: Raw[];
+  entrances: (Raw & { $gate: number; $category: string | null })[];
 }
 
 function generate(config: HistoryConfig): RawHistory {
   const rand = prng(config.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
+  const iso = (ms: number) => new Date(ms).toISOString();
   const start = Math.floor(config.anchor / DAY) * DAY - config.days * DAY;
+  const spacing = Math.floor(config.days / (EVENT_NAMES.length + 1));
   const events: PastEvent[] = EVENT_NAMES.map((name, i) => {
     const venue = VENUES[i % VENUES.length] as (typeof VENUES)[number];
     return {
-      id: `evt_${ulidAt(start + (i + 1) * Math.floor(config.days / (EVENT_NAMES.length + 1)) * DAY, rand)}`,
+      id: `evt_${ulidAt(start + (i + 1) * spacing * DAY, rand)}`,
       name,
       venueId: venue.id,
       venueName: venue.name,
-      dayOffset: (i + 1) * Math.floor(config.days / (EVENT_NAMES.length + 1)),
+      dayOffset: (i + 1) * spacing,
     };
   });
-  const orders: RawHistory["orders"] = [];
-  const tickets: RawHistory["tickets"] = [];
-  const payments: Row[] = [];
-  const entrances: Row[] = [];
-  const gates = ["gte_hist01", "gte_hist02", "gte_hist03"];
+  const out: RawHistory = { events, orders: [], tickets: [], payments: [], entrances: [] };
+
+  const scan = (
+    at: number,
+    gate: number,
+    eventId: string | null,
+    ticketId: string | null,
+    source: string | null,
+    result: string,
+    reason: string | null,
+  ) => {
+    out.entrances.push({
+      ScanId: `scn_${ulidAt(at, rand)}`,
+      EventId: eventId,
+      GateId: (GATES[gate] as (typeof GATES)[number]).id,
+      Direction: result === "exited" || result === "rejected" ? "exit" : "entry",
+      Result: result,
+      Reason: reason,
+      TicketId: ticketId,
+      TicketSource: source,
+      ScannedAt: iso(at),
+      DeviceId: `dev-${gate + 1}-${1 + Math.floor(rand() * 4)}`,
+      $gate: gate,
+      $category: source,
+    });
+  };
+
   for (let n = 0; n < config.orders; n++) {
     const eventIndex = Math.floor(rand() * events.length);
     const event = events[eventIndex] as PastEvent;
     const eventDay = start + event.dayOffset * DAY;
+    const doors = eventDay + 17 * HOUR;
     // Sales spread over the 60 days before the event.
-    const createdAt = eventDay - Math.floor(rand() * 60 * DAY) - 3_600_000;
-    const createdIso = new Date(Math.max(start, createdAt)).toISOString();
+    const createdAt = Math.max(start, eventDay - Math.floor(rand() * 60 * DAY) - HOUR);
     const cartId = `crt_${ulidAt(createdAt - 300_000, rand)}`;
     const currency = rand() < 0.9 ? "CHF" : "EUR";
-    // A share of checkouts are declined first, then paid with another card.
+    const provider = rand() < 0.75 ? "card" : "redirect";
+    // Some buyers are declined or cancel first, then pay.
     if (rand() < 0.12) {
-      payments.push({
-        paymentId: `pay_${ulidAt(createdAt - 120_000, rand)}`,
-        orderId: null,
-        cartId,
-        providerId: "card",
-        status: rand() < 0.7 ? "failed" : "cancelled",
-        amount: 0,
-        currency,
-        createdAt: new Date(createdAt - 120_000).toISOString(),
-        completedAt: new Date(createdAt - 90_000).toISOString(),
+      const failed = rand() < 0.7;
+      out.payments.push({
+        PaymentId: `pay_${ulidAt(createdAt - 120_000, rand)}`,
+        CartId: cartId,
+        OrderId: null,
+        PaymentProviderId: failed ? "card" : "redirect",
+        Status: failed ? "failed" : "cancelled",
+        Amount: 0,
+        Currency: currency,
+        CreatedAt: iso(createdAt - 120_000),
+        CompletedAt: iso(createdAt - 90_000),
+        FailureCode: failed
+          ? pick(["card_declined", "card_declined", "insufficient_funds", "authentication_failed"])
+          : null,
       });
     }
     const orderId = `ord_${ulidAt(createdAt, rand)}`;
     const count = 1 + Math.floor(rand() * rand() * 5);
+    const refunded = rand() < 0.03;
+    const first = pick(FIRST);
+    const last = pick(LAST);
     let total = 0;
-    const status = rand() < 0.03 ? "refunded" : "paid";
     for (let k = 0; k < count; k++) {
       const articleIndex = rand() < 0.7 ? 0 : rand() < 0.8 ? 1 : 2;
       const article = ARTICLES[articleIndex] as (typeof ARTICLES)[number];
       total += article.price;
       const ticketId = `tkt_${ulidAt(createdAt + k, rand)}`;
-      const slotStartsAt = new Date(eventDay + 18 * 3_600_000).toISOString();
-      const used = status === "paid" && rand() < 0.82;
-      tickets.push({
-        ticketId,
-        orderId,
-        eventId: event.id,
-        venueId: event.venueId,
-        venueName: event.venueName,
-        eventDate: new Date(eventDay).toISOString().slice(0, 10),
-        slotStartsAt,
-        articleId: article.id,
-        priceAmount: article.price / 100,
-        currency,
-        status: status === "refunded" ? "cancelled" : used ? "used" : "valid",
-        issuedAt: createdIso,
-        eventIndex,
-        articleIndex,
+      const used = !refunded && rand() < 0.82;
+      const admittedAt = doors + Math.floor(rand() * 3 * HOUR);
+      out.tickets.push({
+        TicketId: ticketId,
+        Source: "shop",
+        Vendor: null,
+        OrderId: orderId,
+        EventId: event.id,
+        SlotId: `slt_${event.id.slice(4, 14)}EVE`,
+        SlotStartsAt: iso(eventDay + 18 * HOUR),
+        ArticleId: article.id,
+        PriceAmount: article.price / 100,
+        Currency: currency,
+        HolderName: k === 0 ? `${first} ${last}` : null,
+        Status: refunded ? "cancelled" : used ? "used" : "valid",
+        IssuedAt: iso(createdAt),
+        FirstAdmittedAt: used ? iso(admittedAt) : null,
+        $event: eventIndex,
+        $article: articleIndex,
       });
-      if (used || status === "refunded") {
-        const scannedAt = eventDay + 17 * 3_600_000 + Math.floor(rand() * 3 * 3_600_000);
-        const gateId = pick(gates);
-        const admitted = status !== "refunded";
-        entrances.push({
-          scanId: `scn_${ulidAt(scannedAt, rand)}`,
-          scannedAt: new Date(scannedAt).toISOString(),
-          gateId,
-          eventId: event.id,
-          ticketId,
-          direction: "in",
-          result: admitted ? "admitted" : "denied",
-          reason: admitted ? null : "cancelled",
-          categoryName: "Shop tickets",
-          deviceId: `dev-${gateId.slice(-2)}-${1 + Math.floor(rand() * 4)}`,
-          source: "shop",
-        });
-        if (admitted && rand() < 0.15) {
-          const exitAt = scannedAt + Math.floor(rand() * 2 * 3_600_000) + 60_000;
-          entrances.push({
-            scanId: `scn_${ulidAt(exitAt, rand)}`,
-            scannedAt: new Date(exitAt).toISOString(),
-            gateId,
-            eventId: event.id,
-            ticketId,
-            direction: "out",
-            result: "exited",
-            reason: null,
-            categoryName: "Shop tickets",
-            deviceId: `dev-${gateId.slice(-2)}-1`,
-            source: "shop",
-          });
-        }
-        if (admitted && rand() < 0.04) {
-          // Someone tries the same ticket again: denied.
-          const againAt = scannedAt + 600_000;
-          entrances.push({
-            scanId: `scn_${ulidAt(againAt, rand)}`,
-            scannedAt: new Date(againAt).toISOString(),
-            gateId,
-            eventId: event.id,
-            ticketId,
-            direction: "in",
-            result: "denied",
-            reason: "already_used",
-            categoryName: "Shop tickets",
-            deviceId: `dev-${gateId.slice(-2)}-2`,
-            source: "shop",
-          });
-        }
+      if (refunded && rand() < 0.3) scan(admittedAt, 0, event.id, ticketId, "shop", "denied", "cancelled");
+      if (!used) continue;
+      const gate = rand() < 0.7 ? 0 : 1;
+      scan(admittedAt, gate, event.id, ticketId, "shop", "admitted", null);
+      if (rand() < 0.04)
+        scan(admittedAt + 600_000, gate, event.id, ticketId, "shop", "denied", "already_used");
+      if (rand() < 0.15) {
+        const out1 = admittedAt + 60_000 + Math.floor(rand() * 2 * HOUR);
+        scan(out1, 2, event.id, ticketId, "shop", "exited", null);
+        if (rand() < 0.6) scan(out1 + 900_000, gate, event.id, ticketId, "shop", "admitted", null);
       }
     }
-    orders.push({
-      orderId,
-      createdAt: createdIso,
-      status,
-      channel: pick(CHANNELS),
-      culture: pick(CULTURES),
-      currency,
-      totalAmount: total / 100,
-      ticketCount: count,
-      customerEmail: `guest${n + 1}@example.com`,
-      customerCountry: pick(COUNTRIES),
+    out.orders.push({
+      OrderId: orderId,
+      CartId: cartId,
+      CreatedAt: iso(createdAt),
+      Status: refunded ? "refunded" : "paid",
+      Currency: currency,
+      TotalAmount: total / 100,
+      RefundedAmount: refunded ? total / 100 : 0,
+      TicketCount: count,
+      PaymentProviderId: provider,
+      Channel: pick(CHANNELS),
+      Culture: pick(CULTURES),
+      CustomerEmail: `${first}.${last}${n}@example.com`
+        .toLowerCase()
+        .normalize("NFD")
+        .replace(/[\u0300-\u036f]/g, ""),
+      CustomerFirstName: first,
+      CustomerLastName: last,
+      CustomerCompany: pick(COMPANIES),
     });
-    payments.push({
-      paymentId: `pay_${ulidAt(createdAt - 1_000, rand)}`,
-      orderId,
-      cartId,
-      providerId: rand() < 0.75 ? "card" : "redirect",
-      status: "succeeded",
-      amount: total / 100,
-      currency,
-      createdAt: new Date(createdAt - 1_000).toISOString(),
-      completedAt: createdIso,
+    out.payments.push({
+      PaymentId: `pay_${ulidAt(createdAt - 1_000, rand)}`,
+      CartId: cartId,
+      OrderId: orderId,
+      PaymentProviderId: provider,
+      Status: refunded ? "refunded" : "succeeded",
+      Amount: total / 100,
+      Currency: currency,
+      CreatedAt: iso(createdAt - 1_000),
+      CompletedAt: iso(createdAt),
+      FailureCode: null,
     });
   }
-  // Unknown codes scanned at the gates (forged or foreign tickets).
+  // Tickets imported from an external registration vendor, and their scans.
+  for (let n = 0; n < Math.floor(config.orders / 10); n++) {
+    const eventIndex = Math.floor(rand() * events.length);
+    const event = events[eventIndex] as PastEvent;
+    const eventDay = start + event.dayOffset * DAY;
+    const ticketId = `xtk_${ulidAt(eventDay - 10 * DAY + n, rand)}`;
+    const used = rand() < 0.85;
+    const admittedAt = eventDay + 17 * HOUR + Math.floor(rand() * 3 * HOUR);
+    out.tickets.push({
+      TicketId: ticketId,
+      Source: "external",
+      Vendor: rand() < 0.7 ? "eventbrite" : "pretix",
+      OrderId: null,
+      EventId: event.id,
+      SlotId: null,
+      SlotStartsAt: null,
+      ArticleId: null,
+      PriceAmount: null,
+      Currency: null,
+      HolderName: `${pick(FIRST)} ${pick(LAST)}`,
+      Status: used ? "used" : "valid",
+      IssuedAt: iso(eventDay - 10 * DAY),
+      FirstAdmittedAt: used ? iso(admittedAt) : null,
+      $event: eventIndex,
+      $article: null,
+    });
+    if (used) scan(admittedAt, 1, event.id, ticketId, "external", "admitted", null);
+  }
+  // Unknown codes at the gates (forged or foreign tickets).
   for (let n = 0; n < Math.floor(config.orders / 20); n++) {
     const event = pick(events);
-    const at = start + event.dayOffset * DAY + 17 * 3_600_000 + Math.floor(rand() * 3 * 3_600_000);
-    entrances.push({
-      scanId: `scn_${ulidAt(at, rand)}`,
-      scannedAt: new Date(at).toISOString(),
-      gateId: pick(gates),
-      eventId: null,
-      ticketId: null,
-      direction: "in",
-      result: "denied",
-      reason: "unknown_quicode",
-      categoryName: null,
-      deviceId: "dev-01-3",
-      source: null,
-    });
+    const at = start + event.dayOffset * DAY + 17 * HOUR + Math.floor(rand() * 3 * HOUR);
+    scan(at, 0, null, null, null, "denied", "unknown_quicode");
   }
-  return { events, orders, tickets, payments, entrances };
+  return out;
 }
 
 const rawCache = new Map<string, RawHistory>();
@@ -293,22 +352,32 @@ export function history(config: HistoryConfig, culture: Culture): History {
   let raw = rawCache.get(rawKey);
   if (!raw) {
     raw = generate(config);
+    if (rawCache.size > 8) rawCache.clear();
     rawCache.set(rawKey, raw);
   }
   const events = raw.events;
-  const tickets = raw.tickets.map(({ eventIndex, articleIndex, ...rest }) =>
-    Object.freeze({
-      ...rest,
-      eventName: (events[eventIndex] as PastEvent).name[culture],
-      articleName: (ARTICLES[articleIndex] as (typeof ARTICLES)[number]).name[culture],
-    }),
-  );
   const result: History = {
-    Orders: raw.orders.map((r) => Object.freeze(r)),
-    Tickets: tickets,
-    Payments: raw.payments,
-    Entrances: raw.entrances,
+    Orders: raw.orders.map((r) => Object.freeze({ ...r })),
+    Tickets: raw.tickets.map(({ $event, $article, ...rest }) =>
+      Object.freeze({
+        ...rest,
+        EventName: (events[$event] as PastEvent).name[culture],
+        ArticleName:
+          $article === null ? null : (ARTICLES[$article] as (typeof ARTICLES)[number]).name[culture],
+      }),
+    ),
+    Payments: raw.payments.map((r) => Object.freeze({ ...r })),
+    Entrances: raw.entrances.map(({ $gate, $category, ...rest }) => {
+      const category = $category === null ? null : CATEGORIES[$category];
+      return Object.freeze({
+        ...rest,
+        GateName: (GATES[$gate] as (typeof GATES)[number]).name[culture],
+        CategoryId: category?.id ?? null,
+        CategoryName: category?.name[culture] ?? null,
+      });
+    }),
   };
+  if (localizedCache.size > 32) localizedCache.clear();
   localizedCache.set(key, result);
   return result;
 }

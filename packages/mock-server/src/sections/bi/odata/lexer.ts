@@ -7,7 +7,7 @@ export type Token =
   | { kind: "date"; value: string; pos: number }
   | { kind: "datetime"; value: string; pos: number }
   | { kind: "ident"; value: string; pos: number }
-  | { kind: "lparen" | "rparen" | "comma" | "star" | "slash" | "eof"; pos: number };
+  | { kind: "lparen" | "rparen" | "comma" | "star" | "slash" | "colon" | "eof"; pos: number };
 
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,12})?)?(?:Z|[+-]\d{2}:\d{2})/i;
 const DATE = /^\d{4}-\d{2}-\d{2}(?![\d:T])/;
@@ -33,7 +33,7 @@ export function tokenize(input: string, option: string): Token[] {
       let j = i + 1;
       for (;;) {
         if (j >= input.length)
-          throw badRequest(`Unterminated string literal at position ${i} in ${option}.`, option);
+          throw badRequest("unterminatedString", { pos: i, option }, option, "InvalidFilter");
         const c = input[j] as string;
         if (c === "'") {
           if (input[j + 1] === "'") {
@@ -50,7 +50,14 @@ export function tokenize(input: string, option: string): Token[] {
       i = j + 1;
       continue;
     }
-    const simple = { "(": "lparen", ")": "rparen", ",": "comma", "*": "star", "/": "slash" } as const;
+    const simple = {
+      "(": "lparen",
+      ")": "rparen",
+      ",": "comma",
+      "*": "star",
+      "/": "slash",
+      ":": "colon",
+    } as const;
     if (ch in simple) {
       tokens.push({ kind: simple[ch as keyof typeof simple], pos: i });
       i++;
@@ -60,7 +67,7 @@ export function tokenize(input: string, option: string): Token[] {
     if (dt) {
       const text = dt[0];
       if (Number.isNaN(Date.parse(text)))
-        throw badRequest(`Invalid date-time literal '${text}' in ${option}.`, option);
+        throw badRequest("invalidLiteral", { text, option }, option, "InvalidFilter");
       tokens.push({ kind: "datetime", value: text, pos: i });
       i += text.length;
       continue;
@@ -68,7 +75,7 @@ export function tokenize(input: string, option: string): Token[] {
     const d = DATE.exec(rest);
     if (d) {
       const text = d[0];
-      if (!isValidDate(text)) throw badRequest(`Invalid date literal '${text}' in ${option}.`, option);
+      if (!isValidDate(text)) throw badRequest("invalidLiteral", { text, option }, option, "InvalidFilter");
       tokens.push({ kind: "date", value: text, pos: i });
       i += text.length;
       continue;
@@ -86,7 +93,7 @@ export function tokenize(input: string, option: string): Token[] {
       i += id[0].length;
       continue;
     }
-    throw badRequest(`Unexpected character '${ch}' at position ${i} in ${option}.`, option);
+    throw badRequest("unexpectedChar", { char: ch, pos: i, option }, option, "InvalidFilter");
   }
   tokens.push({ kind: "eof", pos: input.length });
   return tokens;

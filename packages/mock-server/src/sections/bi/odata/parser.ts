@@ -1,4 +1,4 @@
-import { badRequest, notImplemented } from "./errors.ts";
+import { badRequest, notImplemented, ODataError } from "./errors.ts";
 import { type Token, tokenize } from "./lexer.ts";
 
 /** The EDM primitive types the feed uses. `Null` is the type of the `null` literal. */
@@ -94,6 +94,7 @@ class Parser {
     private readonly tokens: Token[],
     private readonly props: PropertyTypes,
     private readonly option: string,
+    private readonly setName: string,
   ) {}
 
   private peek(): Token {
@@ -108,14 +109,17 @@ class Parser {
   }
   private expect(kind: Token["kind"], what: string): Token {
     const t = this.next();
-    if (t.kind !== kind) throw this.syntax(t, `expected ${what}`);
+    if (t.kind !== kind) throw this.syntax(t, what);
     return t;
   }
-  syntax(t: Token, message: string): never {
-    const found = t.kind === "eof" ? "end of input" : `'${describe(t)}'`;
+  /** `expected` is a token in quotes or `@value` / `@end` (translated message keys). */
+  syntax(t: Token, expected: string): never {
+    const found = t.kind === "eof" ? "@endOfInput" : `'${describe(t)}'`;
     throw badRequest(
-      `Syntax error in ${this.option} at position ${t.pos}: ${message}, found ${found}.`,
+      "syntax",
+      { option: this.option, pos: t.pos, expected, found },
       this.option,
+      "InvalidFilter",
     );
   }
 
@@ -166,18 +170,18 @@ class Parser {
     }
     if (t.kind === "ident" && t.value === "in") {
       this.next();
-      this.expect("lparen", "'(' after 'in'");
+      this.expect("lparen", "'('");
       const list: Expr[] = [];
       do {
         const item = this.parsePrimary();
         checkComparable(left, item, "eq", this.option);
         list.push(item);
       } while (this.peek().kind === "comma" && this.next());
-      this.expect("rparen", "')' closing the 'in' list");
+      this.expect("rparen", "')'");
       return { kind: "in", type: "Boolean", left, list };
     }
     if (t.kind === "ident" && ARITHMETIC.has(t.value)) {
-      throw notImplemented(`The '${t.value}' operator is not supported in ${this.option}.`, this.option);
+      throw notImplemented("unsupportedOperator", { name: t.value, option: this.option }, this.option);
     }
     return left;
   }
@@ -205,7 +209,7 @@ class Parser {
       case "ident":
         return this.parseIdentifier(t);
       default:
-        return this.syntax(t, "expected a value, property or function");
+        return this.syntax(t, "@value");
     }
   }
 
@@ -216,23 +220,13 @@ class Parser {
       return { kind: "literal", type: "Boolean", value: word === "true" };
     if (word === "null") return { kind: "literal", type: "Null", value: null };
     if (this.peek().kind === "string") {
-      throw badRequest(
-        `Typed literal ${word}'...' at position ${t.pos} is not OData v4 syntax; write dates and times bare (2026-01-31, 2026-01-31T10:00:00Z).`,
-        this.option,
-      );
+      throw badRequest("typedLiteral", { word }, this.option, "InvalidFilter");
     }
     if (this.peek().kind === "slash") {
-      throw notImplemented(
-        `Navigation and lambda paths ('${word}/...') are not supported in ${this.option}.`,
-      );
+      throw notImplemented("unsupportedPath", { name: word, option: this.option }, this.option);
     }
     const type = this.props[word];
-    if (type === undefined) {
-      throw badRequest(
-        `Unknown property '${word}' in ${this.option}. Available: ${Object.keys(this.props).join(", ")}.`,
-        this.option,
-      );
-    }
+    if (type === undefined) throw unknownProperty(word, this.props, this.setName, this.option);
     return { kind: "property", type, name: word };
   }
 
@@ -241,9 +235,14 @@ class Parser {
     const sig = FUNCTIONS[name];
     if (!sig) {
       if (KNOWN_UNSUPPORTED.has(name.toLowerCase())) {
-        throw notImplemented(`The function '${name}' is not supported in ${this.option}.`, this.option);
+        throw notImplemented("unsupportedFunction", { name, option: this.option }, this.option);
       }
-      throw badRequest(`Unknown function '${name}' at position ${t.pos} in ${this.option}.`, this.option);
+      throw badRequest(
+        "unknownFunction",
+        { name, pos: t.pos, option: this.option },
+        this.option,
+        "InvalidFilter",
+      );
     }
     this.expect("lparen", "'('");
     const args: Expr[] = [];
@@ -252,19 +251,23 @@ class Parser {
         args.push(this.parseExpression());
       } while (this.peek().kind === "comma" && this.next());
     }
-    this.expect("rparen", `')' closing ${name}(`);
+    this.expect("rparen", "')'");
     if (args.length !== sig.params.length) {
       throw badRequest(
-        `Function '${name}' takes ${sig.params.length} argument(s), got ${args.length}, in ${this.option}.`,
+        "argCount",
+        { name, expected: sig.params.length, got: args.length },
         this.option,
+        "InvalidFilter",
       );
     }
     args.forEach((arg, index) => {
       const allowed = sig.params[index] as EdmType[];
       if (arg.type !== "Null" && !allowed.includes(arg.type)) {
         throw badRequest(
-          `Argument ${index + 1} of '${name}' must be ${allowed.join(" or ")}, not ${arg.type}, in ${this.option}.`,
+          "argType",
+          { index: index + 1, name, expected: allowed.join(" | "), got: arg.type },
           this.option,
+          "InvalidFilter",
         );
       }
     });
@@ -274,7 +277,7 @@ class Parser {
 
   private bool(e: Expr): Expr {
     if (e.type !== "Boolean" && e.type !== "Null") {
-      throw badRequest(`Expected a Boolean expression in ${this.option}, got ${e.type}.`, this.option);
+      throw badRequest("notBoolean", { option: this.option, got: e.type }, this.option, "InvalidFilter");
     }
     return e;
   }
@@ -319,6 +322,8 @@ function describe(t: Token): string {
       return "*";
     case "slash":
       return "/";
+    case "colon":
+      return ":";
     default:
       return "";
   }
@@ -332,20 +337,20 @@ function checkComparable(left: Expr, right: Expr, op: ComparisonOp, option: stri
   if (a === b) return;
   if (NUMERIC.has(a) && NUMERIC.has(b)) return;
   if (TEMPORAL.has(a) && TEMPORAL.has(b)) return;
-  throw badRequest(`Cannot compare ${a} with ${b} using '${op}' in ${option}.`, option);
+  throw badRequest("compareTypes", { left: a, right: b, op, option }, option, "InvalidFilter");
 }
 
 /**
  * Parse and type-check a `$filter` expression against an entity type.
  * @example parseFilter("year(createdAt) eq 2026 and status in ('paid','refunded')", { createdAt: "DateTimeOffset", status: "String" })
  */
-export function parseFilter(input: string, props: PropertyTypes): Expr {
-  const parser = new Parser(tokenize(input, "$filter"), props, "$filter");
-  if (parser.atEnd()) throw badRequest("$filter must not be empty.", "$filter");
+export function parseFilter(input: string, props: PropertyTypes, setName = ""): Expr {
+  const parser = new Parser(tokenize(input, "$filter"), props, "$filter", setName);
+  if (parser.atEnd()) throw badRequest("empty", { option: "$filter" }, "$filter", "InvalidFilter");
   const expr = parser.parseExpression();
   parser.finish();
   if (expr.type !== "Boolean" && expr.type !== "Null") {
-    throw badRequest(`$filter must be a Boolean expression, got ${expr.type}.`, "$filter");
+    throw badRequest("notBoolean", { option: "$filter", got: expr.type }, "$filter", "InvalidFilter");
   }
   return expr;
 }
@@ -354,9 +359,9 @@ export function parseFilter(input: string, props: PropertyTypes): Expr {
  * Parse `$orderby`: comma-separated expressions, each optionally followed by `asc` or `desc`.
  * @example parseOrderBy("tolower(eventName) asc, createdAt desc", props)
  */
-export function parseOrderBy(input: string, props: PropertyTypes): OrderByItem[] {
-  const parser = new Parser(tokenize(input, "$orderby"), props, "$orderby");
-  if (parser.atEnd()) throw badRequest("$orderby must not be empty.", "$orderby");
+export function parseOrderBy(input: string, props: PropertyTypes, setName = ""): OrderByItem[] {
+  const parser = new Parser(tokenize(input, "$orderby"), props, "$orderby", setName);
+  if (parser.atEnd()) throw badRequest("empty", { option: "$orderby" }, "$orderby");
   const items = parser.parseOrderBy();
   parser.finish();
   return items;
@@ -366,7 +371,7 @@ export function parseOrderBy(input: string, props: PropertyTypes): OrderByItem[]
  * Parse `$select`: `*` or a comma-separated list of property names.
  * @returns the selected names in request order, or null for all properties.
  */
-export function parseSelect(input: string, props: PropertyTypes): string[] | null {
+export function parseSelect(input: string, props: PropertyTypes, setName = ""): string[] | null {
   const tokens = tokenize(input, "$select");
   const names: string[] = [];
   let all = false;
@@ -377,25 +382,86 @@ export function parseSelect(input: string, props: PropertyTypes): string[] | nul
       if (t.kind === "star") all = true;
       else if (t.kind === "ident") {
         if (props[t.value] === undefined) {
-          throw badRequest(
-            `Unknown property '${t.value}' in $select. Available: ${Object.keys(props).join(", ")}.`,
-            "$select",
-          );
+          throw unknownProperty(t.value, props, setName, "$select");
         }
         if (!names.includes(t.value)) names.push(t.value);
       } else
         throw badRequest(
-          `Syntax error in $select at position ${t.pos}: expected a property name.`,
+          "syntax",
+          { option: "$select", pos: t.pos, expected: "@value", found: `'${describe(t)}'` },
           "$select",
         );
       expectItem = false;
     } else {
-      if (t.kind === "slash") throw notImplemented("Paths in $select are not supported.", "$select");
+      if (t.kind === "slash")
+        throw notImplemented("unsupportedPath", { name: "", option: "$select" }, "$select");
       if (t.kind !== "comma")
-        throw badRequest(`Syntax error in $select at position ${t.pos}: expected ','.`, "$select");
+        throw badRequest(
+          "syntax",
+          { option: "$select", pos: t.pos, expected: "','", found: `'${describe(t)}'` },
+          "$select",
+        );
       expectItem = true;
     }
   }
-  if (expectItem) throw badRequest("$select is empty or ends with ','.", "$select");
+  if (expectItem) throw badRequest("empty", { option: "$select" }, "$select");
   return all ? null : names;
+}
+
+/** Edit distance, for "did you mean" suggestions. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0] as number;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j] as number;
+      row[j] = Math.min(
+        (row[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        prev + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      prev = tmp;
+    }
+  }
+  return row[b.length] as number;
+}
+
+/** 400 `UnknownProperty`, with the closest property name as a detail when one is near. */
+export function unknownProperty(
+  name: string,
+  props: PropertyTypes,
+  setName: string,
+  option: string,
+): ODataError {
+  const names = Object.keys(props);
+  const lower = name.toLowerCase();
+  const isSubsequence = (needle: string, hay: string) => {
+    let i = 0;
+    for (const ch of hay) if (ch === needle[i]) i++;
+    return i === needle.length;
+  };
+  let best =
+    names.find((n) => n.toLowerCase() === lower) ??
+    names
+      .filter(
+        (n) => lower.length >= 3 && n[0]?.toLowerCase() === lower[0] && isSubsequence(lower, n.toLowerCase()),
+      )
+      .sort((a, b) => a.length - b.length)[0] ??
+    null;
+  if (!best) {
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (const n of names) {
+      const d = distance(lower, n.toLowerCase());
+      if (d < bestScore) {
+        bestScore = d;
+        best = n;
+      }
+    }
+    if (bestScore > Math.max(2, Math.floor(name.length / 3))) best = null;
+  }
+  const details = best
+    ? [{ code: "UnknownProperty", key: "didYouMean" as const, params: { name: best }, target: name }]
+    : [];
+  return new ODataError(400, "UnknownProperty", "unknownProperty", { name, set: setName }, option, details);
 }

@@ -48,15 +48,14 @@ interface SkipToken {
 function single(query: Record<string, string | string[]>, name: string): string | undefined {
   const v = query[name];
   if (Array.isArray(v)) {
-    if (v.length > 1) throw badRequest(`The query option ${name} must not be repeated.`, name);
+    if (v.length > 1) throw badRequest("repeated", { option: name }, name);
     return v[0];
   }
   return v;
 }
 
 function nonNegativeInt(value: string, name: string): number {
-  if (!/^\d{1,9}$/.test(value))
-    throw badRequest(`${name} must be a non-negative integer, got '${value}'.`, name);
+  if (!/^\d{1,9}$/.test(value)) throw badRequest("notNonNegativeInt", { option: name, value }, name);
   return Number(value);
 }
 
@@ -68,19 +67,16 @@ export function parseEntitySetQuery(
   query: Record<string, string | string[]>,
   props: PropertyTypes,
   key: string,
+  setName = "",
 ): EntitySetQuery {
   for (const name of Object.keys(query)) {
     if (!name.startsWith("$")) continue;
-    if (UNSUPPORTED.has(name))
-      throw notImplemented(`The system query option ${name} is not supported by this service.`, name);
-    if (!SUPPORTED.has(name)) throw badRequest(`Unknown system query option ${name}.`, name);
+    if (UNSUPPORTED.has(name)) throw notImplemented("unsupportedOption", { option: name }, name);
+    if (!SUPPORTED.has(name)) throw badRequest("unknownOption", { option: name }, name);
   }
   const format = single(query, "$format");
   if (format !== undefined && !/^(json|application\/json)(;.*)?$/i.test(format)) {
-    throw notImplemented(
-      `$format=${format} is not supported; this feed serves JSON (metadata as XML or JSON).`,
-      "$format",
-    );
+    throw notImplemented("unsupportedFormat", { value: format }, "$format");
   }
   const filterText = single(query, "$filter");
   const orderText = single(query, "$orderby");
@@ -90,15 +86,15 @@ export function parseEntitySetQuery(
   const countText = single(query, "$count");
   const tokenText = single(query, "$skiptoken");
 
-  const filter = filterText === undefined ? null : compileFilter(parseFilter(filterText, props));
-  const orderBy = orderText === undefined ? [] : parseOrderBy(orderText, props);
-  const select = selectText === undefined ? null : parseSelect(selectText, props);
+  const filter = filterText === undefined ? null : compileFilter(parseFilter(filterText, props, setName));
+  const orderBy = orderText === undefined ? [] : parseOrderBy(orderText, props, setName);
+  const select = selectText === undefined ? null : parseSelect(selectText, props, setName);
   const top = topText === undefined ? null : nonNegativeInt(topText, "$top");
   const skip = skipText === undefined ? 0 : nonNegativeInt(skipText, "$skip");
   let count = false;
   if (countText !== undefined) {
     if (countText !== "true" && countText !== "false")
-      throw badRequest(`$count must be true or false, got '${countText}'.`, "$count");
+      throw badRequest("countValue", { value: countText }, "$count");
     count = countText === "true";
   }
   const fingerprint = hash(
@@ -187,28 +183,24 @@ function encodeSkipToken(token: SkipToken, fingerprint: string): string {
 }
 
 function decodeSkipToken(text: string, fingerprint: string): SkipToken {
+  const invalid = () => badRequest("skipTokenInvalid", {}, "$skiptoken", "InvalidSkipToken");
   let parsed: unknown;
   try {
     parsed = JSON.parse(base64UrlDecode(text));
   } catch {
-    throw badRequest(
-      "$skiptoken is not a token issued by this service; follow @odata.nextLink as given.",
-      "$skiptoken",
-    );
+    throw invalid();
   }
   const p = parsed as { a?: unknown; n?: unknown; f?: unknown };
-  if (!Array.isArray(p.a) || typeof p.n !== "number" || typeof p.f !== "string") {
-    throw badRequest(
-      "$skiptoken is not a token issued by this service; follow @odata.nextLink as given.",
-      "$skiptoken",
-    );
+  if (
+    !Array.isArray(p.a) ||
+    typeof p.n !== "number" ||
+    !Number.isInteger(p.n) ||
+    p.n < 0 ||
+    typeof p.f !== "string"
+  ) {
+    throw invalid();
   }
-  if (p.f !== fingerprint) {
-    throw badRequest(
-      "$skiptoken belongs to a different query ($filter, $orderby, $top or $skip changed); start again without it.",
-      "$skiptoken",
-    );
-  }
+  if (p.f !== fingerprint) throw badRequest("skipTokenMismatch", {}, "$skiptoken", "InvalidSkipToken");
   return { after: p.a as Scalar[], returned: p.n };
 }
 

@@ -1,0 +1,165 @@
+import type { Culture, HandlerResult, OperationContext, SectionModule, World } from "../../core/types.ts";
+import { DEFAULT_HISTORY, type HistoryConfig, history } from "./history.ts";
+import { ENTITY_SETS, type EntitySetDef, metadataJson, metadataXml, propertyTypes } from "./model.ts";
+import { badRequest, ODataError } from "./odata/errors.ts";
+import type { Row } from "./odata/evaluate.ts";
+import { parseEntitySetQuery, runQuery } from "./odata/query.ts";
+import { liveEntrances, liveOrders, livePayments, liveTickets } from "./rows.ts";
+
+export { ODataError } from "./odata/errors.ts";
+export { parseFilter, parseOrderBy, parseSelect } from "./odata/parser.ts";
+
+export const BI = "bi";
+/** Path of the service root below the API base. */
+export const SERVICE_ROOT = "/bi/v1/odata/";
+export const DEFAULT_PAGE_SIZE = 1000;
+export const MAX_PAGE_SIZE = 5000;
+
+export interface BiState {
+  /** The seeded history (generated deterministically, shared across sessions), or null for live data only. */
+  history: HistoryConfig | null;
+}
+
+const ODATA_VERSION = { "odata-version": "4.0" };
+
+function root(ctx: OperationContext): string {
+  return `${ctx.url.origin}${ctx.url.pathname.slice(0, ctx.url.pathname.indexOf("/bi/v1/odata"))}${SERVICE_ROOT}`;
+}
+
+function first(ctx: OperationContext, name: string): string | undefined {
+  const v = ctx.query[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Check `OData-MaxVersion` (the engine validates its enum; this guards direct use too). */
+function checkVersion(ctx: OperationContext): void {
+  const max = ctx.headers["odata-maxversion"];
+  if (max !== undefined && !(Number.parseFloat(max) >= 4)) {
+    throw badRequest("maxVersion", { value: max }, "OData-MaxVersion");
+  }
+}
+
+/** Run a handler body, turning OData errors into OData JSON error responses. */
+function odata(ctx: OperationContext, run: () => HandlerResult): HandlerResult {
+  try {
+    checkVersion(ctx);
+    const result = run();
+    return { ...result, headers: { ...ODATA_VERSION, ...result.headers } };
+  } catch (error) {
+    if (error instanceof ODataError) {
+      return {
+        status: error.status,
+        headers: { ...ODATA_VERSION },
+        body: error.render(ctx.culture, ctx.logId),
+      };
+    }
+    throw error;
+  }
+}
+
+function allRows(world: World, set: EntitySetDef, culture: Culture): Row[] {
+  const state = world[BI] as BiState | undefined;
+  const past = state?.history ? history(state.history, culture) : null;
+  let live: Row[];
+  switch (set.name) {
+    case "Orders":
+      live = liveOrders(world);
+      break;
+    case "Tickets":
+      live = liveTickets(world, culture);
+      break;
+    case "Payments":
+      live = livePayments(world);
+      break;
+    default:
+      live = liveEntrances(world, culture);
+  }
+  const seeded = past ? (past[set.name as keyof typeof past] ?? []) : [];
+  return seeded.length === 0 ? live : live.length === 0 ? seeded : [...seeded, ...live];
+}
+
+/** `Prefer: odata.maxpagesize=n` (1–5000); larger values are capped, invalid ones ignored. */
+function pageSize(ctx: OperationContext): { size: number; applied: string | null } {
+  const prefer = ctx.headers.prefer;
+  const match = prefer ? /(?:^|[,;\s])odata\.maxpagesize\s*=\s*"?(\d{1,9})"?/i.exec(prefer) : null;
+  if (!match) return { size: DEFAULT_PAGE_SIZE, applied: null };
+  const wanted = Number(match[1]);
+  if (wanted < 1) return { size: DEFAULT_PAGE_SIZE, applied: null };
+  const size = Math.min(wanted, MAX_PAGE_SIZE);
+  return { size, applied: `odata.maxpagesize=${size}` };
+}
+
+/** The request URL with `$skiptoken` replaced, every other option kept exactly as sent. */
+function nextLink(ctx: OperationContext, token: string): string {
+  const raw = ctx.url.search.startsWith("?") ? ctx.url.search.slice(1) : ctx.url.search;
+  const kept = raw.split("&").filter((part) => part !== "" && !/^(\$|%24)skiptoken=/i.test(part));
+  kept.push(`$skiptoken=${token}`);
+  return `${ctx.url.origin}${ctx.url.pathname}?${kept.join("&")}`;
+}
+
+function collection(name: string) {
+  return (ctx: OperationContext): HandlerResult =>
+    odata(ctx, () => {
+      const set = ENTITY_SETS.find((s) => s.name === name) as EntitySetDef;
+      const query = parseEntitySetQuery(ctx.query, propertyTypes(set), set.key, set.name);
+      const { size, applied } = pageSize(ctx);
+      const page = runQuery(allRows(ctx.world, set, ctx.culture), query, set.key, size);
+      const context = `${root(ctx)}$metadata#${set.name}${query.select ? `(${query.select.join(",")})` : ""}`;
+      const body: Record<string, unknown> = { "@odata.context": context };
+      if (page.count !== null) body["@odata.count"] = page.count;
+      body.value = page.rows;
+      if (page.nextSkipToken) body["@odata.nextLink"] = nextLink(ctx, page.nextSkipToken);
+      const headers: Record<string, string> = applied ? { "preference-applied": applied } : {};
+      return { status: 200, body, headers };
+    });
+}
+
+function getBiServiceDocument(ctx: OperationContext): HandlerResult {
+  return odata(ctx, () => {
+    const format = first(ctx, "$format");
+    if (format !== undefined && !/^(json|application\/json)$/i.test(format)) {
+      throw new ODataError(501, "NotImplemented", "unsupportedFormat", { value: format }, "$format");
+    }
+    return {
+      status: 200,
+      body: {
+        "@odata.context": `${root(ctx)}$metadata`,
+        value: ENTITY_SETS.map((s) => ({ name: s.name, kind: "EntitySet", url: s.name })),
+      },
+    };
+  });
+}
+
+function getBiMetadata(ctx: OperationContext): HandlerResult {
+  return odata(ctx, () => {
+    const format = first(ctx, "$format");
+    const accept = ctx.headers.accept ?? "";
+    const json =
+      format !== undefined
+        ? /^(json|application\/json)$/i.test(format)
+        : /application\/json/i.test(accept) && !/application\/xml|text\/xml/i.test(accept);
+    const headers = { "cache-control": "public, max-age=3600" };
+    if (json) return { status: 200, headers, body: metadataJson() };
+    return { status: 200, headers, contentType: "application/xml", raw: metadataXml() };
+  });
+}
+
+/** Business Intelligence: the read-only OData v4 feed over the world's history (seeded past + live data). */
+const bi: SectionModule<BiState> = {
+  name: BI,
+  initialState(seed, clock) {
+    const own = seed[BI] as { history?: Partial<Omit<HistoryConfig, "anchor">> | false } | undefined;
+    if (own?.history === false) return { history: null };
+    return { history: { ...DEFAULT_HISTORY, ...(own?.history ?? {}), anchor: clock.now() } };
+  },
+  handlers: {
+    getBiServiceDocument,
+    getBiMetadata,
+    listBiOrders: collection("Orders"),
+    listBiTickets: collection("Tickets"),
+    listBiPayments: collection("Payments"),
+    listBiEntrances: collection("Entrances"),
+  },
+};
+
+export default bi;
