@@ -105,13 +105,13 @@ export abstract class EntradaError extends Error {
 }
 
 /** The API answered with `application/problem+json` (RFC 9457). */
-export class EntradaProblemError<S extends string = ProblemSlug> extends EntradaError {
+export class EntradaProblemError<S extends string = ProblemSlug | (string & {})> extends EntradaError {
   readonly kind = "problem" as const;
   override readonly name: string = "EntradaProblemError";
   declare readonly status: number;
   /** The full problem type URI. */
   readonly type: string;
-  /** Last segment of `type`: what programs switch on. */
+  /** Last segment of `type`: what programs switch on (a catalogue slug, or a newer one this SDK predates). */
   readonly slug: S;
   readonly title: string;
   readonly detail: string | undefined;

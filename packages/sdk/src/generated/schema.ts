@@ -1992,7 +1992,10 @@ export interface components {
             name: string;
             summary: string;
             venue: components["schemas"]["Venue"];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Cover image, served by `getImage` (`/assets/v1/images/{imageId}`).
+             */
             imageUrl: string;
             /** Format: date-time */
             startsAt: string;
@@ -2070,7 +2073,10 @@ export interface components {
             /** @description E.164 phone number. */
             phone?: string;
             company?: string;
-            /** @description Answers to the event's survey, keyed by question id. */
+            /**
+             * @description Answers to the event's survey (`Event.surveyId`; questions from `getSurvey`), keyed by question id.
+             *     Same shape as the survey section's `Answers`.
+             */
             surveyAnswers?: {
                 [key: string]: components["schemas"]["SurveyAnswer"];
             };
@@ -2144,7 +2150,10 @@ export interface components {
             holderName: string;
             /** @description Scannable payload `Q1.<ticketId>.<checksum>`. */
             quicode: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The ticket PDF (the "ticket link"), served by `getTicketPdf` (`/assets/v1/tickets/{ticketId}.pdf`).
+             */
             ticketUrl: string;
             /** @enum {string} */
             status: "valid" | "used" | "cancelled";
@@ -2161,7 +2170,10 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             tickets: components["schemas"]["Ticket"][];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The PDF receipt, served by `getOrderReceipt` (`/assets/v1/orders/{orderId}/receipt`).
+             */
             receiptUrl: string;
         };
         /** @description The payment succeeded; the order carries the tickets with their Quicodes and ticket links. */
@@ -2292,9 +2304,9 @@ export interface components {
          * @description The scanned payload exactly as read from the QR code. Tickets sold by the shop carry `Q1.<ticketId>.<checksum>`; imported external tickets carry whatever their vendor printed.
          * @example Q1.tkt_01JDX4Z8M2Q7B5N3K9T6W1R0YC.K7P2
          */
-        Quicode: string;
+        ScannedQuicode: string;
         ScanRequest: {
-            quicode: components["schemas"]["Quicode"];
+            quicode: components["schemas"]["ScannedQuicode"];
             /**
              * Format: date-time
              * @description When the device read the code (for scans buffered offline). Defaults to the time of receipt. Validity windows are checked against this instant.
@@ -2304,7 +2316,7 @@ export interface components {
             deviceId?: string;
         };
         ExitRequest: {
-            quicode: components["schemas"]["Quicode"];
+            quicode: components["schemas"]["ScannedQuicode"];
             /**
              * Format: date-time
              * @description When the device read the code. Defaults to the time of receipt.
@@ -2652,11 +2664,9 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description An answer; its JSON type follows the question type (see `QuestionType`). */
-        AnswerValue: string | number | boolean | string[];
-        /** @description Answers keyed by question id. Same shape as `Customer.surveyAnswers` in the shop. */
+        /** @description Answers keyed by question id, each a string, number, boolean or array of strings by question type. The same shape as `Customer.surveyAnswers` in the shop. */
         Answers: {
-            [key: string]: components["schemas"]["AnswerValue"];
+            [key: string]: components["schemas"]["SurveyAnswer"];
         };
         SurveyResponse: {
             id: string;
@@ -2718,7 +2728,7 @@ export interface components {
          * Format: binary
          * @description The raw bytes of the file.
          */
-        Binary: string;
+        AssetBinary: string;
         Icon: {
             name: string;
             /** @description Localized accessible name of the icon. */
@@ -4163,22 +4173,22 @@ export interface components {
          * @description Strong validator of the representation; send it back in `If-None-Match` to get `304`.
          * @example "3f2a9c1e"
          */
-        ETag: string;
+        AssetETag: string;
         /**
          * @description Caching policy of the asset.
          * @example public, max-age=86400
          */
-        "Cache-Control": string;
+        AssetCacheControl: string;
         /**
          * @description Suggested file name for downloads.
          * @example inline; filename="ticket-tkt_01JDX4Z8M2Q7B5N3K9T6W1R0YC.pdf"
          */
-        "Content-Disposition": string;
+        AssetContentDisposition: string;
         /**
          * @description URL of the created resource.
          * @example /webhooks/v1/subscriptions/whk_01JDXK0A1B2C3D4E5F6G7H8J9K
          */
-        Location: string;
+        SubscriptionLocation: string;
         /**
          * @description OData protocol version of the response.
          * @example 4.0
@@ -4537,7 +4547,7 @@ export interface operations {
                      *             "name": "Kaufleuten",
                      *             "city": "Zürich"
                      *           },
-                     *           "imageUrl": "https://assets.entrada.dev/events/evt_01JD3Y5V7W9X1Y3Z5A7B9C1D3E/cover.jpg",
+                     *           "imageUrl": "https://api.entrada.dev/assets/v1/images/ast_01JD3Y9D4E5F6G7H8J9K0M1N2P",
                      *           "startsAt": "2026-12-12T19:00:00Z",
                      *           "endsAt": "2026-12-12T22:30:00Z",
                      *           "priceFrom": {
@@ -4608,7 +4618,7 @@ export interface operations {
                      *         "name": "Kaufleuten",
                      *         "city": "Zürich"
                      *       },
-                     *       "imageUrl": "https://assets.entrada.dev/events/evt_01JD3Y5V7W9X1Y3Z5A7B9C1D3E/cover.jpg",
+                     *       "imageUrl": "https://api.entrada.dev/assets/v1/images/ast_01JD3Y9D4E5F6G7H8J9K0M1N2P",
                      *       "startsAt": "2026-12-12T19:00:00Z",
                      *       "endsAt": "2026-12-12T22:30:00Z",
                      *       "priceFrom": {
@@ -5176,8 +5186,8 @@ export interface operations {
                  *       "email": "anna.meier@example.ch",
                  *       "phone": "+41791234567",
                  *       "surveyAnswers": {
-                 *         "q_dietary": "vegetarian",
-                 *         "q_newsletter": true
+                 *         "qst_01JD3Y8E4F5G6H7J8K9M0N1P2Q": "vegetarian",
+                 *         "qst_01JD3Y8F5G6H7J8K9M0N1P2Q3R": true
                  *       }
                  *     }
                  */
@@ -5228,8 +5238,8 @@ export interface operations {
                      *         "email": "anna.meier@example.ch",
                      *         "phone": "+41791234567",
                      *         "surveyAnswers": {
-                     *           "q_dietary": "vegetarian",
-                     *           "q_newsletter": true
+                     *           "qst_01JD3Y8E4F5G6H7J8K9M0N1P2Q": "vegetarian",
+                     *           "qst_01JD3Y8F5G6H7J8K9M0N1P2Q3R": true
                      *         }
                      *       },
                      *       "paymentProviderId": null,
@@ -5407,8 +5417,8 @@ export interface operations {
                      *         "email": "anna.meier@example.ch",
                      *         "phone": "+41791234567",
                      *         "surveyAnswers": {
-                     *           "q_dietary": "vegetarian",
-                     *           "q_newsletter": true
+                     *           "qst_01JD3Y8E4F5G6H7J8K9M0N1P2Q": "vegetarian",
+                     *           "qst_01JD3Y8F5G6H7J8K9M0N1P2Q3R": true
                      *         }
                      *       },
                      *       "paymentProviderId": "card",
@@ -5501,8 +5511,8 @@ export interface operations {
                      *           "email": "anna.meier@example.ch",
                      *           "phone": "+41791234567",
                      *           "surveyAnswers": {
-                     *             "q_dietary": "vegetarian",
-                     *             "q_newsletter": true
+                     *             "qst_01JD3Y8E4F5G6H7J8K9M0N1P2Q": "vegetarian",
+                     *             "qst_01JD3Y8F5G6H7J8K9M0N1P2Q3R": true
                      *           }
                      *         },
                      *         "items": [
@@ -5538,7 +5548,7 @@ export interface operations {
                      *             "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *             "holderName": "Anna Meier",
                      *             "quicode": "Q1.tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.7KX2",
-                     *             "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
+                     *             "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
                      *             "status": "valid"
                      *           },
                      *           {
@@ -5549,11 +5559,11 @@ export interface operations {
                      *             "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *             "holderName": "Anna Meier",
                      *             "quicode": "Q1.tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.M9TQ",
-                     *             "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
+                     *             "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
                      *             "status": "valid"
                      *           }
                      *         ],
-                     *         "receiptUrl": "https://api.entrada.dev/shop/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt.pdf"
+                     *         "receiptUrl": "https://api.entrada.dev/assets/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt"
                      *       }
                      *     }
                      */
@@ -5696,8 +5706,8 @@ export interface operations {
                      *         "email": "anna.meier@example.ch",
                      *         "phone": "+41791234567",
                      *         "surveyAnswers": {
-                     *           "q_dietary": "vegetarian",
-                     *           "q_newsletter": true
+                     *           "qst_01JD3Y8E4F5G6H7J8K9M0N1P2Q": "vegetarian",
+                     *           "qst_01JD3Y8F5G6H7J8K9M0N1P2Q3R": true
                      *         }
                      *       },
                      *       "items": [
@@ -5733,7 +5743,7 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.7KX2",
-                     *           "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
                      *           "status": "valid"
                      *         },
                      *         {
@@ -5744,11 +5754,11 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.M9TQ",
-                     *           "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
                      *           "status": "valid"
                      *         }
                      *       ],
-                     *       "receiptUrl": "https://api.entrada.dev/shop/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt.pdf"
+                     *       "receiptUrl": "https://api.entrada.dev/assets/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt"
                      *     }
                      */
                     "application/json": components["schemas"]["Order"];
@@ -5809,7 +5819,7 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.7KX2",
-                     *           "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
                      *           "status": "valid"
                      *         },
                      *         {
@@ -5820,7 +5830,7 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.M9TQ",
-                     *           "ticketUrl": "https://api.entrada.dev/shop/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
                      *           "status": "valid"
                      *         }
                      *       ]
@@ -7190,8 +7200,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["AssetETag"];
+                    "Cache-Control": components["headers"]["AssetCacheControl"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7199,9 +7209,9 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
-                    "image/png": components["schemas"]["Binary"];
-                    "image/jpeg": components["schemas"]["Binary"];
-                    "image/webp": components["schemas"]["Binary"];
+                    "image/png": components["schemas"]["AssetBinary"];
+                    "image/jpeg": components["schemas"]["AssetBinary"];
+                    "image/webp": components["schemas"]["AssetBinary"];
                 };
             };
             /** @description The cached copy named by `If-None-Match` is still current. */
@@ -7211,7 +7221,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["AssetETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7350,8 +7360,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["AssetETag"];
+                    "Cache-Control": components["headers"]["AssetCacheControl"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7359,7 +7369,7 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
-                    "image/png": components["schemas"]["Binary"];
+                    "image/png": components["schemas"]["AssetBinary"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7398,7 +7408,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "Content-Disposition": components["headers"]["AssetContentDisposition"];
                     "Content-Language": components["headers"]["Content-Language"];
                     Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7407,7 +7417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["Binary"];
+                    "application/pdf": components["schemas"]["AssetBinary"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7460,7 +7470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["Binary"];
+                    "application/pdf": components["schemas"]["AssetBinary"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7509,7 +7519,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["AssetETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7616,7 +7626,7 @@ export interface operations {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["SubscriptionLocation"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

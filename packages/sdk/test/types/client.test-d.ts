@@ -87,7 +87,8 @@ describe("errors", () => {
     switch (error.kind) {
       case "problem":
         expectTypeOf(error).toEqualTypeOf<EntradaProblemError>();
-        expectTypeOf(error.slug).toEqualTypeOf<import("../../src/index.ts").ProblemSlug>();
+        expectTypeOf(error.slug).toEqualTypeOf<import("../../src/index.ts").ProblemSlug | (string & {})>();
+        if (error.is("sold-out")) expectTypeOf(error.slug).toEqualTypeOf<"sold-out">();
         expectTypeOf(error.status).toEqualTypeOf<number>();
         break;
       case "oauth":

@@ -470,6 +470,18 @@ describe("errors and results", () => {
 });
 
 describe("other entry points", () => {
+  it("returns binary operations (ticket PDF) as a Blob", async () => {
+    const bytes = new TextEncoder().encode("%PDF-1.7 fake");
+    const api = fakeApi(
+      () => new Response(bytes, { status: 200, headers: { "content-type": "application/pdf" } }),
+    );
+    const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
+    const { data } = await client.assets.getTicketPdf.orThrow({ params: { path: { ticketId: "tkt_1" } } });
+    expect(data).toBeInstanceOf(Blob);
+    expect(new Uint8Array(await data.arrayBuffer())).toEqual(bytes);
+    expect(api.calls[0]?.path).toBe("/assets/v1/tickets/tkt_1.pdf");
+  });
+
   it("creates a session token with one server-side call", async () => {
     const session = {
       sessionToken: "ses_1",

@@ -1,0 +1,258 @@
+/**
+ * End to end against the real mock server (`@entrada/mock-server/msw`): contract validation, OAuth, idempotency,
+ * faults and a controllable clock, served through msw's `setupServer` with the client's default global fetch.
+ */
+import { createMock } from "@entrada/mock-server/msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createClient, type EntradaClientOptions, EntradaProblemError, paginate } from "../../src/index.ts";
+
+const BASE = "https://api.mock.entrada.test";
+const mock = createMock({ baseUrl: BASE });
+const DEMO_SCOPE = { scope: ["Shop", "TERP"] } as const;
+const server = setupServer(...mock.handlers);
+const DEMO = { baseUrl: BASE, clientId: "entrada-demo", clientSecret: "demo-secret" } as const;
+
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => {
+  mock.reset();
+  server.resetHandlers();
+});
+afterAll(() => server.close());
+
+/** Calls a `/__mock` control (no auth). */
+async function control(method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${BASE}/__mock${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`control ${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** A client whose token requests are counted. */
+function countingClient(options: Partial<EntradaClientOptions> = {}) {
+  const counter = { token: 0, api: 0 };
+  const client = createClient({
+    ...DEMO,
+    ...options,
+    fetch: (request) => {
+      if (new URL(request.url).pathname === "/connect/token") counter.token++;
+      else counter.api++;
+      return fetch(request);
+    },
+  } as EntradaClientOptions);
+  return { client, counter };
+}
+
+async function firstBookable(client: ReturnType<typeof createClient>) {
+  for await (const summary of paginate(client.shop.listEvents, { params: { query: { limit: 5 } } })) {
+    if (!summary.available) continue;
+    const { data: event } = await client.shop.getEvent.orThrow({ params: { path: { eventId: summary.id } } });
+    const slot = event.slots.find((s) => s.available > 0);
+    const article = event.pricingAssortments.flatMap((a) => a.articles)[0];
+    if (slot && article) return { event, slot, article };
+  }
+  throw new Error("the seed has no bookable event");
+}
+
+describe("against the mock server", () => {
+  it("runs the whole purchase flow with typed results", async () => {
+    const client = createClient({ ...DEMO, ...DEMO_SCOPE, locale: "fr-CH" });
+    const { data: config, meta } = await client.shop.getSystemConfiguration.orThrow();
+    expect(meta.logId).toMatch(/^log_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(meta.contentLanguage).toBe("fr-CH");
+    const card = config.paymentProviders.find((p) => p.kind === "card");
+    expect(card).toBeDefined();
+
+    const { event, slot, article } = await firstBookable(client);
+    const { data: cart } = await client.shop.createCart.orThrow({ body: { currency: "CHF" } });
+    expect(cart.id).toMatch(/^crt_/);
+    const withItem = await client.shop.addCartItem.orThrow({
+      params: { path: { id: cart.id } },
+      body: { articleId: article.id, slotId: slot.id, quantity: 1 },
+    });
+    expect(withItem.data.items).toHaveLength(1);
+    expect(withItem.data.items[0]?.eventId).toBe(event.id);
+    await client.shop.setCartCustomer.orThrow({
+      params: { path: { id: cart.id } },
+      body: { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" },
+    });
+    await client.shop.setCartPaymentProvider.orThrow({
+      params: { path: { id: cart.id } },
+      body: { paymentProviderId: card?.id ?? "" },
+    });
+    const { data: result } = await client.shop.checkoutCart.orThrow({
+      params: { path: { id: cart.id } },
+      body: { paymentMethod: { cardNumber: "4242424242424242" } },
+    });
+    expect(result.status).toBe("completed");
+    if (result.status !== "completed") return;
+    expect(result.order.tickets.length).toBe(1);
+    expect(result.order.tickets[0]?.quicode).toMatch(/^Q1\./);
+
+    const { data: tickets } = await client.shop.listOrderTickets.orThrow({
+      params: { path: { orderId: result.order.id } },
+    });
+    expect(tickets.items.map((t) => t.id)).toEqual(result.order.tickets.map((t) => t.id));
+    const ticket = tickets.items[0];
+    if (!ticket) return;
+
+    // The entrance section (scope TERP) admits the ticket once, then denies it.
+    const gates = await paginate(client.entrance.listGates).all();
+    const gate = gates.find(
+      (g) => g.eventIds.includes(event.id) && g.status === "open" && g.direction !== "exit",
+    );
+    if (!gate) throw new Error(`no open entry gate for ${event.id}`);
+    const gateId = gate.id;
+    // Doors open: move the mock's clock to the slot (days ahead, so the token expires and is renewed on the way).
+    await control("POST", "/clock", { set: slot.startsAt });
+    const scan = () =>
+      client.entrance.scanQuicode.orThrow({
+        params: { path: { gateId } },
+        body: { quicode: ticket.quicode },
+      });
+    const firstScan = (await scan()).data;
+    expect(firstScan, firstScan.reasonText).toMatchObject({ result: "admitted" });
+    expect((await scan()).data.result).toBe("denied");
+  });
+
+  it("replays a write repeated with the same idempotency key (same cart, original log id)", async () => {
+    const client = createClient(DEMO);
+    const first = await client.shop.createCart.orThrow({ body: {}, idempotencyKey: "it-replay-1" });
+    const second = await client.shop.createCart.orThrow({ body: {}, idempotencyKey: "it-replay-1" });
+    expect(second.data.id).toBe(first.data.id);
+    expect(first.meta.replayed).toBe(false);
+    expect(second.meta.replayed).toBe(true);
+    expect(second.meta.logId).toBe(first.meta.logId);
+
+    const reused = await client.shop.createCart({ body: { currency: "EUR" }, idempotencyKey: "it-replay-1" });
+    expect(reused.error).toBeInstanceOf(EntradaProblemError);
+    expect(reused.error?.kind === "problem" && reused.error.slug).toBe("idempotency-key-reused");
+  });
+
+  it("retries a write through 503s with one key, creating exactly one cart", async () => {
+    await control("POST", "/faults", {
+      kind: "unavailable",
+      operationId: "createCart",
+      times: 2,
+      retryAfterSeconds: 0,
+    });
+    const { client, counter } = countingClient({ retry: { baseDelayMs: 5 } });
+    const { data, meta } = await client.shop.createCart.orThrow({ body: {} });
+    expect(meta.attempts).toBe(3);
+    expect(counter.api).toBe(3);
+    const again = await client.shop.createCart.orThrow({
+      body: {},
+      idempotencyKey: meta.idempotencyKey as string,
+    });
+    expect(again.data.id).toBe(data.id);
+    expect(again.meta.replayed).toBe(true);
+  });
+
+  it("retries dropped connections on reads", async () => {
+    await control("POST", "/faults", { kind: "drop", operationId: "listVenues", times: 1 });
+    const { client, counter } = countingClient({ retry: { baseDelayMs: 5 } });
+    const { data, meta } = await client.shop.listVenues.orThrow();
+    expect(data.items.length).toBeGreaterThan(0);
+    expect(meta.attempts).toBe(2);
+    expect(counter.api).toBe(2);
+  });
+
+  it("honours 429 Retry-After from the mock", async () => {
+    await control("POST", "/faults", {
+      kind: "rate-limit",
+      operationId: "listVenues",
+      times: 1,
+      retryAfterSeconds: 1,
+    });
+    const { client } = countingClient();
+    const { meta } = await client.shop.listVenues.orThrow();
+    expect(meta.attempts).toBe(2);
+  });
+
+  it("gets a new token when the server rejects an expired one, and shares one token across calls", async () => {
+    const { client, counter } = countingClient();
+    await Promise.all(Array.from({ length: 25 }, () => client.shop.listVenues.orThrow()));
+    expect(counter.token).toBe(1);
+    // The mock's clock moves past the token's lifetime; the client's cache does not know it yet.
+    await control("POST", "/clock", { advanceSeconds: 3_700 });
+    const { meta } = await client.shop.listVenues.orThrow();
+    expect(counter.token).toBe(2);
+    expect(meta.attempts).toBe(2);
+  });
+
+  it("recovers from revoked tokens", async () => {
+    const { client, counter } = countingClient();
+    await client.shop.listVenues.orThrow();
+    await control("POST", "/tokens/revoke");
+    await client.shop.listVenues.orThrow();
+    expect(counter.token).toBe(2);
+  });
+
+  it("keeps working across a secret rotation", async () => {
+    // A client of its own, so the rotation does not leak into other tests.
+    await control("PUT", "/clients/it-rotation", { secrets: ["initial-secret"], scopes: ["Shop"] });
+    const { client, counter } = countingClient({ clientId: "it-rotation", clientSecret: "initial-secret" });
+    await client.shop.listVenues.orThrow();
+    const first = (await control("POST", "/clients/it-rotation/rotate")) as { secret: string };
+    client.setCredentials({ clientId: "it-rotation", clientSecret: first.secret }, { dropCachedToken: true });
+    await client.shop.listVenues.orThrow();
+    // A second rotation revokes the original secret; the client already uses the first rotated one.
+    await control("POST", "/clients/it-rotation/rotate");
+    await control("POST", "/tokens/revoke");
+    await client.shop.listVenues.orThrow();
+    expect(counter.token).toBe(3);
+  });
+
+  it("reports wrong credentials as an OAuth error", async () => {
+    const client = createClient({ ...DEMO, clientSecret: "wrong-secret" });
+    const { error } = await client.shop.listVenues();
+    expect(error?.kind).toBe("oauth");
+    expect(error?.kind === "oauth" && error.error).toBe("invalid_client");
+    expect(error?.status).toBe(401);
+  });
+
+  it("types validation problems with JSON pointers, localized", async () => {
+    const client = createClient({ ...DEMO, locale: "en-GB" });
+    const { data: cart } = await client.shop.createCart.orThrow({ body: {} });
+    const { error } = await client.shop.addCartItem({
+      params: { path: { id: cart.id } },
+      body: { articleId: "art_x", slotId: "slt_x", quantity: 0 },
+    });
+    expect(error).toBeInstanceOf(EntradaProblemError);
+    if (error?.kind !== "problem") return;
+    expect(error.slug).toBe("validation-error");
+    expect(error.status).toBe(400);
+    expect(error.errors.map((e) => e.pointer)).toContain("/body/quantity");
+    expect(error.logId).toMatch(/^log_/);
+    expect(error.idempotencyKey).toBeTypeOf("string");
+  });
+
+  it("reports a missing scope as a forbidden problem", async () => {
+    const client = createClient({
+      baseUrl: BASE,
+      clientId: "entrada-shop",
+      clientSecret: "shop-secret",
+      scope: "Shop",
+    });
+    const { error } = await client.entrance.listGates();
+    expect(error?.kind === "problem" && error.slug).toBe("forbidden");
+    expect(error?.status).toBe(403);
+  });
+
+  it("creates a session token server-side that a browser-style client can use", async () => {
+    const server = createClient(DEMO);
+    const { data: session } = await server.sessions.create.orThrow({
+      allowedOrigins: ["https://shop.example"],
+    });
+    expect(session.sessionToken).toBeTypeOf("string");
+    const browser = createClient({ baseUrl: BASE, sessionToken: session.sessionToken, locale: "it-CH" });
+    const { data, meta } = await browser.shop.listEvents.orThrow({
+      headers: { origin: "https://shop.example" },
+    });
+    expect(Array.isArray(data.items)).toBe(true);
+    expect(meta.contentLanguage).toBe("it-CH");
+  });
+});
