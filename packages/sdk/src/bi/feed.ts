@@ -3,7 +3,8 @@ import { type BiExportOptions, type BiExportProgress, exportStream, exportTo } f
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
 import type { ODataQuery } from "./query.ts";
 
-type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+/** The subset of `fetch` the feed uses. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 export interface BiFeedOptions {
   /** The API base URL, e.g. `https://api.entrada.example`; the feed lives at `/bi/v1/odata` under it. */
@@ -76,6 +77,17 @@ function errorFrom(status: number, text: string, url: string): ODataError {
       message: error.message,
       target: typeof error.target === "string" ? error.target : undefined,
       details: Array.isArray(error.details) ? error.details : undefined,
+      rawBody,
+      url,
+    });
+  }
+  // Failures before the OData layer (auth, rate limits) may come as RFC 9457 problem+json.
+  const problem = parsed as { type?: unknown; title?: unknown; detail?: unknown } | undefined;
+  if (status >= 400 && typeof problem?.type === "string" && typeof problem.title === "string") {
+    return new ODataError({
+      status,
+      code: problem.type.slice(problem.type.lastIndexOf("/") + 1) || "http_error",
+      message: typeof problem.detail === "string" ? problem.detail : problem.title,
       rawBody,
       url,
     });
@@ -260,7 +272,15 @@ export class BiFeed {
   }
 }
 
-/** Creates a BI feed client. */
-export function biFeed(options: BiFeedOptions): BiFeed {
-  return new BiFeed(options);
+/**
+ * Creates a BI feed client, from options or from a fetch that already authenticates (such as the SDK client's
+ * `client.fetch`).
+ * @example
+ * const bi = biFeed({ baseUrl, getToken: () => client.getAccessToken() });
+ * const same = biFeed(client.fetch, { baseUrl });
+ */
+export function biFeed(options: BiFeedOptions): BiFeed;
+export function biFeed(fetch: FetchLike, options: Omit<BiFeedOptions, "fetch">): BiFeed;
+export function biFeed(first: BiFeedOptions | FetchLike, options?: Omit<BiFeedOptions, "fetch">): BiFeed {
+  return new BiFeed(typeof first === "function" ? { ...(options as BiFeedOptions), fetch: first } : first);
 }

@@ -152,6 +152,34 @@ describe("biFeed", () => {
     expect(down).toHaveBeenCalledTimes(2);
   });
 
+  it("reads problem+json answers from layers before OData (auth, rate limits)", async () => {
+    const bi = biFeed(
+      async () =>
+        Response.json(
+          {
+            type: "https://docs.entrada.dev/problems/unauthorized",
+            title: "Unauthorized",
+            status: 401,
+            detail: "Token expired",
+          },
+          { status: 401, headers: { "content-type": "application/problem+json" } },
+        ),
+      { baseUrl: "https://api.test" },
+    );
+    await expect(collect(bi.rows(odata("Orders")))).rejects.toMatchObject({
+      status: 401,
+      code: "unauthorized",
+      message: "Token expired",
+    });
+  });
+
+  it("accepts an authenticating fetch as the first argument", async () => {
+    const feed = fakeFeed(tickets(3));
+    const bi = biFeed(feed.fetch, { baseUrl: feed.origin, maxPageSize: 2 });
+    expect(await collect(bi.rows(odata("Tickets")))).toHaveLength(3);
+    expect(feed.calls[0]?.headers.get("authorization")).toBeNull();
+  });
+
   it("does not retry client errors", async () => {
     const fetch = vi.fn(async () =>
       Response.json({ error: { code: "Forbidden", message: "no" } }, { status: 403 }),
