@@ -4053,10 +4053,10 @@ export interface components {
          */
         DeliveryId: string;
         /**
-         * @description Response format; only JSON is offered for data (`json` or `application/json`).
+         * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
          * @example json
          */
-        ODataFormat: "json" | "application/json";
+        ODataFormat: string;
         /**
          * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
          * @example 4.01
@@ -8117,7 +8117,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
                  * @example json
                  */
                 $format?: components["parameters"]["ODataFormat"];
@@ -8260,7 +8260,7 @@ export interface operations {
                  */
                 $skiptoken?: components["parameters"]["ODataSkipToken"];
                 /**
-                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
                  * @example json
                  */
                 $format?: components["parameters"]["ODataFormat"];
@@ -8354,7 +8354,7 @@ export interface operations {
                  */
                 $skiptoken?: components["parameters"]["ODataSkipToken"];
                 /**
-                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
                  * @example json
                  */
                 $format?: components["parameters"]["ODataFormat"];
@@ -8448,7 +8448,7 @@ export interface operations {
                  */
                 $skiptoken?: components["parameters"]["ODataSkipToken"];
                 /**
-                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
                  * @example json
                  */
                 $format?: components["parameters"]["ODataFormat"];
@@ -8542,7 +8542,7 @@ export interface operations {
                  */
                 $skiptoken?: components["parameters"]["ODataSkipToken"];
                 /**
-                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
                  * @example json
                  */
                 $format?: components["parameters"]["ODataFormat"];
