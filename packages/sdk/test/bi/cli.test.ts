@@ -60,10 +60,16 @@ function startServer(seen: Seen): Promise<Server> {
           JSON.stringify({ error: { code: "InvalidFilter", message: "Syntax error", target: "$filter" } }),
         );
       }
+      if (url.searchParams.get("$filter") === "slow") await new Promise((r) => setTimeout(r, 150));
       const size = Number(/maxpagesize=(\d+)/.exec(String(req.headers.prefer))?.[1] ?? 10);
       const skip = Number(url.searchParams.get("$skiptoken") ?? 0);
       const filter = url.searchParams.get("$filter");
-      const matching = filter === "Status eq 'used'" ? ROWS.filter((r) => r.Status === "used") : ROWS;
+      const matching =
+        filter === "Status eq 'used'"
+          ? ROWS.filter((r) => r.Status === "used")
+          : filter === "slow"
+            ? Array.from({ length: 1000 }, (_, i) => ROWS[i % ROWS.length])
+            : ROWS;
       const select = url.searchParams.get("$select")?.split(",");
       const value = matching
         .slice(skip, skip + size)
@@ -87,7 +93,11 @@ function startServer(seen: Seen): Promise<Server> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-function run(args: string[], env: Record<string, string> = {}) {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+  onStderr?: (text: string, child: ReturnType<typeof spawn>) => void,
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { PATH: process.env.PATH ?? "", ...env },
@@ -100,6 +110,7 @@ function run(args: string[], env: Record<string, string> = {}) {
     });
     child.stderr.on("data", (d) => {
       stderr += d;
+      onStderr?.(stderr, child);
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
@@ -218,6 +229,28 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
     ]);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain("BI feed error (HTTP 400, InvalidFilter) [$filter]: Syntax error");
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+  });
+
+  it("exits 130 on Ctrl-C mid-export and removes the partial file", async () => {
+    const out = join(dir, "interrupted.ndjson");
+    let sent = false;
+    const r = await run(
+      [
+        ...["--base-url", base, ...creds, "--dataset", "Tickets", "--format", "ndjson", "--out", out],
+        ...["--filter", "slow", "--page-size", "10"],
+      ],
+      {},
+      (text, child) => {
+        if (!sent && text.includes("progress:")) {
+          sent = true;
+          child.kill("SIGINT");
+        }
+      },
+    ).catch((e: unknown) => e);
+    expect(r).toMatchObject({ code: 130 });
+    expect((r as { stderr: string }).stderr).toContain("entrada-bi-export: Interrupted");
     expect(existsSync(out)).toBe(false);
     expect(existsSync(`${out}.partial`)).toBe(false);
   });
