@@ -186,7 +186,7 @@ describe("survey: responses", () => {
     });
     expect(bad.slug).toBe("unprocessable");
     expect(bad.detail).toBe("3 answers break the survey's rules.");
-    expect((bad.extensions?.errors as { pointer: string }[]).map((e) => e.pointer)).toEqual([
+    expect(((bad.extensions?.errors ?? []) as { pointer: string }[]).map((e) => e.pointer)).toEqual([
       "/body/answers/qst_festSourceOther",
       "/body/answers/qst_festNewsletter",
       "/body/orderId",
