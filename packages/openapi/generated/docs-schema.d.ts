@@ -15,7 +15,7 @@ export interface paths {
          *
          *     Methods: `initialize` (optional handshake), `notifications/initialized` (answered `202`), `ping`, `tools/list` and `tools/call` with the six tools `search_docs`, `list_modules`, `list_endpoints`, `get_endpoint`, `get_guide`, `about_bi_assistant_mcp`. Both protocol eras are served statelessly: clients that run the `initialize` handshake and clients that call `tools/list` or `tools/call` directly.
          *
-         *     The answer is `application/json` when the client lists it first or alone after `text/event-stream` is also accepted; a client preferring `text/event-stream` gets the same JSON-RPC response as a single SSE `message` event, then the stream closes. `GET` and `DELETE` on this path are `405` (there is no server-initiated stream and no session to end).
+         *     The server answers with `application/json`, unless the `Accept` header gives `text/event-stream` a higher q-value: then the same JSON-RPC response arrives as a single SSE `message` event and the stream closes. `GET` and `DELETE` on this path are `405` (there is no server-initiated stream and no session to end).
          *
          *     Answers come from the same redacted snapshot of the API collection as the API reference and the Markdown mirrors under `/ai`, so all three agree. The server never touches customer data.
          */
