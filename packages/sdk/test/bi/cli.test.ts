@@ -68,7 +68,7 @@ function startServer(seen: Seen): Promise<Server> {
         filter === "Status eq 'used'"
           ? ROWS.filter((r) => r.Status === "used")
           : filter === "slow"
-            ? Array.from({ length: 1000 }, (_, i) => ROWS[i % ROWS.length])
+            ? Array.from({ length: 1000 }, (_, i) => ROWS[i % ROWS.length] as (typeof ROWS)[number])
             : ROWS;
       const select = url.searchParams.get("$select")?.split(",");
       const value = matching
