@@ -2,6 +2,19 @@
  * The Entrada shop for any page: `mount(container, config)` → `{ update, unmount, on }`.
  * React hosts use `@entrada/shop-widget/react`. Importing this module touches no DOM (safe on a server).
  */
+
+export {
+  type AnalyticsOptions,
+  type Appearance,
+  type BeforeRedirectContext,
+  LOCALES,
+  type Locale,
+  type ShopCallbacks,
+  type ShopConfig,
+  type ShopEventMap,
+  type ShopHandle,
+  type Step,
+} from "./config";
 export type { AnalyticsEvent, AnalyticsEventName, AnalyticsItem, AnalyticsParams } from "./core/analytics";
 export { ShopError, type ShopErrorKind } from "./core/problem";
 export type { CallOptions, ShopApi } from "./core/shop-api";
@@ -20,17 +33,5 @@ export type {
   PaymentProvider,
   Ticket,
 } from "./core/types";
-export {
-  type Appearance,
-  type AnalyticsOptions,
-  type BeforeRedirectContext,
-  LOCALES,
-  type Locale,
-  type ShopCallbacks,
-  type ShopConfig,
-  type ShopEventMap,
-  type ShopHandle,
-  type Step,
-} from "./config";
 export { mount } from "./mount";
 export const version: string = __ENTRADA_SHOP_VERSION__;

@@ -18,7 +18,9 @@ export function instanceIdFor(container: Element, config: ShopConfig): string {
 
 function resolveContainer(container: Element | string): Element {
   if (typeof document === "undefined") {
-    throw new Error("EntradaShop.mount: no DOM here (call mount in the browser, not during server rendering)");
+    throw new Error(
+      "EntradaShop.mount: no DOM here (call mount in the browser, not during server rendering)",
+    );
   }
   const element = typeof container === "string" ? document.querySelector(container) : container;
   if (!(element instanceof Element)) {

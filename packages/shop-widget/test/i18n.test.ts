@@ -8,10 +8,10 @@ function keysOf(value: unknown, prefix = ""): string[] {
 }
 
 describe("widget texts", () => {
-  it("has the same keys in every language, none empty", async () => {
-    const en = keysOf(await loadTexts("en-GB")).sort();
+  it.each(["core", "checkout"] as const)("has the same %s keys in every language, none empty", async (ns) => {
+    const en = keysOf(await loadTexts("en-GB", ns)).sort();
     for (const locale of LOCALES) {
-      const texts = await loadTexts(locale);
+      const texts = await loadTexts(locale, ns);
       expect(keysOf(texts).sort(), locale).toEqual(en);
       for (const key of en) {
         const value = key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], texts);
@@ -20,13 +20,14 @@ describe("widget texts", () => {
     }
   });
 
-  it("keeps interpolation placeholders identical across languages", async () => {
-    const en = await loadTexts("en-GB");
+  it.each(["core", "checkout"] as const)("keeps %s placeholders identical across languages", async (ns) => {
+    const en = await loadTexts("en-GB", ns);
     const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
     for (const locale of LOCALES) {
-      const texts = await loadTexts(locale);
+      const texts = await loadTexts(locale, ns);
       for (const key of keysOf(en)) {
-        const get = (t: unknown) => String(key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], t));
+        const get = (t: unknown) =>
+          String(key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], t));
         expect(placeholders(get(texts)), `${locale} ${key}`).toEqual(placeholders(get(en)));
       }
     }
@@ -35,9 +36,12 @@ describe("widget texts", () => {
   it("switches language on one instance without touching another", async () => {
     const a = await createI18n("de-CH");
     const b = await createI18n("de-CH");
+    await Promise.all([a.loadNamespaces("checkout"), b.loadNamespaces("checkout")]);
     await a.changeLanguage("fr-CH");
-    expect(a.t("cart.heading")).toBe("Votre panier");
-    expect(b.t("cart.heading")).toBe("Ihr Warenkorb");
+    expect(a.t("cart.heading", { ns: "checkout" })).toBe("Votre panier");
+    expect(b.t("cart.heading", { ns: "checkout" })).toBe("Ihr Warenkorb");
+    // Core texts stay reachable from the checkout namespace (fallback).
+    expect(a.getFixedT("fr-CH", "checkout")("errors.retry")).toBe("Réessayer");
     expect(a.t("events.found", { count: 1 })).toBe("1 événement");
     expect(a.t("events.found", { count: 3 })).toBe("3 événements");
   });

@@ -1,4 +1,4 @@
-import type { Money } from "./types";
+export { moneyValue } from "./format";
 
 /** A GA4 recommended e-commerce item (CONVENTIONS.md §9). */
 export interface AnalyticsItem {
@@ -35,14 +35,6 @@ export interface AnalyticsParams {
 export interface AnalyticsEvent {
   name: AnalyticsEventName;
   params: AnalyticsParams;
-}
-
-/** Minor units to the decimal value GA4 expects (`{amount: 2550, currency: "CHF"}` → 25.5). */
-export function moneyValue(money: Money): number {
-  const digits =
-    new Intl.NumberFormat("en", { style: "currency", currency: money.currency }).resolvedOptions()
-      .maximumFractionDigits ?? 2;
-  return money.amount / 10 ** digits;
 }
 
 export interface AnalyticsSink {

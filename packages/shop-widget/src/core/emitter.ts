@@ -28,12 +28,6 @@ export class Emitter<M> {
     return this.#listeners.get(event)?.size ?? 0;
   }
 
-  get size(): number {
-    let n = 0;
-    for (const set of this.#listeners.values()) n += set.size;
-    return n;
-  }
-
   clear(): void {
     this.#listeners.clear();
   }

@@ -46,3 +46,9 @@ export function formatCountdown(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
+
+/** Minor units to the decimal value GA4 expects (`{amount: 2550, currency: "CHF"}` → 25.5). */
+export function moneyValue(money: Money): number {
+  const digits = numberFormat("en", money.currency).resolvedOptions().maximumFractionDigits ?? 2;
+  return money.amount / 10 ** digits;
+}

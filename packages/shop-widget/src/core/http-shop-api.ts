@@ -1,6 +1,7 @@
 import { ShopError, toShopError } from "./problem";
 import type { SessionTokenSource } from "./session-token";
 import type { CallOptions, ShopApi } from "./shop-api";
+import type { PaymentProvider, Venue } from "./types";
 
 export interface HttpShopApiOptions {
   /** API base URL, e.g. `https://api.example.com` (the widget appends `/shop/v1/...`). */
@@ -10,6 +11,24 @@ export interface HttpShopApiOptions {
 }
 
 type Query = Record<string, string | undefined>;
+
+export type HttpCall = <T>(
+  method: string,
+  path: string,
+  options: CallOptions,
+  init?: { query?: Query; body?: unknown; root?: string },
+) => Promise<T>;
+
+export type WriteMethods = Pick<
+  ShopApi,
+  | "createCart"
+  | "addCartItem"
+  | "updateCartItem"
+  | "removeCartItem"
+  | "setCartCustomer"
+  | "setCartPaymentProvider"
+  | "checkoutCart"
+>;
 
 function newKey(): string {
   return globalThis.crypto.randomUUID();
@@ -69,31 +88,38 @@ export function createHttpShopApi(options: HttpShopApiOptions): ShopApi {
     }
   }
 
+  const path = (...parts: string[]) => parts.map((p) => `/${encodeURIComponent(p)}`).join("");
+  // The writes (cart, customer, checkout) load with the later steps; the catalogue needs only the reads.
+  let writes: Promise<WriteMethods> | undefined;
+  const write =
+    <K extends keyof WriteMethods>(name: K) =>
+    async (...args: Parameters<WriteMethods[K]>): Promise<Awaited<ReturnType<WriteMethods[K]>>> => {
+      writes ??= import("./http-shop-writes").then((m) => m.createWrites(call));
+      const methods = await writes;
+      return await (methods[name] as (...a: Parameters<WriteMethods[K]>) => ReturnType<WriteMethods[K]>)(
+        ...args,
+      );
+    };
+
   return {
-    listVenues: async (o) => (await call<{ items: never[] }>("GET", "/discovery/venues", o)).items,
+    listVenues: async (o) => (await call<{ items: Venue[] }>("GET", "/discovery/venues", o)).items,
     listEvents: (filters, cursor, o) =>
       call("GET", "/discovery/events", o, {
         query: { ...filters, ...(cursor === undefined ? {} : { cursor }), limit: "12" },
       }),
-    getEvent: (id, o) => call("GET", `/discovery/events/${encodeURIComponent(id)}`, o),
-    createCart: (body, o) => call("POST", "/cart", o, { body }),
-    getCart: (id, o) => call("GET", `/cart/${encodeURIComponent(id)}`, o),
-    addCartItem: (id, body, o) => call("POST", `/cart/${encodeURIComponent(id)}/items`, o, { body }),
-    updateCartItem: (id, itemId, quantity, o) =>
-      call("PATCH", `/cart/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}`, o, {
-        body: { quantity },
-      }),
-    removeCartItem: (id, itemId, o) =>
-      call("DELETE", `/cart/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}`, o),
-    setCartCustomer: (id, customer, o) =>
-      call("PUT", `/cart/${encodeURIComponent(id)}/customer`, o, { body: customer }),
+    getEvent: (id, o) => call("GET", `/discovery/events${path(id)}`, o),
+    getCart: (id, o) => call("GET", `/cart${path(id)}`, o),
     listCartPaymentProviders: async (id, o) =>
-      (await call<{ items: never[] }>("GET", `/cart/${encodeURIComponent(id)}/payment-providers`, o)).items,
-    setCartPaymentProvider: (id, paymentProviderId, o) =>
-      call("PUT", `/cart/${encodeURIComponent(id)}/payment-provider`, o, { body: { paymentProviderId } }),
-    checkoutCart: (id, body, o) => call("POST", `/cart/${encodeURIComponent(id)}/checkout`, o, { body }),
-    getPayment: (id, o) => call("GET", `/payments/${encodeURIComponent(id)}`, o),
-    getOrder: (id, o) => call("GET", `/orders/${encodeURIComponent(id)}`, o),
-    getSurvey: (id, o) => call("GET", `/surveys/${encodeURIComponent(id)}`, o, { root: "/survey/v1" }),
+      (await call<{ items: PaymentProvider[] }>("GET", `/cart${path(id)}/payment-providers`, o)).items,
+    getPayment: (id, o) => call("GET", `/payments${path(id)}`, o),
+    getOrder: (id, o) => call("GET", `/orders${path(id)}`, o),
+    getSurvey: (id, o) => call("GET", `/surveys${path(id)}`, o, { root: "/survey/v1" }),
+    createCart: write("createCart"),
+    addCartItem: write("addCartItem"),
+    updateCartItem: write("updateCartItem"),
+    removeCartItem: write("removeCartItem"),
+    setCartCustomer: write("setCartCustomer"),
+    setCartPaymentProvider: write("setCartPaymentProvider"),
+    checkoutCart: write("checkoutCart"),
   };
 }

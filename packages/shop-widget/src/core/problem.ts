@@ -48,7 +48,13 @@ export class ShopError extends Error {
   constructor(
     kind: ShopErrorKind,
     message: string,
-    init: { status?: number; type?: string; logId?: string; fieldErrors?: FieldError[]; cause?: unknown } = {},
+    init: {
+      status?: number;
+      type?: string;
+      logId?: string;
+      fieldErrors?: FieldError[];
+      cause?: unknown;
+    } = {},
   ) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = kind;

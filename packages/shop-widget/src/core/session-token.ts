@@ -29,6 +29,11 @@ export class SessionTokenSource {
     if (options.fetchSessionToken !== undefined) this.#fetcher = options.fetchSessionToken;
   }
 
+  /** The server answered 401 to `token`: forget it, so the next `get()` fetches a new one (or fails). */
+  reject(token: string): void {
+    if (this.#token === token) this.#token = undefined;
+  }
+
   async get(): Promise<string> {
     if (this.#token !== undefined) return this.#token;
     return this.#fetch();
@@ -41,9 +46,13 @@ export class SessionTokenSource {
   async renew(rejected: string): Promise<string> {
     if (this.#token !== undefined && this.#token !== rejected) return this.#token;
     if (this.#fetcher === undefined) {
-      throw new ShopError("session-expired", "The session token was rejected and no fetchSessionToken is set", {
-        status: 401,
-      });
+      throw new ShopError(
+        "session-expired",
+        "The session token was rejected and no fetchSessionToken is set",
+        {
+          status: 401,
+        },
+      );
     }
     this.#token = undefined;
     return this.#fetch();

@@ -1,3 +1,4 @@
+import type { Survey } from "./survey";
 import type {
   Cart,
   CheckoutResult,
@@ -11,7 +12,6 @@ import type {
   PaymentProvider,
   Venue,
 } from "./types";
-import type { Survey } from "./survey";
 
 /** Per-call options: the culture for Accept-Language, cancellation, and an idempotency key for writes. */
 export interface CallOptions {
@@ -26,7 +26,11 @@ export interface CallOptions {
  */
 export interface ShopApi {
   listVenues(options: CallOptions): Promise<Venue[]>;
-  listEvents(filters: EventFilters, cursor: string | undefined, options: CallOptions): Promise<Page<EventSummary>>;
+  listEvents(
+    filters: EventFilters,
+    cursor: string | undefined,
+    options: CallOptions,
+  ): Promise<Page<EventSummary>>;
   getEvent(eventId: string, options: CallOptions): Promise<EventDetail>;
   createCart(body: { currency?: string }, options: CallOptions): Promise<Cart>;
   getCart(cartId: string, options: CallOptions): Promise<Cart>;

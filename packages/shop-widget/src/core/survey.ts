@@ -3,7 +3,14 @@ import type { SurveyAnswer } from "./types";
 export type { SurveyAnswer };
 
 /** A survey's dynamic form as the survey section of the contract returns it (`GET /survey/v1/surveys/{id}`). */
-export type QuestionType = "text" | "email" | "number" | "single-choice" | "multi-choice" | "boolean" | "date";
+export type QuestionType =
+  | "text"
+  | "email"
+  | "number"
+  | "single-choice"
+  | "multi-choice"
+  | "boolean"
+  | "date";
 
 export interface QuestionOption {
   value: string;

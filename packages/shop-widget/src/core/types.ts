@@ -80,8 +80,8 @@ export interface Customer {
   firstName: string;
   lastName: string;
   email: string;
-  phone?: string | null;
-  company?: string | null;
+  phone?: string;
+  company?: string;
   surveyAnswers?: Record<string, SurveyAnswer>;
 }
 

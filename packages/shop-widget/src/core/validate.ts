@@ -5,7 +5,17 @@ import type { Question, Survey, SurveyAnswer, VisibilityCondition } from "./surv
  * localized (`patternMessage`, a problem's field `detail`).
  */
 export interface Issue {
-  key: "required" | "email" | "minLength" | "maxLength" | "min" | "max" | "pattern" | "minSelected" | "maxSelected" | "date";
+  key:
+    | "required"
+    | "email"
+    | "minLength"
+    | "maxLength"
+    | "min"
+    | "max"
+    | "pattern"
+    | "minSelected"
+    | "maxSelected"
+    | "date";
   count?: number | string;
   text?: string;
 }
@@ -26,7 +36,8 @@ export function validateCustomer(c: CustomerFields): Partial<Record<keyof Custom
   if (c.lastName.trim() === "") issues.lastName = { key: "required" };
   if (c.email.trim() === "") issues.email = { key: "required" };
   else if (!EMAIL.test(c.email.trim())) issues.email = { key: "email" };
-  if (c.phone.trim() !== "" && !/^\+?[0-9 ()./-]{6,}$/.test(c.phone.trim())) issues.phone = { key: "pattern" };
+  if (c.phone.trim() !== "" && !/^\+?[0-9 ()./-]{6,}$/.test(c.phone.trim()))
+    issues.phone = { key: "pattern" };
   return issues;
 }
 
@@ -57,7 +68,10 @@ function holds(condition: VisibilityCondition, answer: SurveyAnswer | undefined)
  * The questions shown for these answers. Conditions refer to earlier questions; a hidden question's answer
  * counts as absent, so hiding cascades down the form.
  */
-export function visibleQuestions(survey: Pick<Survey, "questions">, answers: Record<string, SurveyAnswer>): Question[] {
+export function visibleQuestions(
+  survey: Pick<Survey, "questions">,
+  answers: Record<string, SurveyAnswer>,
+): Question[] {
   const visible = new Set<string>();
   const shown: Question[] = [];
   for (const q of survey.questions) {

@@ -1,37 +1,53 @@
 import { createInstance, type i18n as I18n } from "i18next";
 import type { Locale } from "../config";
-import type en from "./locales/en-GB";
+import type checkout from "./locales/checkout/en-GB";
+import type core from "./locales/core/en-GB";
 
-export type Texts = typeof en;
+export type CoreTexts = typeof core;
+export type CheckoutTexts = typeof checkout;
+export type Namespace = "core" | "checkout";
 
-const loaders: Record<Locale, () => Promise<{ default: Texts }>> = {
-  "de-CH": () => import("./locales/de-CH"),
-  "fr-CH": () => import("./locales/fr-CH"),
-  "it-CH": () => import("./locales/it-CH"),
-  "en-GB": () => import("./locales/en-GB"),
+// Explicit imports (not a template) so every bundler makes one chunk per language and namespace.
+const loaders: Record<Namespace, Record<Locale, () => Promise<{ default: object }>>> = {
+  core: {
+    "de-CH": () => import("./locales/core/de-CH"),
+    "fr-CH": () => import("./locales/core/fr-CH"),
+    "it-CH": () => import("./locales/core/it-CH"),
+    "en-GB": () => import("./locales/core/en-GB"),
+  },
+  checkout: {
+    "de-CH": () => import("./locales/checkout/de-CH"),
+    "fr-CH": () => import("./locales/checkout/fr-CH"),
+    "it-CH": () => import("./locales/checkout/it-CH"),
+    "en-GB": () => import("./locales/checkout/en-GB"),
+  },
 };
 
-/** Loaded texts, shared by every widget on the page: each language's chunk is fetched once, on demand. */
-const cache = new Map<Locale, Promise<Texts>>();
+/** Loaded texts, shared by every widget on the page: each chunk is fetched once, on demand. */
+const cache = new Map<string, Promise<object>>();
 
-export function loadTexts(locale: Locale): Promise<Texts> {
-  let promise = cache.get(locale);
+export function loadTexts(locale: Locale, namespace: Namespace = "core"): Promise<object> {
+  const key = `${namespace}/${locale}`;
+  let promise = cache.get(key);
   if (promise === undefined) {
-    promise = loaders[locale]().then((m) => m.default);
-    promise.catch(() => cache.delete(locale));
-    cache.set(locale, promise);
+    promise = loaders[namespace][locale]().then((m) => m.default);
+    promise.catch(() => cache.delete(key));
+    cache.set(key, promise);
   }
   return promise;
 }
 
-/** One i18next instance per widget, so widgets on one page can show different languages. */
+/**
+ * One i18next instance per widget, so widgets on one page can show different languages. The `core`
+ * namespace (shell, catalogue, errors) loads first; `checkout` loads with the later steps.
+ */
 export async function createI18n(locale: Locale): Promise<I18n> {
   const i18n = createInstance();
   i18n.use({
     type: "backend",
     init() {},
-    read(language: string, _namespace: string, callback: (error: unknown, data: unknown) => void) {
-      loadTexts(language as Locale).then(
+    read(language: string, namespace: string, callback: (error: unknown, data: unknown) => void) {
+      loadTexts(language as Locale, namespace as Namespace).then(
         (texts) => callback(null, texts),
         (error: unknown) => callback(error, null),
       );
@@ -42,10 +58,10 @@ export async function createI18n(locale: Locale): Promise<I18n> {
     fallbackLng: false,
     supportedLngs: ["de-CH", "fr-CH", "it-CH", "en-GB"],
     load: "currentOnly",
-    ns: ["shop"],
-    defaultNS: "shop",
+    ns: ["core"],
+    defaultNS: "core",
+    fallbackNS: "core",
     interpolation: { escapeValue: false },
-    returnNull: false,
   });
   return i18n;
 }

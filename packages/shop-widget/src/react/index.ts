@@ -1,5 +1,5 @@
 /** React entry: `<EntradaShop {...config} />`, using the host's React 18 or 19. */
-export { EntradaShop, type EntradaShopProps } from "./EntradaShop";
+
 export type {
   Appearance,
   Locale,
@@ -9,3 +9,4 @@ export type {
 } from "../config";
 export { ShopError, type ShopErrorKind } from "../core/problem";
 export type { ShopApi } from "../core/shop-api";
+export { EntradaShop, type EntradaShopProps } from "./EntradaShop";

@@ -1,9 +1,11 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Locale, ShopConfig, Step } from "../config";
 import { formatDateTime, formatMoney } from "../core/format";
+import { toShopError } from "../core/problem";
 import { detectReturn, stripReturnParams } from "../core/resume";
+import { acquireStyles } from "../core/styles";
 import type { Money } from "../core/types";
+import { useTranslation } from "../i18n/react";
 import { ShopContext, type ShopContextValue } from "./context";
 import type { Controller } from "./controller";
 import { useJourney } from "./journey";
@@ -18,6 +20,14 @@ const DetailsStep = lazy(() => import("./steps/DetailsStep"));
 const PaymentStep = lazy(() => import("./steps/PaymentStep"));
 const ConfirmationStep = lazy(() => import("./steps/ConfirmationStep"));
 
+let cachedLaterCss: string | undefined;
+function loadLaterCss(): Promise<string> {
+  return import("../styles/steps.css?inline").then((m) => {
+    cachedLaterCss = m.default;
+    return m.default;
+  });
+}
+
 export interface ShopAppProps {
   controller: Controller;
   config: ShopConfig;
@@ -25,7 +35,7 @@ export interface ShopAppProps {
 }
 
 export function ShopApp({ controller, config, locale }: ShopAppProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const timeZone = config.timeZone ?? "Europe/Zurich";
   const [announcement, setAnnouncement] = useState("");
   const announce = useCallback((text: string) => {
@@ -41,9 +51,9 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
     announce,
     money,
     texts: {
-      added: (total) => t("cart.added", { total }),
-      changed: (name, count, total) => t("cart.changed", { name, count, total }),
-      removed: (name, total) => t("cart.removed", { name, total }),
+      added: (total) => t("cart.added", { ns: "checkout", total }),
+      changed: (name, count, total) => t("cart.changed", { ns: "checkout", name, count, total }),
+      removed: (name, total) => t("cart.removed", { ns: "checkout", name, total }),
     },
   });
 
@@ -91,8 +101,42 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
     controller.notify("stepchange", step);
   }, [controller, step]);
 
+  // The later steps' texts load with them (once per widget; a language switch then reloads both namespaces).
+  // Their styles too: the later-steps sheet is injected (ref-counted, with the nonce) when first needed.
+  const needsCheckoutTexts = step !== "events";
+  const [laterCss, setLaterCss] = useState<string | undefined>(cachedLaterCss);
+  const checkoutTexts = i18n.hasLoadedNamespace("checkout") && laterCss !== undefined;
+  useEffect(() => {
+    if (!needsCheckoutTexts) return;
+    if (!i18n.hasLoadedNamespace("checkout")) void i18n.loadNamespaces("checkout");
+    if (laterCss === undefined) {
+      let live = true;
+      loadLaterCss().then(
+        (css) => live && setLaterCss(css),
+        (error: unknown) => controller.notify("error", toShopError(error)),
+      );
+      return () => {
+        live = false;
+      };
+    }
+  }, [needsCheckoutTexts, i18n, laterCss, controller]);
+  const inject = config.injectStyles !== false;
+  const nonce = config.nonce;
+  useLayoutEffect(
+    () => (inject && laterCss !== undefined ? acquireStyles(document, "steps", laterCss, nonce) : undefined),
+    [inject, nonce, laterCss],
+  );
+  const loading = (
+    <p className="entrada-shop__loading" aria-busy="true">
+      {t("shop.loading")}
+    </p>
+  );
+
   const cart = useCart(journey.cartId).data;
-  const cartSignature = cart === undefined ? "" : `${cart.id}|${cart.status}|${cart.total.amount}|${cart.items.map((i) => `${i.id}:${i.quantity}`).join(",")}`;
+  const cartSignature =
+    cart === undefined
+      ? ""
+      : `${cart.id}|${cart.status}|${cart.total.amount}|${cart.items.map((i) => `${i.id}:${i.quantity}`).join(",")}`;
   const lastCart = useRef("");
   useEffect(() => {
     if (cart === undefined || lastCart.current === cartSignature) return;
@@ -104,19 +148,14 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
     <ShopContext.Provider value={value}>
       <section className="entrada-shop__app" aria-label={t("shop.label")}>
         <Progress step={step} />
-        <Suspense
-          fallback={
-            <p className="entrada-shop__loading" aria-busy="true">
-              {t("shop.loading")}
-            </p>
-          }
-        >
+        <Suspense fallback={loading}>
           {step === "events" && <EventList />}
-          {step === "event" && <EventStep />}
-          {step === "cart" && <CartStep />}
-          {step === "details" && <DetailsStep />}
-          {step === "payment" && <PaymentStep />}
-          {step === "confirmation" && <ConfirmationStep />}
+          {needsCheckoutTexts && !checkoutTexts && loading}
+          {checkoutTexts && step === "event" && <EventStep />}
+          {checkoutTexts && step === "cart" && <CartStep />}
+          {checkoutTexts && step === "details" && <DetailsStep />}
+          {checkoutTexts && step === "payment" && <PaymentStep />}
+          {checkoutTexts && step === "confirmation" && <ConfirmationStep />}
         </Suspense>
         <p className="entrada-shop__visually-hidden" role="status" aria-live="polite" aria-atomic="true">
           {announcement}

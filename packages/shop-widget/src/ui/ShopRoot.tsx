@@ -1,28 +1,12 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { i18n as I18n } from "i18next";
 import { type CSSProperties, useEffect, useLayoutEffect, useState } from "react";
-import { I18nextProvider } from "react-i18next";
 import type { Appearance, Locale, ShopConfig } from "../config";
 import { acquireStyles } from "../core/styles";
+import { I18nProvider } from "../i18n/react";
 import css from "../styles/shop-widget.css?inline";
 import type { Controller } from "./controller";
 import { ShopApp } from "./ShopApp";
-
-const TOKENS: Record<keyof Appearance, string> = {
-  colorPrimary: "--entrada-color-primary",
-  colorOnPrimary: "--entrada-color-on-primary",
-  colorBackground: "--entrada-color-background",
-  colorSurface: "--entrada-color-surface",
-  colorText: "--entrada-color-text",
-  colorMuted: "--entrada-color-muted",
-  colorBorder: "--entrada-color-border",
-  colorDanger: "--entrada-color-danger",
-  colorSuccess: "--entrada-color-success",
-  radius: "--entrada-radius",
-  spacing: "--entrada-spacing",
-  fontFamily: "--entrada-font-family",
-  fontSize: "--entrada-font-size",
-};
 
 /**
  * Design tokens as CSS custom properties on the root. React sets them through the CSSOM
@@ -32,8 +16,10 @@ export function appearanceStyle(appearance: Appearance | undefined): CSSProperti
   if (appearance === undefined) return undefined;
   const style: Record<string, string> = {};
   for (const [name, value] of Object.entries(appearance)) {
-    const variable = TOKENS[name as keyof Appearance];
-    if (variable !== undefined && typeof value === "string" && value !== "") style[variable] = value;
+    // colorPrimary → --entrada-color-primary
+    if (typeof value === "string" && value !== "") {
+      style[`--entrada-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`] = value;
+    }
   }
   return style as CSSProperties;
 }
@@ -79,7 +65,7 @@ export function ShopRoot({ controller, config }: ShopRootProps) {
 
   const inject = config.injectStyles !== false;
   const nonce = config.nonce;
-  useLayoutEffect(() => (inject ? acquireStyles(document, css, nonce) : undefined), [inject, nonce]);
+  useLayoutEffect(() => (inject ? acquireStyles(document, "base", css, nonce) : undefined), [inject, nonce]);
 
   return (
     <div
@@ -93,11 +79,11 @@ export function ShopRoot({ controller, config }: ShopRootProps) {
           …
         </p>
       ) : (
-        <I18nextProvider i18n={i18n}>
+        <I18nProvider i18n={i18n}>
           <QueryClientProvider client={controller.queryClient}>
             <ShopApp controller={controller} config={config} locale={locale} />
           </QueryClientProvider>
-        </I18nextProvider>
+        </I18nProvider>
       )}
     </div>
   );

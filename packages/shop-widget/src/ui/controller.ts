@@ -1,11 +1,10 @@
 import { QueryClient } from "@tanstack/react-query";
 import type { i18n as I18n } from "i18next";
 import { isLocale, type Locale, type ShopConfig, type ShopEventMap } from "../config";
-import { createTracker, resolveDataLayer, type Tracker } from "../core/analytics";
+import type { Tracker } from "../core/analytics";
 import { Emitter } from "../core/emitter";
 import { createHttpShopApi } from "../core/http-shop-api";
 import { ShopError } from "../core/problem";
-import { purchasedSet } from "../core/resume";
 import { SessionTokenSource } from "../core/session-token";
 import type { ShopApi } from "../core/shop-api";
 import { createI18n } from "../i18n";
@@ -19,7 +18,6 @@ export class Controller {
   readonly queryClient: QueryClient;
   readonly tokens: SessionTokenSource;
   readonly tracker: Tracker;
-  readonly completed: { has(id: string): boolean; add(id: string): void };
   readonly instanceId: string;
   #config: ShopConfig;
   #api: ShopApi | undefined;
@@ -39,21 +37,33 @@ export class Controller {
         mutations: { retry: false },
       },
     });
-    this.completed = purchasedSet(instanceId);
-    this.tracker = createTracker(() => {
-      const analytics = this.#config.analytics;
-      const listening = this.emitter.count("analytics") > 0;
-      return {
-        onEvent:
-          analytics?.onEvent !== undefined || listening
-            ? (event) => {
-                analytics?.onEvent?.(event);
+    // Analytics is off by default: its code loads only once a sink (callback, data layer, listener) exists.
+    const purchases = new Set<string>();
+    let loaded: Promise<Tracker> | undefined;
+    this.tracker = {
+      track: (name, params) => {
+        const analytics = this.#config.analytics;
+        const listening = this.emitter.count("analytics") > 0;
+        if (analytics?.onEvent === undefined && !analytics?.dataLayer && !listening) return;
+        loaded ??= import("../core/analytics").then(({ createTracker, resolveDataLayer }) =>
+          createTracker(() => {
+            const current = this.#config.analytics;
+            return {
+              onEvent: (event) => {
+                current?.onEvent?.(event);
                 this.emitter.emit("analytics", event);
-              }
-            : undefined,
-        dataLayer: resolveDataLayer(analytics?.dataLayer),
-      };
-    }, this.completed);
+              },
+              dataLayer: resolveDataLayer(current?.dataLayer),
+            };
+          }, purchases),
+        );
+        loaded
+          .then((tracker) => tracker.track(name, params))
+          .catch((error: unknown) => {
+            console.error("[entrada-shop] analytics", error);
+          });
+      },
+    };
   }
 
   get config(): ShopConfig {
@@ -67,10 +77,17 @@ export class Controller {
   setConfig(config: ShopConfig): void {
     const previous = this.#config;
     this.#config = config;
-    if (config.sessionToken !== previous.sessionToken || config.fetchSessionToken !== previous.fetchSessionToken) {
+    if (
+      config.sessionToken !== previous.sessionToken ||
+      config.fetchSessionToken !== previous.fetchSessionToken
+    ) {
       this.tokens.configure(config);
     }
-    if (config.api !== previous.api || config.baseUrl !== previous.baseUrl || config.fetch !== previous.fetch) {
+    if (
+      config.api !== previous.api ||
+      config.baseUrl !== previous.baseUrl ||
+      config.fetch !== previous.fetch
+    ) {
       this.#api = undefined;
     }
   }

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQueries, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { Locale } from "../config";
 import type { Cart, EventFilters } from "../core/types";
 import { useShop } from "./context";
@@ -9,7 +9,8 @@ import { useShop } from "./context";
  */
 export const keys = {
   venues: (locale: Locale) => ["entrada", locale, "venues"] as const,
-  events: (locale: Locale, filters: EventFilters) => ["entrada", locale, "events", filters] as const,
+  events: (locale: Locale, filters: EventFilters, cursor: string | undefined) =>
+    ["entrada", locale, "events", filters, cursor ?? null] as const,
   event: (locale: Locale, id: string) => ["entrada", locale, "event", id] as const,
   cart: (locale: Locale, id: string) => ["entrada", locale, "cart", id] as const,
   providers: (locale: Locale, cartId: string) => ["entrada", locale, "providers", cartId] as const,
@@ -26,13 +27,12 @@ export function useVenues() {
   });
 }
 
-export function useEvents(filters: EventFilters) {
+/** One page of the catalogue; "show more" renders the next page with its own query (no infinite-query code). */
+export function useEventsPage(filters: EventFilters, cursor: string | undefined) {
   const { api, locale } = useShop();
-  return useInfiniteQuery({
-    queryKey: keys.events(locale, filters),
-    queryFn: ({ pageParam, signal }) => api.listEvents(filters, pageParam, { locale, signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  return useQuery({
+    queryKey: keys.events(locale, filters, cursor),
+    queryFn: ({ signal }) => api.listEvents(filters, cursor, { locale, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -44,16 +44,6 @@ export function useEvent(id: string | undefined) {
     queryFn: ({ signal }) => api.getEvent(id as string, { locale, signal }),
     enabled: id !== undefined,
     placeholderData: (previous, query) => (query?.queryKey[3] === id ? previous : undefined),
-  });
-}
-
-export function useEventsById(ids: string[]) {
-  const { api, locale } = useShop();
-  return useQueries({
-    queries: ids.map((id) => ({
-      queryKey: keys.event(locale, id),
-      queryFn: ({ signal }: { signal: AbortSignal }) => api.getEvent(id, { locale, signal }),
-    })),
   });
 }
 

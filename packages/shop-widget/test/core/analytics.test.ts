@@ -17,11 +17,18 @@ describe("analytics", () => {
   it("clears the ecommerce object before every push", () => {
     const dataLayer: unknown[] = [];
     const tracker = createTracker(() => ({ dataLayer }), memory());
-    tracker.track("add_to_cart", { currency: "CHF", value: 50, items: [{ item_id: "art_1", item_name: "A", quantity: 2 }] });
+    tracker.track("add_to_cart", {
+      currency: "CHF",
+      value: 50,
+      items: [{ item_id: "art_1", item_name: "A", quantity: 2 }],
+    });
     tracker.track("view_cart", { currency: "CHF", value: 50, items: [] });
     expect(dataLayer).toEqual([
       { ecommerce: null },
-      { event: "add_to_cart", ecommerce: { currency: "CHF", value: 50, items: [{ item_id: "art_1", item_name: "A", quantity: 2 }] } },
+      {
+        event: "add_to_cart",
+        ecommerce: { currency: "CHF", value: 50, items: [{ item_id: "art_1", item_name: "A", quantity: 2 }] },
+      },
       { ecommerce: null },
       { event: "view_cart", ecommerce: { currency: "CHF", value: 50, items: [] } },
     ]);

@@ -1,15 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { buildReturnUrl, detectReturn, stripReturnParams } from "../../src/core/resume";
 import {
-  buildReturnUrl,
   claimOnce,
   clearResume,
-  detectReturn,
   purchasedSet,
   RESUME_MAX_AGE_MS,
   readResume,
   saveResume,
-  stripReturnParams,
-} from "../../src/core/resume";
+} from "../../src/core/resume-store";
 
 afterEach(() => {
   history.replaceState(null, "", "/");
@@ -29,7 +27,13 @@ describe("resume record", () => {
   it("ignores stale or malformed records", () => {
     sessionStorage.setItem(
       "entrada-shop:a:resume",
-      JSON.stringify({ v: 1, step: "payment", cartId: "c", paymentId: "p", savedAt: Date.now() - RESUME_MAX_AGE_MS - 1 }),
+      JSON.stringify({
+        v: 1,
+        step: "payment",
+        cartId: "c",
+        paymentId: "p",
+        savedAt: Date.now() - RESUME_MAX_AGE_MS - 1,
+      }),
     );
     expect(readResume("a")).toBeUndefined();
     sessionStorage.setItem("entrada-shop:a:resume", "{not json");
@@ -48,11 +52,18 @@ describe("return URL", () => {
     expect(detectReturn(back, "main")).toEqual({ paymentId: "pay_9", result: "success" });
     expect(detectReturn(back, "other")).toBeUndefined();
     expect(detectReturn("https://host.example/t?entrada_shop=main", "main")).toBeUndefined();
-    expect(detectReturn(`${back.replace("success", "weird")}`, "main")).toEqual({ paymentId: "pay_9", result: undefined });
+    expect(detectReturn(`${back.replace("success", "weird")}`, "main")).toEqual({
+      paymentId: "pay_9",
+      result: undefined,
+    });
   });
 
   it("is stripped from the address bar without a new history entry", () => {
-    history.replaceState({ keep: 1 }, "", "/page?x=1&entrada_shop=main&entrada_payment=pay_9&entrada_result=cancel#h");
+    history.replaceState(
+      { keep: 1 },
+      "",
+      "/page?x=1&entrada_shop=main&entrada_payment=pay_9&entrada_result=cancel#h",
+    );
     const length = history.length;
     stripReturnParams();
     expect(location.pathname + location.search + location.hash).toBe("/page?x=1#h");

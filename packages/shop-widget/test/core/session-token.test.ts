@@ -18,7 +18,10 @@ describe("session tokens", () => {
 
   it("renews a rejected token once; parallel rejections share the renewal", async () => {
     let n = 0;
-    const source = new SessionTokenSource({ sessionToken: "old", fetchSessionToken: async () => `new${++n}` });
+    const source = new SessionTokenSource({
+      sessionToken: "old",
+      fetchSessionToken: async () => `new${++n}`,
+    });
     expect(await Promise.all([source.renew("old"), source.renew("old")])).toEqual(["new1", "new1"]);
     // A request that failed with the old token after the renewal gets the new one, not another fetch.
     expect(await source.renew("old")).toBe("new1");

@@ -33,13 +33,16 @@ const survey: Pick<Survey, "questions"> = {
     }),
     q("qst_age", "number", { validation: { required: false, min: 16, max: 120 } }),
     q("qst_topics", "multi-choice", { validation: { required: false, min: 1, max: 2 } }),
-    q("qst_code", "text", { validation: { required: false, pattern: "[A-Z]{3}", patternMessage: "Three capitals" } }),
+    q("qst_code", "text", {
+      validation: { required: false, pattern: "[A-Z]{3}", patternMessage: "Three capitals" },
+    }),
   ],
 };
 
 describe("survey form", () => {
   it("shows conditional questions only when their condition holds, cascading", () => {
-    const ids = (answers: Record<string, never | string>) => visibleQuestions(survey, answers).map((x) => x.id);
+    const ids = (answers: Record<string, never | string>) =>
+      visibleQuestions(survey, answers).map((x) => x.id);
     expect(ids({})).toEqual(["qst_source", "qst_age", "qst_topics", "qst_code"]);
     expect(ids({ qst_source: "other" })).toContain("qst_other");
     expect(ids({ qst_source: "other", qst_other: "Radio" })).toContain("qst_detail");
@@ -60,11 +63,18 @@ describe("survey form", () => {
   });
 
   it("applies the type's rules", () => {
-    const [, , , age, topics, code] = survey.questions as Question[];
-    expect(validateAnswer(age!, 121)).toEqual({ key: "max", count: 120 });
-    expect(validateAnswer(topics!, ["a", "b", "c"])).toEqual({ key: "maxSelected", count: 2 });
-    expect(validateAnswer(code!, "abc")).toEqual({ key: "pattern", text: "Three capitals" });
-    expect(validateAnswer(code!, "ABC")).toBeUndefined();
+    const [, , , age, topics, code] = survey.questions as [
+      Question,
+      Question,
+      Question,
+      Question,
+      Question,
+      Question,
+    ];
+    expect(validateAnswer(age, 121)).toEqual({ key: "max", count: 120 });
+    expect(validateAnswer(topics, ["a", "b", "c"])).toEqual({ key: "maxSelected", count: 2 });
+    expect(validateAnswer(code, "abc")).toEqual({ key: "pattern", text: "Three capitals" });
+    expect(validateAnswer(code, "ABC")).toBeUndefined();
   });
 
   it("checks the buyer's fields", () => {
@@ -72,6 +82,14 @@ describe("survey form", () => {
       firstName: { key: "required" },
       email: { key: "email" },
     });
-    expect(validateCustomer({ firstName: "A", lastName: "B", email: "a@b.ch", phone: "+41 44 123 45 67", company: "" })).toEqual({});
+    expect(
+      validateCustomer({
+        firstName: "A",
+        lastName: "B",
+        email: "a@b.ch",
+        phone: "+41 44 123 45 67",
+        company: "",
+      }),
+    ).toEqual({});
   });
 });

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import type { ShopError } from "../../core/problem";
+import { useTranslation } from "../../i18n/react";
 
 export interface ErrorAction {
   label: string;
@@ -11,12 +11,19 @@ export function ErrorNotice({ error, actions }: { error: ShopError; actions: Err
   const { t } = useTranslation();
   return (
     <div className="entrada-shop__error" role="alert">
-      <p>{t(`errors.${error.kind}`)}</p>
-      {error.logId !== undefined && <p className="entrada-shop__muted">{t("errors.reference", { id: error.logId })}</p>}
+      <p>{t(`errors.${error.kind}`, { ns: ["core", "checkout"] })}</p>
+      {error.logId !== undefined && (
+        <p className="entrada-shop__muted">{t("errors.reference", { id: error.logId })}</p>
+      )}
       {actions.length > 0 && (
         <div className="entrada-shop__actions">
           {actions.map((action) => (
-            <button key={action.label} type="button" className="entrada-shop__button" onClick={action.onClick}>
+            <button
+              key={action.label}
+              type="button"
+              className="entrada-shop__button"
+              onClick={action.onClick}
+            >
               {action.label}
             </button>
           ))}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { formatCountdown } from "../../core/format";
+import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 
 /**
@@ -8,7 +8,7 @@ import { useShop } from "../context";
  * the buyer hears one warning two minutes before the end, and the expiry.
  */
 export function HoldCountdown({ expiresAt }: { expiresAt: string }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation("checkout");
   const { announce, journey } = useShop();
   const end = Date.parse(expiresAt);
   const [now, setNow] = useState(() => Date.now());

@@ -1,11 +1,11 @@
-import { useTranslation } from "react-i18next";
 import type { Step } from "../../config";
+import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { type ErrorAction, ErrorNotice } from "./ErrorNotice";
 
 /** The journey's current error, when it belongs to `step`, with the actions that fit its kind. */
 export function JourneyError({ step }: { step: Step }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation("checkout");
   const { journey } = useShop();
   const current = journey.error;
   if (current === undefined || current.step !== step) return null;

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import type { Step } from "../../config";
+import { useTranslation } from "../../i18n/react";
 
 const ORDER: Step[] = ["events", "event", "cart", "details", "payment", "confirmation"];
 
@@ -8,7 +8,10 @@ export function Progress({ step }: { step: Step }) {
   const { t } = useTranslation();
   const current = ORDER.indexOf(step);
   return (
-    <nav className="entrada-shop__progress" aria-label={t("shop.progress", { current: current + 1, total: ORDER.length })}>
+    <nav
+      className="entrada-shop__progress"
+      aria-label={t("shop.progress", { current: current + 1, total: ORDER.length })}
+    >
       <ol>
         {ORDER.map((s, index) => (
           <li

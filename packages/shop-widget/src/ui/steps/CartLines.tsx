@@ -1,11 +1,11 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
 import type { Cart } from "../../core/types";
+import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 
 /** The cart's lines and total; editable in the cart step, read-only as the payment summary. */
 export function CartLines({ cart, editable = false }: { cart: Cart; editable?: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation("checkout");
   const { journey, money } = useShop();
   const id = useId();
   return (

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { toShopError } from "../../core/problem";
+import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { HoldCountdown } from "../parts/HoldCountdown";
@@ -10,7 +10,7 @@ import { CartLines } from "./CartLines";
 
 /** Step 3: the cart — change quantities, remove lines, see the hold countdown. */
 export default function CartStep() {
-  const { t } = useTranslation();
+  const { t } = useTranslation("checkout");
   const { journey } = useShop();
   const query = useCart(journey.cartId);
   const cart = query.data;

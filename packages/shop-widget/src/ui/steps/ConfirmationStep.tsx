@@ -1,11 +1,11 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { StepHeading } from "../parts/StepHeading";
 import { QrCode } from "./QrCode";
 
 /** Step 6: the order with one QR code per ticket (its Quicode), ticket PDFs and the receipt. */
 export default function ConfirmationStep() {
-  const { t } = useTranslation();
+  const { t } = useTranslation("checkout");
   const { journey, money } = useShop();
   const order = journey.order;
   if (order === undefined) return null;
@@ -38,7 +38,11 @@ export default function ConfirmationStep() {
           {t("confirmation.receipt")}
         </a>
       </p>
-      <button type="button" className="entrada-shop__button entrada-shop__button--primary" onClick={journey.restart}>
+      <button
+        type="button"
+        className="entrada-shop__button entrada-shop__button--primary"
+        onClick={journey.restart}
+      >
         {t("confirmation.again")}
       </button>
     </div>

@@ -1,25 +1,26 @@
 import { useQueries } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import type { Survey } from "../../core/survey";
 import { type CustomerFields, type Issue, validateCustomer, validateSurvey } from "../../core/validate";
+import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
-import { keys, useCart, useEventsById } from "../queries";
+import { keys, useCart } from "../queries";
 import { SurveyFields } from "./SurveyFields";
 
-const FIELDS: Array<{ name: keyof CustomerFields; type: string; autoComplete: string; optional?: boolean }> = [
-  { name: "firstName", type: "text", autoComplete: "given-name" },
-  { name: "lastName", type: "text", autoComplete: "family-name" },
-  { name: "email", type: "email", autoComplete: "email" },
-  { name: "phone", type: "tel", autoComplete: "tel", optional: true },
-  { name: "company", type: "text", autoComplete: "organization", optional: true },
-];
+const FIELDS: Array<{ name: keyof CustomerFields; type: string; autoComplete: string; optional?: boolean }> =
+  [
+    { name: "firstName", type: "text", autoComplete: "given-name" },
+    { name: "lastName", type: "text", autoComplete: "family-name" },
+    { name: "email", type: "email", autoComplete: "email" },
+    { name: "phone", type: "tel", autoComplete: "tel", optional: true },
+    { name: "company", type: "text", autoComplete: "organization", optional: true },
+  ];
 
 /** Step 4: the buyer's details, plus the dynamic survey form of every event in the cart that has one. */
 export default function DetailsStep() {
-  const { t } = useTranslation();
+  const { t } = useTranslation("checkout");
   const { journey, api, locale } = useShop();
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
@@ -32,7 +33,12 @@ export default function DetailsStep() {
   }, [attempt]);
   const cart = useCart(journey.cartId).data;
   const eventIds = [...new Set((cart?.items ?? []).map((i) => i.eventId))];
-  const events = useEventsById(eventIds);
+  const events = useQueries({
+    queries: eventIds.map((eventId) => ({
+      queryKey: keys.event(locale, eventId),
+      queryFn: ({ signal }: { signal: AbortSignal }) => api.getEvent(eventId, { locale, signal }),
+    })),
+  });
   const surveyIds = [...new Set(events.map((q) => q.data?.surveyId).filter((s): s is string => !!s))];
   const surveys = useQueries({
     queries: surveyIds.map((surveyId) => ({

@@ -1,51 +1,43 @@
-import { useEffect, useId, useRef } from "react";
-import { useTranslation } from "react-i18next";
-import { moneyValue } from "../../core/analytics";
+import { useEffect, useId, useRef, useState } from "react";
+import { formatDate, moneyValue } from "../../core/format";
 import { toShopError } from "../../core/problem";
-import { formatDate } from "../../core/format";
-import type { EventSummary } from "../../core/types";
+import type { EventFilters, EventSummary } from "../../core/types";
+import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { StepHeading } from "../parts/StepHeading";
-import { useEvents, useVenues } from "../queries";
+import { keys, useEventsPage, useVenues } from "../queries";
 
 /** Step 1: the catalogue with date and venue filters. Part of the first load; the other steps are lazy. */
 export function EventList() {
   const { t } = useTranslation();
-  const { journey, money, locale, timeZone, controller } = useShop();
+  const { journey, controller } = useShop();
   const { filters } = journey;
   const id = useId();
   const venues = useVenues();
-  const events = useEvents(filters);
-  const items: EventSummary[] = events.data?.pages.flatMap((p) => p.items) ?? [];
+  const first = useEventsPage(filters, undefined);
+  const listKey = JSON.stringify(filters);
+  const [more, setMore] = useState<{ key: string; cursors: string[] }>({ key: listKey, cursors: [] });
+  const cursors = more.key === listKey ? more.cursors : [];
+  const addPage = (cursor: string) => setMore({ key: listKey, cursors: [...cursors, cursor] });
 
   // One view_item_list per list shown (not per language switch).
   const reported = useRef("");
-  const listKey = JSON.stringify(filters);
-  const firstPage = events.data?.pages[0];
+  const page = first.data;
   useEffect(() => {
-    if (firstPage === undefined || events.isPlaceholderData || reported.current === listKey) return;
+    if (page === undefined || first.isPlaceholderData || reported.current === listKey) return;
     reported.current = listKey;
     controller.tracker.track("view_item_list", {
       item_list_id: "events",
       item_list_name: "Events",
-      items: firstPage.items.map((e, index) => ({
+      items: page.items.map((e, index) => ({
         item_id: e.id,
         item_name: e.name,
         index,
         ...(e.priceFrom ? { price: moneyValue(e.priceFrom) } : {}),
       })),
     });
-  }, [firstPage, listKey, events.isPlaceholderData, controller]);
-
-  const choose = (event: EventSummary, index: number) => {
-    controller.tracker.track("select_item", {
-      item_list_id: "events",
-      item_list_name: "Events",
-      items: [{ item_id: event.id, item_name: event.name, index }],
-    });
-    journey.openEvent(event.id);
-  };
+  }, [page, listKey, first.isPlaceholderData, controller]);
 
   const set = (name: "dateFrom" | "dateTo" | "venueId", value: string) => {
     const next = { ...filters };
@@ -53,7 +45,8 @@ export function EventList() {
     else next[name] = value;
     journey.setFilters(next);
   };
-  const filtered = filters.dateFrom !== undefined || filters.dateTo !== undefined || filters.venueId !== undefined;
+  const filtered =
+    filters.dateFrom !== undefined || filters.dateTo !== undefined || filters.venueId !== undefined;
 
   return (
     <div className="entrada-shop__step">
@@ -81,7 +74,11 @@ export function EventList() {
         </div>
         <div className="entrada-shop__field">
           <label htmlFor={`${id}-venue`}>{t("events.venue")}</label>
-          <select id={`${id}-venue`} value={filters.venueId ?? ""} onChange={(e) => set("venueId", e.currentTarget.value)}>
+          <select
+            id={`${id}-venue`}
+            value={filters.venueId ?? ""}
+            onChange={(e) => set("venueId", e.currentTarget.value)}
+          >
             <option value="">{t("events.allVenues")}</option>
             {(venues.data ?? []).map((v) => (
               <option key={v.id} value={v.id}>
@@ -101,64 +98,41 @@ export function EventList() {
         )}
       </fieldset>
 
-      {events.error ? (
+      {first.error ? (
         <ErrorNotice
-          error={toShopError(events.error)}
-          actions={[{ label: t("errors.retry"), onClick: () => void events.refetch() }]}
+          error={toShopError(first.error)}
+          actions={[{ label: t("errors.retry"), onClick: () => void first.refetch() }]}
         />
-      ) : events.isPending ? (
+      ) : page === undefined ? (
         <p className="entrada-shop__loading" aria-busy="true">
           {t("shop.loading")}
         </p>
       ) : (
         <>
           <p className="entrada-shop__muted" aria-live="polite">
-            {items.length === 0 ? t("events.empty") : t("events.found", { count: items.length })}
+            {page.items.length === 0 ? t("events.empty") : t("events.found", { count: page.items.length })}
           </p>
           <ul className="entrada-shop__events">
-            {items.map((event, index) => (
-              <li key={event.id} className="entrada-shop__card">
-                {event.imageUrl ? (
-                  <img className="entrada-shop__image" src={event.imageUrl} alt="" loading="lazy" />
-                ) : null}
-                <div className="entrada-shop__card-body">
-                  <h3 className="entrada-shop__title">{event.name}</h3>
-                  <p className="entrada-shop__muted">
-                    <time dateTime={event.startsAt}>{formatDate(event.startsAt, locale, timeZone)}</time>
-                    {" · "}
-                    {event.venue.name}
-                  </p>
-                  {event.summary ? <p>{event.summary}</p> : null}
-                  <p className="entrada-shop__price">
-                    {event.available
-                      ? event.priceFrom
-                        ? t("events.from", { price: money(event.priceFrom) })
-                        : null
-                      : t("events.soldOut")}
-                  </p>
-                  <button
-                    type="button"
-                    className="entrada-shop__button entrada-shop__button--primary"
-                    disabled={!event.available}
-                    aria-label={t("events.chooseFor", { name: event.name })}
-                    onClick={() => choose(event, index)}
-                  >
-                    {t("events.choose")}
-                  </button>
-                </div>
-              </li>
+            <EventCards items={page.items} offset={0} />
+            {cursors.map((cursor, index) => (
+              <MorePage
+                key={cursor}
+                filters={filters}
+                cursor={cursor}
+                offset={(index + 1) * 100}
+                onMore={index === cursors.length - 1 ? addPage : undefined}
+              />
             ))}
           </ul>
-          {events.hasNextPage && (
+          {cursors.length === 0 && page.nextCursor ? (
             <button
               type="button"
               className="entrada-shop__button"
-              disabled={events.isFetchingNextPage}
-              onClick={() => void events.fetchNextPage()}
+              onClick={() => addPage(page.nextCursor as string)}
             >
               {t("events.more")}
             </button>
-          )}
+          ) : null}
         </>
       )}
       <CartLink />
@@ -166,17 +140,101 @@ export function EventList() {
   );
 }
 
+function MorePage({
+  filters,
+  cursor,
+  offset,
+  onMore,
+}: {
+  filters: EventFilters;
+  cursor: string;
+  offset: number;
+  onMore: ((cursor: string) => void) | undefined;
+}) {
+  const { t } = useTranslation();
+  const page = useEventsPage(filters, cursor).data;
+  if (page === undefined) return null;
+  return (
+    <>
+      <EventCards items={page.items} offset={offset} />
+      {onMore && page.nextCursor ? (
+        <li className="entrada-shop__more">
+          <button
+            type="button"
+            className="entrada-shop__button"
+            onClick={() => onMore(page.nextCursor as string)}
+          >
+            {t("events.more")}
+          </button>
+        </li>
+      ) : null}
+    </>
+  );
+}
+
+function EventCards({ items, offset }: { items: EventSummary[]; offset: number }) {
+  const { t } = useTranslation();
+  const { journey, money, locale, timeZone, controller } = useShop();
+  const choose = (event: EventSummary, index: number) => {
+    controller.tracker.track("select_item", {
+      item_list_id: "events",
+      item_list_name: "Events",
+      items: [{ item_id: event.id, item_name: event.name, index }],
+    });
+    journey.openEvent(event.id);
+  };
+  return items.map((event, index) => (
+    <li key={event.id} className="entrada-shop__card">
+      {event.imageUrl ? (
+        <img className="entrada-shop__image" src={event.imageUrl} alt="" loading="lazy" />
+      ) : null}
+      <div className="entrada-shop__card-body">
+        <h3 className="entrada-shop__title">{event.name}</h3>
+        <p className="entrada-shop__muted">
+          <time dateTime={event.startsAt}>{formatDate(event.startsAt, locale, timeZone)}</time>
+          {" · "}
+          {event.venue.name}
+        </p>
+        {event.summary ? <p>{event.summary}</p> : null}
+        <p className="entrada-shop__price">
+          {event.available
+            ? event.priceFrom
+              ? t("events.from", { price: money(event.priceFrom) })
+              : null
+            : t("events.soldOut")}
+        </p>
+        <button
+          type="button"
+          className="entrada-shop__button entrada-shop__button--primary"
+          disabled={!event.available}
+          aria-label={t("events.chooseFor", { name: event.name })}
+          onClick={() => choose(event, offset + index)}
+        >
+          {t("events.choose")}
+        </button>
+      </div>
+    </li>
+  ));
+}
+
 /** "Cart: 2 tickets" when the buyer has a cart, so they can get back to it from the catalogue. */
 export function CartLink() {
   const { t } = useTranslation();
   const { journey, controller, locale } = useShop();
   const cartId = journey.cartId;
-  const cart = cartId === undefined ? undefined : controller.queryClient.getQueryData<{ items: { quantity: number }[] }>(["entrada", locale, "cart", cartId]);
+  const cart =
+    cartId === undefined
+      ? undefined
+      : controller.queryClient.getQueryData<{ items: { quantity: number }[] }>(keys.cart(locale, cartId));
   const count = cart?.items.reduce((n, i) => n + i.quantity, 0) ?? 0;
   if (count === 0) return null;
   return (
-    <button type="button" className="entrada-shop__button entrada-shop__cart-link" onClick={() => journey.goTo("cart")}>
-      {t("cart.open", { count })}
+    <button
+      type="button"
+      className="entrada-shop__button entrada-shop__cart-link"
+      onClick={() => journey.goTo("cart")}
+    >
+      {t("events.cart", { count })}
     </button>
   );
 }

@@ -1,20 +1,22 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
-import { moneyValue } from "../../core/analytics";
+import { moneyValue } from "../../core/format";
 import { toShopError } from "../../core/problem";
 import type { Article, Slot } from "../../core/types";
+import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
 import { useEvent } from "../queries";
 
-const slotLeft = (slot: Slot): number | undefined => (typeof slot.available === "number" ? slot.available : undefined);
-const slotOpen = (slot: Slot): boolean => (typeof slot.available === "number" ? slot.available > 0 : slot.available);
+const slotLeft = (slot: Slot): number | undefined =>
+  typeof slot.available === "number" ? slot.available : undefined;
+const slotOpen = (slot: Slot): boolean =>
+  typeof slot.available === "number" ? slot.available > 0 : slot.available;
 
 /** Step 2: one event — choose a slot and quantities of articles from its pricing assortments. */
 export default function EventStep() {
-  const { t } = useTranslation();
+  const { t } = useTranslation("checkout");
   const { journey, money, dateTime, controller } = useShop();
   const id = useId();
   const eventId = journey.eventId;
@@ -63,7 +65,8 @@ export default function EventStep() {
     );
   }
 
-  const slotId = selection.slotId ?? (event.slots.length === 1 && slotOpen(event.slots[0]!) ? event.slots[0]!.id : undefined);
+  const onlySlot = event.slots.length === 1 ? event.slots[0] : undefined;
+  const slotId = selection.slotId ?? (onlySlot !== undefined && slotOpen(onlySlot) ? onlySlot.id : undefined);
   const setQuantity = (article: Article, value: number) => {
     const max = article.maxPerOrder ?? 20;
     const quantity = Math.max(0, Math.min(max, Number.isFinite(value) ? Math.floor(value) : 0));

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId } from "react";
-import { useTranslation } from "react-i18next";
 import { toShopError } from "../../core/problem";
+import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { JourneyError } from "../parts/JourneyError";
@@ -10,7 +10,7 @@ import { CartLines } from "./CartLines";
 
 /** Step 5: choose a payment provider and pay (card in place, or a redirect to the provider's page). */
 export default function PaymentStep() {
-  const { t } = useTranslation();
+  const { t } = useTranslation("checkout");
   const { journey, money } = useShop();
   const id = useId();
   const cart = useCart(journey.cartId).data;
@@ -95,7 +95,12 @@ export default function PaymentStep() {
       {provider?.kind === "redirect" && <p className="entrada-shop__muted">{t("payment.redirect")}</p>}
       <JourneyError step="payment" />
       <div className="entrada-shop__actions">
-        <button type="button" className="entrada-shop__button" disabled={paying} onClick={() => journey.goTo("details")}>
+        <button
+          type="button"
+          className="entrada-shop__button"
+          disabled={paying}
+          onClick={() => journey.goTo("details")}
+        >
           {t("payment.back")}
         </button>
         <button
@@ -104,7 +109,11 @@ export default function PaymentStep() {
           disabled={paying || provider === undefined}
           aria-busy={paying || undefined}
         >
-          {paying ? t("payment.paying") : cart ? t("payment.pay", { amount: money(cart.total) }) : t("payment.heading")}
+          {paying
+            ? t("payment.paying")
+            : cart
+              ? t("payment.pay", { amount: money(cart.total) })
+              : t("payment.heading")}
         </button>
       </div>
     </form>

@@ -1,7 +1,7 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
 import type { Question, Survey, SurveyAnswer } from "../../core/survey";
 import { type Issue, visibleQuestions } from "../../core/validate";
+import { useTranslation } from "../../i18n/react";
 
 export interface SurveyFieldsProps {
   survey: Survey;
@@ -12,7 +12,7 @@ export interface SurveyFieldsProps {
 
 /** A survey as a form: one labelled control per visible question; conditional questions appear in place. */
 export function SurveyFields({ survey, answers, issues, onChange }: SurveyFieldsProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation("checkout");
   const id = useId();
   const set = (question: Question, value: SurveyAnswer | undefined) => {
     const next = { ...answers };
@@ -28,7 +28,9 @@ export function SurveyFields({ survey, answers, issues, onChange }: SurveyFields
       {visibleQuestions(survey, answers).map((q) => {
         const inputId = `${id}-${q.id}`;
         const issue = issues[q.id];
-        const describedBy = [q.help ? `${inputId}-help` : "", issue ? `${inputId}-error` : ""].filter(Boolean).join(" ");
+        const describedBy = [q.help ? `${inputId}-help` : "", issue ? `${inputId}-error` : ""]
+          .filter(Boolean)
+          .join(" ");
         const common = {
           "aria-invalid": issue ? true : undefined,
           "aria-describedby": describedBy || undefined,
@@ -82,7 +84,15 @@ export function SurveyFields({ survey, answers, issues, onChange }: SurveyFields
                 <label htmlFor={inputId}>{label}</label>
                 <input
                   id={inputId}
-                  type={q.type === "number" ? "number" : q.type === "date" ? "date" : q.type === "email" ? "email" : "text"}
+                  type={
+                    q.type === "number"
+                      ? "number"
+                      : q.type === "date"
+                        ? "date"
+                        : q.type === "email"
+                          ? "email"
+                          : "text"
+                  }
                   {...common}
                   placeholder={q.placeholder ?? undefined}
                   value={value === undefined ? "" : String(value)}

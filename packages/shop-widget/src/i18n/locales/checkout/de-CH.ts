@@ -1,37 +1,7 @@
 import type en from "./en-GB";
 
-/** Widget texts, Swiss Standard German (ss, not ß). */
+/** Widget texts, Swiss Standard German (ss, not ß). Namespace `checkout`: loaded with the later steps. */
 export default {
-  shop: {
-    label: "Ticketshop",
-    loading: "Wird geladen…",
-    progress: "Schritt {{current}} von {{total}}",
-  },
-  steps: {
-    events: "Veranstaltungen",
-    event: "Tickets",
-    cart: "Warenkorb",
-    details: "Ihre Angaben",
-    payment: "Zahlung",
-    confirmation: "Bestätigung",
-  },
-  events: {
-    heading: "Veranstaltungen",
-    filters: "Veranstaltungen filtern",
-    dateFrom: "Von",
-    dateTo: "Bis",
-    venue: "Ort",
-    allVenues: "Alle Orte",
-    reset: "Filter zurücksetzen",
-    empty: "Keine Veranstaltungen entsprechen Ihren Filtern.",
-    choose: "Tickets wählen",
-    chooseFor: "Tickets wählen für {{name}}",
-    soldOut: "Ausverkauft",
-    from: "ab {{price}}",
-    more: "Weitere Veranstaltungen anzeigen",
-    found_one: "{{count}} Veranstaltung",
-    found_other: "{{count}} Veranstaltungen",
-  },
   event: {
     back: "Zurück zu den Veranstaltungen",
     slot: "Datum und Zeit",
@@ -50,8 +20,6 @@ export default {
   cart: {
     heading: "Ihr Warenkorb",
     empty: "Ihr Warenkorb ist leer.",
-    open_one: "Warenkorb: {{count}} Ticket",
-    open_other: "Warenkorb: {{count}} Tickets",
     remove: "{{name}} entfernen",
     quantity: "Anzahl: {{name}}",
     total: "Total",
@@ -121,20 +89,14 @@ export default {
     "hold-expired": "Ihre Reservation ist abgelaufen, die Tickets wurden freigegeben.",
     "cart-locked": "Dieser Warenkorb wird gerade bezahlt. Warten Sie kurz und versuchen Sie es erneut.",
     "cart-not-ready": "Es fehlen Angaben. Prüfen Sie Warenkorb, Angaben und Zahlungsart.",
-    "payment-declined": "Die Zahlung wurde abgelehnt. Prüfen Sie die Kartennummer oder wählen Sie eine andere Zahlungsart.",
-    "payment-failed": "Die Zahlung ist nicht durchgegangen. Es wurde nichts belastet; bitte versuchen Sie es erneut.",
+    "payment-declined":
+      "Die Zahlung wurde abgelehnt. Prüfen Sie die Kartennummer oder wählen Sie eine andere Zahlungsart.",
+    "payment-failed":
+      "Die Zahlung ist nicht durchgegangen. Es wurde nichts belastet; bitte versuchen Sie es erneut.",
     "payment-cancelled": "Sie haben die Zahlung abgebrochen. Ihre Tickets sind noch im Warenkorb.",
     "payment-pending": "Ihre Zahlung ist noch nicht bestätigt. Prüfen Sie es gleich noch einmal.",
     "validation-error": "Bitte prüfen Sie Ihre Eingaben.",
-    "not-found": "Dieses Angebot ist nicht mehr verfügbar.",
-    "rate-limited": "Zu viele Anfragen. Bitte warten Sie einen Moment.",
-    "session-expired": "Ihre Sitzung ist abgelaufen. Laden Sie die Seite neu, um fortzufahren.",
-    network: "Keine Verbindung zum Shop. Prüfen Sie Ihre Internetverbindung und versuchen Sie es erneut.",
-    generic: "Etwas ist schiefgegangen. Bitte versuchen Sie es erneut.",
-    retry: "Erneut versuchen",
     rebook: "Dieselben Tickets erneut reservieren",
-    events: "Zurück zu den Veranstaltungen",
     check: "Erneut prüfen",
-    reference: "Referenz {{id}}",
   },
 } satisfies typeof en;

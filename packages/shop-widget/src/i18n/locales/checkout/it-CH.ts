@@ -1,37 +1,7 @@
 import type en from "./en-GB";
 
-/** Widget texts, Swiss Italian. */
+/** Widget texts, Swiss Italian. Namespace `checkout`: loaded with the later steps. */
 export default {
-  shop: {
-    label: "Biglietteria",
-    loading: "Caricamento…",
-    progress: "Passo {{current}} di {{total}}",
-  },
-  steps: {
-    events: "Eventi",
-    event: "Biglietti",
-    cart: "Carrello",
-    details: "I suoi dati",
-    payment: "Pagamento",
-    confirmation: "Conferma",
-  },
-  events: {
-    heading: "Eventi",
-    filters: "Filtra gli eventi",
-    dateFrom: "Dal",
-    dateTo: "Al",
-    venue: "Luogo",
-    allVenues: "Tutti i luoghi",
-    reset: "Azzera i filtri",
-    empty: "Nessun evento corrisponde ai filtri.",
-    choose: "Scegli i biglietti",
-    chooseFor: "Scegli i biglietti per {{name}}",
-    soldOut: "Esaurito",
-    from: "da {{price}}",
-    more: "Mostra altri eventi",
-    found_one: "{{count}} evento",
-    found_other: "{{count}} eventi",
-  },
   event: {
     back: "Torna agli eventi",
     slot: "Data e ora",
@@ -50,8 +20,6 @@ export default {
   cart: {
     heading: "Il suo carrello",
     empty: "Il carrello è vuoto.",
-    open_one: "Carrello: {{count}} biglietto",
-    open_other: "Carrello: {{count}} biglietti",
     remove: "Rimuovi {{name}}",
     quantity: "Quantità: {{name}}",
     total: "Totale",
@@ -116,24 +84,18 @@ export default {
   },
   errors: {
     "sold-out": "Spiacenti, questi biglietti sono esauriti. Scelga un’altra data o un altro biglietto.",
-    "insufficient-capacity": "Non ci sono abbastanza posti per questa scelta. Scelga meno biglietti o un’altra data.",
+    "insufficient-capacity":
+      "Non ci sono abbastanza posti per questa scelta. Scelga meno biglietti o un’altra data.",
     "hold-expired": "La prenotazione è scaduta e i biglietti sono stati liberati.",
     "cart-locked": "Questo carrello è in fase di pagamento. Attenda un momento e riprovi.",
     "cart-not-ready": "Mancano dei dati. Controlli carrello, dati e metodo di pagamento.",
-    "payment-declined": "Il pagamento è stato rifiutato. Controlli il numero della carta o scelga un altro metodo.",
+    "payment-declined":
+      "Il pagamento è stato rifiutato. Controlli il numero della carta o scelga un altro metodo.",
     "payment-failed": "Il pagamento non è andato a buon fine. Non è stato addebitato nulla; riprovi.",
     "payment-cancelled": "Ha annullato il pagamento. I biglietti sono ancora nel carrello.",
     "payment-pending": "Il pagamento non è ancora confermato. Controlli di nuovo tra un momento.",
     "validation-error": "Controlli i dati inseriti.",
-    "not-found": "Questa offerta non è più disponibile.",
-    "rate-limited": "Troppe richieste. Attenda un momento.",
-    "session-expired": "La sessione è scaduta. Ricarichi la pagina per continuare.",
-    network: "Nessuna connessione alla biglietteria. Controlli la connessione a Internet e riprovi.",
-    generic: "Si è verificato un problema. Riprovi.",
-    retry: "Riprova",
     rebook: "Riserva di nuovo gli stessi biglietti",
-    events: "Torna agli eventi",
     check: "Controlla di nuovo",
-    reference: "Riferimento {{id}}",
   },
 } satisfies typeof en;

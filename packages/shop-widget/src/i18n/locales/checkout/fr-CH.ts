@@ -1,37 +1,7 @@
 import type en from "./en-GB";
 
-/** Widget texts, Swiss French. */
+/** Widget texts, Swiss French. Namespace `checkout`: loaded with the later steps. */
 export default {
-  shop: {
-    label: "Billetterie",
-    loading: "Chargement…",
-    progress: "Étape {{current}} sur {{total}}",
-  },
-  steps: {
-    events: "Événements",
-    event: "Billets",
-    cart: "Panier",
-    details: "Vos coordonnées",
-    payment: "Paiement",
-    confirmation: "Confirmation",
-  },
-  events: {
-    heading: "Événements",
-    filters: "Filtrer les événements",
-    dateFrom: "Du",
-    dateTo: "Au",
-    venue: "Lieu",
-    allVenues: "Tous les lieux",
-    reset: "Réinitialiser les filtres",
-    empty: "Aucun événement ne correspond à vos filtres.",
-    choose: "Choisir des billets",
-    chooseFor: "Choisir des billets pour {{name}}",
-    soldOut: "Complet",
-    from: "dès {{price}}",
-    more: "Afficher plus d’événements",
-    found_one: "{{count}} événement",
-    found_other: "{{count}} événements",
-  },
   event: {
     back: "Retour aux événements",
     slot: "Date et heure",
@@ -50,8 +20,6 @@ export default {
   cart: {
     heading: "Votre panier",
     empty: "Votre panier est vide.",
-    open_one: "Panier : {{count}} billet",
-    open_other: "Panier : {{count}} billets",
     remove: "Retirer {{name}}",
     quantity: "Quantité : {{name}}",
     total: "Total",
@@ -120,21 +88,14 @@ export default {
       "Il ne reste pas assez de places pour ce choix. Choisissez moins de billets ou une autre date.",
     "hold-expired": "Votre réservation a expiré et les billets ont été libérés.",
     "cart-locked": "Ce panier est en cours de paiement. Patientez un instant et réessayez.",
-    "cart-not-ready": "Des informations manquent. Vérifiez le panier, vos coordonnées et le moyen de paiement.",
+    "cart-not-ready":
+      "Des informations manquent. Vérifiez le panier, vos coordonnées et le moyen de paiement.",
     "payment-declined": "Le paiement a été refusé. Vérifiez le numéro de carte ou choisissez un autre moyen.",
     "payment-failed": "Le paiement n’a pas abouti. Rien n’a été débité ; veuillez réessayer.",
     "payment-cancelled": "Vous avez annulé le paiement. Vos billets sont toujours dans le panier.",
     "payment-pending": "Votre paiement n’est pas encore confirmé. Vérifiez à nouveau dans un instant.",
     "validation-error": "Veuillez vérifier vos saisies.",
-    "not-found": "Cette offre n’est plus disponible.",
-    "rate-limited": "Trop de requêtes. Veuillez patienter un instant.",
-    "session-expired": "Votre session a expiré. Rechargez la page pour continuer.",
-    network: "Pas de connexion à la billetterie. Vérifiez votre connexion Internet et réessayez.",
-    generic: "Un problème est survenu. Veuillez réessayer.",
-    retry: "Réessayer",
     rebook: "Réserver à nouveau les mêmes billets",
-    events: "Retour aux événements",
     check: "Vérifier à nouveau",
-    reference: "Référence {{id}}",
   },
 } satisfies typeof en;

@@ -1,35 +1,5 @@
-/** Widget texts, British English. Every locale file has exactly these keys (checked by a test). */
+/** Widget texts, British English. Namespace `checkout`: loaded with the later steps. */
 export default {
-  shop: {
-    label: "Ticket shop",
-    loading: "Loading…",
-    progress: "Step {{current}} of {{total}}",
-  },
-  steps: {
-    events: "Events",
-    event: "Tickets",
-    cart: "Cart",
-    details: "Your details",
-    payment: "Payment",
-    confirmation: "Confirmation",
-  },
-  events: {
-    heading: "Events",
-    filters: "Filter events",
-    dateFrom: "From",
-    dateTo: "Until",
-    venue: "Venue",
-    allVenues: "All venues",
-    reset: "Reset filters",
-    empty: "No events match your filters.",
-    choose: "Choose tickets",
-    chooseFor: "Choose tickets for {{name}}",
-    soldOut: "Sold out",
-    from: "from {{price}}",
-    more: "Show more events",
-    found_one: "{{count}} event",
-    found_other: "{{count}} events",
-  },
   event: {
     back: "Back to events",
     slot: "Date and time",
@@ -48,8 +18,6 @@ export default {
   cart: {
     heading: "Your cart",
     empty: "Your cart is empty.",
-    open_one: "Cart: {{count}} ticket",
-    open_other: "Cart: {{count}} tickets",
     remove: "Remove {{name}}",
     quantity: "Quantity: {{name}}",
     total: "Total",
@@ -123,15 +91,7 @@ export default {
     "payment-cancelled": "You cancelled the payment. Your tickets are still in the cart.",
     "payment-pending": "We could not confirm your payment yet. Check again in a moment.",
     "validation-error": "Please check your entries.",
-    "not-found": "This item is no longer available.",
-    "rate-limited": "Too many requests. Please wait a moment and try again.",
-    "session-expired": "Your session has expired. Reload the page to continue.",
-    network: "No connection to the shop. Check your internet connection and try again.",
-    generic: "Something went wrong. Please try again.",
-    retry: "Try again",
     rebook: "Reserve the same tickets again",
-    events: "Back to events",
     check: "Check again",
-    reference: "Reference {{id}}",
   },
 };

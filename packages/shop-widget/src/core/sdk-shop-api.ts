@@ -1,0 +1,102 @@
+import type { EntradaClient } from "@entrada/sdk";
+import { ShopError, toShopError } from "./problem";
+import type { CallOptions, ShopApi } from "./shop-api";
+import type { Survey } from "./survey";
+import type { CheckoutResult } from "./types";
+
+/** SDK errors (typed, with `kind`, `status`, `slug`, `problem`) → the widget's ShopError. */
+function fromSdk(error: unknown): ShopError {
+  // A ShopError thrown by the token source inside the SDK (no way to renew the session) comes back as a cause.
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; depth += 1) {
+    if (e instanceof ShopError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  const e = error as { kind?: string; status?: number; problem?: unknown; logId?: string; name?: string };
+  if (e?.kind === "network" || e?.kind === "timeout") {
+    return new ShopError("network", String((error as Error).message), { cause: error });
+  }
+  if (e?.kind === "oauth" || e?.status === 401) {
+    return new ShopError("session-expired", String((error as Error).message), { status: 401, cause: error });
+  }
+  if (e?.kind === "problem" && e.problem !== undefined) {
+    const shop = toShopError({ status: e.status, problem: e.problem });
+    return shop;
+  }
+  return toShopError(error);
+}
+
+async function run<T>(promise: Promise<{ data: T }>): Promise<T> {
+  try {
+    return (await promise).data;
+  } catch (error) {
+    throw fromSdk(error);
+  }
+}
+
+const opts = (o: CallOptions) => ({
+  locale: o.locale,
+  ...(o.signal ? { signal: o.signal } : {}),
+  ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}),
+});
+
+/**
+ * The shop operations over an `@entrada/sdk` client instance (the SDK brings session-token renewal on 401,
+ * idempotency keys reused across retries, and retries of network failures).
+ *
+ * @example
+ * const client = createClient({ baseUrl, sessionToken: () => fetch("/api/shop-session").then((r) => r.text()) });
+ * mount("#shop", { api: createSdkShopApi(client) });
+ */
+export function createSdkShopApi(client: EntradaClient): ShopApi {
+  const shop = client.shop;
+  return {
+    listVenues: async (o) => (await run(shop.listVenues.orThrow({ ...opts(o) }))).items,
+    listEvents: (filters, cursor, o) =>
+      run(
+        shop.listEvents.orThrow({
+          params: { query: { ...filters, ...(cursor === undefined ? {} : { cursor }), limit: 12 } },
+          ...opts(o),
+        }),
+      ),
+    getEvent: (eventId, o) => run(shop.getEvent.orThrow({ params: { path: { eventId } }, ...opts(o) })),
+    createCart: (body, o) =>
+      run(shop.createCart.orThrow({ body: body as { currency?: "CHF" | "EUR" }, ...opts(o) })),
+    getCart: (id, o) => run(shop.getCart.orThrow({ params: { path: { id } }, ...opts(o) })),
+    addCartItem: (id, body, o) =>
+      run(shop.addCartItem.orThrow({ params: { path: { id } }, body, ...opts(o) })),
+    updateCartItem: (id, itemId, quantity, o) =>
+      run(shop.updateCartItem.orThrow({ params: { path: { id, itemId } }, body: { quantity }, ...opts(o) })),
+    removeCartItem: (id, itemId, o) =>
+      run(shop.removeCartItem.orThrow({ params: { path: { id, itemId } }, ...opts(o) })),
+    setCartCustomer: (id, customer, o) =>
+      run(shop.setCartCustomer.orThrow({ params: { path: { id } }, body: customer, ...opts(o) })),
+    listCartPaymentProviders: async (id, o) =>
+      (await run(shop.listCartPaymentProviders.orThrow({ params: { path: { id } }, ...opts(o) }))).items,
+    setCartPaymentProvider: (id, paymentProviderId, o) =>
+      run(
+        shop.setCartPaymentProvider.orThrow({
+          params: { path: { id } },
+          body: { paymentProviderId },
+          ...opts(o),
+        }),
+      ),
+    checkoutCart: async (id, body, o) =>
+      (await run(
+        shop.checkoutCart.orThrow({ params: { path: { id } }, body, ...opts(o) }),
+      )) as CheckoutResult,
+    getPayment: (paymentId, o) =>
+      run(shop.getPayment.orThrow({ params: { path: { paymentId } }, ...opts(o) })),
+    getOrder: (orderId, o) => run(shop.getOrder.orThrow({ params: { path: { orderId } }, ...opts(o) })),
+    async getSurvey(surveyId, o) {
+      // Through the client's authenticated fetch: same token, language and retries as the typed sections.
+      try {
+        const response = await client.fetch(`/survey/v1/surveys/${encodeURIComponent(surveyId)}`, opts(o));
+        const body: unknown = await response.json();
+        if (!response.ok) throw toShopError({ status: response.status, problem: body });
+        return body as Survey;
+      } catch (error) {
+        throw fromSdk(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs";
+import react from "@vitejs/plugin-react";
+import { defineConfig, type Plugin } from "vite";
+import pkg from "./package.json" with { type: "json" };
+
+const FIRST_LOAD = /[\\/](src|node_modules)[\\/]/;
+const LATER =
+  /[\\/](steps[\\/](?!EventList)|parts[\\/](JourneyError|HoldCountdown)|journey-actions|resume-store|http-shop-writes|validate|analytics|locales|uqr|useQueries|queriesObserver)|steps\.css/;
+
+export const SOURCE_CONDITIONS = ["source", "browser", "module", "import", "default"];
+
+/** Emits the stylesheet as `shop-widget.css` too, for hosts that link it (`injectStyles: false`). */
+export function stylesheet(fileName: string): Plugin {
+  return {
+    name: "entrada-stylesheet",
+    apply: "build",
+    generateBundle() {
+      const css = ["shop-widget.css", "steps.css"]
+        .map((name) => readFileSync(new URL(`./src/styles/${name}`, import.meta.url), "utf8"))
+        .join("\n");
+      // Plain CSS (no preprocessing), so comment and whitespace removal is all the minifying it needs.
+      const minified = css
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\s+/g, " ")
+        .replace(/\s*([{};,>])\s*/g, "$1")
+        .replace(/:\s+/g, ":")
+        .replace(/;}/g, "}")
+        .trim();
+      this.emitFile({ type: "asset", fileName, source: `${minified}\n` });
+    },
+  };
+}
+
+/** npm build: ESM, the host's React (external), later steps and each language in their own chunks. */
+export default defineConfig({
+  plugins: [react(), stylesheet("shop-widget.css")],
+  define: { __ENTRADA_SHOP_VERSION__: JSON.stringify(pkg.version) },
+  resolve: { conditions: SOURCE_CONDITIONS },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "es2022",
+    minify: true,
+    sourcemap: true,
+    lib: {
+      entry: { index: "src/index.ts", react: "src/react/index.ts" },
+      formats: ["es"],
+    },
+    rolldownOptions: {
+      external: [/^react($|\/)/, /^react-dom($|\/)/],
+      output: {
+        chunkFileNames: "chunks/[name]-[hash].js",
+        // Everything the first render needs in one chunk (one request, one gzip stream); the later steps,
+        // their texts and helpers stay in their own lazily loaded chunks.
+        codeSplitting: { groups: [{ name: "shop", test: (id) => FIRST_LOAD.test(id) && !LATER.test(id) }] },
+      },
+    },
+  },
+});
