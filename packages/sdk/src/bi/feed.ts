@@ -17,7 +17,7 @@ export interface BiFeedOptions {
   fetch?: FetchLike;
   /** Default page size, sent as `Prefer: odata.maxpagesize`. The server may choose smaller pages. */
   maxPageSize?: number;
-  /** Attempts per page for network errors, 408, 429 and 5xx (pages are safe GETs). Default 4. */
+  /** Attempts per page for network errors, 408, 429, 500, 502, 503 and 504 (pages are safe GETs). Default 4. */
   maxAttempts?: number;
   /** Upper bound for one wait between attempts (ms), also for `Retry-After`. Default 30 000. */
   maxRetryDelayMs?: number;
@@ -60,7 +60,9 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 
-const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
+// 501 (an unsupported query option) and other 5xx that will not change on their own are not retried.
+const retryable = (status: number) => [408, 429, 500, 502, 503, 504].includes(status);
+const backoff = (attempt: number) => 250 * 2 ** attempt * (0.5 + Math.random() / 2);
 
 /** Reads an OData JSON error, or describes a non-OData body, keeping the raw text. */
 function errorFrom(status: number, text: string, url: string): ODataError {
@@ -149,8 +151,10 @@ export class BiFeed {
       const token = this.#options.getToken ? await this.#options.getToken() : this.#options.accessToken;
       if (token) headers.authorization = `Bearer ${token}`;
       let response: Response;
+      let text: string;
       try {
         response = await this.#fetch(url, { method: "GET", headers, signal: signal ?? null });
+        text = await response.text();
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
         if (attempt >= attempts) {
@@ -162,10 +166,9 @@ export class BiFeed {
             cause,
           });
         }
-        await sleep(Math.min(cap, 250 * 2 ** attempt * (0.5 + Math.random() / 2)), signal);
+        await sleep(Math.min(cap, backoff(attempt)), signal);
         continue;
       }
-      const text = await response.text();
       if (response.ok) {
         let json: Record<string, unknown> | undefined;
         try {
@@ -184,11 +187,9 @@ export class BiFeed {
         };
       }
       if (!retryable(response.status) || attempt >= attempts) throw errorFrom(response.status, text, url);
-      const retryAfter = Number(response.headers.get("retry-after"));
-      const delay =
-        Number.isFinite(retryAfter) && retryAfter >= 0
-          ? retryAfter * 1000
-          : 250 * 2 ** attempt * (0.5 + Math.random() / 2);
+      const header = response.headers.get("retry-after");
+      const retryAfter = header === null ? Number.NaN : Number(header);
+      const delay = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : backoff(attempt);
       await sleep(Math.min(cap, delay), signal);
     }
   }

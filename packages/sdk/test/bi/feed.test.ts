@@ -180,6 +180,46 @@ describe("biFeed", () => {
     expect(feed.calls[0]?.headers.get("authorization")).toBeNull();
   });
 
+  it("backs off exponentially without Retry-After, honours it (capped) when present", async () => {
+    const delays: number[] = [];
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms: number) => {
+      delays.push(ms);
+      fn();
+      return 0;
+    }) as typeof setTimeout);
+    try {
+      const statuses = [503, 502, 429];
+      const fetch = vi.fn(async () => {
+        const status = statuses.shift();
+        if (status === 429) return new Response("", { status, headers: { "retry-after": "120" } });
+        return status ? new Response("", { status }) : Response.json({ value: [] });
+      });
+      const bi = biFeed({ baseUrl: "https://api.test", fetch, accessToken: "t", maxRetryDelayMs: 60_000 });
+      expect(await collect(bi.rows(odata("Orders")))).toEqual([]);
+      expect(fetch).toHaveBeenCalledTimes(4);
+      expect(delays).toHaveLength(3);
+      expect(delays[0]).toBeGreaterThanOrEqual(250); // attempt 1: 500 ms × [0.5, 1)
+      expect(delays[0]).toBeLessThan(500);
+      expect(delays[1]).toBeGreaterThanOrEqual(500); // attempt 2: 1000 ms × [0.5, 1)
+      expect(delays[1]).toBeLessThan(1000);
+      expect(delays[2]).toBe(60_000); // Retry-After 120 s, capped
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("does not retry 501 (an unsupported query option)", async () => {
+    const fetch = vi.fn(async () =>
+      Response.json({ error: { code: "NotImplemented", message: "$apply" } }, { status: 501 }),
+    );
+    const bi = biFeed({ baseUrl: "https://api.test", fetch, accessToken: "t" });
+    await expect(collect(bi.rows(odata("Orders")))).rejects.toMatchObject({
+      status: 501,
+      code: "NotImplemented",
+    });
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
   it("does not retry client errors", async () => {
     const fetch = vi.fn(async () =>
       Response.json({ error: { code: "Forbidden", message: "no" } }, { status: 403 }),
