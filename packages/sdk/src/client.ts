@@ -6,6 +6,7 @@
 import createFetchClient, { type Client } from "openapi-fetch";
 import { cacheAuth, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, resolveConfig } from "./core/config.ts";
+import { Deadlines } from "./core/deadlines.ts";
 import { createTokenRequester } from "./core/oauth.ts";
 import { createOperationMethod, parseOperationSpec } from "./core/operation.ts";
 import { DEFAULT_RETRY, resolveRetryPolicy } from "./core/retry.ts";
@@ -83,6 +84,7 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
     totalTimeoutMs: config.totalTimeoutMs,
     retry: resolveRetryPolicy(DEFAULT_RETRY, retryOptions),
     budget: budgetOptions === false ? undefined : new RetryBudget(budgetOptions),
+    deadlines: new Deadlines(),
     now: Date.now,
     random: Math.random,
   });

@@ -36,16 +36,36 @@ interface RawInit extends CallOptions {
 const formSerializer = (body: unknown) => new URLSearchParams(body as Record<string, string>).toString();
 const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
 
+/** Response meta, read from the headers on first access (most calls never look). */
+class Meta implements ResponseMeta {
+  readonly #headers: Headers | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly attempts: number;
+  constructor(response: Response | undefined, state: CallState) {
+    this.#headers = response?.headers;
+    this.idempotencyKey = state.idempotencyKey;
+    this.attempts = state.attempts;
+  }
+  get logId(): string | undefined {
+    return this.#headers?.get("x-log-id") ?? undefined;
+  }
+  get replayed(): boolean {
+    return this.#headers?.get("idempotent-replayed") === "true";
+  }
+  get contentLanguage(): string | undefined {
+    return this.#headers?.get("content-language") ?? undefined;
+  }
+  get requestId(): string | undefined {
+    return this.#headers?.get("x-request-id") ?? undefined;
+  }
+  toJSON(): ResponseMeta {
+    const { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts } = this;
+    return { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts };
+  }
+}
+
 function metaOf(response: Response | undefined, state: CallState): ResponseMeta {
-  const headers = response?.headers;
-  return {
-    logId: headers?.get("x-log-id") ?? undefined,
-    replayed: headers?.get("idempotent-replayed") === "true",
-    contentLanguage: headers?.get("content-language") ?? undefined,
-    idempotencyKey: state.idempotencyKey,
-    requestId: headers?.get("x-request-id") ?? undefined,
-    attempts: state.attempts,
-  };
+  return new Meta(response, state);
 }
 
 async function invoke(
@@ -73,18 +93,18 @@ async function invoke(
     state.settle?.();
     response = result.response as Response;
     const meta = metaOf(response, state);
-    const context = {
-      status: response.status,
+    const context = () => ({
+      status: (response as Response).status,
       logId: meta.logId,
       requestId: meta.requestId,
       idempotencyKey: state.idempotencyKey,
       operationId: spec.operationId,
       method: spec.method,
-      url: response.url || undefined,
+      url: (response as Response).url || undefined,
       attempts: state.attempts,
-    };
+    });
     if (!response.ok) {
-      const error = errorFromResponse(response.status, response.headers, state.errorBody ?? "", context);
+      const error = errorFromResponse(response.status, response.headers, state.errorBody ?? "", context());
       return { error: error as RequestError, response, meta };
     }
     if (spec.mode !== "json") return { data: result.data, response, meta };
@@ -92,7 +112,7 @@ async function invoke(
     const contentType = response.headers.get("content-type");
     const parsed = parseSuccessJson(text, contentType);
     if (!parsed.ok) {
-      const error = new UnexpectedResponseError(parsed.reason, text, contentType ?? undefined, context);
+      const error = new UnexpectedResponseError(parsed.reason, text, contentType ?? undefined, context());
       return { error, response, meta };
     }
     return { data: parsed.value, response, meta };

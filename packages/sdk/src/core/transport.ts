@@ -5,6 +5,7 @@
  * request: the body is buffered once here and every attempt gets a fresh `Request` built from it.
  */
 
+import type { Deadlines } from "./deadlines.ts";
 import { EntradaError, type ErrorContext, NetworkError, TimeoutError } from "./errors.ts";
 import { isWriteMethod, resolveIdempotencyKey } from "./idempotency.ts";
 import { localeProblem, normalizeLocale } from "./language.ts";
@@ -44,6 +45,8 @@ export interface TransportConfig {
   totalTimeoutMs: number | undefined;
   retry: RetryPolicy;
   budget: RetryBudget | undefined;
+  /** Shared timer for attempt timeouts and deadlines. */
+  deadlines: Deadlines;
   now: () => number;
   random: () => number;
 }
@@ -160,28 +163,24 @@ export class Transport {
       const controller = reuse ? (state.controller as AbortController) : new AbortController();
       const remaining = deadline - cfg.now();
       if (remaining <= 0) throw new TimeoutError("total", totalMs ?? 0, info());
+      if (callerSignal?.aborted) throw callerSignal.reason;
       const attemptScope = timeoutMs <= remaining;
-      const timer = setTimeout(
-        () =>
-          controller.abort(
-            attemptScope
-              ? new TimeoutError("attempt", timeoutMs, info())
-              : new TimeoutError("total", totalMs ?? 0, info()),
-          ),
-        Math.min(timeoutMs, remaining),
+      const timer = cfg.deadlines.add(cfg.now() + Math.min(timeoutMs, remaining), () =>
+        controller.abort(
+          attemptScope
+            ? new TimeoutError("attempt", timeoutMs, info())
+            : new TimeoutError("total", totalMs ?? 0, info()),
+        ),
       );
-      const onCallerAbort = () => controller.abort(callerSignal?.reason);
-      const cleanup = () => {
-        clearTimeout(timer);
-        callerSignal?.removeEventListener("abort", onCallerAbort);
-      };
+      let onCallerAbort: (() => void) | undefined;
       if (callerSignal) {
-        if (callerSignal.aborted) {
-          clearTimeout(timer);
-          throw callerSignal.reason;
-        }
+        onCallerAbort = () => controller.abort(callerSignal.reason);
         callerSignal.addEventListener("abort", onCallerAbort, { once: true });
       }
+      const cleanup = () => {
+        cfg.deadlines.delete(timer);
+        if (onCallerAbort) callerSignal?.removeEventListener("abort", onCallerAbort);
+      };
 
       let response: Response;
       let token: string | undefined;

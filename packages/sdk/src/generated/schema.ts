@@ -4054,10 +4054,10 @@ export interface components {
          */
         DeliveryId: string;
         /**
-         * @description Response format; only JSON is offered for data (`json` or `application/json`).
+         * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
          * @example json
          */
-        ODataFormat: "json" | "application/json";
+        ODataFormat: string;
         /**
          * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
          * @example 4.01
@@ -8118,7 +8118,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
                  * @example json
                  */
                 $format?: components["parameters"]["ODataFormat"];
@@ -8261,7 +8261,7 @@ export interface operations {
                  */
                 $skiptoken?: components["parameters"]["ODataSkipToken"];
                 /**
-                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
                  * @example json
                  */
                 $format?: components["parameters"]["ODataFormat"];
@@ -8355,7 +8355,7 @@ export interface operations {
                  */
                 $skiptoken?: components["parameters"]["ODataSkipToken"];
                 /**
-                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
                  * @example json
                  */
                 $format?: components["parameters"]["ODataFormat"];
@@ -8449,7 +8449,7 @@ export interface operations {
                  */
                 $skiptoken?: components["parameters"]["ODataSkipToken"];
                 /**
-                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
                  * @example json
                  */
                 $format?: components["parameters"]["ODataFormat"];
@@ -8543,7 +8543,7 @@ export interface operations {
                  */
                 $skiptoken?: components["parameters"]["ODataSkipToken"];
                 /**
-                 * @description Response format; only JSON is offered for data (`json` or `application/json`).
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
                  * @example json
                  */
                 $format?: components["parameters"]["ODataFormat"];

@@ -1,0 +1,238 @@
+#!/usr/bin/env node
+// SDK core benchmark (run with Node 24: `pnpm bench`, or `pnpm exec node bench/run.mjs` from packages/sdk).
+// Every figure is measured in this run against a baseline from the same run:
+// 1. overhead per GET with a fake fetch: the SDK vs openapi-fetch alone vs raw fetch (+ JSON);
+// 2. runtime size, esbuild --minify + gzip (zlib level 9), of the core entry, with and without openapi-fetch;
+// 3. 1,000 concurrent calls on a cold client: token requests sent (must be 1).
+// Then runs bench/webhooks.mjs (the webhook verifier's benchmark) when present.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import createFetchClient from "openapi-fetch";
+
+const here = fileURLToPath(new URL("..", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "entrada-sdk-bench-"));
+
+async function bundle(name, contents, { external = [] } = {}) {
+  const outfile = join(dir, `${name}.mjs`);
+  await build({
+    stdin: { contents, resolveDir: here, loader: "ts" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["import", "module", "default"],
+    external,
+    outfile,
+    logLevel: "silent",
+  });
+  const code = readFileSync(outfile);
+  return { outfile, min: code.length, gzip: gzipSync(code, { level: 9 }).length };
+}
+
+// ---------------------------------------------------------------------------------------------- size
+const sizes = {
+  core: await bundle("core", 'export { createClient } from "./src/index.ts";'),
+  coreOwn: await bundle("core-own", 'export { createClient } from "./src/index.ts";', {
+    external: ["openapi-fetch"],
+  }),
+  withPaginate: await bundle("core-paginate", 'export { createClient, paginate } from "./src/index.ts";'),
+  everything: await bundle("everything", 'export * from "./src/index.ts";'),
+  openapiFetch: await bundle("openapi-fetch", 'export { default } from "openapi-fetch";'),
+};
+const sdk = await import(pathToFileURL(sizes.everything.outfile).href);
+
+// ------------------------------------------------------------------------------------------ overhead
+const BASE = "https://api.bench.entrada.test";
+const EVENT = JSON.stringify({
+  id: "evt_01JD3XQ2R4S6T8V0W2X4Y6Z8A0",
+  slug: "jazz-night",
+  name: "Jazz Night",
+  summary: "An evening of jazz.",
+  description: "Long description ".repeat(10),
+  venue: { id: "ven_1", name: "Kaufleuten", city: "Zürich" },
+  startsAt: "2026-12-01T19:00:00Z",
+  endsAt: "2026-12-01T23:00:00Z",
+  priceFrom: { amount: 4500, currency: "CHF" },
+  available: true,
+  slots: [
+    {
+      id: "slt_1",
+      startsAt: "2026-12-01T19:00:00Z",
+      endsAt: "2026-12-01T23:00:00Z",
+      capacity: 300,
+      available: 120,
+    },
+  ],
+  pricingAssortments: [],
+  surveyId: null,
+});
+const TOKEN = JSON.stringify({
+  access_token: "tok_bench",
+  token_type: "Bearer",
+  expires_in: 3600,
+  scope: "Shop",
+});
+const jsonHeaders = { "content-type": "application/json", "x-log-id": "log_01JD3Z9B7C2D4E6F8G0H1J2K3M" };
+/** The same fake server for every variant: answers from memory, so only client overhead differs. */
+const fakeFetch = async (request) =>
+  new Response(request.url.endsWith("/connect/token") ? TOKEN : EVENT, { status: 200, headers: jsonHeaders });
+
+const eventId = "evt_01JD3XQ2R4S6T8V0W2X4Y6Z8A0";
+const openapiFetch = createFetchClient({ baseUrl: BASE, fetch: fakeFetch });
+const client = sdk.createClient({
+  baseUrl: BASE,
+  clientId: "bench",
+  clientSecret: "secret",
+  locale: "de-CH",
+  fetch: fakeFetch,
+});
+await client.getAccessToken();
+
+const variants = {
+  "raw fetch + json": async () => {
+    const response = await fakeFetch(
+      new Request(`${BASE}/shop/v1/discovery/events/${encodeURIComponent(eventId)}`, {
+        headers: { authorization: "Bearer tok_bench", "accept-language": "de-CH" },
+      }),
+    );
+    return response.json();
+  },
+  "openapi-fetch alone": async () => {
+    const { data } = await openapiFetch.GET("/shop/v1/discovery/events/{eventId}", {
+      params: { path: { eventId } },
+      headers: { authorization: "Bearer tok_bench", "accept-language": "de-CH" },
+    });
+    return data;
+  },
+  // Reference: what an abortable request alone costs (the SDK gives every attempt a signal for its timeout).
+  "openapi-fetch + AbortSignal per call": async () => {
+    const { data } = await openapiFetch.GET("/shop/v1/discovery/events/{eventId}", {
+      params: { path: { eventId } },
+      headers: { authorization: "Bearer tok_bench", "accept-language": "de-CH" },
+      signal: new AbortController().signal,
+    });
+    return data;
+  },
+  "@entrada/sdk (client.shop.getEvent)": async () => {
+    const { data, error } = await client.shop.getEvent({ params: { path: { eventId } } });
+    if (error) throw error;
+    return data;
+  },
+};
+
+async function measure(fn, iterations) {
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) await fn();
+  return ((performance.now() - start) * 1000) / iterations;
+}
+
+for (const fn of Object.values(variants)) await measure(fn, 3_000); // warm-up (JIT)
+const ROUNDS = 7;
+const ITERATIONS = 4_000;
+const perRound = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+for (let round = 0; round < ROUNDS; round++) {
+  // Interleaved rounds, so drift of a shared machine hits every variant alike.
+  for (const [name, fn] of Object.entries(variants)) perRound[name].push(await measure(fn, ITERATIONS));
+}
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const ratioTo = (name, baseline) => median(perRound[name].map((v, i) => v / perRound[baseline][i]));
+
+// ----------------------------------------------------------------------------- cold-start concurrency
+let tokenRequests = 0;
+const slowTokenFetch = async (request) => {
+  if (request.url.endsWith("/connect/token")) {
+    tokenRequests++;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return fakeFetch(request);
+};
+const cold = sdk.createClient({
+  baseUrl: BASE,
+  clientId: "bench",
+  clientSecret: "secret",
+  fetch: slowTokenFetch,
+});
+const coldStart = performance.now();
+const results = await Promise.all(
+  Array.from({ length: 1_000 }, () => cold.shop.getEvent({ params: { path: { eventId } } })),
+);
+const coldMs = performance.now() - coldStart;
+const failed = results.filter((r) => r.error).length;
+
+// ---------------------------------------------------------------------------------------------- report
+const rows = [];
+const us = (v) => `${v.toFixed(2)} µs`;
+console.log(
+  "\n@entrada/sdk core benchmark — Node",
+  process.version,
+  `(${ROUNDS} interleaved rounds × ${ITERATIONS} calls; medians)`,
+);
+console.log("\nOverhead per GET with a fake fetch (same fake server for every variant)");
+for (const name of Object.keys(variants)) {
+  rows.push([
+    name,
+    us(median(perRound[name])),
+    `${ratioTo(name, "openapi-fetch alone").toFixed(2)}× openapi-fetch`,
+    `${ratioTo(name, "raw fetch + json").toFixed(2)}× raw fetch`,
+  ]);
+}
+printTable(["variant", "per call", "vs openapi-fetch", "vs raw fetch"], rows);
+const sdkRatio = ratioTo("@entrada/sdk (client.shop.getEvent)", "openapi-fetch alone");
+console.log(`  goal ≤ 1.30× openapi-fetch: ${sdkRatio <= 1.3 ? "met" : "NOT met"} (${sdkRatio.toFixed(2)}×)`);
+
+console.log("\nRuntime size, esbuild --minify + gzip -9");
+const kb = (b) => `${(b / 1024).toFixed(2)} KB`;
+printTable(
+  ["bundle", "min", "min+gzip", "vs openapi-fetch"],
+  [
+    [
+      "createClient (core, incl. openapi-fetch)",
+      kb(sizes.core.min),
+      kb(sizes.core.gzip),
+      `${(sizes.core.gzip / sizes.openapiFetch.gzip).toFixed(2)}×`,
+    ],
+    [
+      "createClient, SDK code only (openapi-fetch external)",
+      kb(sizes.coreOwn.min),
+      kb(sizes.coreOwn.gzip),
+      "—",
+    ],
+    ["createClient + paginate", kb(sizes.withPaginate.min), kb(sizes.withPaginate.gzip), "—"],
+    ["everything exported by @entrada/sdk", kb(sizes.everything.min), kb(sizes.everything.gzip), "—"],
+    ["openapi-fetch alone", kb(sizes.openapiFetch.min), kb(sizes.openapiFetch.gzip), "1.00×"],
+  ],
+);
+console.log(
+  `  goal core ≤ 8 KB: ${sizes.core.gzip <= 8192 ? "met" : "NOT met"} (${kb(sizes.core.gzip)} with openapi-fetch, ${kb(sizes.coreOwn.gzip)} without)`,
+);
+
+console.log("\n1,000 concurrent calls on a cold client (token endpoint answers after 20 ms)");
+printTable(
+  ["token requests", "failed calls", "wall time"],
+  [[String(tokenRequests), String(failed), `${coldMs.toFixed(1)} ms`]],
+);
+console.log(`  goal exactly 1 token request: ${tokenRequests === 1 && failed === 0 ? "met" : "NOT met"}`);
+
+rmSync(dir, { recursive: true, force: true });
+
+const webhooksBench = join(here, "bench/webhooks.mjs");
+if (existsSync(webhooksBench)) {
+  console.log("\n--- bench/webhooks.mjs ---");
+  const child = spawnSync(process.execPath, [webhooksBench], { cwd: here, stdio: "inherit" });
+  process.exitCode = child.status ?? 1;
+}
+
+function printTable(header, body) {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const line = (cells) =>
+    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  │  ")}`;
+  console.log(line(header));
+  console.log(`  ${widths.map((w) => "─".repeat(w)).join("──┼──")}`);
+  for (const row of body) console.log(line(row));
+}
