@@ -112,3 +112,41 @@ export async function readyCart(
   if (response.status !== 200) throw new Error(`provider: ${response.status} ${await response.text()}`);
   return { cart: (await response.json()) as Cart, event };
 }
+
+/** Every webhook event the session emitted conforms to its payload schema in the contract's `webhooks`. */
+export async function expectEventsConform(api: Api, session?: string): Promise<number> {
+  const { resolveLocalized } = await import("../src/sections/webhooks/queue.ts");
+  const { pointerTo } = await import("../src/core/document.ts");
+  const events = (await (
+    await api.fetch("/__mock/events", { headers: session ? { "x-mock-session": session } : {} })
+  ).json()) as {
+    items: Array<{ type: string; timestamp: string; data: unknown }>;
+  };
+  const problems: string[] = [];
+  for (const event of events.items) {
+    const pointer = pointerTo(
+      "webhooks",
+      event.type,
+      "post",
+      "requestBody",
+      "content",
+      "application/json",
+      "schema",
+    );
+    const payload = {
+      type: event.type,
+      timestamp: event.timestamp,
+      data: resolveLocalized(event.data, "en-GB"),
+    };
+    const hooks = (api.mock.core.document as { webhooks?: Record<string, unknown> }).webhooks ?? {};
+    if (!(event.type in hooks)) {
+      problems.push(`${event.type}: not a webhook kind of the contract`);
+      continue;
+    }
+    for (const error of api.mock.core.validator.response(pointer, payload))
+      problems.push(`${event.type}: ${error}`);
+  }
+  if (problems.length > 0)
+    throw new Error(`webhook payloads violate the contract:\n${problems.slice(0, 20).join("\n")}`);
+  return events.items.length;
+}

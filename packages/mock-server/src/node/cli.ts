@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { ClientConfig } from "../core/auth.ts";
+import type { OpenApiDocument } from "../core/document.ts";
 import type { SeedData } from "../core/types.ts";
 import { DEMO_CLIENTS, TEST_CARDS } from "../index.ts";
 import { startMockServer } from "./index.ts";
@@ -16,6 +17,7 @@ Options:
   --port <n>               Port (default 4010; 0 picks a free one)
   --host <addr>            Interface (default 127.0.0.1)
   --seed <file.json>       Seed data, keyed by section (default: the built-in catalogue)
+  --openapi <file.json>    Serve another bundled OpenAPI 3.1 document (operations without a handler answer 501)
   --token-ttl <seconds>    Access-token lifetime (default 3600)
   --client <id:secret:scopes>  OAuth client, scopes comma-separated (repeatable; replaces the demo clients)
   --rate-limit <n|off>     Requests per minute per client and session (default 6000)
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     port: { type: "string", default: "4010" },
     host: { type: "string", default: "127.0.0.1" },
     seed: { type: "string" },
+    openapi: { type: "string" },
     "token-ttl": { type: "string", default: "3600" },
     client: { type: "string", multiple: true },
     "rate-limit": { type: "string", default: "6000" },
@@ -65,6 +68,17 @@ if (values.seed) {
     fail("the seed file must hold a JSON object");
 }
 
+let document: OpenApiDocument | undefined;
+if (values.openapi) {
+  try {
+    document = JSON.parse(readFileSync(values.openapi, "utf8")) as OpenApiDocument;
+  } catch (error) {
+    fail(`cannot read ${values.openapi}: ${(error as Error).message}`);
+  }
+  if (typeof document?.openapi !== "string" || !document.openapi.startsWith("3.1"))
+    fail("--openapi needs an OpenAPI 3.1 JSON document");
+}
+
 let clients: ClientConfig[] = DEMO_CLIENTS;
 if (values.client && values.client.length > 0) {
   clients = values.client.map((spec) => {
@@ -89,6 +103,7 @@ const mock = await startMockServer({
   rateLimit,
   webhooks: !values["no-webhooks"],
   ...(seed ? { seed } : {}),
+  ...(document ? { document } : {}),
   ...(values["validate-responses"] ? { validateResponses: "strict" as const } : {}),
 });
 const ready = performance.now() - started;

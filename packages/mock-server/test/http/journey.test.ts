@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseQuicode } from "../../src/sections/shop/quicode.ts";
-import { type Api, bearer, type Cart, type EventDetail, readyCart, startApi } from "../helpers.ts";
+import {
+  type Api,
+  bearer,
+  type Cart,
+  type EventDetail,
+  expectEventsConform,
+  readyCart,
+  startApi,
+} from "../helpers.ts";
 
 let api: Api;
 let token: string;
@@ -133,6 +141,7 @@ describe("shop journey over HTTP (card)", () => {
       expect.arrayContaining(["cart.created", "cart.locked", "payment.succeeded", "ticket.issued"]),
     );
     expect(types.filter((t: string) => t === "ticket.issued").length).toBeGreaterThanOrEqual(2);
+    expect(await expectEventsConform(api)).toBeGreaterThan(5);
   });
 
   it("declines 4000000000000002 with 402, unlocks the cart and keeps the items", async () => {
@@ -223,5 +232,7 @@ describe("shop journey over HTTP (card)", () => {
     const problem = await r.json();
     expect(problem.type).toMatch(/cart-not-ready$/);
     expect(problem.missing).toEqual(["items", "customer", "paymentProvider"]);
+    // Every event emitted by this suite (declines, merges, removals included) matches the contract.
+    await expectEventsConform(api);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, bearer, type Cart, readyCart, startApi } from "../helpers.ts";
+import { type Api, bearer, type Cart, expectEventsConform, readyCart, startApi } from "../helpers.ts";
 
 let api: Api;
 let token: string;
@@ -102,7 +102,7 @@ describe("redirect payment journey", () => {
     const late = await submit(redirectUrl, "cancel");
     expect(new URL(late.headers.get("location") ?? "").searchParams.get("entrada_result")).toBe(outcomes[0]);
     const types = (await (await api.fetch("/__mock/events")).json()).items
-      .filter((e: { data: { paymentId?: string } }) => e.data.paymentId === paymentId)
+      .filter((e: { data: { payment?: { id: string } } }) => e.data.payment?.id === paymentId)
       .map((e: { type: string }) => e.type)
       .filter((t: string) => t !== "cart.locked");
     expect(types.filter((t: string) => t.startsWith("payment.") && t !== "payment.pending")).toHaveLength(1);
@@ -135,5 +135,6 @@ describe("redirect payment journey", () => {
     });
     expect(r.status).toBe(422);
     expect((await r.json()).errors[0].pointer).toBe("/body/returnUrl");
+    await expectEventsConform(api, "redirect-suite");
   });
 });

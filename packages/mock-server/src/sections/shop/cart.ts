@@ -1,5 +1,6 @@
 import type { HandlerResult, OperationContext } from "../../core/types.ts";
 import { assertOpen, findCart, invalid, load } from "./common.ts";
+import { webhookCart, webhookItem } from "./events.ts";
 import { availableSeats, reacquire, refreshHold, releaseItem, takeSeats } from "./holds.ts";
 import type { ArticleRecord, CartRecord, Currency, Customer, ItemRecord, ShopState } from "./state.ts";
 import { cartTotal, cartView } from "./views.ts";
@@ -45,7 +46,7 @@ export function createCart(ctx: OperationContext): HandlerResult {
     updatedAt: now,
   };
   state.carts[cart.id] = cart;
-  ctx.emit("cart.created", { cartId: cart.id, currency });
+  ctx.emit("cart.created", { cart: webhookCart(state, cart) });
   return { ...ok(ctx, state, cart, 201), headers: { location: `/shop/v1/cart/${cart.id}` } };
 }
 
@@ -195,11 +196,8 @@ export function addCartItem(ctx: OperationContext): HandlerResult {
   refreshHold(state, cart, now);
   touch(cart, now);
   ctx.emit("cart.item_added", {
-    cartId: cart.id,
-    itemId: item.id,
-    articleId: article.id,
-    slotId: slot.id,
-    quantity: body.quantity,
+    cart: webhookCart(state, cart),
+    item: webhookItem(state, item, cart.currency),
   });
   return ok(ctx, state, cart, 201);
 }
@@ -245,11 +243,16 @@ export function updateCartItem(ctx: OperationContext): HandlerResult {
       item.held = quantity;
     }
   }
+  const previousQuantity = item.quantity;
   item.quantity = quantity;
   reacquire(state, cart);
   refreshHold(state, cart, now);
   touch(cart, now);
-  ctx.emit("cart.item_updated", { cartId: cart.id, itemId: item.id, quantity });
+  ctx.emit("cart.item_updated", {
+    cart: webhookCart(state, cart),
+    item: webhookItem(state, item, cart.currency),
+    previousQuantity,
+  });
   return ok(ctx, state, cart);
 }
 
@@ -262,7 +265,10 @@ export function removeCartItem(ctx: OperationContext): HandlerResult {
   cart.items = cart.items.filter((i) => i !== item);
   if (cart.items.length === 0) cart.holdExpiresAt = null;
   touch(cart, now);
-  ctx.emit("cart.item_removed", { cartId: cart.id, itemId: item.id });
+  ctx.emit("cart.item_removed", {
+    cart: webhookCart(state, cart),
+    item: webhookItem(state, item, cart.currency),
+  });
   return ok(ctx, state, cart);
 }
 
@@ -280,7 +286,10 @@ export function setCartCustomer(ctx: OperationContext): HandlerResult {
     ...(customer.surveyAnswers !== undefined ? { surveyAnswers: customer.surveyAnswers } : {}),
   };
   touch(cart, now);
-  ctx.emit("cart.customer_attached", { cartId: cart.id, email: customer.email });
+  ctx.emit("cart.customer_attached", {
+    cart: webhookCart(state, cart),
+    customer: { firstName: customer.firstName, lastName: customer.lastName, email: customer.email },
+  });
   return ok(ctx, state, cart);
 }
 
@@ -314,6 +323,7 @@ export function setCartPaymentProvider(ctx: OperationContext): HandlerResult {
   }
   cart.paymentProviderId = paymentProviderId;
   touch(cart, now);
+  ctx.emit("cart.payment_provider_selected", { cart: webhookCart(state, cart), paymentProviderId });
   return ok(ctx, state, cart);
 }
 

@@ -1,5 +1,6 @@
 import type { HandlerResult, OperationContext } from "../../core/types.ts";
 import { findCart, invalid, load, notFound } from "./common.ts";
+import { webhookCart, webhookOrder, webhookPayment, webhookTicket } from "./events.ts";
 import { reacquire, refreshHold, releaseCart } from "./holds.ts";
 import { quicodeFor } from "./quicode.ts";
 import type { CartRecord, OrderRecord, PaymentRecord, ShopState, TicketRecord } from "./state.ts";
@@ -84,28 +85,11 @@ function fulfil(
   payment.status = "succeeded";
   payment.orderId = order.id;
   payment.completedAt = iso(now);
-  const money = { amount: order.total, currency: order.currency };
-  ctx.emit("payment.succeeded", { paymentId: payment.id, cartId: cart.id, orderId: order.id, amount: money });
-  ctx.emit("cart.completed", { cartId: cart.id, orderId: order.id });
-  ctx.emit("order.completed", {
-    orderId: order.id,
-    cartId: cart.id,
-    total: money,
-    email: customer.email,
-    ticketIds: order.ticketIds,
-  });
+  ctx.emit("payment.succeeded", { payment: webhookPayment(payment) });
+  ctx.emit("cart.completed", { cart: webhookCart(state, cart), order: webhookOrder(ctx, state, order) });
   for (const id of order.ticketIds) {
     const ticket = state.tickets[id];
-    if (ticket) {
-      ctx.emit("ticket.issued", {
-        ticketId: id,
-        orderId: order.id,
-        eventId: ticket.eventId,
-        slotId: ticket.slotId,
-        articleId: ticket.articleId,
-        quicode: ticket.quicode,
-      });
-    }
+    if (ticket) ctx.emit("ticket.issued", { ticket: webhookTicket(ctx, ticket) });
   }
   return order;
 }
@@ -234,17 +218,14 @@ export async function checkoutCart(ctx: OperationContext): Promise<HandlerResult
   };
   state.payments[payment.id] = payment;
   cart.paymentId = payment.id;
-  ctx.emit("cart.locked", { cartId: cart.id, paymentId: payment.id });
+  ctx.emit("cart.locked", { cart: webhookCart(state, cart), paymentId: payment.id });
 
   if (provider?.kind === "redirect") {
-    ctx.emit("payment.pending", {
-      paymentId: payment.id,
-      cartId: cart.id,
-      amount: { amount: payment.amount, currency: payment.currency },
-    });
+    const redirectUrl = mockLink(ctx, `/pay/${payment.id}`);
+    ctx.emit("payment.pending", { payment: webhookPayment(payment), redirectUrl });
     return {
       status: 202,
-      body: { status: "pending", paymentId: payment.id, redirectUrl: mockLink(ctx, `/pay/${payment.id}`) },
+      body: { status: "pending", paymentId: payment.id, redirectUrl },
     };
   }
 
@@ -256,11 +237,15 @@ export async function checkoutCart(ctx: OperationContext): Promise<HandlerResult
     payment.completedAt = iso(later);
     unlock(state, cart, later);
     ctx.emit("payment.failed", {
-      paymentId: payment.id,
-      cartId: cart.id,
-      reason: card === TEST_CARDS.declines ? "declined" : "unknown_test_card",
+      payment: webhookPayment(payment),
+      failureCode: "card_declined",
+      failureMessage: card === TEST_CARDS.declines ? "Test card declined." : "Unknown test card.",
     });
-    ctx.emit("cart.unlocked", { cartId: cart.id });
+    ctx.emit("cart.unlocked", {
+      cart: webhookCart(state, cart),
+      paymentId: payment.id,
+      reason: "payment_failed",
+    });
     ctx.problem(
       "payment-declined",
       card === TEST_CARDS.declines
@@ -286,9 +271,13 @@ function expireIfStale(ctx: OperationContext, state: ShopState, payment: Payment
   const cart = state.carts[payment.cartId];
   if (cart && cart.status === "locked" && cart.paymentId === payment.id) {
     unlock(state, cart, now);
-    ctx.emit("cart.unlocked", { cartId: cart.id });
+    ctx.emit("cart.unlocked", {
+      cart: webhookCart(state, cart),
+      paymentId: payment.id,
+      reason: "payment_expired",
+    });
   }
-  ctx.emit("payment.failed", { paymentId: payment.id, cartId: payment.cartId, reason: "expired" });
+  ctx.emit("payment.expired", { payment: { ...webhookPayment(payment), status: "expired" } });
 }
 
 export type PaymentResult = "success" | "failure" | "cancel";
@@ -315,12 +304,20 @@ export function completeRedirectPayment(
     payment.status = result === "failure" ? "failed" : "cancelled";
     payment.completedAt = iso(now);
     unlock(state, cart, now);
-    ctx.emit(result === "failure" ? "payment.failed" : "payment.cancelled", {
+    if (result === "failure") {
+      ctx.emit("payment.failed", {
+        payment: webhookPayment(payment),
+        failureCode: "authentication_failed",
+        failureMessage: "The buyer failed the payment on the hosted page.",
+      });
+    } else {
+      ctx.emit("payment.cancelled", { payment: webhookPayment(payment) });
+    }
+    ctx.emit("cart.unlocked", {
+      cart: webhookCart(state, cart),
       paymentId: payment.id,
-      cartId: cart.id,
-      ...(result === "failure" ? { reason: "declined" } : {}),
+      reason: result === "failure" ? "payment_failed" : "payment_cancelled",
     });
-    ctx.emit("cart.unlocked", { cartId: cart.id });
   }
   return payment;
 }

@@ -1,4 +1,5 @@
 import type { OperationContext } from "../../core/types.ts";
+import { webhookCart } from "./events.ts";
 import { releaseCart, sweepHolds } from "./holds.ts";
 import { type CartRecord, type ShopState, shopSlice } from "./state.ts";
 
@@ -46,7 +47,7 @@ export function findCart(
     releaseCart(state, cart);
     cart.status = "expired";
     cart.holdExpiresAt = null;
-    ctx.emit("cart.expired", { cartId: cart.id });
+    ctx.emit("cart.expired", { cart: webhookCart(state, cart) });
   }
   return cart;
 }

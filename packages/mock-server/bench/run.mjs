@@ -1,0 +1,330 @@
+#!/usr/bin/env node
+// Benchmarks the standalone mock server against Prism 5.14.2 on the same document, same load generator,
+// same run: GET event discovery and POST cart + item, on the real document and on one grown to several
+// hundred operations; start-up time and resident memory. Loopback only, a few seconds per case.
+//   pnpm --filter @entrada/mock-server bench            (BENCH_DURATION=3 BENCH_CONNECTIONS=10)
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..");
+const duration = Number(process.env.BENCH_DURATION ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const skipPrism = process.env.BENCH_SKIP_PRISM === "1";
+const docPath = join(root, "node_modules/@entrada/openapi/generated/openapi.json");
+const work = mkdtempSync(join(tmpdir(), "entrada-bench-"));
+
+if (!existsSync(join(root, "dist/cli.js")) || !existsSync(join(root, "dist/msw/index.js"))) {
+  console.log("building dist/ first …");
+  execFileSync(join(root, "node_modules/.bin/tsup"), { cwd: root, stdio: "inherit" });
+}
+
+// A seed with room for every cart the POST case creates.
+const seedPath = join(work, "seed.json");
+writeFileSync(seedPath, JSON.stringify({ shop: { slotCapacity: 100_000_000, holdDurationSeconds: 86_400 } }));
+
+// The document grown to several hundred operations: synthetic resources with parameters, bodies and refs.
+const doc = JSON.parse(readFileSync(docPath, "utf8"));
+const bigDoc = structuredClone(doc);
+const extra = 100;
+for (let i = 0; i < extra; i++) {
+  const ref = { $ref: "#/components/schemas/Customer" };
+  bigDoc.paths[`/synthetic/v1/resource${i}`] = {
+    get: {
+      operationId: `listResource${i}`,
+      tags: ["synthetic"],
+      security: [{ oauth2: ["Shop"] }],
+      parameters: [{ $ref: "#/components/parameters/Limit" }, { $ref: "#/components/parameters/Cursor" }],
+      responses: {
+        200: { description: "ok", content: { "application/json": { schema: { type: "object" } } } },
+      },
+    },
+    post: {
+      operationId: `createResource${i}`,
+      tags: ["synthetic"],
+      security: [{ oauth2: ["Shop"] }],
+      requestBody: { required: true, content: { "application/json": { schema: ref } } },
+      responses: { 201: { description: "ok", content: { "application/json": { schema: ref } } } },
+    },
+  };
+  bigDoc.paths[`/synthetic/v1/resource${i}/{itemId}`] = {
+    get: {
+      operationId: `getResource${i}`,
+      tags: ["synthetic"],
+      security: [{ oauth2: ["Shop"] }],
+      parameters: [{ name: "itemId", in: "path", required: true, schema: { type: "string" } }],
+      responses: { 200: { description: "ok", content: { "application/json": { schema: ref } } } },
+    },
+  };
+}
+const bigPath = join(work, "openapi-big.json");
+writeFileSync(bigPath, JSON.stringify(bigDoc));
+const count = (d) =>
+  Object.values(d.paths).reduce(
+    (n, item) =>
+      n + Object.keys(item).filter((k) => ["get", "post", "put", "patch", "delete"].includes(k)).length,
+    0,
+  );
+
+let nextPort = 4300 + Math.floor(Math.random() * 500);
+const children = new Set();
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+function rssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Sum RSS over a process and its descendants (npx → node for Prism). */
+function treeRssMb(pid) {
+  let total = rssMb(pid);
+  try {
+    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+    for (const kid of kids) total += treeRssMb(Number(kid));
+  } catch {}
+  return total;
+}
+
+async function start(kind, document) {
+  const port = nextPort++;
+  const url = `http://127.0.0.1:${port}`;
+  let child;
+  if (kind === "entrada") {
+    const args = [
+      join(root, "dist/cli.js"),
+      "--port",
+      String(port),
+      "--seed",
+      seedPath,
+      "--rate-limit",
+      "off",
+      "--no-webhooks",
+    ];
+    if (document !== docPath) args.push("--openapi", document);
+    child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  } else if (kind === "msw") {
+    child = spawn(process.execPath, [join(here, "msw-server.mjs"), String(port)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } else {
+    // Prism 5.14.2 runs on the machine's Node 20 (it refuses newer majors).
+    const path = ["/usr/local/bin", "/usr/bin", "/bin", process.env.PATH].join(":");
+    child = spawn(
+      "npx",
+      [
+        "-y",
+        "@stoplight/prism-cli@5.14.2",
+        "mock",
+        document,
+        "-p",
+        String(port),
+        "-h",
+        "127.0.0.1",
+        "--errors",
+        "false",
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, PATH: path },
+        detached: true,
+      },
+    );
+  }
+  children.add(child);
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const started = performance.now();
+  const probe = kind === "prism" ? "/shop/v1/system/configuration" : "/__mock";
+  for (;;) {
+    if (performance.now() - started > 60_000) throw new Error(`${kind} did not start:\n${output}`);
+    try {
+      const r = await fetch(`${url}${probe}`, {
+        headers: { authorization: "Bearer x", "accept-language": "de-CH" },
+      });
+      await r.arrayBuffer();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  const startupMs = performance.now() - started;
+  return {
+    url,
+    startupMs,
+    pid: child.pid,
+    rss: () => treeRssMb(child.pid),
+    stop: () => {
+      children.delete(child);
+      try {
+        if (kind === "prism") process.kill(-child.pid, "SIGKILL");
+        else child.kill("SIGTERM");
+      } catch {}
+    },
+  };
+}
+
+async function token(url) {
+  const r = await fetch(`${url}/connect/token`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
+      "content-type": "application/x-www-form-urlencoded",
+      "accept-language": "de-CH",
+    },
+    body: "grant_type=client_credentials&scope=Shop",
+  });
+  const body = await r.json();
+  return body.access_token ?? "prism-accepts-any-token";
+}
+
+async function discover(url, authorization) {
+  // Node's fetch sends "Accept-Language: *", which the document's header schema (minLength 2) rejects on Prism.
+  const headers = { authorization, "accept-language": "de-CH" };
+  const list = await (await fetch(`${url}/shop/v1/discovery/events?limit=1`, { headers })).json();
+  const event = await (
+    await fetch(`${url}/shop/v1/discovery/events/${list.items?.[0]?.id}`, { headers })
+  ).json();
+  if (!event.slots) throw new Error(`${url}: no event to buy: ${JSON.stringify(event).slice(0, 300)}`);
+  return { articleId: event.pricingAssortments[0].articles[0].id, slotId: event.slots[0].id };
+}
+
+function run(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections, duration, ...options }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
+async function getCase(server) {
+  const auth = { authorization: `Bearer ${await token(server.url)}` };
+  const result = await run({ url: `${server.url}/shop/v1/discovery/events`, headers: auth });
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function postCase(server) {
+  const auth = { authorization: `Bearer ${await token(server.url)}`, "content-type": "application/json" };
+  const { articleId, slotId } = await discover(server.url, auth.authorization);
+  const result = await run({
+    url: server.url,
+    requests: [
+      {
+        method: "POST",
+        path: "/shop/v1/cart",
+        headers: auth,
+        body: "{}",
+        onResponse: (status, body, context) => {
+          try {
+            context.cartId = JSON.parse(body).id;
+          } catch {}
+        },
+      },
+      {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ articleId, slotId, quantity: 1 }),
+        setupRequest: (request, context) => ({ ...request, path: `/shop/v1/cart/${context.cartId}/items` }),
+      },
+    ],
+  });
+  // Requests per second counted in cart+item pairs would halve these; both servers are counted the same way.
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+const rows = [];
+const record = (server, docName, label, r) => rows.push({ server, doc: docName, case: label, ...r });
+
+async function suite(kind, document, docName) {
+  const server = await start(kind, document);
+  const idle = server.rss();
+  const get = await getCase(server);
+  record(kind, docName, "GET /shop/v1/discovery/events", get);
+  const afterGet = server.rss();
+  let post = null;
+  if (kind !== "msw") {
+    post = await postCase(server);
+    record(kind, docName, "POST cart + item", post);
+  }
+  const afterPost = server.rss();
+  server.stop();
+  return { startupMs: server.startupMs, idle, afterGet, afterPost };
+}
+
+const docName = `${count(doc)} ops`;
+const bigName = `${count(bigDoc)} ops`;
+const meta = {};
+console.log(
+  `duration ${duration}s × ${connections} connections per case; documents: ${docName}, ${bigName}\n`,
+);
+meta["entrada/small"] = await suite("entrada", docPath, docName);
+meta["entrada/big"] = await suite("entrada", bigPath, bigName);
+meta["msw/small"] = await suite("msw", docPath, docName);
+if (!skipPrism) {
+  meta["prism/small"] = await suite("prism", docPath, docName);
+  meta["prism/big"] = await suite("prism", bigPath, bigName);
+}
+
+const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "–");
+console.log("| server | document | case | req/s | p99 ms | non-2xx | errors | × Prism (req/s) |");
+console.log("|---|---|---|---:|---:|---:|---:|---:|");
+for (const row of rows) {
+  const prism = rows.find((r) => r.server === "prism" && r.doc === row.doc && r.case === row.case);
+  const ratio = prism && row.server !== "prism" ? `${fmt(row.rps / prism.rps, 1)}×` : "";
+  console.log(
+    `| ${row.server} | ${row.doc} | ${row.case} | ${fmt(row.rps)} | ${fmt(row.p99, 1)} | ${row.non2xx} | ${row.errors} | ${ratio} |`,
+  );
+}
+const pick = (server, doc, kase) =>
+  rows.find((r) => r.server === server && r.doc === doc && r.case === kase)?.rps ?? Number.NaN;
+console.log("\n| figure | value |\n|---|---:|");
+for (const kase of ["GET /shop/v1/discovery/events", "POST cart + item"]) {
+  console.log(
+    `| entrada ${bigName} / ${docName}, ${kase} | ${fmt((pick("entrada", bigName, kase) / pick("entrada", docName, kase)) * 100, 1)} % |`,
+  );
+  if (!skipPrism)
+    console.log(
+      `| prism ${bigName} / ${docName}, ${kase} | ${fmt((pick("prism", bigName, kase) / pick("prism", docName, kase)) * 100, 1)} % |`,
+    );
+}
+console.log(
+  `| node:http transport / msw bridge, GET | ${fmt(pick("entrada", docName, "GET /shop/v1/discovery/events") / pick("msw", docName, "GET /shop/v1/discovery/events"), 1)}× |`,
+);
+for (const [name, m] of Object.entries(meta)) {
+  console.log(`| ${name}: start-up (spawn → first response) | ${fmt(m.startupMs)} ms |`);
+  console.log(
+    `| ${name}: RSS idle / after GET / after POST | ${fmt(m.idle)} / ${fmt(m.afterGet)} / ${fmt(m.afterPost)} MB |`,
+  );
+}
+if (meta["prism/small"]) {
+  console.log(
+    `| start-up entrada / prism | ${fmt(meta["entrada/small"].startupMs / meta["prism/small"].startupMs, 2)}× |`,
+  );
+  console.log(
+    `| idle RSS entrada / prism | ${fmt(meta["entrada/small"].idle / meta["prism/small"].idle, 2)}× |`,
+  );
+}
+process.exit(0);

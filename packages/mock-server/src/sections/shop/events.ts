@@ -1,0 +1,83 @@
+/**
+ * Webhook payload snapshots exactly as the contract's `webhooks` section describes them (WebhookCart,
+ * WebhookCartItem, WebhookPayment, WebhookTicket). Item names are marked for localization in each
+ * subscription's culture.
+ */
+import type { OperationContext } from "../../core/types.ts";
+import { localizedValue } from "../webhooks/index.ts";
+import type {
+  CartRecord,
+  Currency,
+  ItemRecord,
+  OrderRecord,
+  PaymentRecord,
+  ShopState,
+  TicketRecord,
+} from "./state.ts";
+import { cartTotal, iso, mockLink, ticketView } from "./views.ts";
+
+export function webhookCart(state: ShopState, cart: CartRecord) {
+  return {
+    id: cart.id,
+    status: cart.status,
+    currency: cart.currency,
+    itemCount: cart.items.reduce((n, i) => n + i.quantity, 0),
+    total: { amount: cartTotal(state, cart), currency: cart.currency },
+    customerEmail: cart.customer?.email ?? null,
+    paymentProviderId: cart.paymentProviderId,
+    holdExpiresAt: cart.holdExpiresAt === null ? null : iso(cart.holdExpiresAt),
+    orderId: cart.orderId,
+  };
+}
+
+export function webhookItem(state: ShopState, item: ItemRecord, currency: Currency) {
+  const article = state.articles[item.articleId];
+  const event = state.events[item.eventId];
+  const unit = article?.price[currency] ?? 0;
+  const name = { "de-CH": "", "fr-CH": "", "it-CH": "", "en-GB": "" };
+  for (const culture of Object.keys(name) as Array<keyof typeof name>) {
+    name[culture] = `${event?.name[culture] ?? ""} – ${article?.name[culture] ?? ""}`;
+  }
+  return {
+    id: item.id,
+    articleId: item.articleId,
+    eventId: item.eventId,
+    slotId: item.slotId,
+    name: localizedValue(name),
+    quantity: item.quantity,
+    unitPrice: { amount: unit, currency },
+    lineTotal: { amount: unit * item.quantity, currency },
+  };
+}
+
+export function webhookPayment(payment: PaymentRecord) {
+  return {
+    id: payment.id,
+    cartId: payment.cartId,
+    orderId: payment.orderId,
+    paymentProviderId: payment.providerId,
+    status: payment.status,
+    amount: { amount: payment.amount, currency: payment.currency },
+  };
+}
+
+export function webhookTicket(ctx: OperationContext, ticket: TicketRecord) {
+  return ticketView(ctx, ticket);
+}
+
+export function webhookOrder(ctx: OperationContext, state: ShopState, order: OrderRecord) {
+  return {
+    id: order.id,
+    paymentId: order.paymentId,
+    total: { amount: order.total, currency: order.currency },
+    customer: {
+      firstName: order.customer.firstName,
+      lastName: order.customer.lastName,
+      email: order.customer.email,
+    },
+    items: order.items.map((item) => webhookItem(state, item, order.currency)),
+    ticketIds: order.ticketIds,
+    receiptUrl: mockLink(ctx, `/shop/orders/${order.id}/receipt`),
+    createdAt: order.createdAt,
+  };
+}
