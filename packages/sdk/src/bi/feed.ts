@@ -15,6 +15,8 @@ export interface BiFeedOptions {
   accessToken?: string;
   /** A fetch to use instead of the global one (tests, proxies, a fetch that adds auth itself). */
   fetch?: FetchLike;
+  /** Culture for textual values (event names, reasons), sent as `Accept-Language`, e.g. `fr-CH`. */
+  locale?: string;
   /** Default page size, sent as `Prefer: odata.maxpagesize`. The server may choose smaller pages. */
   maxPageSize?: number;
   /** Attempts per page for network errors, 408, 429, 500, 502, 503 and 504 (pages are safe GETs). Default 4. */
@@ -148,6 +150,7 @@ export class BiFeed {
         "odata-maxversion": "4.01",
       };
       if (maxPageSize) headers.prefer = `odata.maxpagesize=${maxPageSize}`;
+      if (this.#options.locale) headers["accept-language"] = this.#options.locale;
       const token = this.#options.getToken ? await this.#options.getToken() : this.#options.accessToken;
       if (token) headers.authorization = `Bearer ${token}`;
       let response: Response;

@@ -25,7 +25,8 @@ import { progressReporter } from "./progress.ts";
 
 const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format ndjson|csv --out FILE|-
                          [--client-id ID --client-secret SECRET] [--scope Shop]
-                         [--filter "OData expression"] [--select a,b,c] [--page-size N] [--quiet]
+                         [--filter "OData expression"] [--select a,b,c] [--page-size N]
+                         [--locale de-CH] [--quiet]
 
 Datasets: ${Object.keys(biEntitySets).join(", ")}
 Credentials default to the ENTRADA_CLIENT_ID and ENTRADA_CLIENT_SECRET environment variables.
@@ -46,6 +47,7 @@ interface Config {
   clientId: string;
   clientSecret: string;
   scope: string;
+  locale: string | undefined;
   dataset: keyof typeof biEntitySets;
   format: BiExportFormat;
   out: string;
@@ -66,6 +68,7 @@ function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
         "client-id": { type: "string" },
         "client-secret": { type: "string" },
         scope: { type: "string", default: "Shop" },
+        locale: { type: "string" },
         dataset: { type: "string" },
         format: { type: "string" },
         out: { type: "string" },
@@ -124,6 +127,9 @@ function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
     }
   }
   let pageSize: number | undefined;
+  if (values.locale !== undefined && !/^[a-z]{2,3}(-[A-Z]{2})?$/.test(values.locale)) {
+    throw usage(`--locale must be a culture tag such as de-CH (got "${values.locale}")`);
+  }
   if (values["page-size"] !== undefined) {
     pageSize = Number(values["page-size"]);
     if (!Number.isSafeInteger(pageSize) || pageSize < 1)
@@ -134,6 +140,7 @@ function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
     clientId,
     clientSecret,
     scope: values.scope ?? "Shop",
+    locale: values.locale,
     dataset,
     format,
     out: values.out,
@@ -209,6 +216,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promi
     baseUrl: config.baseUrl,
     getToken: tokenSource(config),
     maxPageSize: config.pageSize,
+    locale: config.locale,
   });
 
   const toStdout = config.out === "-";

@@ -13,7 +13,7 @@ const ROWS = tickets(23);
 
 interface Seen {
   token: { authorization: string | undefined; body: string }[];
-  feed: { url: string; authorization: string | undefined; prefer: string }[];
+  feed: { url: string; authorization: string | undefined; prefer: string; language: string | undefined }[];
 }
 
 /** A fake Entrada: /connect/token (Basic auth) and an OData Tickets feed with absolute skiptoken next links. */
@@ -49,6 +49,7 @@ function startServer(seen: Seen): Promise<Server> {
         url: url.href,
         authorization: req.headers.authorization,
         prefer: String(req.headers.prefer),
+        language: req.headers["accept-language"],
       });
       if (req.headers.authorization !== "Bearer tok_cli") {
         res.writeHead(401, { "content-type": "application/json" });
@@ -140,7 +141,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
     const out = join(dir, "tickets.csv");
     const r = await run([
       ...["--base-url", base, ...creds, "--dataset", "Tickets", "--format", "csv", "--out", out],
-      ...["--select", "TicketId,HolderName,Status", "--page-size", "5"],
+      ...["--select", "TicketId,HolderName,Status", "--page-size", "5", "--locale", "it-CH"],
     ]);
     expect(r.stderr).toMatch(/done: 23\/23 rows, 5 pages, [\d.]+ (B|KB)/);
     expect(r.code).toBe(0);
@@ -159,6 +160,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
       new URLSearchParams({ grant_type: "client_credentials", scope: "Shop" }),
     );
     expect(seen.feed).toHaveLength(5);
+    expect(seen.feed.every((f) => f.language === "it-CH")).toBe(true);
     expect(
       seen.feed.every((f) => f.authorization === "Bearer tok_cli" && f.prefer === "odata.maxpagesize=5"),
     ).toBe(true);
@@ -304,6 +306,22 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
         /--page-size must be a positive integer/,
       ],
       [["--base-url", base, "--bogus"], /Unknown option '--bogus'/],
+      [
+        [
+          "--base-url",
+          base,
+          "--dataset",
+          "Tickets",
+          "--format",
+          "csv",
+          "--out",
+          "-",
+          "--locale",
+          "german",
+          ...creds,
+        ],
+        /--locale must be a culture tag/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await run(args);

@@ -33,7 +33,7 @@ describe("biFeed", () => {
 
   it("exposes pages with @odata.count and lets a call override the page size", async () => {
     const feed = fakeFeed(tickets(5));
-    const bi = biFeed({ baseUrl: feed.origin, fetch: feed.fetch, accessToken: "static" });
+    const bi = biFeed({ baseUrl: feed.origin, fetch: feed.fetch, accessToken: "static", locale: "fr-CH" });
     const pages = await collect(bi.pages(odata("Tickets").select("TicketId").count(), { maxPageSize: 4 }));
     expect(pages.map((p) => p.value.length)).toEqual([4, 1]);
     expect(pages[0]?.count).toBe(5);
@@ -41,6 +41,7 @@ describe("biFeed", () => {
     expect(pages[0]?.nextLink).toMatch(/^https:\/\/api\.test\/bi\/v1\/odata\/Tickets\?.*skiptoken=4/);
     expect(pages[1]?.nextLink).toBeUndefined();
     expect(feed.calls[0]?.headers.get("authorization")).toBe("Bearer static");
+    expect(feed.calls[0]?.headers.get("accept-language")).toBe("fr-CH");
   });
 
   it("refuses a nextLink to another origin before sending anything there", async () => {
