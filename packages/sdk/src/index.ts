@@ -45,3 +45,9 @@ export type {
 } from "./core/types.ts";
 export { SDK_VERSION } from "./core/version.ts";
 export type { components, operations, paths, webhooks } from "./generated/schema.ts";
+// Webhook verification (also at `@entrada/sdk/webhooks`); tree-shaken away when unused.
+export type { WebhookVerificationErrorCode } from "./webhooks/errors.ts";
+export { WebhookVerificationError } from "./webhooks/errors.ts";
+export type { WebhookEvent, WebhookEventOf, WebhookEventType } from "./webhooks/events.ts";
+export type { VerifyWebhookOptions, WebhookHeaders } from "./webhooks/verify.ts";
+export { verifyWebhook } from "./webhooks/verify.ts";
