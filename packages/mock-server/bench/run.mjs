@@ -4,7 +4,7 @@
 // hundred operations; start-up time and resident memory. Loopback only, a few seconds per case.
 //   pnpm --filter @entrada/mock-server bench            (BENCH_DURATION=3 BENCH_CONNECTIONS=10)
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,6 +70,30 @@ const count = (d) =>
     0,
   );
 
+/** Installs Prism 5.14.2 through npx (once) and finds its entry point and a Node 20 to run it. */
+function locatePrism() {
+  const path = ["/usr/local/bin", "/usr/bin", "/bin", process.env.PATH].join(":");
+  execFileSync("npx", ["-y", "@stoplight/prism-cli@5.14.2", "--version"], {
+    env: { ...process.env, PATH: path },
+    stdio: "ignore",
+  });
+  const cache = join(process.env.npm_config_cache ?? join(process.env.HOME ?? "/root", ".npm"), "_npx");
+  for (const dir of readdirSync(cache)) {
+    const pkg = join(cache, dir, "node_modules/@stoplight/prism-cli/package.json");
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).version === "5.14.2") {
+      const node =
+        process.env.PRISM_NODE ??
+        ["/usr/local/bin/node", "/usr/bin/node"].find(
+          (n) => existsSync(n) && execFileSync(n, ["--version"]).toString().startsWith("v20"),
+        ) ??
+        "node";
+      return { prismBin: join(dirname(pkg), "dist/index.js"), prismNode: node };
+    }
+  }
+  throw new Error("Prism 5.14.2 not found in the npx cache");
+}
+const { prismBin, prismNode } = skipPrism ? { prismBin: "", prismNode: "" } : locatePrism();
+
 let nextPort = 4300 + Math.floor(Math.random() * 500);
 const children = new Set();
 process.on("exit", () => {
@@ -120,26 +144,13 @@ async function start(kind, document) {
       stdio: ["ignore", "pipe", "pipe"],
     });
   } else {
-    // Prism 5.14.2 runs on the machine's Node 20 (it refuses newer majors).
-    const path = ["/usr/local/bin", "/usr/bin", "/bin", process.env.PATH].join(":");
+    // Prism 5.14.2 runs on the machine's Node 20 (it refuses newer majors), spawned directly (no npx wrapper),
+    // so start-up and memory are Prism's own.
     child = spawn(
-      "npx",
-      [
-        "-y",
-        "@stoplight/prism-cli@5.14.2",
-        "mock",
-        document,
-        "-p",
-        String(port),
-        "-h",
-        "127.0.0.1",
-        "--errors",
-        "false",
-      ],
+      prismNode,
+      [prismBin, "mock", document, "-p", String(port), "-h", "127.0.0.1", "--errors", "false"],
       {
         stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, PATH: path },
-        detached: true,
       },
     );
   }
@@ -170,8 +181,7 @@ async function start(kind, document) {
     stop: () => {
       children.delete(child);
       try {
-        if (kind === "prism") process.kill(-child.pid, "SIGKILL");
-        else child.kill("SIGTERM");
+        child.kill(kind === "prism" ? "SIGKILL" : "SIGTERM");
       } catch {}
     },
   };
@@ -211,7 +221,7 @@ function run(options) {
 }
 
 async function getCase(server) {
-  const auth = { authorization: `Bearer ${await token(server.url)}` };
+  const auth = { authorization: `Bearer ${await token(server.url)}`, "accept-language": "de-CH" };
   const result = await run({ url: `${server.url}/shop/v1/discovery/events`, headers: auth });
   return {
     rps: result.requests.average,
@@ -222,7 +232,11 @@ async function getCase(server) {
 }
 
 async function postCase(server) {
-  const auth = { authorization: `Bearer ${await token(server.url)}`, "content-type": "application/json" };
+  const auth = {
+    authorization: `Bearer ${await token(server.url)}`,
+    "content-type": "application/json",
+    "accept-language": "de-CH",
+  };
   const { articleId, slotId } = await discover(server.url, auth.authorization);
   const result = await run({
     url: server.url,

@@ -396,8 +396,9 @@ export class MockCore {
 
     // Parameters.
     const errors: FieldError[] = [];
-    if (op.params.length > 0 || url.search !== "") {
+    if (match.template.includes("{"))
       errors.push(...this.validator.params(op, "path", match.params, culture));
+    if (url.search !== "" || op.params.some((p) => p.in === "query" && p.required)) {
       const query: Record<string, string | string[]> = {};
       for (const [key, value] of url.searchParams) {
         const existing = query[key];
@@ -406,14 +407,15 @@ export class MockCore {
         else query[key] = [existing, value];
       }
       errors.push(...this.validator.params(op, "query", query, culture));
+    }
+    if (this.validator.checks(op, "header"))
       errors.push(...this.validator.params(op, "header", headers, culture));
-      if (errors.length > 0) {
-        return this.problem("validation-error", culture, logId, origin, {
-          instance: pathname,
-          errors,
-          headers: rateHeaders,
-        });
-      }
+    if (errors.length > 0) {
+      return this.problem("validation-error", culture, logId, origin, {
+        instance: pathname,
+        errors,
+        headers: rateHeaders,
+      });
     }
     let idempotencyKey: string | null = null;
     const rawKey = headers["idempotency-key"];

@@ -74,6 +74,7 @@ export class MockSession {
 
   recordEvent(event: EmittedEvent): void {
     this.events.push(event);
-    if (this.events.length > 1000) this.events.splice(0, this.events.length - 1000);
+    // Trim in batches: keeps the newest 1000 without shifting the array on every event.
+    if (this.events.length > 2000) this.events.splice(0, this.events.length - 1000);
   }
 }

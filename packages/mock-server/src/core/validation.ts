@@ -44,6 +44,11 @@ export class Validator {
     this.coercing.addSchema(doc as object, DOC_ID);
   }
 
+  /** Whether a location has anything to validate for this operation (skips work on the hot path). */
+  checks(op: OperationSpec, location: ParamLocation): boolean {
+    return this.forOperation(op).params[location] !== undefined;
+  }
+
   private forOperation(op: OperationSpec): OperationValidators {
     let v = this.cache.get(op.operationId);
     if (v) return v;
@@ -59,6 +64,8 @@ export class Validator {
         properties[p.name] = p.schemaPointer ? { $ref: refTo(p.schemaPointer) } : {};
         if (p.required) required.push(p.name);
       }
+      // Nothing left to check in this location (the engine handles Accept-Language and Authorization itself).
+      if (Object.keys(properties).length === 0 && location !== "query") continue;
       v.params[location] = this.coercing.compile({
         type: "object",
         properties,

@@ -43,7 +43,13 @@ function priceOf(article: ArticleRecord, currency: Currency): number | undefined
   return article.price[currency];
 }
 
-export function eventSummary(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
+/** The static (localized) part of an event summary, cached per record, culture and currency. */
+const summaryCache = new WeakMap<
+  EventRecord,
+  Map<string, Omit<ReturnType<typeof buildSummary>, "available">>
+>();
+
+function buildSummary(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
   let priceFrom: number | null = null;
   for (const assortmentId of event.assortmentIds) {
     for (const articleId of state.assortments[assortmentId]?.articleIds ?? []) {
@@ -52,9 +58,8 @@ export function eventSummary(state: ShopState, event: EventRecord, culture: Cult
       if (price !== undefined && (priceFrom === null || price < priceFrom)) priceFrom = price;
     }
   }
-  const slots = event.slotIds.map((id) => state.slots[id]).filter((s) => s !== undefined);
-  const first = slots[0];
-  const last = slots[slots.length - 1];
+  const first = event.slots[0];
+  const last = event.slots[event.slots.length - 1];
   return {
     id: event.id,
     slug: event.slug,
@@ -65,8 +70,32 @@ export function eventSummary(state: ShopState, event: EventRecord, culture: Cult
     startsAt: first?.startsAt ?? "1970-01-01T00:00:00Z",
     endsAt: last?.endsAt ?? first?.endsAt ?? "1970-01-01T00:00:00Z",
     priceFrom: { amount: priceFrom ?? 0, currency },
-    available: slots.some((s) => availableSeats(s) > 0),
+    available: false,
   };
+}
+
+export function eventSummary(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
+  let byKey = summaryCache.get(event);
+  if (!byKey) {
+    byKey = new Map();
+    summaryCache.set(event, byKey);
+  }
+  const key = `${culture}|${currency}`;
+  let fixed = byKey.get(key);
+  if (!fixed) {
+    const { available: _unused, ...rest } = buildSummary(state, event, culture, currency);
+    fixed = rest;
+    byKey.set(key, fixed);
+  }
+  let available = false;
+  for (const id of event.slotIds) {
+    const slot = state.slots[id];
+    if (slot && availableSeats(slot) > 0) {
+      available = true;
+      break;
+    }
+  }
+  return { ...fixed, available };
 }
 
 export function eventDetail(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {

@@ -1,0 +1,80 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { verifyWebhook } from "@entrada/sdk/webhooks";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type Api, bearer, readyCart, startApi } from "../helpers.ts";
+
+let api: Api;
+let receiver: Server;
+let receiverUrl: string;
+const received: Array<{ headers: Record<string, string>; body: string }> = [];
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  api = await startApi({ webhooks: true });
+});
+afterAll(async () => {
+  await api.close();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+it("delivers a purchase's events asynchronously, signed so the SDK's verifier accepts them", async () => {
+  const token = await api.token();
+  const created = await api.fetch("/webhooks/v1/subscriptions", {
+    method: "POST",
+    headers: bearer(token),
+    json: {
+      url: receiverUrl,
+      eventTypes: ["ticket.issued", "payment.succeeded", "cart.completed"],
+      culture: "fr-CH",
+    },
+  });
+  expect(created.status).toBe(201);
+  const { secret } = (await created.json()) as { secret: string };
+  const { cart } = await readyCart(api, token, { quantity: 2 });
+  const paid = await api.fetch(`/shop/v1/cart/${cart.id}/checkout`, {
+    method: "POST",
+    headers: bearer(token),
+    json: { paymentMethod: { cardNumber: "4242424242424242" } },
+  });
+  expect(paid.status).toBe(200);
+  const deadline = Date.now() + 10_000;
+  while (received.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const events = await Promise.all(received.map((r) => verifyWebhook(r.body, r.headers, secret)));
+  expect(events.map((e) => e.type).sort()).toEqual([
+    "cart.completed",
+    "payment.succeeded",
+    "ticket.issued",
+    "ticket.issued",
+  ]);
+  const completed = events.find((e) => e.type === "cart.completed") as unknown as {
+    data: { order: { items: Array<{ name: string }> } };
+  };
+  // Item names are written in the subscription's culture.
+  expect(completed.data.order.items[0]?.name).toMatch(/ – /);
+  const fr = (await (
+    await api.fetch(`/shop/v1/cart/${cart.id}`, { headers: bearer(token, { "accept-language": "fr-CH" }) })
+  ).json()) as {
+    items: Array<{ name: string }>;
+  };
+  expect(completed.data.order.items[0]?.name).toBe(fr.items[0]?.name);
+  await expect(
+    verifyWebhook(
+      received[0]?.body ?? "",
+      received[0]?.headers ?? {},
+      "whsec_d3Jvbmctc2VjcmV0LXdyb25nLXNlY3JldA==",
+    ),
+  ).rejects.toThrow();
+});
