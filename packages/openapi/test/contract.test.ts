@@ -40,6 +40,9 @@ const scopeByTag: Record<string, string> = {
 /** Sections whose browser-safe operations may accept a shop session token (DECISIONS.md, "Session tokens"). */
 const sessionTags = new Set(["shop", "survey", "assets"]);
 
+/** The operations whose method and path the service description itself gives (4.2–4.5). */
+const describedOperations = new Set(["createToken", "listEvents", "createCart", "checkoutCart"]);
+
 /** Operations that are reached without an API token. */
 const unauthenticated = new Set(["createToken"]);
 /** Operations whose errors follow RFC 6749 §5.2 instead of RFC 9457. */
@@ -139,6 +142,11 @@ describe("operation ids", () => {
 describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
   const write = writeMethods.has(op.method);
   const responses = responsesOf(document, op.operation);
+
+  it(describedOperations.has(op.id) ? "comes from the service description" : "is marked as our design", () => {
+    // Everything else is ours, and a reader must be able to tell (DECISIONS.md, first paragraph).
+    expect(op.operation["x-entrada-design"] === true).toBe(!describedOperations.has(op.id));
+  });
 
   it("accepts Accept-Language", () => {
     expect(headerParameter(op, "Accept-Language"), `${op.pointer} lacks Accept-Language`).toBeDefined();
