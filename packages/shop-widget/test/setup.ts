@@ -1,8 +1,9 @@
 import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
 
-// React's act() environment flag, so state updates inside tests are flushed and warnings are real.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+// The widget is mounted like a host page mounts it (its own root, real async server state), not through
+// Testing Library's render(): tests wait for what the user sees instead of wrapping updates in act().
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
 
 afterEach(() => {
   cleanup();

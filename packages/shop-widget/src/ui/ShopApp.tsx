@@ -6,7 +6,7 @@ import { detectReturn, stripReturnParams } from "../core/resume";
 import { acquireStyles } from "../core/styles";
 import type { Money } from "../core/types";
 import { useTranslation } from "../i18n/react";
-import { ShopContext, type ShopContextValue } from "./context";
+import { ShopContext, type ShopContextValue, useShop } from "./context";
 import type { Controller } from "./controller";
 import { useJourney } from "./journey";
 import { Progress } from "./parts/Progress";
@@ -132,22 +132,11 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
     </p>
   );
 
-  const cart = useCart(journey.cartId).data;
-  const cartSignature =
-    cart === undefined
-      ? ""
-      : `${cart.id}|${cart.status}|${cart.total.amount}|${cart.items.map((i) => `${i.id}:${i.quantity}`).join(",")}`;
-  const lastCart = useRef("");
-  useEffect(() => {
-    if (cart === undefined || lastCart.current === cartSignature) return;
-    lastCart.current = cartSignature;
-    controller.notify("cartchange", cart);
-  }, [controller, cart, cartSignature]);
-
   return (
     <ShopContext.Provider value={value}>
       <section className="entrada-shop__app" aria-label={t("shop.label")}>
         <Progress step={step} />
+        <CartWatcher />
         <Suspense fallback={loading}>
           {step === "events" && <EventList />}
           {needsCheckoutTexts && !checkoutTexts && loading}
@@ -163,4 +152,21 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
       </section>
     </ShopContext.Provider>
   );
+}
+
+/** Tells the host about every change of the cart (inside the provider: it reads the cart query). */
+function CartWatcher() {
+  const { controller, journey } = useShop();
+  const cart = useCart(journey.cartId).data;
+  const signature =
+    cart === undefined
+      ? ""
+      : `${cart.id}|${cart.status}|${cart.total.amount}|${cart.items.map((i) => `${i.id}:${i.quantity}`).join(",")}`;
+  const last = useRef("");
+  useEffect(() => {
+    if (cart === undefined || last.current === signature) return;
+    last.current = signature;
+    controller.notify("cartchange", cart);
+  }, [controller, cart, signature]);
+  return null;
 }

@@ -11,47 +11,54 @@ export function CartLines({ cart, editable = false }: { cart: Cart; editable?: b
   return (
     <table className="entrada-shop__lines">
       <tbody>
-        {cart.items.map((item) => (
-          <tr key={item.id}>
-            <th scope="row">{item.name}</th>
-            <td>
-              {editable ? (
-                <>
-                  <label className="entrada-shop__visually-hidden" htmlFor={`${id}-${item.id}`}>
-                    {t("cart.quantity", { name: item.name })}
-                  </label>
-                  <select
-                    id={`${id}-${item.id}`}
-                    value={item.quantity}
-                    disabled={journey.busy === "updating"}
-                    onChange={(e) => void journey.changeQuantity(item, Number(e.currentTarget.value))}
-                  >
-                    {Array.from({ length: Math.max(10, item.quantity) }, (_, i) => i + 1).map((n) => (
-                      <option key={n} value={n}>
-                        {n}
-                      </option>
-                    ))}
-                  </select>
-                </>
-              ) : (
-                `${item.quantity} ×`
-              )}
-            </td>
-            <td className="entrada-shop__amount">{money(item.lineTotal)}</td>
-            {editable && (
+        {cart.items.map((item) => {
+          // Lines of one event can share a name (same article name in two price categories): the unit price
+          // tells them apart, on screen and in the controls' names.
+          const label = `${item.name} (${money(item.unitPrice)})`;
+          return (
+            <tr key={item.id}>
+              <th scope="row">
+                {item.name} <span className="entrada-shop__muted">{money(item.unitPrice)}</span>
+              </th>
               <td>
-                <button
-                  type="button"
-                  className="entrada-shop__button entrada-shop__button--quiet"
-                  disabled={journey.busy === "updating"}
-                  onClick={() => void journey.removeItem(item)}
-                >
-                  {t("cart.remove", { name: item.name })}
-                </button>
+                {editable ? (
+                  <>
+                    <label className="entrada-shop__visually-hidden" htmlFor={`${id}-line-${item.id}`}>
+                      {t("cart.quantity", { name: label })}
+                    </label>
+                    <select
+                      id={`${id}-line-${item.id}`}
+                      value={item.quantity}
+                      disabled={journey.busy === "updating"}
+                      onChange={(e) => void journey.changeQuantity(item, Number(e.currentTarget.value))}
+                    >
+                      {Array.from({ length: Math.max(10, item.quantity) }, (_, i) => i + 1).map((n) => (
+                        <option key={n} value={n}>
+                          {n}
+                        </option>
+                      ))}
+                    </select>
+                  </>
+                ) : (
+                  `${item.quantity} ×`
+                )}
               </td>
-            )}
-          </tr>
-        ))}
+              <td className="entrada-shop__amount">{money(item.lineTotal)}</td>
+              {editable && (
+                <td>
+                  <button
+                    type="button"
+                    className="entrada-shop__button entrada-shop__button--quiet"
+                    disabled={journey.busy === "updating"}
+                    onClick={() => void journey.removeItem(item)}
+                  >
+                    {t("cart.remove", { name: label })}
+                  </button>
+                </td>
+              )}
+            </tr>
+          );
+        })}
       </tbody>
       <tfoot>
         <tr>

@@ -103,7 +103,7 @@ export default function EventStep() {
             <div key={slot.id} className="entrada-shop__choice">
               <input
                 type="radio"
-                id={`${id}-${slot.id}`}
+                id={`${id}-slot-${slot.id}`}
                 name={`${id}-slot`}
                 value={slot.id}
                 checked={slotId === slot.id}
@@ -113,7 +113,7 @@ export default function EventStep() {
                   journey.setSelection(event.id, { ...selection, slotId: slot.id });
                 }}
               />
-              <label htmlFor={`${id}-${slot.id}`}>
+              <label htmlFor={`${id}-slot-${slot.id}`}>
                 {dateTime(slot.startsAt)}
                 <span className="entrada-shop__muted">
                   {" "}
@@ -131,7 +131,7 @@ export default function EventStep() {
           {assortment.articles.map((article) => {
             const quantity = selection.quantities[article.id] ?? 0;
             const max = article.maxPerOrder ?? 20;
-            const inputId = `${id}-${article.id}`;
+            const inputId = `${id}-article-${article.id}`;
             return (
               <div key={article.id} className="entrada-shop__article">
                 <div>

@@ -64,30 +64,30 @@ export default function PaymentStep() {
           <div key={p.id} className="entrada-shop__choice">
             <input
               type="radio"
-              id={`${id}-${p.id}`}
+              id={`${id}-provider-${p.id}`}
               name={`${id}-provider`}
               value={p.id}
               checked={providerId === p.id}
               onChange={() => journey.setProvider(p.id)}
             />
-            <label htmlFor={`${id}-${p.id}`}>{p.name}</label>
+            <label htmlFor={`${id}-provider-${p.id}`}>{p.name}</label>
           </div>
         ))}
       </fieldset>
       {provider?.kind === "card" && (
         <div className="entrada-shop__field">
-          <label htmlFor={`${id}-card`}>{t("payment.card")}</label>
+          <label htmlFor={`${id}-card-number`}>{t("payment.card")}</label>
           <input
-            id={`${id}-card`}
+            id={`${id}-card-number`}
             type="text"
             inputMode="numeric"
             autoComplete="cc-number"
             required
-            aria-describedby={`${id}-card-hint`}
+            aria-describedby={`${id}-card-number-hint`}
             value={journey.cardNumber}
             onChange={(e) => journey.setCardNumber(e.currentTarget.value)}
           />
-          <p id={`${id}-card-hint`} className="entrada-shop__muted">
+          <p id={`${id}-card-number-hint`} className="entrada-shop__muted">
             {t("payment.cardHint")}
           </p>
         </div>

@@ -58,7 +58,7 @@ export function SurveyFields({ survey, answers, issues, onChange }: SurveyFields
                   <div key={option.value} className="entrada-shop__choice">
                     <input
                       type={multiple ? "checkbox" : "radio"}
-                      id={`${inputId}-${option.value}`}
+                      id={`${inputId}-option-${option.value}`}
                       name={inputId}
                       value={option.value}
                       checked={selected.includes(option.value)}
@@ -71,7 +71,7 @@ export function SurveyFields({ survey, answers, issues, onChange }: SurveyFields
                         set(q, next.length === 0 ? undefined : next);
                       }}
                     />
-                    <label htmlFor={`${inputId}-${option.value}`}>{option.label}</label>
+                    <label htmlFor={`${inputId}-option-${option.value}`}>{option.label}</label>
                   </div>
                 ))}
               </fieldset>
