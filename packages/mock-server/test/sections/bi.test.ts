@@ -215,6 +215,7 @@ describe("bi: collections", () => {
     const bad = await list("Orders", { $filter: "Totl gt 1" });
     expect(bad.status).toBe(400);
     expect(bad.headers?.["odata-version"]).toBe("4.0");
+    expect(bad.contentType).toBe("application/json");
     expect(bad.body).toMatchObject({
       error: {
         code: "UnknownProperty",

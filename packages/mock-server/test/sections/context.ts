@@ -198,13 +198,31 @@ export function fakeShop(): World {
           id: "ord_ONE",
           cartId: "crt_ONE",
           customer: { firstName: "Anna", lastName: "Muster", email: "anna@example.ch" },
-          items: [],
+          items: [
+            {
+              id: "itm_ONE",
+              articleId: "art_STAND",
+              slotId: "slt_EVENING",
+              eventId: "evt_CONCERT",
+              quantity: 3,
+              held: 0,
+            },
+          ],
           currency: "CHF",
           total: 14700,
           createdAt: "2026-12-01T10:00:00Z",
           ticketIds: ["tkt_A", "tkt_B", "tkt_C", "tkt_X"],
           paymentId: "pay_ONE",
           culture: "de-CH",
+        },
+      },
+      articles: {
+        art_STAND: {
+          id: "art_STAND",
+          slug: "stehplatz",
+          eventId: "evt_CONCERT",
+          name: article,
+          price: { CHF: 4900, EUR: 5200 },
         },
       },
       tickets: {

@@ -50,6 +50,8 @@ function odata(ctx: OperationContext, run: () => HandlerResult): HandlerResult {
       return {
         status: error.status,
         headers: { ...ODATA_VERSION },
+        // OData JSON errors are `application/json`, not problem+json (the engine's default for 4xx/5xx bodies).
+        contentType: "application/json",
         body: error.render(ctx.culture, ctx.logId),
       };
     }
