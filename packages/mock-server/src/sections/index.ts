@@ -3,6 +3,8 @@
  * are added here as their modules land.
  */
 import type { SectionModule } from "../core/types.ts";
+import assets from "./assets/index.ts";
+import bi from "./bi/index.ts";
 import connections from "./connections/index.ts";
 import entrance from "./entrance/index.ts";
 import externalEntrance from "./external-entrance/index.ts";
@@ -18,4 +20,6 @@ export const defaultSections: SectionModule[] = [
   connections as SectionModule,
   survey as SectionModule,
   webhooks as SectionModule,
+  assets as SectionModule,
+  bi as SectionModule,
 ];

@@ -69,8 +69,10 @@ describe("msw transport (setupServer)", () => {
     expect(paid.status).toBe(200);
     const result = await paid.json();
     expect(result.order.tickets).toHaveLength(2);
-    expect(result.order.tickets[0].ticketUrl.startsWith(`${BASE}/__mock/shop/tickets/`)).toBe(true);
-    const pdf = await fetch(result.order.tickets[0].ticketUrl);
+    expect(result.order.tickets[0].ticketUrl).toBe(
+      `${BASE}/assets/v1/tickets/${result.order.tickets[0].id}.pdf`,
+    );
+    const pdf = await fetch(result.order.tickets[0].ticketUrl, { headers: auth });
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
     expect(mock.core.responseViolations).toEqual([]);
   });

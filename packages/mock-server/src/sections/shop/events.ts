@@ -14,7 +14,7 @@ import type {
   ShopState,
   TicketRecord,
 } from "./state.ts";
-import { cartTotal, iso, mockLink, ticketView } from "./views.ts";
+import { cartTotal, iso, ticketView } from "./views.ts";
 
 export function webhookCart(state: ShopState, cart: CartRecord) {
   return {
@@ -77,7 +77,7 @@ export function webhookOrder(ctx: OperationContext, state: ShopState, order: Ord
     },
     items: order.items.map((item) => webhookItem(state, item, order.currency)),
     ticketIds: order.ticketIds,
-    receiptUrl: mockLink(ctx, `/shop/orders/${order.id}/receipt`),
+    receiptUrl: `${ctx.baseUrl ?? ctx.url.origin}/assets/v1/orders/${order.id}/receipt`,
     createdAt: order.createdAt,
   };
 }

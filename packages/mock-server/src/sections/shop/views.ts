@@ -186,7 +186,8 @@ export function ticketView(
     articleId: ticket.articleId,
     holderName: ticket.holderName,
     quicode: ticket.quicode,
-    ticketUrl: mockLink(ctx, `/shop/tickets/${ticket.id}`),
+    // The contract's asset operation (bearer or session token); /__mock/shop/tickets/{id} serves it without auth.
+    ticketUrl: `${ctx.baseUrl ?? ctx.url.origin}/assets/v1/tickets/${ticket.id}.pdf`,
     status: ticket.status,
   };
 }
@@ -208,7 +209,7 @@ export function orderView(
       .map((id) => state.tickets[id])
       .filter((x): x is TicketRecord => x !== undefined)
       .map((x) => ticketView(ctx, x)),
-    receiptUrl: mockLink(ctx, `/shop/orders/${order.id}/receipt`),
+    receiptUrl: `${ctx.baseUrl ?? ctx.url.origin}/assets/v1/orders/${order.id}/receipt`,
   };
 }
 
