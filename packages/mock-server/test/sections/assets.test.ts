@@ -90,9 +90,10 @@ function readPdf(pdf: Uint8Array): string {
   const startxref = Number(/startxref\n(\d+)\n%%EOF/.exec(text)?.[1]);
   expect(text.slice(startxref, startxref + 4)).toBe("xref");
   const entries = [...text.slice(startxref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
-  entries.forEach((offset, i) =>
-    expect(text.slice(offset, offset + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`),
-  );
+  for (const [i, offset] of entries.entries()) {
+    expect(text.slice(offset, offset + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`);
+  }
+
   let content = "";
   for (const m of text.matchAll(/\/Length (\d+) \/Filter \/FlateDecode >>\nstream\n/g)) {
     const start = (m.index as number) + m[0].length;

@@ -87,11 +87,10 @@ export function ticketPdf(
     color: theme.colors.onPrimary,
     bold: true,
   });
-  wrap(text(event?.name, culture) || ticket.eventId, 18, 364, true)
-    .slice(0, 2)
-    .forEach((line, i) =>
-      page.text(28, 546 - i * 20, 18, line, { color: theme.colors.onPrimary, bold: true }),
-    );
+  const title = wrap(text(event?.name, culture) || ticket.eventId, 18, 364, true).slice(0, 2);
+  for (const [i, line] of title.entries()) {
+    page.text(28, 546 - i * 20, 18, line, { color: theme.colors.onPrimary, bold: true });
+  }
   const rows: [LocalizedText, string][] = [
     [L.date, when(slot?.startsAt ?? event?.startsAt, culture)],
     [L.venue, [text(venue?.name, culture), text(venue?.city, culture)].filter(Boolean).join(", ")],
@@ -108,9 +107,9 @@ export function ticketPdf(
   page.qr(120, 330, 180, qr.data);
   page.text(210 - textWidth(ticket.quicode, 9) / 2, 134, 9, ticket.quicode);
   page.text(28, 112, 8, `${text(L.order, culture)} ${ticket.orderId} · ${ticket.id}`, { color: "#6b7280" });
-  wrap(text(L.hint, culture), 9, 364).forEach((line, i) =>
-    page.text(28, 90 - i * 12, 9, line, { color: "#374151" }),
-  );
+  for (const [i, line] of wrap(text(L.hint, culture), 9, 364).entries()) {
+    page.text(28, 90 - i * 12, 9, line, { color: "#374151" });
+  }
   page.rect(0, 0, 420, 6, theme.colors.accent);
   return buildPdf([page], { title: `${text(L.ticket, culture)} ${ticket.id}`, date: now });
 }
@@ -163,13 +162,12 @@ export function receiptPdf(
     company?: string;
   };
   page.text(40, 730, 8, text(L.buyer, culture).toUpperCase(), { color: "#6b7280", bold: true });
-  [
+  const buyer = [
     `${customer.firstName ?? ""} ${customer.lastName ?? ""}`.trim(),
     customer.company ?? "",
     customer.email ?? "",
-  ]
-    .filter(Boolean)
-    .forEach((line, i) => page.text(40, 716 - i * 14, 11, line));
+  ];
+  for (const [i, line] of buyer.filter(Boolean).entries()) page.text(40, 716 - i * 14, 11, line);
   let y = 650;
   page.text(40, y, 9, text(L.item, culture), { bold: true });
   page.text(380, y, 9, text(L.qty, culture), { bold: true, align: "right" });
@@ -180,7 +178,7 @@ export function receiptPdf(
   for (const line of receiptLines(world, order, culture)) {
     const amount = line.unitMinor * line.quantity;
     const names = wrap(line.name, 10, 300);
-    names.forEach((n, i) => page.text(40, y - i * 12, 10, n));
+    for (const [i, n] of names.entries()) page.text(40, y - i * 12, 10, n);
     page.text(380, y, 10, String(line.quantity), { align: "right" });
     page.text(465, y, 10, money(line.unitMinor, cur, culture), { align: "right" });
     page.text(555, y, 10, money(amount, cur, culture), { align: "right" });

@@ -100,14 +100,14 @@ export class PdfPage {
     const n = modules.length;
     const cell = size / n;
     const path: string[] = [];
-    modules.forEach((row, r) =>
-      row.forEach((dark, c) => {
-        if (dark)
-          path.push(
-            `${(x + c * cell).toFixed(3)} ${(top - (r + 1) * cell).toFixed(3)} ${cell.toFixed(3)} ${cell.toFixed(3)} re`,
-          );
-      }),
-    );
+    for (const [r, row] of modules.entries()) {
+      for (const [c, dark] of row.entries()) {
+        if (!dark) continue;
+        path.push(
+          `${(x + c * cell).toFixed(3)} ${(top - (r + 1) * cell).toFixed(3)} ${cell.toFixed(3)} ${cell.toFixed(3)} re`,
+        );
+      }
+    }
     this.ops.push(`0 0 0 rg ${path.join(" ")} f`);
     return this;
   }
