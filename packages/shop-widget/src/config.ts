@@ -1,5 +1,6 @@
 import type { AnalyticsEvent } from "./core/analytics";
 import type { ShopError } from "./core/problem";
+import type { FetchSessionToken } from "./core/session-token";
 import type { ShopApi } from "./core/shop-api";
 import type { Cart, EventFilters, Order } from "./core/types";
 
@@ -59,8 +60,12 @@ export interface ShopConfig extends ShopCallbacks {
   baseUrl?: string;
   /** A session token created by your backend (`POST /shop/v1/sessions`). */
   sessionToken?: string;
-  /** Fetches a fresh session token from your backend; used at start without `sessionToken` and once on expiry. */
-  fetchSessionToken?: () => Promise<string>;
+  /**
+   * Asks your backend for a session token: at start (without `sessionToken`) and once when the API rejects
+   * the current one (`rejectedToken` says which). Keep one shop session per visitor on your side so a return
+   * from a payment page sees the same cart.
+   */
+  fetchSessionToken?: FetchSessionToken;
   /** Your own implementation of the shop operations (e.g. an adapter over an SDK client instance). */
   api?: ShopApi;
   /** `fetch` to use (defaults to the global one). */

@@ -4,8 +4,19 @@ export interface SessionTokenOptions {
   /** A session token the host's backend created (`POST /shop/v1/sessions`). */
   sessionToken?: string | undefined;
   /** Asks the host's backend for a fresh session token; called at start (when no token is given) and on expiry. */
-  fetchSessionToken?: (() => Promise<string>) | undefined;
+  fetchSessionToken?: FetchSessionToken | undefined;
 }
+
+export interface SessionTokenRequest {
+  /**
+   * The token the API just rejected (expired or revoked). A backend that keeps one shop session per visitor
+   * (so a return from a payment page or a reload sees the same cart) replaces its cached token when it
+   * matches; without it, it may hand out its current one.
+   */
+  rejectedToken?: string;
+}
+
+export type FetchSessionToken = (request: SessionTokenRequest) => Promise<string>;
 
 /**
  * Holds the widget's session token. Parallel requests share one fetch; a token the server rejected is
@@ -13,8 +24,9 @@ export interface SessionTokenOptions {
  */
 export class SessionTokenSource {
   #token: string | undefined;
-  #fetcher: (() => Promise<string>) | undefined;
+  #fetcher: FetchSessionToken | undefined;
   #inflight: Promise<string> | undefined;
+  #rejected: string | undefined;
 
   constructor(options: SessionTokenOptions) {
     this.#token = options.sessionToken;
@@ -31,12 +43,15 @@ export class SessionTokenSource {
 
   /** The server answered 401 to `token`: forget it, so the next `get()` fetches a new one (or fails). */
   reject(token: string): void {
-    if (this.#token === token) this.#token = undefined;
+    if (this.#token === token) {
+      this.#token = undefined;
+      this.#rejected = token;
+    }
   }
 
   async get(): Promise<string> {
     if (this.#token !== undefined) return this.#token;
-    return this.#fetch();
+    return this.#fetch(this.#rejected);
   }
 
   /**
@@ -55,10 +70,10 @@ export class SessionTokenSource {
       );
     }
     this.#token = undefined;
-    return this.#fetch();
+    return this.#fetch(rejected);
   }
 
-  #fetch(): Promise<string> {
+  #fetch(rejectedToken?: string): Promise<string> {
     const fetcher = this.#fetcher;
     if (fetcher === undefined) {
       return Promise.reject(
@@ -70,7 +85,7 @@ export class SessionTokenSource {
     if (this.#inflight === undefined) {
       this.#inflight = (async () => {
         try {
-          const token = await fetcher();
+          const token = await fetcher(rejectedToken === undefined ? {} : { rejectedToken });
           if (typeof token !== "string" || token.length === 0) {
             throw new ShopError("session-expired", "fetchSessionToken returned no token");
           }

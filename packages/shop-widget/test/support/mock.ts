@@ -32,11 +32,23 @@ export function useMockApi(options: Parameters<typeof createMock>[0] = { baseUrl
     allowBrowserSecrets: true,
   });
   let created = 0;
-  const fetchSessionToken = async (): Promise<string> => {
-    created += 1;
-    const { data } = await backend.sessions.create.orThrow({});
-    return data.sessionToken;
+  let current: string | undefined;
+  /**
+   * The host backend's endpoint: one shop session per visitor (kept across reloads and payment redirects),
+   * replaced when the widget reports it rejected.
+   */
+  const fetchSessionToken = async ({ rejectedToken }: { rejectedToken?: string } = {}): Promise<string> => {
+    if (current === undefined || current === rejectedToken) {
+      created += 1;
+      const { data } = await backend.sessions.create.orThrow({});
+      current = data.sessionToken;
+    }
+    return current;
   };
+  afterEach(() => {
+    current = undefined;
+    created = 0;
+  });
 
   return {
     mock,
@@ -45,8 +57,9 @@ export function useMockApi(options: Parameters<typeof createMock>[0] = { baseUrl
     backend,
     /** How many session tokens the widget asked for. */
     sessionsCreated: () => created,
-    resetSessionCount: () => {
-      created = 0;
+    /** Forget the visitor's session (a new visitor). */
+    newVisitor: () => {
+      current = undefined;
     },
   };
 }
