@@ -75,7 +75,6 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
   const transport = new Transport({
     fetch: config.fetch,
     auth: undefined,
-    tokenUrl: config.tokenUrl,
     locale: config.locale,
     userAgent: isBrowserLike()
       ? undefined
@@ -105,9 +104,14 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
   }
   const authProvider = transport.config.auth;
 
+  // Default headers go on every request openapi-fetch builds (sections and raw); a call's own headers win.
+  const defaultHeaders: Record<string, string> = {};
+  if (config.locale) defaultHeaders["accept-language"] = config.locale;
+  if (transport.config.userAgent) defaultHeaders["user-agent"] = transport.config.userAgent;
   const raw = createFetchClient<paths>({
     baseUrl: config.baseUrl,
-    fetch: (request) => transport.send(request, {}, { attempts: 0 }),
+    headers: defaultHeaders,
+    fetch: (request) => transport.send(request, {}, { attempts: 0, prepared: true }),
   });
 
   const client: Record<string, unknown> = {

@@ -5,6 +5,7 @@
 
 import type { Client } from "openapi-fetch";
 import { EntradaError, UnexpectedResponseError } from "./errors.ts";
+import { localeProblem, normalizeLocale } from "./language.ts";
 import { errorFromResponse, parseSuccessJson } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, EntradaSuccess, OperationMethod, RequestError, ResponseMeta } from "./types.ts";
@@ -74,10 +75,22 @@ async function invoke(
   spec: OperationSpec,
   init: RawInit = {},
 ): Promise<EntradaResult<unknown>> {
-  const { params, body, headers, locale, idempotencyKey, signal, timeoutMs, totalTimeoutMs, retry } = init;
+  const { params, body, locale, idempotencyKey, signal, timeoutMs, totalTimeoutMs, retry } = init;
+  let headers = init.headers;
+  if (locale !== undefined) {
+    const tag = normalizeLocale(locale);
+    if (tag === undefined) throw new TypeError(localeProblem(locale));
+    headers = { ...headers, "accept-language": tag };
+  }
   const controller = new AbortController();
-  const state: CallState = { attempts: 0, controller, holdTimer: true, operationId: spec.operationId };
-  const call: CallOptions = { locale, idempotencyKey, signal, timeoutMs, totalTimeoutMs, retry };
+  const state: CallState = {
+    attempts: 0,
+    controller,
+    holdTimer: true,
+    prepared: true,
+    operationId: spec.operationId,
+  };
+  const call: CallOptions = { idempotencyKey, signal, timeoutMs, totalTimeoutMs, retry };
   let response: Response | undefined;
   try {
     // biome-ignore lint/suspicious/noExplicitAny: the generic raw client is typed per path by the public types.

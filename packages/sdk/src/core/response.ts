@@ -13,6 +13,7 @@ import { parseRetryAfter } from "./retry.ts";
 /** True for `application/json`, `application/problem+json` and every other `+json` type. */
 export function isJsonContentType(contentType: string | null | undefined): boolean {
   if (!contentType) return false;
+  if (contentType.startsWith("application/json")) return true;
   const mediaType = (contentType.split(";")[0] as string).trim().toLowerCase();
   return mediaType === "application/json" || mediaType.endsWith("+json");
 }

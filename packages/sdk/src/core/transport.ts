@@ -36,8 +36,6 @@ export type FetchLike = (request: Request) => Promise<Response>;
 export interface TransportConfig {
   fetch: FetchLike;
   auth: AuthProvider | undefined;
-  /** Requests to this URL never carry a bearer token (the token endpoint). */
-  tokenUrl: string;
   locale: string | undefined;
   /** Sent as `User-Agent` outside browsers. */
   userAgent: string | undefined;
@@ -71,6 +69,8 @@ export interface CallOptions {
 export interface CallState {
   /** Set by the caller: the controller whose signal the incoming request carries (lets attempt 1 reuse it). */
   controller?: AbortController | undefined;
+  /** Set by the caller: `Accept-Language` and `User-Agent` are already on the request. */
+  prepared?: boolean | undefined;
   /** Set by the caller: keep the final attempt's timer running until `settle()` (body read included). */
   holdTimer?: boolean | undefined;
   operationId?: string | undefined;
@@ -123,19 +123,22 @@ export class Transport {
     const headers = request.headers;
     const write = isWriteMethod(method);
 
-    let locale = cfg.locale;
-    if (call.locale !== undefined) {
-      locale = normalizeLocale(call.locale);
-      if (locale === undefined) throw new TypeError(localeProblem(call.locale));
+    // Section methods and the raw client set language and User-Agent while building the request.
+    if (!state.prepared) {
+      let locale = cfg.locale;
+      if (call.locale !== undefined) {
+        locale = normalizeLocale(call.locale);
+        if (locale === undefined) throw new TypeError(localeProblem(call.locale));
+      }
+      if (locale && !headers.has("accept-language")) headers.set("accept-language", locale);
+      if (cfg.userAgent) headers.set("user-agent", cfg.userAgent);
     }
-    if (locale && !headers.has("accept-language")) headers.set("accept-language", locale);
     let key: string | undefined;
     if (write) {
       key = headers.get("idempotency-key") ?? resolveIdempotencyKey(method, call.idempotencyKey);
       if (key !== undefined) headers.set("idempotency-key", key);
     }
     state.idempotencyKey = key;
-    if (cfg.userAgent) headers.set("user-agent", cfg.userAgent);
 
     const policy = call.retry === undefined ? cfg.retry : resolveRetryPolicy(cfg.retry, call.retry);
     // Writes are retried only when the server can recognise the repeat by its key.
@@ -145,7 +148,8 @@ export class Transport {
     const totalMs = call.totalTimeoutMs ?? cfg.totalTimeoutMs;
     const deadline = totalMs === undefined ? Number.POSITIVE_INFINITY : cfg.now() + totalMs;
     const callerSignal = state.controller ? call.signal : request.signal;
-    const needsAuth = cfg.auth !== undefined && !request.url.startsWith(cfg.tokenUrl);
+    // A request that brings its own Authorization (the token request's Basic credentials) keeps it.
+    const needsAuth = cfg.auth !== undefined && !headers.has("authorization");
     const info = (status?: number): ErrorContext => ({
       status,
       idempotencyKey: key,

@@ -13,7 +13,7 @@ const DEMO_SCOPE = { scope: ["Shop", "TERP"] } as const;
 const server = setupServer(...mock.handlers);
 const DEMO = { baseUrl: BASE, clientId: "entrada-demo", clientSecret: "demo-secret" } as const;
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
 afterEach(() => {
   mock.reset();
   server.resetHandlers();
@@ -37,7 +37,7 @@ function countingClient(options: Partial<EntradaClientOptions> = {}) {
   const client = createClient({
     ...DEMO,
     ...options,
-    fetch: (request) => {
+    fetch: (request: Request) => {
       if (new URL(request.url).pathname === "/connect/token") counter.token++;
       else counter.api++;
       return fetch(request);

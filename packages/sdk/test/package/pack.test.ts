@@ -86,7 +86,7 @@ beforeAll(() => {
     cwd: pkgDir,
     encoding: "utf8",
   });
-  const [{ filename }] = JSON.parse(out) as Array<{ filename: string }>;
+  const [{ filename }] = JSON.parse(out) as [{ filename: string }];
   const modules = join(tmp, "node_modules");
   mkdirSync(join(modules, "@entrada"), { recursive: true });
   execFileSync("tar", ["-xzf", join(tmp, filename.replace(/^@entrada\//, "").replace("/", "-")), "-C", tmp]);

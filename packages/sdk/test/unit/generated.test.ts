@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error — plain .mjs build script without declarations
 import {
   OUTPUT,
   readContract,
