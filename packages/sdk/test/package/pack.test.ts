@@ -2,7 +2,7 @@
  * Packs the built package as users get it and imports it from fresh ESM and CJS projects on Node 20 (the
  * machine's node) and Node 24 (the workspace's), then type-checks a consumer against the packed declarations.
  * No network: the tarball is extracted into a temporary node_modules next to openapi-fetch copied from the
- * workspace. Needs `pnpm --filter @entrada/sdk build` first (the root `pnpm test` builds before testing).
+ * workspace. Builds `dist/` first when it is missing or older than the sources.
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -13,6 +13,7 @@ import {
   readdirSync,
   realpathSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
@@ -74,12 +75,23 @@ const CONSUMER_LOGIC = `
   }));
 `;
 
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
 let tmp: string;
 let packageRoot: string;
 
 beforeAll(() => {
-  if (!existsSync(join(pkgDir, "dist/index.js"))) {
-    throw new Error("dist/ is missing: run `pnpm --filter @entrada/sdk build` before this test");
+  const built = join(pkgDir, "dist/index.js");
+  if (!existsSync(built) || newestSource(join(pkgDir, "src")) > statSync(built).mtimeMs) {
+    const tsup = join(dirname(require.resolve("tsup/package.json")), "dist/cli-default.js");
+    execFileSync(process.execPath, [tsup, "--silent"], { cwd: pkgDir, stdio: "inherit" });
   }
   tmp = mkdtempSync(join(tmpdir(), "entrada-sdk-pack-"));
   const out = execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], {
@@ -117,7 +129,7 @@ beforeAll(() => {
     (async () => { ${CONSUMER_LOGIC} })().catch((e) => { console.error(e); process.exit(1); });
   `,
   );
-}, 60_000);
+}, 180_000);
 
 afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
