@@ -23,6 +23,16 @@ export interface BiExportOptions extends BiRequestOptions {
 const encoder = new TextEncoder();
 
 /**
+ * CSV columns from the first row: its properties in `$metadata` order (JSON does not fix the order of keys, a
+ * CSV file should), then any properties the SDK does not know yet, as they came.
+ */
+function orderColumns(set: BiEntitySet, row: object): string[] {
+  const known = Object.keys(biEntitySets[set]);
+  const keys = Object.keys(row);
+  return [...known.filter((k) => keys.includes(k)), ...keys.filter((k) => !known.includes(k))];
+}
+
+/**
  * Streams a whole dataset as NDJSON (one JSON object per line) or CSV (RFC 4180, CRLF, header row from `$select`,
  * else from the first row). Pages are fetched only as the consumer reads, so memory stays at about one page.
  */
@@ -67,7 +77,8 @@ export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
           if (format === "ndjson") {
             for (const row of page.value) text += `${JSON.stringify(row)}\n`;
           } else {
-            if (!columns && page.value.length) columns = Object.keys(page.value[0] as object);
+            if (!columns && page.value.length)
+              columns = orderColumns(query.entitySet, page.value[0] as object);
             if (columns && !headerWritten) text += header();
             for (const row of page.value)
               text += csvRecord(columns as readonly string[], row as Record<string, unknown>);

@@ -77,6 +77,18 @@ describe("BI export", () => {
     ]);
   });
 
+  it("orders first-row columns by $metadata, keeping properties the SDK does not know at the end", async () => {
+    const row = { Status: "paid", Extra: 1, OrderId: "ord_1", CreatedAt: "2025-01-01T00:00:00Z" };
+    const bi = biFeed({
+      baseUrl: "https://api.test",
+      fetch: async () => Response.json({ value: [row] }),
+      accessToken: "t",
+    });
+    expect(await text(bi.exportStream(odata("Orders"), { format: "csv" }))).toBe(
+      "OrderId,CreatedAt,Status,Extra\r\nord_1,2025-01-01T00:00:00Z,paid,1\r\n",
+    );
+  });
+
   it("takes the CSV header from the first row without $select, and writes one for an empty dataset", async () => {
     const rows = tickets(3);
     const feed = fakeFeed(rows);
