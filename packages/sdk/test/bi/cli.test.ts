@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type MockServer, startMockServer } from "@entrada/mock-server/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tickets } from "./fake-feed.ts";
 
@@ -346,5 +347,39 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
     ]);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/Token request to http:\/\/127\.0\.0\.1:9 failed/);
+  });
+});
+
+describe("entrada-bi-export against the mock server", () => {
+  let mock: MockServer;
+  let dir: string;
+  beforeAll(async () => {
+    mock = await startMockServer({ port: 0, webhooks: false });
+    dir = mkdtempSync(join(tmpdir(), "bi-export-mock-"));
+  });
+  afterAll(async () => {
+    await mock?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("exports the Entrances dataset to NDJSON, every row once", async () => {
+    const out = join(dir, "entrances.ndjson");
+    const r = await run(
+      [
+        ...["--base-url", mock.url, "--dataset", "Entrances", "--format", "ndjson", "--out", out],
+        ...["--page-size", "500", "--filter", "Direction eq 'entry'"],
+      ],
+      { ENTRADA_CLIENT_ID: "entrada-demo", ENTRADA_CLIENT_SECRET: "demo-secret" },
+    );
+    expect(r.stderr).toMatch(/done: (\d+)\/\1 rows/);
+    expect(r.code).toBe(0);
+    const rows = readFileSync(out, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { ScanId: string; Direction: string });
+    const total = Number(/done: (\d+)\//.exec(r.stderr)?.[1]);
+    expect(rows).toHaveLength(total);
+    expect(new Set(rows.map((row) => row.ScanId)).size).toBe(total);
+    expect(rows.every((row) => row.Direction === "entry")).toBe(true);
   });
 });
