@@ -1,10 +1,10 @@
-import { QueryClient } from "@tanstack/react-query";
+import { QueryCache, QueryClient } from "@tanstack/react-query";
 import type { i18n as I18n } from "i18next";
 import { isLocale, type Locale, type ShopConfig, type ShopEventMap } from "../config";
 import type { Tracker } from "../core/analytics";
 import { Emitter } from "../core/emitter";
 import { createHttpShopApi } from "../core/http-shop-api";
-import { ShopError } from "../core/problem";
+import { ShopError, toShopError } from "../core/problem";
 import { SessionTokenSource } from "../core/session-token";
 import type { ShopApi } from "../core/shop-api";
 import { createI18n } from "../i18n";
@@ -28,6 +28,8 @@ export class Controller {
     this.instanceId = instanceId;
     this.tokens = new SessionTokenSource(config);
     this.queryClient = new QueryClient({
+      // Failed reads are shown in place by their step; the host hears about them too.
+      queryCache: new QueryCache({ onError: (error) => this.notify("error", toShopError(error)) }),
       defaultOptions: {
         queries: {
           staleTime: 30_000,

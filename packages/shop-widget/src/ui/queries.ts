@@ -4,6 +4,10 @@ import type { Cart, EventFilters } from "../core/types";
 import { useShop } from "./context";
 
 /**
+ * Server state through TanStack Query. Query functions do not consume TanStack's AbortSignal on purpose:
+ * a consumed signal cancels the request when React StrictMode unmounts and remounts, and the remount
+ * requests again; without it the one request in flight is shared.
+ *
  * Server state through TanStack Query. Every key includes the culture, so switching language refetches the
  * localized texts while the previous data stays on screen (no flash, no remount, focus kept).
  */
@@ -21,7 +25,7 @@ export function useVenues() {
   const { api, locale } = useShop();
   return useQuery({
     queryKey: keys.venues(locale),
-    queryFn: ({ signal }) => api.listVenues({ locale, signal }),
+    queryFn: () => api.listVenues({ locale }),
     placeholderData: keepPreviousData,
     staleTime: 5 * 60_000,
   });
@@ -32,7 +36,7 @@ export function useEventsPage(filters: EventFilters, cursor: string | undefined)
   const { api, locale } = useShop();
   return useQuery({
     queryKey: keys.events(locale, filters, cursor),
-    queryFn: ({ signal }) => api.listEvents(filters, cursor, { locale, signal }),
+    queryFn: () => api.listEvents(filters, cursor, { locale }),
     placeholderData: keepPreviousData,
   });
 }
@@ -41,7 +45,7 @@ export function useEvent(id: string | undefined) {
   const { api, locale } = useShop();
   return useQuery({
     queryKey: keys.event(locale, id ?? ""),
-    queryFn: ({ signal }) => api.getEvent(id as string, { locale, signal }),
+    queryFn: () => api.getEvent(id as string, { locale }),
     enabled: id !== undefined,
     placeholderData: (previous, query) => (query?.queryKey[3] === id ? previous : undefined),
   });
@@ -51,7 +55,7 @@ export function useCart(id: string | undefined) {
   const { api, locale } = useShop();
   return useQuery<Cart>({
     queryKey: keys.cart(locale, id ?? ""),
-    queryFn: ({ signal }) => api.getCart(id as string, { locale, signal }),
+    queryFn: () => api.getCart(id as string, { locale }),
     enabled: id !== undefined,
     staleTime: 5_000,
     placeholderData: (previous) => (previous?.id === id ? previous : undefined),
@@ -62,7 +66,7 @@ export function useProviders(cartId: string | undefined) {
   const { api, locale } = useShop();
   return useQuery({
     queryKey: keys.providers(locale, cartId ?? ""),
-    queryFn: ({ signal }) => api.listCartPaymentProviders(cartId as string, { locale, signal }),
+    queryFn: () => api.listCartPaymentProviders(cartId as string, { locale }),
     enabled: cartId !== undefined,
     placeholderData: keepPreviousData,
   });
@@ -72,7 +76,7 @@ export function useSurvey(id: string | null | undefined) {
   const { api, locale } = useShop();
   return useQuery({
     queryKey: keys.survey(locale, id ?? ""),
-    queryFn: ({ signal }) => api.getSurvey(id as string, { locale, signal }),
+    queryFn: () => api.getSurvey(id as string, { locale }),
     enabled: typeof id === "string" && id.length > 0,
     placeholderData: keepPreviousData,
   });

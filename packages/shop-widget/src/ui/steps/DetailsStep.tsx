@@ -36,14 +36,14 @@ export default function DetailsStep() {
   const events = useQueries({
     queries: eventIds.map((eventId) => ({
       queryKey: keys.event(locale, eventId),
-      queryFn: ({ signal }: { signal: AbortSignal }) => api.getEvent(eventId, { locale, signal }),
+      queryFn: () => api.getEvent(eventId, { locale }),
     })),
   });
   const surveyIds = [...new Set(events.map((q) => q.data?.surveyId).filter((s): s is string => !!s))];
   const surveys = useQueries({
     queries: surveyIds.map((surveyId) => ({
       queryKey: keys.survey(locale, surveyId),
-      queryFn: ({ signal }: { signal: AbortSignal }) => api.getSurvey(surveyId, { locale, signal }),
+      queryFn: () => api.getSurvey(surveyId, { locale }),
     })),
   })
     .map((q) => q.data)
