@@ -3,10 +3,10 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AnalyticsEvent, Order, ShopHandle, Step } from "../src/index";
 import { mount } from "../src/index";
-import { API, useMockApi } from "./support/mock";
+import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
 
-const api = useMockApi();
+const api = setupMockApi();
 let handle: ShopHandle | undefined;
 afterEach(() => {
   handle?.unmount();

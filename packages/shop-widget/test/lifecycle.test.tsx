@@ -6,10 +6,10 @@ import type { ShopHandle } from "../src/index";
 import { mount } from "../src/index";
 import { EntradaShop } from "../src/react/index";
 import { container, openEvent, screen, text, toPayment, within } from "./support/dom";
-import { API, useMockApi } from "./support/mock";
+import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
 
-const api = useMockApi();
+const api = setupMockApi();
 const handles: ShopHandle[] = [];
 afterEach(() => {
   for (const h of handles.splice(0)) h.unmount();

@@ -9,7 +9,7 @@ export const API = "https://api.entrada.test";
  * The mock server's msw handlers for a test file (one engine per file, reset to its seed after every test);
  * unhandled requests fail the test.
  */
-export function useMockApi(options: Parameters<typeof createMock>[0] = { baseUrl: API }) {
+export function setupMockApi(options: Parameters<typeof createMock>[0] = { baseUrl: API }) {
   const mock: EntradaMsw = createMock({ validateResponses: "strict", ...options });
   const server = setupServer(...mock.handlers);
   beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
