@@ -214,7 +214,9 @@ describe("docs: tools", () => {
     expect(hits.length).toBeLessThanOrEqual(5);
     expect(hits.every((h, i) => i === 0 || (hits[i - 1] as { score: number }).score >= h.score)).toBe(true);
     const checkout = await call("search_docs", { query: "checkout cart" });
-    expect((checkout.structuredContent?.results as { id: string }[])[0]?.id).toBe("checkoutCart");
+    expect((checkout.structuredContent?.results as { id: string }[] | undefined)?.[0]?.id).toBe(
+      "checkoutCart",
+    );
     const none = await call("search_docs", { query: "zzqxv" });
     expect(none.structuredContent?.results).toEqual([]);
   });
@@ -240,7 +242,7 @@ describe("docs: tools", () => {
     const bi = await call("list_endpoints", { module: "bi" });
     conforms("ListEndpointsResult", bi.structuredContent);
     expect(
-      (bi.structuredContent?.endpoints as { operationId: string }[]).map((e) => e.operationId),
+      ((bi.structuredContent?.endpoints ?? []) as { operationId: string }[]).map((e) => e.operationId),
     ).toContain("listBiOrders");
     const hooks = await call("list_endpoints", { module: "webhooks" });
     expect(hooks.structuredContent?.endpoints).toContainEqual(
