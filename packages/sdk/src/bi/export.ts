@@ -40,7 +40,7 @@ export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
   feed: BiFeed,
   query: ODataQuery<S, K>,
   options: BiExportOptions,
-): ReadableStream<Uint8Array> {
+): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { format, onProgress } = options;
   if (format !== "ndjson" && format !== "csv")
     throw new TypeError(`Unknown export format "${String(format)}"`);
@@ -54,7 +54,7 @@ export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
     return `${(columns as readonly string[]).map(csvField).join(",")}\r\n`;
   };
 
-  return new ReadableStream<Uint8Array>(
+  return new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
       async pull(controller) {
         // A pull must enqueue or close, or the stream stalls: skip pages that produce no output (empty pages).

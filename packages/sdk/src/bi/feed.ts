@@ -262,7 +262,7 @@ export class BiFeed {
   exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
     query: ODataQuery<S, K>,
     options: BiExportOptions,
-  ): ReadableStream<Uint8Array> {
+  ): ReadableStream<Uint8Array<ArrayBuffer>> {
     return exportStream(this, query, options);
   }
 

@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import {
   type BiEntitySet,
   type BiExportFormat,
+  type BiExportProgress,
   biEntitySets,
   biFeed,
   ODataError,
@@ -29,6 +30,7 @@ const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format n
                          [--locale de-CH] [--quiet]
 
 Datasets: ${Object.keys(biEntitySets).join(", ")}
+An --out file ending in .gz is written gzip-compressed.
 Credentials default to the ENTRADA_CLIENT_ID and ENTRADA_CLIENT_SECRET environment variables.
 Exit codes: 0 done, 1 I/O error, 2 usage, 3 authentication, 4 BI feed error, 130 interrupted.`;
 
@@ -229,10 +231,19 @@ async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promi
   process.once("SIGINT", onSignal);
   const progress = progressReporter(process.stderr, config.quiet);
   try {
-    const result = await feed.export(query, destination, {
+    let result: BiExportProgress = { rows: 0, pages: 0, bytes: 0, total: undefined };
+    const stream = feed.exportStream(query, {
       format: config.format,
       signal: controller.signal,
-      onProgress: progress.update,
+      onProgress: (p) => {
+        result = p;
+        progress.update(p);
+      },
+    });
+    // `--out file.csv.gz`: gzip on the way out (progress counts the uncompressed bytes).
+    const gzip = !toStdout && config.out.endsWith(".gz");
+    await (gzip ? stream.pipeThrough(new CompressionStream("gzip")) : stream).pipeTo(destination, {
+      signal: controller.signal,
     });
     if (!toStdout) await rename(partial, config.out);
     progress.done(result, toStdout ? "stdout" : config.out);

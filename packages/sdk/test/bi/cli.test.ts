@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { type MockServer, startMockServer } from "@entrada/mock-server/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tickets } from "./fake-feed.ts";
@@ -166,6 +167,24 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
       seen.feed.every((f) => f.authorization === "Bearer tok_cli" && f.prefer === "odata.maxpagesize=5"),
     ).toBe(true);
     expect(new URL(seen.feed[0]?.url ?? "").searchParams.get("$select")).toBe("TicketId,HolderName,Status");
+  });
+
+  it("gzips when the output file ends in .gz", async () => {
+    const out = join(dir, "tickets.ndjson.gz");
+    const r = await run([
+      "--base-url",
+      base,
+      ...creds,
+      "--dataset",
+      "Tickets",
+      "--format",
+      "ndjson",
+      "--out",
+      out,
+    ]);
+    expect(r.code).toBe(0);
+    const lines = gunzipSync(readFileSync(out)).toString("utf8").trimEnd().split("\n");
+    expect(lines.map((l) => JSON.parse(l))).toEqual(ROWS);
   });
 
   it("exports NDJSON to stdout with a filter, taking credentials from the environment", async () => {
