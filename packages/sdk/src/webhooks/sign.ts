@@ -29,7 +29,9 @@ export async function signWebhook(input: SignWebhookInput): Promise<SignedWebhoo
   const { id, body, secret } = input;
   const time = input.timestamp ?? new Date();
   const ts = String(Math.floor(typeof time === "number" ? time : time.getTime() / 1000));
-  if (!id || /[\s,]/.test(id)) fail("missing_header", "Webhook id must be a non-empty token");
+  if (typeof id !== "string" || !id || /[\s,]/.test(id)) {
+    throw new TypeError("Webhook id must be a non-empty token without spaces or commas");
+  }
   const secrets = typeof secret === "string" ? [secret] : secret;
   const signatures: string[] = [];
   for (const s of secrets) signatures.push(`v1,${await hmac(s, `${id}.${ts}.`, toBytes(body))}`);

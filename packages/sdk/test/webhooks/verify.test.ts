@@ -203,6 +203,8 @@ describe("verifyWebhook", () => {
       expect(await rejection(verifyWebhook(body, h, s, { now }))).toBe("invalid_secret");
     }
     expect(await rejection(signWebhook({ id: "msg_x", body, secret: [] }))).toBe("invalid_secret");
+    await expect(signWebhook({ id: "msg 1", body, secret: SECRET })).rejects.toThrow(TypeError);
+    await expect(signWebhook({ id: "", body, secret: SECRET })).rejects.toThrow(TypeError);
     expect(await rejection(verifyWebhook(event as unknown as string, h, SECRET, { now }))).toBe(
       "invalid_body",
     );
