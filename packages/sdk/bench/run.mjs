@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// SDK core benchmark (run with Node 24: `pnpm bench`, or `pnpm exec node bench/run.mjs` from packages/sdk).
+// SDK core benchmark (run with Node 24: `pnpm bench`, or `pnpm exec node --expose-gc bench/run.mjs` from
+// packages/sdk).
 // Every figure is measured in this run against a baseline from the same run:
 // 1. overhead per GET with a fake fetch: the SDK vs openapi-fetch alone vs raw fetch (+ JSON);
 // 2. runtime size, esbuild --minify + gzip (zlib level 9), of the core entry, with and without openapi-fetch;
@@ -139,7 +140,10 @@ const ITERATIONS = 2_000;
 const perRound = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
 for (let round = 0; round < ROUNDS; round++) {
   // Interleaved rounds, so drift of a shared machine hits every variant alike.
-  for (const [name, fn] of Object.entries(variants)) perRound[name].push(await measure(fn, ITERATIONS));
+  for (const [name, fn] of Object.entries(variants)) {
+    globalThis.gc?.(); // start every batch with a clean heap, so no variant pays another's garbage
+    perRound[name].push(await measure(fn, ITERATIONS));
+  }
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ratioTo = (name, baseline) => median(perRound[name].map((v, i) => v / perRound[baseline][i]));

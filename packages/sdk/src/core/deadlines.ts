@@ -7,10 +7,13 @@
 export interface Deadline {
   at: number;
   fire: () => void;
+  live: boolean;
 }
 
 export class Deadlines {
-  readonly #entries = new Set<Deadline>();
+  /** Registration order; finished entries are only flagged (cheap) and compacted in bulk. */
+  #queue: Deadline[] = [];
+  #live = 0;
   readonly #now: () => number;
   #armedAt = Number.POSITIVE_INFINITY;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -21,19 +24,29 @@ export class Deadlines {
 
   /** Calls `fire` at `at` (epoch ms) unless `delete`d first. */
   add(at: number, fire: () => void): Deadline {
-    const entry = { at, fire };
-    this.#entries.add(entry);
+    const entry = { at, fire, live: true };
+    const queue = this.#queue;
+    queue.push(entry);
+    this.#live++;
     if (at < this.#armedAt) this.#arm(at);
+    else if (queue.length > 64 && queue.length > 2 * this.#live) this.#queue = queue.filter((e) => e.live);
     return entry;
   }
 
   delete(entry: Deadline): void {
-    this.#entries.delete(entry);
+    if (!entry.live) return;
+    entry.live = false;
+    this.#live--;
   }
 
   /** Deadlines registered and not yet fired or deleted. */
   get size(): number {
-    return this.#entries.size;
+    return this.#live;
+  }
+
+  /** Entries held, finished ones not yet compacted included (bounded: at most twice the live ones, or 64). */
+  get held(): number {
+    return this.#queue.length;
   }
 
   #arm(at: number): void {
@@ -49,14 +62,21 @@ export class Deadlines {
     this.#armedAt = Number.POSITIVE_INFINITY;
     const now = this.#now();
     let next = Number.POSITIVE_INFINITY;
-    for (const entry of this.#entries) {
-      if (entry.at <= now) {
-        this.#entries.delete(entry);
-        entry.fire();
-      } else if (entry.at < next) {
-        next = entry.at;
+    const due: Deadline[] = [];
+    const kept: Deadline[] = [];
+    for (const entry of this.#queue) {
+      if (!entry.live) continue;
+      if (entry.at <= now) due.push(entry);
+      else {
+        kept.push(entry);
+        if (entry.at < next) next = entry.at;
       }
     }
-    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
+    this.#queue = kept;
+    for (const entry of due) {
+      this.delete(entry);
+      entry.fire();
+    }
+    if (next !== Number.POSITIVE_INFINITY && next < this.#armedAt) this.#arm(next);
   }
 }
