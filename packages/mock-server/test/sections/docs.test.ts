@@ -7,8 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { MockRequest, MockResponse } from "../../src/core/types.ts";
-import { createDocsServer, PROTOCOL_VERSIONS } from "../../src/sections/docs/index.ts";
-import { loadGuides } from "../../src/sections/docs/node.ts";
+import { createDocsServer, loadGuides, PROTOCOL_VERSIONS } from "../../src/sections/docs/index.ts";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
@@ -33,9 +32,17 @@ function conforms(schema: string, value: unknown): void {
 }
 
 const BASE = "http://127.0.0.1:4020";
+const requireHere = createRequire(import.meta.url);
+const guides = loadGuides((pkg, path) => {
+  try {
+    return readFileSync(join(dirname(requireHere.resolve(`${pkg}/package.json`)), path), "utf8");
+  } catch {
+    return null;
+  }
+});
 const docs = createDocsServer({
   document: apiDocument,
-  guides: loadGuides(),
+  guides,
   rateLimit: { limit: 1000, windowSeconds: 60 },
 });
 

@@ -5,5 +5,6 @@
  */
 export type { DocsSnapshot, GuideName } from "./content.ts";
 export { buildSnapshot, GUIDE_NAMES } from "./content.ts";
+export { GUIDE_SOURCES, loadGuides } from "./guides.ts";
 export { createDocsServer, type DocsServer, type DocsServerOptions, PROTOCOL_VERSIONS } from "./server.ts";
 export { TOOLS } from "./tools.ts";
