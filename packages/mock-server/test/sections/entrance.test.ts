@@ -191,14 +191,12 @@ describe("entrance: admission", () => {
         })
       ).slug,
     ).toBe("conflict");
-    expect(
-      (
-        await h.problem(entrance, "scanQuicode", {
-          params: { gateId: "gte_NOPE" },
-          body: { quicode: "Q1.tkt_A.K7P2" },
-        })
-      ).slug,
-    ).toBe("not-found");
+    const missing = await h.problem(entrance, "scanQuicode", {
+      params: { gateId: "gte_NOPE" },
+      body: { quicode: "Q1.tkt_A.K7P2" },
+      culture: "fr-CH",
+    });
+    expect([missing.slug, missing.detail]).toEqual(["not-found", "L'accès gte_NOPE n'existe pas."]);
     // Nothing was logged or consumed by the rejected requests.
     expect((await scan("Q1.tkt_A.K7P2")).body).toMatchObject({ result: "admitted" });
   });

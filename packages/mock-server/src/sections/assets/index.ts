@@ -1,4 +1,5 @@
 import type { HandlerResult, OperationContext, SectionModule } from "../../core/types.ts";
+import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 import { shopOrders, shopTickets } from "../entrance/shop-view.ts";
 import { allImages, hash, type ImageRecord } from "./catalogue.ts";
@@ -83,7 +84,7 @@ function metadataJson(ctx: OperationContext, image: ImageRecord) {
 function imageOr404(ctx: OperationContext): ImageRecord {
   const id = ctx.params.imageId as string;
   const image = allImages(ctx.world).find((i) => i.id === id);
-  if (!image) ctx.problem("not-found", `No image ${id}.`);
+  if (!image) ctx.problem("not-found", detail(ctx, "noImage", { id }));
   return image;
 }
 
@@ -187,7 +188,7 @@ function listIcons(ctx: OperationContext): HandlerResult {
 function getIcon(ctx: OperationContext): HandlerResult {
   const name = ctx.params.iconName as string;
   const icon = ICONS.find((i) => i.name === name);
-  if (!icon) ctx.problem("not-found", `No icon ${name}.`);
+  if (!icon) ctx.problem("not-found", detail(ctx, "noIcon", { id: name }));
   const format = queryParam(ctx, "format") ?? "svg";
   const size = Number(queryParam(ctx, "size") ?? 48);
   const tag = etag(`${name}|${format}|${format === "png" ? size : ""}|${ctx.culture}`);
@@ -209,8 +210,10 @@ function themeFor(
 ): ResolvedTheme {
   const state = ctx.world[ASSETS] as AssetsState;
   const theme = resolveTheme(ctx.world, state.theme, input);
-  if (theme === "unknown-event") ctx.problem("not-found", `No event ${input.eventId}.`);
-  if (theme === "unknown-venue") ctx.problem("not-found", `No venue ${input.venueId}.`);
+  if (theme === "unknown-event")
+    ctx.problem("not-found", detail(ctx, "noEvent", { id: input.eventId ?? "" }));
+  if (theme === "unknown-venue")
+    ctx.problem("not-found", detail(ctx, "noVenue", { id: input.venueId ?? "" }));
   return theme;
 }
 
@@ -236,8 +239,8 @@ function getTheme(ctx: OperationContext): HandlerResult {
 function getTicketPdf(ctx: OperationContext): HandlerResult {
   const id = (ctx.params.ticketId as string).replace(/\.pdf$/, "");
   const ticket = shopTickets(ctx.world).find((x) => x.id === id);
-  if (!ticket) ctx.problem("not-found", `No ticket ${id}.`);
-  if (ticket.status === "cancelled") ctx.problem("conflict", `Ticket ${id} was cancelled.`);
+  if (!ticket) ctx.problem("not-found", detail(ctx, "noTicket", { id }));
+  if (ticket.status === "cancelled") ctx.problem("conflict", detail(ctx, "ticketCancelled", { id }));
   const theme = themeFor(ctx, { eventId: ticket.eventId, channel: "pdf" });
   const pdf = ticketPdf(ctx.world, ticket, theme, ctx.culture, ctx.clock.now());
   const state = ctx.world[ASSETS] as AssetsState;
@@ -268,7 +271,7 @@ function getTicketPdf(ctx: OperationContext): HandlerResult {
 function getOrderReceipt(ctx: OperationContext): HandlerResult {
   const id = ctx.params.orderId as string;
   const order = shopOrders(ctx.world).find((o) => o.id === id);
-  if (!order) ctx.problem("not-found", `No order ${id}.`);
+  if (!order) ctx.problem("not-found", detail(ctx, "noOrder", { id }));
   const theme = themeFor(ctx, { channel: "pdf" });
   return {
     status: 200,

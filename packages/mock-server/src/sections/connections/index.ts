@@ -1,5 +1,6 @@
 import { t } from "../../core/culture.ts";
 import type { HandlerResult, OperationContext, SectionModule, World } from "../../core/types.ts";
+import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 
 export interface BadgeRecord {
@@ -142,10 +143,11 @@ function connectionJson(state: ConnectionsState, c: ConnectionRecord) {
 function createConnectionScan(ctx: OperationContext): HandlerResult {
   const state = slice(ctx.world);
   const body = ctx.body as { scannerBadgeId: string; scannedBadgeQr: string; note?: string };
-  if (!state.badges[body.scannerBadgeId]) ctx.problem("not-found", `No badge ${body.scannerBadgeId}.`);
+  if (!state.badges[body.scannerBadgeId])
+    ctx.problem("not-found", detail(ctx, "noBadge", { id: body.scannerBadgeId }));
   const scanned = decodeBadgeQr(body.scannedBadgeQr);
-  const invalid = (detail: string) =>
-    ctx.problem("unprocessable", detail, { errors: [{ pointer: "/body/scannedBadgeQr", detail }] });
+  const invalid = (text: string) =>
+    ctx.problem("unprocessable", text, { errors: [{ pointer: "/body/scannedBadgeQr", detail: text }] });
   if (scanned === null || !state.badges[scanned]) {
     invalid(
       ctx.text(
@@ -191,7 +193,7 @@ function createConnectionScan(ctx: OperationContext): HandlerResult {
 function listBadgeContacts(ctx: OperationContext): HandlerResult {
   const state = slice(ctx.world);
   const badgeId = ctx.params.badgeId as string;
-  if (!state.badges[badgeId]) ctx.problem("not-found", `No badge ${badgeId}.`);
+  if (!state.badges[badgeId]) ctx.problem("not-found", detail(ctx, "noBadge", { id: badgeId }));
   const mode = queryParam(ctx, "mode");
   const items = state.order
     .map((id) => state.connections[id] as ConnectionRecord)
@@ -207,10 +209,10 @@ function deleteBadgeContact(ctx: OperationContext): HandlerResult {
   const state = slice(ctx.world);
   const badgeId = ctx.params.badgeId as string;
   const contactId = ctx.params.contactId as string;
-  if (!state.badges[badgeId]) ctx.problem("not-found", `No badge ${badgeId}.`);
+  if (!state.badges[badgeId]) ctx.problem("not-found", detail(ctx, "noBadge", { id: badgeId }));
   const record = state.connections[contactId];
   if (!record || record.badgeId !== badgeId)
-    ctx.problem("not-found", `Badge ${badgeId} has no contact ${contactId}.`);
+    ctx.problem("not-found", detail(ctx, "noContact", { badge: badgeId, id: contactId }));
   delete state.connections[contactId];
   state.order = state.order.filter((id) => id !== contactId);
   return { status: 204 };

@@ -2,6 +2,7 @@ import { CULTURES, pickText } from "../../core/culture.ts";
 import type { HandlerResult, LocalizedText, OperationContext, SectionModule } from "../../core/types.ts";
 import { localizedValue } from "../webhooks/queue.ts";
 import { resolveTicket } from "./admission.ts";
+import { detail } from "./details.ts";
 import { paginate, queryParam } from "./paging.ts";
 import { shopEvent, shopTickets } from "./shop-view.ts";
 import {
@@ -26,7 +27,7 @@ const localize = (ctx: OperationContext, v: LocalizedText | string | null): stri
 function gateOr404(ctx: OperationContext) {
   const gateId = ctx.params.gateId as string;
   const gate = resolvedGates(ctx.world).find((g) => g.id === gateId);
-  if (!gate) ctx.problem("not-found", `No gate ${gateId}.`);
+  if (!gate) ctx.problem("not-found", detail(ctx, "noGate", { id: gateId }));
   return gate;
 }
 
@@ -96,9 +97,8 @@ function readAt(ctx: OperationContext, field: "scannedAt" | "exitedAt"): number 
   if (typeof raw !== "string") return now;
   const at = Date.parse(raw);
   if (at > now + FUTURE_TOLERANCE_MS) {
-    ctx.problem("unprocessable", `${field} lies in the future.`, {
-      errors: [{ pointer: `/body/${field}`, detail: `${field} must not be later than the time of receipt.` }],
-    });
+    const text = detail(ctx, "future", { field });
+    ctx.problem("unprocessable", text, { errors: [{ pointer: `/body/${field}`, detail: text }] });
   }
   return at;
 }
@@ -177,12 +177,8 @@ function scanQuicode(ctx: OperationContext): HandlerResult {
   const state = entranceSlice(ctx.world);
   const gate = gateOr404(ctx);
   const body = ctx.body as { quicode: string; deviceId?: string };
-  if (gate.status === "closed") ctx.problem("conflict", `Gate ${gate.id} is closed.`);
-  if (gate.direction === "exit")
-    ctx.problem(
-      "conflict",
-      `Gate ${gate.id} only records exits; use POST /entrance/v1/gates/${gate.id}/exits.`,
-    );
+  if (gate.status === "closed") ctx.problem("conflict", detail(ctx, "gateClosed", { id: gate.id }));
+  if (gate.direction === "exit") ctx.problem("conflict", detail(ctx, "gateExitOnly", { id: gate.id }));
   const at = readAt(ctx, "scannedAt");
   const resolved = resolveTicket(ctx.world, body.quicode);
   const ticket = resolved?.summary ?? null;
@@ -259,8 +255,8 @@ function recordExit(ctx: OperationContext): HandlerResult {
   const state = entranceSlice(ctx.world);
   const gate = gateOr404(ctx);
   const body = ctx.body as { quicode: string; deviceId?: string };
-  if (gate.status === "closed") ctx.problem("conflict", `Gate ${gate.id} is closed.`);
-  if (gate.direction === "entry") ctx.problem("conflict", `Gate ${gate.id} only records entries.`);
+  if (gate.status === "closed") ctx.problem("conflict", detail(ctx, "gateClosed", { id: gate.id }));
+  if (gate.direction === "entry") ctx.problem("conflict", detail(ctx, "gateEntryOnly", { id: gate.id }));
   const at = readAt(ctx, "exitedAt");
   const resolved = resolveTicket(ctx.world, body.quicode);
   const ticket = resolved?.summary ?? null;
@@ -353,7 +349,7 @@ function createQuicodeCategory(ctx: OperationContext): HandlerResult {
   try {
     new RegExp(body.pattern);
   } catch (error) {
-    ctx.problem("unprocessable", "The pattern is not a valid regular expression.", {
+    ctx.problem("unprocessable", detail(ctx, "badPattern"), {
       errors: [{ pointer: "/body/pattern", detail: error instanceof Error ? error.message : String(error) }],
     });
   }
@@ -363,7 +359,7 @@ function createQuicodeCategory(ctx: OperationContext): HandlerResult {
       ? c.name.toLocaleLowerCase() === lower
       : Object.values(c.name).some((n) => n.toLocaleLowerCase() === lower),
   );
-  if (clash) ctx.problem("conflict", `A category named "${body.name}" already exists (${clash.id}).`);
+  if (clash) ctx.problem("conflict", detail(ctx, "categoryExists", { name: body.name, id: clash.id }));
   const record: QuicodeCategoryRecord = {
     id: ctx.id("qcc"),
     name: body.name,
@@ -388,11 +384,11 @@ function getScanReport(ctx: OperationContext): HandlerResult {
   const to = queryParam(ctx, "to") ?? null;
   if (from && to && Date.parse(to) <= Date.parse(from)) {
     ctx.problem("validation-error", undefined, {
-      errors: [{ pointer: "/query/to", detail: "to must be after from." }],
+      errors: [{ pointer: "/query/to", detail: detail(ctx, "toBeforeFrom") }],
     });
   }
   if (gateId && !resolvedGates(ctx.world).some((g) => g.id === gateId))
-    ctx.problem("not-found", `No gate ${gateId}.`);
+    ctx.problem("not-found", detail(ctx, "noGate", { id: gateId }));
   const scans = state.scans.filter(
     (s) =>
       (eventId === null || s.eventId === eventId) &&
@@ -436,7 +432,7 @@ function getEventOccupancy(ctx: OperationContext): HandlerResult {
   const eventId = ctx.params.eventId as string;
   const event = shopEvent(ctx.world, eventId);
   const scans = state.scans.filter((s) => s.eventId === eventId);
-  if (!event && scans.length === 0) ctx.problem("not-found", `No event ${eventId}.`);
+  if (!event && scans.length === 0) ctx.problem("not-found", detail(ctx, "noEvent", { id: eventId }));
   const gates = resolvedGates(ctx.world).filter((g) => g.eventIds.includes(eventId));
   const byGate = new Map<string, { gateId: string; admitted: number; exited: number; denied: number }>();
   for (const g of gates) byGate.set(g.id, { gateId: g.id, admitted: 0, exited: 0, denied: 0 });

@@ -1,4 +1,5 @@
 import type { OperationContext } from "../../core/types.ts";
+import { detail } from "./details.ts";
 
 /** A page in the REST list shape of DECISIONS.md: `{items, nextCursor}`. */
 export interface Page<T> {
@@ -38,7 +39,7 @@ export function paginate<T>(ctx: OperationContext, items: readonly T[], idOf: (i
     const index = after === null ? -1 : items.findIndex((item) => idOf(item) === after);
     if (index < 0) {
       ctx.problem("validation-error", undefined, {
-        errors: [{ pointer: "/query/cursor", detail: "Unknown or expired cursor; start again without it." }],
+        errors: [{ pointer: "/query/cursor", detail: detail(ctx, "badCursor") }],
       });
     }
     start = index + 1;

@@ -7,6 +7,7 @@ import type {
   World,
 } from "../../core/types.ts";
 import { DOORS_OPEN_BEFORE_MS } from "../entrance/admission.ts";
+import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 import { shopEvent, shopTicketByQuicode } from "../entrance/shop-view.ts";
 import {
@@ -234,7 +235,7 @@ function getExternalImport(ctx: OperationContext): HandlerResult {
   const state = externalSlice(ctx.world);
   const id = ctx.params.importId as string;
   const record = state.imports[id];
-  if (!record) ctx.problem("not-found", `No import ${id}.`);
+  if (!record) ctx.problem("not-found", detail(ctx, "noImport", { id }));
   return { status: 200, body: importJson(ctx, record) };
 }
 

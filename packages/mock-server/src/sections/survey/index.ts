@@ -6,6 +6,7 @@ import type {
   SectionModule,
   World,
 } from "../../core/types.ts";
+import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 import { shopEvents, shopOrders, shopTickets } from "../entrance/shop-view.ts";
 import {
@@ -79,7 +80,7 @@ function surveyJson(ctx: OperationContext, s: SurveyRecord) {
 function getSurveyOr404(ctx: OperationContext): SurveyRecord {
   const id = ctx.params.surveyId as string;
   const survey = surveySlice(ctx.world).surveys[id];
-  if (!survey) ctx.problem("not-found", `No survey ${id}.`);
+  if (!survey) ctx.problem("not-found", detail(ctx, "noSurvey", { id }));
   return survey;
 }
 
@@ -119,8 +120,7 @@ function getSurvey(ctx: OperationContext): HandlerResult {
 function submitSurveyResponse(ctx: OperationContext): HandlerResult {
   const survey = getSurveyOr404(ctx);
   const body = ctx.body as { answers: Record<string, AnswerValue>; orderId?: string; ticketId?: string };
-  if (survey.status === "closed")
-    ctx.problem("conflict", `Survey ${survey.id} is closed and accepts no more responses.`);
+  if (survey.status === "closed") ctx.problem("conflict", detail(ctx, "surveyClosed", { id: survey.id }));
   const errors = validateSurveyAnswers(survey, body.answers, { culture: ctx.culture });
   if (body.orderId !== undefined && !shopOrders(ctx.world).some((o) => o.id === body.orderId)) {
     errors.push({

@@ -1,5 +1,6 @@
 import document from "@entrada/openapi/openapi.json" with { type: "json" };
 import type { HandlerResult, OperationContext, SectionModule } from "../../core/types.ts";
+import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 import { createDelivery, failPending } from "./queue.ts";
 import { newSecret, previousSecretExpiresAt, rotateSecret } from "./secrets.ts";
@@ -84,8 +85,8 @@ function deliveryJson(d: WebhookDeliveryRecord) {
 
 function checkUrl(ctx: OperationContext, url: string): void {
   if (!url.startsWith("https://") && !LOCAL_HTTP.test(url)) {
-    const detail = "Webhook URLs must use https (http only for localhost, 127.0.0.1 and [::1]).";
-    ctx.problem("unprocessable", detail, { errors: [{ pointer: "/body/url", detail }] });
+    const text = detail(ctx, "webhookUrl");
+    ctx.problem("unprocessable", text, { errors: [{ pointer: "/body/url", detail: text }] });
   }
 }
 
@@ -94,14 +95,15 @@ function ownSubscription(ctx: OperationContext): WebhookSubscriptionRecord {
   const s = webhooksSlice(ctx.world).subscriptions[id];
   // Another client's subscription does not exist for this caller.
   if (!s || s.clientId !== (ctx.auth?.clientId ?? ""))
-    ctx.problem("not-found", `No webhook subscription ${id}.`);
+    ctx.problem("not-found", detail(ctx, "noSubscription", { id }));
   return s;
 }
 
 function ownDelivery(ctx: OperationContext): WebhookDeliveryRecord {
   const id = ctx.params.deliveryId as string;
   const d = webhooksSlice(ctx.world).deliveries[id];
-  if (!d || d.clientId !== (ctx.auth?.clientId ?? "")) ctx.problem("not-found", `No webhook delivery ${id}.`);
+  if (!d || d.clientId !== (ctx.auth?.clientId ?? ""))
+    ctx.problem("not-found", detail(ctx, "noDelivery", { id }));
   return d;
 }
 
@@ -213,7 +215,7 @@ function sendWebhookTestEvent(ctx: OperationContext): HandlerResult {
   const body = (ctx.body ?? {}) as { eventType?: string };
   const type = body.eventType ?? "ticket.issued";
   const example = examplePayload(type);
-  if (!example) ctx.problem("unprocessable", `The contract has no example payload for ${type}.`);
+  if (!example) ctx.problem("unprocessable", detail(ctx, "noExample", { type }));
   const now = ctx.clock.now();
   const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data: example.data });
   const delivery = createDelivery(ctx.world, s, { id: ctx.id("msg"), type, body: payload }, now, ctx.id, {
@@ -251,8 +253,8 @@ function getWebhookDelivery(ctx: OperationContext): HandlerResult {
 function replayWebhookDelivery(ctx: OperationContext): HandlerResult {
   const original = ownDelivery(ctx);
   const s = webhooksSlice(ctx.world).subscriptions[original.subscriptionId];
-  if (!s) ctx.problem("conflict", `The subscription of delivery ${original.id} was deleted.`);
-  if (!s.enabled) ctx.problem("conflict", `Subscription ${s.id} is disabled; enable it before replaying.`);
+  if (!s) ctx.problem("conflict", detail(ctx, "subscriptionDeleted", { id: original.id }));
+  if (!s.enabled) ctx.problem("conflict", detail(ctx, "subscriptionDisabled", { id: s.id }));
   const delivery = createDelivery(
     ctx.world,
     s,
