@@ -237,3 +237,31 @@ describe("bi: collections", () => {
     expect(version.status).toBe(400);
   });
 });
+
+describe("bi: engine problems as OData errors", () => {
+  it("maps a problem+json from the engine to the OData JSON error shape", async () => {
+    const { problemToODataError } = await import("../../src/sections/bi/index.ts");
+    expect(
+      problemToODataError({
+        status: 400,
+        title: "Invalid request",
+        detail: "The request does not match the contract.",
+        logId: "log_1",
+        errors: [{ pointer: "/query/$top", detail: "must be integer" }],
+      }),
+    ).toEqual({
+      error: {
+        code: "BadRequest",
+        message: "The request does not match the contract.",
+        target: "$top",
+        details: [{ code: "BadRequest", message: "must be integer", target: "$top" }],
+        innererror: { logId: "log_1" },
+      },
+    });
+    expect(problemToODataError({ status: 401, title: "Unauthorized" }).error).toMatchObject({
+      code: "Unauthorized",
+      target: null,
+      details: [],
+    });
+  });
+});

@@ -165,3 +165,44 @@ const bi: SectionModule<BiState> = {
 };
 
 export default bi;
+
+const STATUS_CODES: Record<number, string> = {
+  400: "BadRequest",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "NotFound",
+  406: "NotAcceptable",
+  429: "TooManyRequests",
+  501: "NotImplemented",
+  503: "ServiceUnavailable",
+};
+
+/**
+ * Turn an engine problem (auth, validation, rate limit) on a BI operation into the OData JSON error the contract
+ * promises for the feed (`{error: {code, message, target, details, innererror: {logId}}}`, `application/json`,
+ * `OData-Version: 4.0`). Pointers like `/query/$top` become targets like `$top`.
+ * @example if (op.tag === "bi") response.body = JSON.stringify(problemToODataError(problem))
+ */
+export function problemToODataError(problem: {
+  status: number;
+  title?: string;
+  detail?: string;
+  logId?: string;
+  errors?: { pointer: string; detail: string }[];
+}): { error: Record<string, unknown> } {
+  const target = (pointer: string) => pointer.replace(/^\/(query|header|path|body)\//, "");
+  const first = problem.errors?.[0];
+  return {
+    error: {
+      code: STATUS_CODES[problem.status] ?? (problem.status >= 500 ? "InternalError" : "BadRequest"),
+      message: problem.detail ?? problem.title ?? "",
+      target: first ? target(first.pointer) : null,
+      details: (problem.errors ?? []).map((e) => ({
+        code: STATUS_CODES[problem.status] ?? "BadRequest",
+        message: e.detail,
+        target: target(e.pointer),
+      })),
+      ...(problem.logId ? { innererror: { logId: problem.logId } } : {}),
+    },
+  };
+}
