@@ -1,7 +1,7 @@
 // Declarations of the build script, for the staleness test.
 export const OUTPUT: string;
 export const SCHEMA_OUTPUT: string;
-export function responseMode(operation: unknown): "json" | "text" | "blob";
+export function responseMode(operation: unknown): "json" | "mixed" | "text" | "blob";
 export function formBody(operation: unknown): boolean;
 export function renderOperations(operationsJson: unknown, openapiJson: unknown): string;
 export function renderSchema(schemaDts: string): string;

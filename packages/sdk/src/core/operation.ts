@@ -6,11 +6,11 @@
 import type { Client } from "openapi-fetch";
 import { EntradaError, UnexpectedResponseError } from "./errors.ts";
 import { localeProblem, normalizeLocale } from "./language.ts";
-import { errorFromResponse, parseSuccessJson } from "./response.ts";
+import { errorFromResponse, isJsonContentType, parseSuccessJson } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, EntradaSuccess, OperationMethod, RequestError, ResponseMeta } from "./types.ts";
 
-type ResponseMode = "json" | "text" | "blob";
+type ResponseMode = "json" | "mixed" | "text" | "blob";
 
 /** One parsed entry of the generated operation table. */
 export interface OperationSpec {
@@ -24,7 +24,7 @@ export interface OperationSpec {
 /** `"POST /connect/token form"` → spec. */
 export function parseOperationSpec(operationId: string, spec: string): OperationSpec {
   const [method = "GET", path = "/", ...flags] = spec.split(" ");
-  const mode = flags.includes("text") ? "text" : flags.includes("blob") ? "blob" : "json";
+  const mode = (["mixed", "text", "blob"] as const).find((m) => flags.includes(m)) ?? "json";
   return { operationId, method, path, mode, form: flags.includes("form") };
 }
 
@@ -36,6 +36,7 @@ interface RawInit extends CallOptions {
 
 const formSerializer = (body: unknown) => new URLSearchParams(body as Record<string, string>).toString();
 const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
+const ACCEPT_JSON = { accept: "application/json" };
 
 /** Response meta, read from the headers on first access (most calls never look). */
 class Meta implements ResponseMeta {
@@ -97,9 +98,13 @@ async function invoke(
     const result = await (raw.request as any)(spec.method, spec.path, {
       params,
       body,
-      headers: spec.form ? { ...FORM_HEADERS, ...headers } : headers,
+      headers: spec.form
+        ? { ...FORM_HEADERS, ...headers }
+        : spec.mode === "mixed"
+          ? { ...ACCEPT_JSON, ...headers }
+          : headers,
       bodySerializer: spec.form ? formSerializer : undefined,
-      parseAs: spec.mode === "json" ? "text" : spec.mode,
+      parseAs: spec.mode === "blob" ? "blob" : "text",
       signal: controller.signal,
       fetch: (request: Request) => transport.send(request, call, state),
     });
@@ -120,9 +125,16 @@ async function invoke(
       const error = errorFromResponse(response.status, response.headers, state.errorBody ?? "", context());
       return { error: error as RequestError, response, meta };
     }
-    if (spec.mode !== "json") return { data: result.data, response, meta };
-    const text = (result.data as string | undefined) ?? "";
     const contentType = response.headers.get("content-type");
+    // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
+    if (
+      spec.mode === "blob" ||
+      spec.mode === "text" ||
+      (spec.mode === "mixed" && !isJsonContentType(contentType))
+    ) {
+      return { data: result.data ?? (spec.mode === "blob" ? undefined : ""), response, meta };
+    }
+    const text = (result.data as string | undefined) ?? "";
     const parsed = parseSuccessJson(text, contentType);
     if (!parsed.ok) {
       const error = new UnexpectedResponseError(parsed.reason, text, contentType ?? undefined, context());

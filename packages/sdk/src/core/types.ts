@@ -56,11 +56,14 @@ type OkStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | "2XX";
 type ResponsesOf<Op> = Op extends { responses: infer R } ? R : never;
 type JsonKeys<C> = Extract<keyof C, `${string}/json` | `${string}+json`>;
 type TextKeys<C> = Extract<keyof C, `text/${string}` | `${string}/xml`>;
+/** JSON bodies parsed; text and XML as strings; anything else a Blob; JSON-or-other (OData `$metadata`) both. */
 type MediaBody<C> = [JsonKeys<C>] extends [never]
   ? [TextKeys<C>] extends [never]
     ? Blob
     : string
-  : C[JsonKeys<C>];
+  : [Exclude<keyof C, JsonKeys<C>>] extends [never]
+    ? C[JsonKeys<C>]
+    : C[JsonKeys<C>] | string;
 type BodyOf<R> = R extends { content: infer C }
   ? [C] extends [never]
     ? undefined

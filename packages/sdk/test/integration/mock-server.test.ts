@@ -5,6 +5,7 @@
 import { createMock } from "@entrada/mock-server/msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { biFeed, odata } from "../../src/bi/index.ts";
 import { createClient, type EntradaClientOptions, EntradaProblemError, paginate } from "../../src/index.ts";
 
 const BASE = "https://api.mock.entrada.test";
@@ -254,5 +255,21 @@ describe("against the mock server", () => {
     });
     expect(Array.isArray(data.items)).toBe(true);
     expect(meta.contentLanguage).toBe("it-CH");
+  });
+
+  it("reads the BI feed with the client's token: typed sections and the OData helper", async () => {
+    const { client, counter } = countingClient();
+    const metadata = await client.bi.getBiMetadata.orThrow();
+    expect(typeof metadata.data).toBe("object");
+    const { data: orders } = await client.bi.listBiOrders.orThrow({ params: { query: { $top: 2 } } });
+    expect(orders.value.length).toBeLessThanOrEqual(2);
+    const feed = biFeed({ baseUrl: BASE, getToken: client.getAccessToken });
+    let rows = 0;
+    for await (const row of feed.rows(odata("Orders").top(3))) {
+      expect(row).toBeTypeOf("object");
+      rows++;
+    }
+    expect(rows).toBeGreaterThan(0);
+    expect(counter.token).toBe(1);
   });
 });

@@ -80,6 +80,16 @@ describe("section methods", () => {
   });
 });
 
+describe("media types", () => {
+  it("types binary bodies as Blob and JSON-or-XML bodies as a union with string", async () => {
+    const pdf = await client.assets.getTicketPdf.orThrow({ params: { path: { ticketId: "tkt_1" } } });
+    expectTypeOf(pdf.data).toEqualTypeOf<Blob>();
+    const metadata = await client.bi.getBiMetadata.orThrow();
+    expectTypeOf<string>().toExtend<typeof metadata.data>();
+    expectTypeOf<Blob>().not.toExtend<typeof metadata.data>();
+  });
+});
+
 describe("errors", () => {
   it("narrows the error union by kind", async () => {
     const { error } = await client.shop.listVenues();

@@ -470,6 +470,24 @@ describe("errors and results", () => {
 });
 
 describe("other entry points", () => {
+  it("asks for JSON where an operation also speaks XML, and returns other bodies as text", async () => {
+    const xml = '<?xml version="1.0"?><edmx:Edmx Version="4.0"/>';
+    let answerXml = false;
+    const api = fakeApi(() =>
+      answerXml
+        ? new Response(xml, { status: 200, headers: { "content-type": "application/xml" } })
+        : json(200, { $Version: "4.0" }),
+    );
+    const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
+    const asJson = await client.bi.getBiMetadata.orThrow();
+    expect(api.calls[0]?.headers.get("accept")).toBe("application/json");
+    expect(asJson.data).toEqual({ $Version: "4.0" });
+    answerXml = true;
+    const asXml = await client.bi.getBiMetadata.orThrow({ headers: { accept: "application/xml" } });
+    expect(api.calls[1]?.headers.get("accept")).toBe("application/xml");
+    expect(asXml.data).toBe(xml);
+  });
+
   it("returns binary operations (ticket PDF) as a Blob", async () => {
     const bytes = new TextEncoder().encode("%PDF-1.7 fake");
     const api = fakeApi(
