@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import survey, { findSurvey, validateSurveyAnswers } from "../../src/sections/survey/index.ts";
+import survey, {
+  findSurvey,
+  validateAnswersForSurveys,
+  validateSurveyAnswers,
+} from "../../src/sections/survey/index.ts";
 import { fakeShop, harness } from "./context.ts";
 
 const VALID = {
@@ -172,6 +176,30 @@ describe("survey: validateSurveyAnswers", () => {
       },
       { pointer: "/body/surveyAnswers/qst_confRole", detail: "Veuillez répondre à cette question." },
       { pointer: "/body/surveyAnswers/qst_confDiet", detail: "Veuillez répondre à cette question." },
+    ]);
+  });
+});
+
+describe("survey: answers for several surveys (the shop's cart customer)", () => {
+  it("validates each survey against its own answers and reports foreign ids once", () => {
+    const h = harness([survey]);
+    const festival = findSurvey(h.world, "srv_festival");
+    const conference = findSurvey(h.world, "srv_conference");
+    if (!festival || !conference) throw new Error("seed surveys missing");
+    const errors = validateAnswersForSurveys(
+      [festival, conference],
+      {
+        qst_festSource: "social",
+        qst_festNewsletter: false,
+        qst_confCompany: "Muster AG",
+        qst_confRole: "other",
+        qst_nope: 1,
+      },
+      { culture: "en-GB", pointerPrefix: "/body/surveyAnswers" },
+    );
+    expect(errors).toEqual([
+      { pointer: "/body/surveyAnswers/qst_confDiet", detail: "Please answer this question." },
+      { pointer: "/body/surveyAnswers/qst_nope", detail: "The survey has no such question." },
     ]);
   });
 });

@@ -21,7 +21,7 @@ import { validateSurveyAnswers } from "./validate.ts";
 
 export type { SurveyRecord } from "./model.ts";
 export type { AnswerError } from "./validate.ts";
-export { validateSurveyAnswers, visibleQuestions } from "./validate.ts";
+export { validateAnswersForSurveys, validateSurveyAnswers, visibleQuestions } from "./validate.ts";
 
 const RULES_FAILED: LocalizedText = t(
   "{n} Antworten verletzen die Regeln der Umfrage.",

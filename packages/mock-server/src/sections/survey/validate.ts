@@ -301,3 +301,30 @@ export function validateSurveyAnswers(
   }
   return errors;
 }
+
+/**
+ * Validate one answer map against several surveys at once (a cart with events asking different surveys): each
+ * survey sees only its own questions' answers; ids that belong to none are reported once as unknown.
+ * @example validateAnswersForSurveys([festival, conference], customer.surveyAnswers ?? {}, { pointerPrefix: "/body/surveyAnswers", culture })
+ */
+export function validateAnswersForSurveys(
+  surveys: Pick<SurveyRecord, "questions">[],
+  answers: Record<string, unknown>,
+  options: { culture?: Culture; pointerPrefix?: string } = {},
+): AnswerError[] {
+  const errors: AnswerError[] = [];
+  const known = new Set(surveys.flatMap((s) => s.questions.map((q) => q.id)));
+  for (const survey of surveys) {
+    const own = new Set(survey.questions.map((q) => q.id));
+    const subset = Object.fromEntries(Object.entries(answers).filter(([id]) => own.has(id)));
+    errors.push(...validateSurveyAnswers(survey, subset, options));
+  }
+  const unknown = Object.keys(answers).filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    const say = pickText(M.unknown, options.culture ?? "de-CH");
+    const prefix = options.pointerPrefix ?? "/body/answers";
+    for (const id of unknown)
+      errors.push({ pointer: `${prefix}/${id.replace(/~/g, "~0").replace(/\//g, "~1")}`, detail: say });
+  }
+  return errors;
+}
