@@ -4,7 +4,7 @@
  */
 
 import type { Client } from "openapi-fetch";
-import { EntradaError, UnexpectedResponseError } from "./errors.ts";
+import { EntradaError, NetworkError, UnexpectedResponseError } from "./errors.ts";
 import { localeProblem, normalizeLocale } from "./language.ts";
 import { errorFromResponse, isJsonContentType, parseSuccessJson } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
@@ -143,8 +143,23 @@ async function invoke(
     return { data: parsed.value, response, meta };
   } catch (error) {
     state.settle?.();
+    response ??= state.response;
     if (error instanceof EntradaError)
       return { error: error as RequestError, response, meta: metaOf(response, state) };
+    // A 2xx body that broke off while it was read (connection reset): a network error, like a failed fetch.
+    if (state.response && !(signal?.aborted && error === signal.reason)) {
+      const message = error instanceof Error ? error.message : String(error);
+      const network = new NetworkError(`Network error while reading the response: ${message}`, {
+        status: state.response.status,
+        logId: state.response.headers.get("x-log-id") ?? undefined,
+        idempotencyKey: state.idempotencyKey,
+        operationId: spec.operationId,
+        method: spec.method,
+        attempts: state.attempts,
+        cause: error,
+      });
+      return { error: network, response, meta: metaOf(response, state) };
+    }
     // The caller's abort reason, or a programming error (e.g. an invalid idempotency key): rethrown as is.
     throw error;
   }

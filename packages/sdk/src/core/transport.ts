@@ -78,6 +78,8 @@ export interface CallState {
   idempotencyKey?: string | undefined;
   /** Raw body of a final non-2xx response (already read, so it is kept exactly). */
   errorBody?: string | undefined;
+  /** The final 2xx response, once it arrived (its body may still be unread). */
+  response?: Response | undefined;
   /** Clears the final attempt's timer; set when `holdTimer` was requested. */
   settle?: (() => void) | undefined;
 }
@@ -234,7 +236,7 @@ export class Transport {
       let text: string | undefined;
       let retryable = isRetryableStatus(status);
       if (status === 409 && key !== undefined) {
-        text = await this.#readText(response, cleanup);
+        text = await this.#readText(response, cleanup, controller.signal, callerSignal, info);
         // The first attempt is still running on the server: wait and ask again to get its stored response.
         retryable = isKeyInUse(text, response);
       }
@@ -257,23 +259,33 @@ export class Transport {
       if (!retryable) cfg.budget?.recordSuccess();
 
       if (!response.ok) {
-        if (text === undefined) text = await this.#readText(response, cleanup);
+        if (text === undefined)
+          text = await this.#readText(response, cleanup, controller.signal, callerSignal, info);
         cleanup();
         state.errorBody = text;
         return new Response(text, { status, statusText: response.statusText, headers: response.headers });
       }
       if (state.holdTimer) state.settle = cleanup;
       else cleanup();
+      state.response = response;
       return response;
     }
   }
 
-  async #readText(response: Response, cleanup: () => void): Promise<string> {
+  /** Reads an error body; a failure while reading (timeout, reset, abort) ends the call like a failed fetch. */
+  async #readText(
+    response: Response,
+    cleanup: () => void,
+    attemptSignal: AbortSignal,
+    callerSignal: AbortSignal | null | undefined,
+    info: (status?: number) => ErrorContext,
+  ): Promise<string> {
     try {
       return await response.text();
     } catch (error) {
       cleanup();
-      throw error;
+      const failure = this.#classify(error, attemptSignal, callerSignal, () => info(response.status));
+      throw failure.kind === "caller" ? failure.reason : failure.error;
     }
   }
 

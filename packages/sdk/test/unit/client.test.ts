@@ -273,6 +273,50 @@ describe("timeouts and cancellation", () => {
   });
 });
 
+describe("broken bodies", () => {
+  function brokenBody(status: number): Response {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"items": ['));
+        controller.error(new TypeError("terminated: other side closed"));
+      },
+    });
+    return new Response(stream, { status, headers: { "content-type": "application/json" } });
+  }
+
+  it("reports a 2xx body that breaks off as a NetworkError result, not a rejection", async () => {
+    const api = fakeApi(() => brokenBody(200));
+    const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
+    const { error, response } = await client.shop.listVenues();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error?.message).toMatch(/terminated/);
+    expect(response?.status).toBe(200);
+  });
+
+  it("reports an error body that breaks off as a NetworkError", async () => {
+    const api = fakeApi(() => brokenBody(404));
+    const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
+    const { error } = await client.shop.getCart({ params: { path: { id: "crt_1" } } });
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error?.status).toBe(404);
+  });
+
+  it("times out a body that stalls after the headers", async () => {
+    const api = fakeApi((req) => {
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"items": ['));
+          req.signal.addEventListener("abort", () => controller.error(req.signal.reason));
+        },
+      });
+      return new Response(stream, { status: 200, headers: { "content-type": "application/json" } });
+    });
+    const client = createClient({ ...CREDENTIALS, fetch: api.fetch, timeoutMs: 30 });
+    const { error } = await client.shop.listVenues();
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+});
+
 describe("tokens", () => {
   it("sends one token request for 1,000 concurrent calls on a cold client", async () => {
     const api = fakeApi(() => json(200, { items: [] }));
