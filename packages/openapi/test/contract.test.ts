@@ -143,10 +143,13 @@ describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
   const write = writeMethods.has(op.method);
   const responses = responsesOf(document, op.operation);
 
-  it(describedOperations.has(op.id) ? "comes from the service description" : "is marked as our design", () => {
-    // Everything else is ours, and a reader must be able to tell (DECISIONS.md, first paragraph).
-    expect(op.operation["x-entrada-design"] === true).toBe(!describedOperations.has(op.id));
-  });
+  it(
+    describedOperations.has(op.id) ? "comes from the service description" : "is marked as our design",
+    () => {
+      // Everything else is ours, and a reader must be able to tell (DECISIONS.md, first paragraph).
+      expect(op.operation["x-entrada-design"] === true).toBe(!describedOperations.has(op.id));
+    },
+  );
 
   it("accepts Accept-Language", () => {
     expect(headerParameter(op, "Accept-Language"), `${op.pointer} lacks Accept-Language`).toBeDefined();
