@@ -320,6 +320,15 @@ describe("assets: documents", () => {
     expect((await h.problem(assets, "getTicketPdf", { params: { ticketId: "tkt_NOPE" } })).slug).toBe(
       "not-found",
     );
+    // Another client, or a browser session other than the buyer's, does not see the ticket.
+    const other = { kind: "client" as const, clientId: "someone-else", scopes: ["Shop"] };
+    expect(
+      (await h.problem(assets, "getTicketPdf", { params: { ticketId: "tkt_A" }, auth: other })).slug,
+    ).toBe("not-found");
+    const session = { kind: "session" as const, clientId: "test", scopes: ["Shop"], sessionId: "ses_OTHER" };
+    expect(
+      (await h.problem(assets, "getOrderReceipt", { params: { orderId: "ord_ONE" }, auth: session })).slug,
+    ).toBe("not-found");
   });
 
   it("renders a receipt with the buyer, the total, the included VAT and the payment provider", async () => {

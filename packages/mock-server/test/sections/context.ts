@@ -193,6 +193,15 @@ export function fakeShop(): World {
         },
       },
       events: { evt_CONCERT: event, evt_FAIR: other },
+      carts: {
+        crt_ONE: {
+          id: "crt_ONE",
+          status: "completed",
+          clientId: "test",
+          sessionId: null,
+          orderId: "ord_ONE",
+        },
+      },
       orders: {
         ord_ONE: {
           id: "ord_ONE",

@@ -1,7 +1,7 @@
 import type { HandlerResult, OperationContext, SectionModule } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
-import { shopOrders, shopTickets } from "../entrance/shop-view.ts";
+import { orderVisibleTo, shopOrders, shopTickets } from "../entrance/shop-view.ts";
 import { allImages, hash, type ImageRecord } from "./catalogue.ts";
 import { receiptPdf, ticketPdf } from "./documents.ts";
 import { encodeJpeg } from "./encode/jpeg.ts";
@@ -239,7 +239,9 @@ function getTheme(ctx: OperationContext): HandlerResult {
 function getTicketPdf(ctx: OperationContext): HandlerResult {
   const id = (ctx.params.ticketId as string).replace(/\.pdf$/, "");
   const ticket = shopTickets(ctx.world).find((x) => x.id === id);
-  if (!ticket) ctx.problem("not-found", detail(ctx, "noTicket", { id }));
+  // Tickets are visible to whoever may see their order (the shop's rule: same client, same session).
+  if (!ticket || !orderVisibleTo(ctx.world, ticket.orderId, ctx.auth))
+    ctx.problem("not-found", detail(ctx, "noTicket", { id }));
   if (ticket.status === "cancelled") ctx.problem("conflict", detail(ctx, "ticketCancelled", { id }));
   const theme = themeFor(ctx, { eventId: ticket.eventId, channel: "pdf" });
   const pdf = ticketPdf(ctx.world, ticket, theme, ctx.culture, ctx.clock.now());
@@ -271,7 +273,8 @@ function getTicketPdf(ctx: OperationContext): HandlerResult {
 function getOrderReceipt(ctx: OperationContext): HandlerResult {
   const id = ctx.params.orderId as string;
   const order = shopOrders(ctx.world).find((o) => o.id === id);
-  if (!order) ctx.problem("not-found", detail(ctx, "noOrder", { id }));
+  if (!order || !orderVisibleTo(ctx.world, id, ctx.auth))
+    ctx.problem("not-found", detail(ctx, "noOrder", { id }));
   const theme = themeFor(ctx, { channel: "pdf" });
   return {
     status: 200,

@@ -234,3 +234,22 @@ export function shopPayments(world: World): ShopPaymentView[] {
     };
   });
 }
+
+/**
+ * Whether the caller may see an order: the same rule as the shop's (its cart's client, and for a session token
+ * its own session only).
+ */
+export function orderVisibleTo(
+  world: World,
+  orderId: string,
+  auth: { clientId: string; kind: string; sessionId?: string } | null,
+): boolean {
+  const s = shop(world);
+  const order = (s.orders as Record<string, Obj> | undefined)?.[orderId];
+  if (!order) return false;
+  const cart = (s.carts as Record<string, Obj> | undefined)?.[str(order.cartId) ?? ""];
+  if (!cart) return false;
+  if (auth === null) return true;
+  if (cart.clientId !== auth.clientId) return false;
+  return auth.kind !== "session" || (cart.sessionId ?? null) === (auth.sessionId ?? null);
+}
