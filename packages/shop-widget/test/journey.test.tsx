@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AnalyticsEvent, Order, ShopHandle, Step } from "../src/index";
+import type { Order, ShopHandle, Step } from "../src/index";
 import { mount } from "../src/index";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";

@@ -16,7 +16,7 @@ export type HttpCall = <T>(
   method: string,
   path: string,
   options: CallOptions,
-  init?: { query?: Query; body?: unknown; root?: string },
+  init?: { query?: Query; body?: unknown; root?: string; blob?: boolean },
 ) => Promise<T>;
 
 export type WriteMethods = Pick<
@@ -45,9 +45,10 @@ export function createHttpShopApi(options: HttpShopApiOptions): ShopApi {
     method: string,
     path: string,
     call: CallOptions,
-    init: { query?: Query; body?: unknown; root?: string } = {},
+    init: { query?: Query; body?: unknown; root?: string; blob?: boolean } = {},
   ): Promise<T> {
-    const url = new URL(`${base}${init.root ?? "/shop/v1"}${path}`);
+    // Asset links (ticket PDFs, receipts) come as absolute URLs from the API.
+    const url = new URL(/^https?:/.test(path) ? path : `${base}${init.root ?? "/shop/v1"}${path}`);
     for (const [name, value] of Object.entries(init.query ?? {})) {
       if (value !== undefined && value !== "") url.searchParams.set(name, value);
     }
@@ -57,7 +58,7 @@ export function createHttpShopApi(options: HttpShopApiOptions): ShopApi {
 
     const send = (token: string) => {
       const headers: Record<string, string> = {
-        accept: "application/json, application/problem+json",
+        accept: init.blob ? "*/*" : "application/json, application/problem+json",
         "accept-language": call.locale,
         authorization: `Bearer ${token}`,
       };
@@ -78,6 +79,7 @@ export function createHttpShopApi(options: HttpShopApiOptions): ShopApi {
         token = await options.tokens.renew(token);
         response = await send(token);
       }
+      if (init.blob && response.ok) return (await response.blob()) as T;
       const text = await response.text();
       const body: unknown = text.length > 0 ? JSON.parse(text) : undefined;
       if (!response.ok) throw toShopError({ status: response.status, problem: body ?? {} });
@@ -114,6 +116,7 @@ export function createHttpShopApi(options: HttpShopApiOptions): ShopApi {
     getPayment: (id, o) => call("GET", `/payments${path(id)}`, o),
     getOrder: (id, o) => call("GET", `/orders${path(id)}`, o),
     getSurvey: (id, o) => call("GET", `/surveys${path(id)}`, o, { root: "/survey/v1" }),
+    getAsset: (url, o) => call("GET", url, o, { blob: true }),
     createCart: write("createCart"),
     addCartItem: write("addCartItem"),
     updateCartItem: write("updateCartItem"),

@@ -87,6 +87,15 @@ export function createSdkShopApi(client: EntradaClient): ShopApi {
     getPayment: (paymentId, o) =>
       run(shop.getPayment.orThrow({ params: { path: { paymentId } }, ...opts(o) })),
     getOrder: (orderId, o) => run(shop.getOrder.orThrow({ params: { path: { orderId } }, ...opts(o) })),
+    async getAsset(url, o) {
+      try {
+        const response = await client.fetch(url, opts(o));
+        if (!response.ok) throw toShopError({ status: response.status, problem: await response.json() });
+        return await response.blob();
+      } catch (error) {
+        throw fromSdk(error);
+      }
+    },
     async getSurvey(surveyId, o) {
       // Through the client's authenticated fetch: same token, language and retries as the typed sections.
       try {

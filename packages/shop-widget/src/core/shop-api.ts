@@ -52,4 +52,6 @@ export interface ShopApi {
   getPayment(paymentId: string, options: CallOptions): Promise<Payment>;
   getOrder(orderId: string, options: CallOptions): Promise<Order>;
   getSurvey(surveyId: string, options: CallOptions): Promise<Survey>;
+  /** An asset behind the session token (ticket PDF, receipt), by the absolute URL the API gave. */
+  getAsset(url: string, options: CallOptions): Promise<Blob>;
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
+import { AssetLink } from "../parts/AssetLink";
 import { StepHeading } from "../parts/StepHeading";
 import { QrCode } from "./QrCode";
 
@@ -26,17 +27,17 @@ export default function ConfirmationStep() {
               <h3 className="entrada-shop__subheading">{t("confirmation.ticket", { n, name })}</h3>
               <QrCode value={ticket.quicode} label={t("confirmation.qr", { n })} />
               <p className="entrada-shop__quicode">{ticket.quicode}</p>
-              <a className="entrada-shop__link" href={ticket.ticketUrl} target="_blank" rel="noopener">
+              <AssetLink href={ticket.ticketUrl} fileName={`ticket-${ticket.id}.pdf`}>
                 {t("confirmation.pdf", { n })}
-              </a>
+              </AssetLink>
             </li>
           );
         })}
       </ol>
       <p>
-        <a className="entrada-shop__link" href={order.receiptUrl} target="_blank" rel="noopener">
+        <AssetLink href={order.receiptUrl} fileName={`receipt-${order.id}.pdf`}>
           {t("confirmation.receipt")}
-        </a>
+        </AssetLink>
       </p>
       <button
         type="button"

@@ -185,9 +185,7 @@ function EventCards({ items, offset }: { items: EventSummary[]; offset: number }
   };
   return items.map((event, index) => (
     <li key={event.id} className="entrada-shop__card">
-      {event.imageUrl ? (
-        <img className="entrada-shop__image" src={event.imageUrl} alt="" loading="lazy" />
-      ) : null}
+      {event.imageUrl ? <EventImage className="entrada-shop__image" src={event.imageUrl} /> : null}
       <div className="entrada-shop__card-body">
         <h3 className="entrada-shop__title">{event.name}</h3>
         <p className="entrada-shop__muted">
@@ -215,6 +213,13 @@ function EventCards({ items, offset }: { items: EventSummary[]; offset: number }
       </div>
     </li>
   ));
+}
+
+/** A decorative event image that removes itself when it cannot load (offline, blocked, gone). */
+export function EventImage({ src, className }: { src: string; className: string }) {
+  const [failed, setFailed] = useState<string | undefined>();
+  if (failed === src) return null;
+  return <img className={className} src={src} alt="" loading="lazy" onError={() => setFailed(src)} />;
 }
 
 /** "Cart: 2 tickets" when the buyer has a cart, so they can get back to it from the catalogue. */

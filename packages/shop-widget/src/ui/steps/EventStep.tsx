@@ -8,6 +8,7 @@ import { ErrorNotice } from "../parts/ErrorNotice";
 import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
 import { useEvent } from "../queries";
+import { EventImage } from "./EventList";
 
 const slotLeft = (slot: Slot): number | undefined =>
   typeof slot.available === "number" ? slot.available : undefined;
@@ -88,7 +89,7 @@ export default function EventStep() {
   return (
     <form className="entrada-shop__step" onSubmit={submit} noValidate>
       <StepHeading>{event.name}</StepHeading>
-      {event.imageUrl ? <img className="entrada-shop__hero" src={event.imageUrl} alt="" /> : null}
+      {event.imageUrl ? <EventImage className="entrada-shop__hero" src={event.imageUrl} /> : null}
       <p className="entrada-shop__muted">
         {dateTime(event.startsAt)} · {event.venue.name}
       </p>

@@ -1,0 +1,67 @@
+/**
+ * The dev page's host code: what a web team writes to embed the shop. It asks its own backend for a shop
+ * session token (never client credentials), mounts the widget and wires a few live settings.
+ */
+import { type Locale, mount, type ShopConfig, type ShopHandle } from "../src/index";
+
+const apiUrl =
+  document.querySelector<HTMLMetaElement>('meta[name="entrada-api"]')?.content ?? "http://127.0.0.1:4010";
+const log = document.querySelector<HTMLOListElement>("#log");
+const note = (what: string, detail?: unknown) => {
+  const item = document.createElement("li");
+  item.textContent = `${new Date().toLocaleTimeString()} ${what}${detail === undefined ? "" : ` ${JSON.stringify(detail)}`}`;
+  log?.prepend(item);
+};
+
+async function fetchSessionToken({ rejectedToken }: { rejectedToken?: string }): Promise<string> {
+  const response = await fetch("/backend/shop-session", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(rejectedToken ? { rejectedToken } : {}),
+  });
+  if (!response.ok) throw new Error(`shop session: HTTP ${response.status}`);
+  return ((await response.json()) as { sessionToken: string }).sessionToken;
+}
+
+const localeSelect = document.querySelector<HTMLSelectElement>("#locale");
+const themeSelect = document.querySelector<HTMLSelectElement>("#theme");
+const primary = document.querySelector<HTMLInputElement>("#primary");
+const wanted = new URLSearchParams(location.search).get("lang");
+if (localeSelect && wanted) localeSelect.value = wanted;
+
+// The page's CSP nonce (Vite's `html.cspNonce` puts it on a meta element): the widget's stylesheet needs it.
+const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined;
+
+const config: ShopConfig = {
+  baseUrl: apiUrl,
+  ...(nonce ? { nonce } : {}),
+  fetchSessionToken,
+  locale: (localeSelect?.value ?? "de-CH") as Locale,
+  theme: (themeSelect?.value ?? "auto") as "auto",
+  analytics: { dataLayer: true, onEvent: (event) => note(`analytics ${event.name}`, event.params.value) },
+  onReady: () => note("onReady"),
+  onStepChange: (step) => note("onStepChange", step),
+  onCartChange: (cart) =>
+    note("onCartChange", cart && { items: cart.items.length, total: cart.total.amount }),
+  onCheckoutComplete: (order) =>
+    note("onCheckoutComplete", { order: order.id, tickets: order.tickets.length }),
+  onError: (error) => note("onError", { kind: error.kind, status: error.status }),
+  onLocaleChange: (locale) => note("onLocaleChange", locale),
+  beforeRedirect: ({ url }) => {
+    note("beforeRedirect", url);
+    return true;
+  },
+};
+
+let shop: ShopHandle = mount("#tickets", config);
+
+localeSelect?.addEventListener("change", () => shop.update({ locale: localeSelect.value as Locale }));
+themeSelect?.addEventListener("change", () =>
+  shop.update({ theme: themeSelect.value as "auto" | "light" | "dark" }),
+);
+primary?.addEventListener("input", () => shop.update({ appearance: { colorPrimary: primary.value } }));
+document.querySelector("#remount")?.addEventListener("click", () => {
+  shop.unmount();
+  shop = mount("#tickets", { ...config, locale: (localeSelect?.value ?? "de-CH") as Locale });
+  note("remounted");
+});
