@@ -1,0 +1,145 @@
+/**
+ * entrada-mock — run the Entrada mock server.
+ *   entrada-mock --port 4010 --host 127.0.0.1 --seed seed.json --token-ttl 3600
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { ClientConfig } from "../core/auth.ts";
+import type { OpenApiDocument } from "../core/document.ts";
+import type { SeedData } from "../core/types.ts";
+import { DEMO_CLIENTS, TEST_CARDS } from "../index.ts";
+import { startMockServer } from "./index.ts";
+
+const HELP = `entrada-mock — a stateful, contract-validating mock of the Entrada API
+
+Options:
+  --port <n>               Port (default 4010; 0 picks a free one)
+  --host <addr>            Interface (default 127.0.0.1)
+  --seed <file.json>       Seed data, keyed by section (default: the built-in catalogue)
+  --openapi <file.json>    Serve another bundled OpenAPI 3.1 document (operations without a handler answer 501)
+  --token-ttl <seconds>    Access-token lifetime (default 3600)
+  --client <id:secret:scopes>  OAuth client, scopes comma-separated (repeatable; replaces the demo clients)
+  --rate-limit <n|off>     Requests per minute per client and session (default 6000)
+  --validate-responses     Check every response against the document (500 on a violation)
+  --no-webhooks            Do not deliver webhooks
+  -h, --help               This help
+`;
+
+function fail(message: string): never {
+  console.error(`entrada-mock: ${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: "4010" },
+    host: { type: "string", default: "127.0.0.1" },
+    seed: { type: "string" },
+    openapi: { type: "string" },
+    "token-ttl": { type: "string", default: "3600" },
+    client: { type: "string", multiple: true },
+    "rate-limit": { type: "string", default: "6000" },
+    "validate-responses": { type: "boolean", default: false },
+    "no-webhooks": { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+  strict: true,
+});
+
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0–65535, got ${values.port}`);
+const tokenTtl = Number(values["token-ttl"]);
+if (!Number.isInteger(tokenTtl) || tokenTtl < 1) fail(`--token-ttl must be a positive number of seconds`);
+
+let seed: SeedData | undefined;
+if (values.seed) {
+  try {
+    seed = JSON.parse(readFileSync(values.seed, "utf8")) as SeedData;
+  } catch (error) {
+    fail(`cannot read seed ${values.seed}: ${(error as Error).message}`);
+  }
+  if (seed === null || typeof seed !== "object" || Array.isArray(seed))
+    fail("the seed file must hold a JSON object");
+}
+
+let document: OpenApiDocument | undefined;
+if (values.openapi) {
+  try {
+    document = JSON.parse(readFileSync(values.openapi, "utf8")) as OpenApiDocument;
+  } catch (error) {
+    fail(`cannot read ${values.openapi}: ${(error as Error).message}`);
+  }
+  if (typeof document?.openapi !== "string" || !document.openapi.startsWith("3.1"))
+    fail("--openapi needs an OpenAPI 3.1 JSON document");
+}
+
+let clients: ClientConfig[] = DEMO_CLIENTS;
+if (values.client && values.client.length > 0) {
+  clients = values.client.map((spec) => {
+    const [clientId, secret, scopes = "Shop,TERP"] = spec.split(":");
+    if (!clientId || !secret) fail(`--client is id:secret[:Shop,TERP], got ${spec}`);
+    return { clientId, secrets: [secret], scopes: scopes.split(",").filter(Boolean) };
+  });
+}
+
+const rateLimitArg = values["rate-limit"];
+const rateLimit =
+  rateLimitArg === "off" ? (false as const) : { limit: Number(rateLimitArg), windowSeconds: 60 };
+if (rateLimit && (!Number.isInteger(rateLimit.limit) || rateLimit.limit < 1))
+  fail("--rate-limit is a positive integer or off");
+
+const started = performance.now();
+const mock = await startMockServer({
+  port,
+  host: values.host,
+  tokenTtlSeconds: tokenTtl,
+  clients,
+  rateLimit,
+  webhooks: !values["no-webhooks"],
+  ...(seed ? { seed } : {}),
+  ...(document ? { document } : {}),
+  ...(values["validate-responses"] ? { validateResponses: "strict" as const } : {}),
+});
+const ready = performance.now() - started;
+
+const lines = [
+  "",
+  `  Entrada mock server  ${mock.url}   (engine ready in ${ready.toFixed(0)} ms, process up ${performance.now().toFixed(0)} ms; ${mock.core.operations.length} operations)`,
+  "",
+  "  Demo OAuth clients (POST /connect/token, HTTP Basic, grant_type=client_credentials):",
+  ...clients.map((c) => `    ${c.clientId.padEnd(16)} secret ${c.secrets[0]}   scopes ${c.scopes.join(" ")}`),
+  "",
+  "  Test payments:",
+  `    provider card       card ${TEST_CARDS.succeeds} succeeds, ${TEST_CARDS.declines} declines (402)`,
+  "    provider redirect   checkout answers 202 + redirectUrl to a hosted page (Pay / Fail / Cancel)",
+  "",
+  `  Developer controls and docs: ${mock.url}/__mock   (contract: ${mock.url}/__mock/openapi.json)`,
+  "  Isolate parallel test suites with the header X-Mock-Session: <name>.",
+  "",
+  "  Try:",
+  `    curl -s -u entrada-demo:demo-secret -d grant_type=client_credentials -d scope=Shop ${mock.url}/connect/token`,
+  "",
+  "  Ctrl-C stops the server.",
+  "",
+];
+console.log(lines.join("\n"));
+
+let closing = false;
+const shutdown = (signal: string) => {
+  if (closing) return;
+  closing = true;
+  console.log(`\n  ${signal}: stopping the mock server…`);
+  const force = setTimeout(() => process.exit(1), 3000);
+  force.unref();
+  mock.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => shutdown("SIGTERM"));
