@@ -138,3 +138,25 @@ describe("redirect payment journey", () => {
     await expectEventsConform(api, "redirect-suite");
   });
 });
+
+describe("redirect payment expiry", () => {
+  it("expires a pending payment after its window, unlocks the cart and emits payment.expired", async () => {
+    const { cart, paymentId, redirectUrl } = await pending();
+    await api.fetch("/__mock/clock", { method: "POST", json: { advanceSeconds: 1801 } });
+    token = await api.token();
+    const payment = await (
+      await api.fetch(`/shop/v1/payments/${paymentId}`, { headers: bearer(token) })
+    ).json();
+    expect(payment.status).toBe("failed");
+    const open = (await (
+      await api.fetch(`/shop/v1/cart/${cart.id}`, { headers: bearer(token) })
+    ).json()) as Cart;
+    expect(open.status).toBe("open");
+    // A late Pay on the hosted page changes nothing and returns the final result.
+    const late = await submit(redirectUrl, "success");
+    expect(new URL(late.headers.get("location") ?? "").searchParams.get("entrada_result")).toBe("failure");
+    const events = (await (await api.fetch("/__mock/events?type=payment.expired")).json()).items;
+    expect(events.map((e: { data: { payment: { id: string } } }) => e.data.payment.id)).toContain(paymentId);
+    await expectEventsConform(api, "redirect-suite");
+  });
+});

@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import type { OpenApiDocument } from "../../src/core/document.ts";
+import { createMockCore } from "../../src/core/engine.ts";
+import type { MockRequest, SectionModule } from "../../src/core/types.ts";
+
+/** A tiny document: one public GET whose response must be {n: integer}. */
+const doc: OpenApiDocument = {
+  openapi: "3.1.0",
+  paths: {
+    "/things/{id}": {
+      get: {
+        operationId: "getThing",
+        security: [],
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^t_[a-z]+$" } },
+        ],
+        responses: {
+          200: {
+            description: "ok",
+            content: {
+              "application/json": {
+                schema: { type: "object", required: ["n"], properties: { n: { type: "integer" } } },
+              },
+            },
+          },
+          "4XX": {
+            description: "problem",
+            content: { "application/problem+json": { schema: { type: "object" } } },
+          },
+        },
+      },
+    },
+  },
+};
+
+function section(body: unknown): SectionModule {
+  return { name: "things", initialState: () => ({}), handlers: { getThing: () => ({ status: 200, body }) } };
+}
+
+const get = (path: string): MockRequest => ({
+  method: "GET",
+  url: `http://mock${path}`,
+  headers: {},
+  body: null,
+});
+
+describe("response validation mode", () => {
+  it("passes conforming responses through", async () => {
+    const core = createMockCore({
+      document: doc,
+      sections: [section({ n: 1 })],
+      validateResponses: "strict",
+    });
+    const response = await core.handle(get("/things/t_a"));
+    expect(response.status).toBe(200);
+    expect(core.responseViolations).toEqual([]);
+  });
+
+  it("turns a response that breaks the document into a 500 naming the violation (strict) or records it (report)", async () => {
+    const strict = createMockCore({
+      document: doc,
+      sections: [section({ n: "one" })],
+      validateResponses: "strict",
+    });
+    const response = await strict.handle(get("/things/t_a"));
+    expect(response.status).toBe(500);
+    const problem = JSON.parse(String(response.body));
+    expect(problem.violations.join(" ")).toMatch(/\/n must be integer/);
+    expect(problem.originalStatus).toBe(200);
+
+    const report = createMockCore({
+      document: doc,
+      sections: [section({ n: "one" })],
+      validateResponses: "report",
+    });
+    expect((await report.handle(get("/things/t_a"))).status).toBe(200);
+    expect(report.responseViolations).toHaveLength(1);
+    expect(report.responseViolations[0]?.operationId).toBe("getThing");
+  });
+
+  it("validates path parameters against their schema before the handler runs", async () => {
+    let calls = 0;
+    const core = createMockCore({
+      document: doc,
+      sections: [
+        {
+          name: "things",
+          initialState: () => ({}),
+          handlers: { getThing: () => ({ status: 200, body: { n: ++calls } }) },
+        },
+      ],
+    });
+    const response = await core.handle(get("/things/NOPE"));
+    expect(response.status).toBe(400);
+    expect(JSON.parse(String(response.body)).errors[0].pointer).toBe("/path/id");
+    expect(calls).toBe(0);
+  });
+
+  it("answers 501 for operations no section implements, and lists them", async () => {
+    const core = createMockCore({ document: doc, sections: [] });
+    expect(core.unimplemented).toEqual(["getThing"]);
+    expect((await core.handle(get("/things/t_a"))).status).toBe(501);
+  });
+
+  it("keeps events of a deliberate problem but drops those of a crash", async () => {
+    const seen: string[] = [];
+    const core = createMockCore({
+      document: doc,
+      sections: [
+        {
+          name: "things",
+          initialState: () => ({}),
+          handlers: {
+            getThing: (ctx) => {
+              ctx.emit(ctx.params.id === "t_crash" ? "crash.event" : "declined.event", {});
+              if (ctx.params.id === "t_crash") throw new Error("boom");
+              return ctx.problem("conflict", "nope");
+            },
+          },
+        },
+      ],
+      onEvent: (event) => seen.push(event.type),
+      onError: () => {},
+    });
+    expect((await core.handle(get("/things/t_declined"))).status).toBe(409);
+    const crash = await core.handle(get("/things/t_crash"));
+    expect(crash.status).toBe(500);
+    expect(JSON.parse(String(crash.body)).type).toMatch(/internal-error$/);
+    expect(seen).toEqual(["declined.event"]);
+  });
+
+  it("answers HEAD like GET without a body, and plain OPTIONS with 405 + Allow", async () => {
+    const core = createMockCore({ document: doc, sections: [section({ n: 1 })] });
+    const head = await core.handle({ ...get("/things/t_a"), method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.body).toBeNull();
+    const options = await core.handle({ ...get("/things/t_a"), method: "OPTIONS" });
+    expect(options.status).toBe(405);
+    expect(options.headers.allow).toBe("GET, HEAD, OPTIONS");
+  });
+});
