@@ -37,6 +37,9 @@ export async function startBrowserMock(options: BrowserMockOptions): Promise<Bro
     core: mock.core,
     baseUrl: mock.baseUrl,
     reset: mock.reset,
-    stop: () => worker.stop(),
+    stop: () => {
+      worker.stop();
+      void mock.close();
+    },
   };
 }

@@ -7,12 +7,18 @@ import { HttpResponse, http, type RequestHandler } from "msw";
 import type { MockCore } from "../core/engine.ts";
 import type { MockRequest } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
+import { type FetchLike, startDeliveryWorker } from "../sections/webhooks/index.ts";
 
 export interface MockHandlersOptions extends EntradaMockOptions {
   /** Where the mocked API lives, e.g. "https://api.entrada.dev" or "http://localhost:5173/api". */
   baseUrl: string;
   /** An engine to serve instead of a new one (share one between transports). */
   core?: MockCore;
+  /**
+   * Deliver webhooks to registered subscriptions (default off: in tests, assert on `/__mock/events` or the
+   * webhooks API instead). `true` posts with the global fetch; pass a fetch to capture deliveries.
+   */
+  deliverWebhooks?: boolean | FetchLike;
 }
 
 export interface EntradaMsw {
@@ -22,6 +28,8 @@ export interface EntradaMsw {
   /** Resets every session (or one) to the seed. */
   reset(sessionId?: string): void;
   baseUrl: string;
+  /** Stops webhook delivery (when `deliverWebhooks` is on); the handlers keep working. */
+  close(): Promise<void>;
 }
 
 /** Converts a Fetch Request into the engine's request. */
@@ -54,7 +62,7 @@ export function createMockHandlers(options: MockHandlersOptions): RequestHandler
  * afterEach(() => mock.reset());
  */
 export function createMock(options: MockHandlersOptions): EntradaMsw {
-  const { baseUrl, core: given, ...coreOptions } = options;
+  const { baseUrl, core: given, deliverWebhooks = false, ...coreOptions } = options;
   const base = new URL(baseUrl);
   const basePath = base.pathname.replace(/\/$/, "");
   const core = given ?? createEntradaMock({ ...coreOptions, ...(basePath ? { basePath } : {}) });
@@ -69,10 +77,19 @@ export function createMock(options: MockHandlersOptions): EntradaMsw {
           : (response.body.slice().buffer as ArrayBuffer);
     return new HttpResponse(body, { status: response.status, headers: response.headers });
   });
+  const worker = deliverWebhooks
+    ? startDeliveryWorker({
+        targets: () => core.listSessions().map((s) => ({ world: s.world, clock: s.clock })),
+        fetch: deliverWebhooks === true ? (url, init) => fetch(url, init) : deliverWebhooks,
+      })
+    : null;
   return {
     handlers: [handler],
     core,
     baseUrl: `${base.origin}${basePath}`,
     reset: (sessionId) => core.reset(sessionId),
+    close: async () => {
+      await worker?.stop();
+    },
   };
 }

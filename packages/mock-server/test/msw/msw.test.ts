@@ -120,3 +120,47 @@ describe("msw transport (setupServer)", () => {
     server.resetHandlers();
   });
 });
+
+describe("msw transport with webhook delivery", () => {
+  it("delivers through the fetch it is given", async () => {
+    const deliveries: Array<{ url: string; body: string; headers: Record<string, string> }> = [];
+    const withHooks = createMock({
+      baseUrl: "https://hooks.entrada.dev",
+      rateLimit: false,
+      deliverWebhooks: async (url, init) => {
+        deliveries.push({ url, body: init.body, headers: init.headers });
+        return { status: 204, headers: { get: () => null }, text: async () => "" };
+      },
+    });
+    server.use(...withHooks.handlers);
+    try {
+      const tokenResponse = await fetch("https://hooks.entrada.dev/connect/token", {
+        method: "POST",
+        headers: {
+          authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: "grant_type=client_credentials&scope=Shop",
+      });
+      const auth = {
+        authorization: `Bearer ${(await tokenResponse.json()).access_token}`,
+        "content-type": "application/json",
+      };
+      const sub = await fetch("https://hooks.entrada.dev/webhooks/v1/subscriptions", {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ url: "https://receiver.example.ch/hooks", eventTypes: ["cart.created"] }),
+      });
+      expect(sub.status).toBe(201);
+      await fetch("https://hooks.entrada.dev/shop/v1/cart", { method: "POST", headers: auth });
+      const deadline = Date.now() + 5000;
+      while (deliveries.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(deliveries[0]?.url).toBe("https://receiver.example.ch/hooks");
+      expect(JSON.parse(deliveries[0]?.body ?? "{}").type).toBe("cart.created");
+      expect(deliveries[0]?.headers["webhook-signature"]).toMatch(/^v1,/);
+    } finally {
+      await withHooks.close();
+      server.resetHandlers();
+    }
+  });
+});
