@@ -4,9 +4,9 @@
  */
 
 import type { Client } from "openapi-fetch";
-import { EntradaError, NetworkError, UnexpectedResponseError } from "./errors.ts";
+import { EntradaError, type ErrorContext, NetworkError, UnexpectedResponseError } from "./errors.ts";
 import { localeProblem, normalizeLocale } from "./language.ts";
-import { errorFromResponse, isJsonContentType, parseSuccessJson } from "./response.ts";
+import { errorFromResponse, isJsonContentType } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, EntradaSuccess, OperationMethod, RequestError, ResponseMeta } from "./types.ts";
 
@@ -70,6 +70,23 @@ function metaOf(response: Response | undefined, state: CallState): ResponseMeta 
   return new Meta(response, state);
 }
 
+function contextOf(
+  response: Response,
+  meta: ResponseMeta,
+  spec: OperationSpec,
+): ErrorContext & { status: number } {
+  return {
+    status: response.status,
+    logId: meta.logId,
+    requestId: meta.requestId,
+    idempotencyKey: meta.idempotencyKey,
+    operationId: spec.operationId,
+    method: spec.method,
+    url: response.url || undefined,
+    attempts: meta.attempts,
+  };
+}
+
 async function invoke(
   raw: Client<Record<string, never>>,
   transport: Transport,
@@ -111,18 +128,13 @@ async function invoke(
     state.settle?.();
     response = result.response as Response;
     const meta = metaOf(response, state);
-    const context = () => ({
-      status: (response as Response).status,
-      logId: meta.logId,
-      requestId: meta.requestId,
-      idempotencyKey: state.idempotencyKey,
-      operationId: spec.operationId,
-      method: spec.method,
-      url: (response as Response).url || undefined,
-      attempts: state.attempts,
-    });
     if (!response.ok) {
-      const error = errorFromResponse(response.status, response.headers, state.errorBody ?? "", context());
+      const error = errorFromResponse(
+        response.status,
+        response.headers,
+        state.errorBody ?? "",
+        contextOf(response, meta, spec),
+      );
       return { error: error as RequestError, response, meta };
     }
     const contentType = response.headers.get("content-type");
@@ -135,12 +147,22 @@ async function invoke(
       return { data: result.data ?? (spec.mode === "blob" ? undefined : ""), response, meta };
     }
     const text = (result.data as string | undefined) ?? "";
-    const parsed = parseSuccessJson(text, contentType);
-    if (!parsed.ok) {
-      const error = new UnexpectedResponseError(parsed.reason, text, contentType ?? undefined, context());
-      return { error, response, meta };
+    if (text === "") return { data: undefined, response, meta };
+    let reason = "expected a JSON body";
+    if (isJsonContentType(contentType)) {
+      try {
+        return { data: JSON.parse(text), response, meta };
+      } catch {
+        reason = "the body is not valid JSON";
+      }
     }
-    return { data: parsed.value, response, meta };
+    const error = new UnexpectedResponseError(
+      reason,
+      text,
+      contentType ?? undefined,
+      contextOf(response, meta, spec),
+    );
+    return { error, response, meta };
   } catch (error) {
     state.settle?.();
     response ??= state.response;
