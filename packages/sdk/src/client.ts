@@ -84,6 +84,7 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
     retry: resolveRetryPolicy(DEFAULT_RETRY, retryOptions),
     budget: budgetOptions === false ? undefined : new RetryBudget(budgetOptions),
     deadlines: new Deadlines(),
+    origin: `${new URL(config.baseUrl).origin}/`,
     now: Date.now,
     random: Math.random,
   });

@@ -106,6 +106,7 @@ async function invoke(
     controller,
     holdTimer: true,
     prepared: true,
+    sameOrigin: true,
     operationId: spec.operationId,
   };
   const call: CallOptions = { idempotencyKey, signal, timeoutMs, totalTimeoutMs, retry };

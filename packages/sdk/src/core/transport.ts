@@ -43,6 +43,8 @@ export interface TransportConfig {
   totalTimeoutMs: number | undefined;
   retry: RetryPolicy;
   budget: RetryBudget | undefined;
+  /** The API's origin followed by `/`: bearer tokens are sent to URLs under it only. */
+  origin: string;
   /** Shared timer for attempt timeouts and deadlines. */
   deadlines: Deadlines;
   now: () => number;
@@ -69,6 +71,8 @@ export interface CallOptions {
 export interface CallState {
   /** Set by the caller: the controller whose signal the incoming request carries (lets attempt 1 reuse it). */
   controller?: AbortController | undefined;
+  /** Set by the caller: the URL is known to be under the API's origin (section methods). */
+  sameOrigin?: boolean | undefined;
   /** Set by the caller: `Accept-Language` and `User-Agent` are already on the request. */
   prepared?: boolean | undefined;
   /** Set by the caller: keep the final attempt's timer running until `settle()` (body read included). */
@@ -150,8 +154,12 @@ export class Transport {
     const totalMs = call.totalTimeoutMs ?? cfg.totalTimeoutMs;
     const deadline = totalMs === undefined ? Number.POSITIVE_INFINITY : cfg.now() + totalMs;
     const callerSignal = state.controller ? call.signal : request.signal;
-    // A request that brings its own Authorization (the token request's Basic credentials) keeps it.
-    const needsAuth = cfg.auth !== undefined && !headers.has("authorization");
+    // A request that brings its own Authorization (the token request's Basic credentials) keeps it, and the
+    // token never travels to another origin (say, an absolute link from a response pointing elsewhere).
+    const needsAuth =
+      cfg.auth !== undefined &&
+      !headers.has("authorization") &&
+      (state.sameOrigin === true || request.url.startsWith(cfg.origin));
     const info = (status?: number): ErrorContext => ({
       status,
       idempotencyKey: key,

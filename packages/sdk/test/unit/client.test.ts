@@ -572,6 +572,15 @@ describe("other entry points", () => {
     expect(api.calls[0]?.headers.get("accept-language")).toBe("it-CH");
   });
 
+  it("never sends the bearer token to another origin", async () => {
+    const api = fakeApi(() => json(200, {}));
+    const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
+    await client.fetch(`${BASE}/bi/v1/odata/Orders`);
+    await client.fetch("https://elsewhere.example/bi/v1/odata/Orders?$skiptoken=x");
+    await client.fetch(`${BASE}.evil.example/steal`);
+    expect(api.calls.map((c) => c.headers.get("authorization"))).toEqual(["Bearer tok_1", null, null]);
+  });
+
   it("offers an authenticated fetch for URLs outside the typed sections", async () => {
     const api = fakeApi(() => json(200, { value: [] }));
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
