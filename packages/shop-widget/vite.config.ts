@@ -5,7 +5,18 @@ import pkg from "./package.json" with { type: "json" };
 
 const FIRST_LOAD = /[\\/](src|node_modules)[\\/]/;
 const LATER =
-  /[\\/](steps[\\/](?!EventList)|parts[\\/](JourneyError|HoldCountdown)|journey-actions|resume-store|http-shop-writes|validate|analytics|locales|uqr|useQueries|queriesObserver)|steps\.css/;
+  /[\\/](steps[\\/](?!EventList)|parts[\\/](JourneyError|HoldCountdown|AssetLink)|react[\\/]EntradaShop|journey-actions|resume-store|http-shop-later|validate|analytics|locales|uqr|useQueries|queriesObserver)|steps\.css/;
+
+/** Text chunks are named by namespace (`texts-core-de-CH-….js`) so size budgets can tell them apart. */
+export const chunkName = (chunk: { facadeModuleId?: string | null }) => {
+  const text = /locales[\\/](core|checkout)[\\/]/.exec(chunk.facadeModuleId ?? "");
+  return text ? `chunks/texts-${text[1]}-[name]-[hash].js` : "chunks/[name]-[hash].js";
+};
+
+/** Everything the first render needs, in one chunk (one request, one gzip stream). */
+export const FIRST_LOAD_CHUNK = {
+  groups: [{ name: "shop", test: (id: string) => FIRST_LOAD.test(id) && !LATER.test(id) }],
+};
 
 export const SOURCE_CONDITIONS = ["source", "browser", "module", "import", "default"];
 
@@ -49,10 +60,10 @@ export default defineConfig({
     rolldownOptions: {
       external: [/^react($|\/)/, /^react-dom($|\/)/],
       output: {
-        chunkFileNames: "chunks/[name]-[hash].js",
+        chunkFileNames: chunkName,
         // Everything the first render needs in one chunk (one request, one gzip stream); the later steps,
         // their texts and helpers stay in their own lazily loaded chunks.
-        codeSplitting: { groups: [{ name: "shop", test: (id) => FIRST_LOAD.test(id) && !LATER.test(id) }] },
+        codeSplitting: FIRST_LOAD_CHUNK,
       },
     },
   },

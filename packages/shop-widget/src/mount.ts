@@ -25,7 +25,7 @@ function resolveContainer(container: Element | string): Element {
   const element = typeof container === "string" ? document.querySelector(container) : container;
   if (!(element instanceof Element)) {
     throw new Error(
-      `EntradaShop.mount: container ${typeof container === "string" ? `"${container}" ` : ""}not found — pass an element or a selector that matches one`,
+      `EntradaShop.mount: container ${typeof container === "string" ? `"${container}" ` : ""}not found`,
     );
   }
   return element;

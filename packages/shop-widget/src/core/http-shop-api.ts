@@ -1,7 +1,7 @@
 import { ShopError, toShopError } from "./problem";
 import type { SessionTokenSource } from "./session-token";
 import type { CallOptions, ShopApi } from "./shop-api";
-import type { PaymentProvider, Venue } from "./types";
+import type { Venue } from "./types";
 
 export interface HttpShopApiOptions {
   /** API base URL, e.g. `https://api.example.com` (the widget appends `/shop/v1/...`). */
@@ -19,16 +19,7 @@ export type HttpCall = <T>(
   init?: { query?: Query; body?: unknown; root?: string; blob?: boolean },
 ) => Promise<T>;
 
-export type WriteMethods = Pick<
-  ShopApi,
-  | "createCart"
-  | "addCartItem"
-  | "updateCartItem"
-  | "removeCartItem"
-  | "setCartCustomer"
-  | "setCartPaymentProvider"
-  | "checkoutCart"
->;
+export type LaterMethods = Omit<ShopApi, "listVenues" | "listEvents">;
 
 function newKey(): string {
   return globalThis.crypto.randomUUID();
@@ -90,15 +81,14 @@ export function createHttpShopApi(options: HttpShopApiOptions): ShopApi {
     }
   }
 
-  const path = (...parts: string[]) => parts.map((p) => `/${encodeURIComponent(p)}`).join("");
-  // The writes (cart, customer, checkout) load with the later steps; the catalogue needs only the reads.
-  let writes: Promise<WriteMethods> | undefined;
-  const write =
-    <K extends keyof WriteMethods>(name: K) =>
-    async (...args: Parameters<WriteMethods[K]>): Promise<Awaited<ReturnType<WriteMethods[K]>>> => {
-      writes ??= import("./http-shop-writes").then((m) => m.createWrites(call));
-      const methods = await writes;
-      return await (methods[name] as (...a: Parameters<WriteMethods[K]>) => ReturnType<WriteMethods[K]>)(
+  // Everything past the catalogue (event, cart, checkout, tickets) loads with the later steps.
+  let rest: Promise<LaterMethods> | undefined;
+  const later =
+    <K extends keyof LaterMethods>(name: K) =>
+    async (...args: Parameters<LaterMethods[K]>): Promise<Awaited<ReturnType<LaterMethods[K]>>> => {
+      rest ??= import("./http-shop-later").then((m) => m.createLater(call));
+      const methods = await rest;
+      return await (methods[name] as (...a: Parameters<LaterMethods[K]>) => ReturnType<LaterMethods[K]>)(
         ...args,
       );
     };
@@ -109,20 +99,19 @@ export function createHttpShopApi(options: HttpShopApiOptions): ShopApi {
       call("GET", "/discovery/events", o, {
         query: { ...filters, ...(cursor === undefined ? {} : { cursor }), limit: "12" },
       }),
-    getEvent: (id, o) => call("GET", `/discovery/events${path(id)}`, o),
-    getCart: (id, o) => call("GET", `/cart${path(id)}`, o),
-    listCartPaymentProviders: async (id, o) =>
-      (await call<{ items: PaymentProvider[] }>("GET", `/cart${path(id)}/payment-providers`, o)).items,
-    getPayment: (id, o) => call("GET", `/payments${path(id)}`, o),
-    getOrder: (id, o) => call("GET", `/orders${path(id)}`, o),
-    getSurvey: (id, o) => call("GET", `/surveys${path(id)}`, o, { root: "/survey/v1" }),
-    getAsset: (url, o) => call("GET", url, o, { blob: true }),
-    createCart: write("createCart"),
-    addCartItem: write("addCartItem"),
-    updateCartItem: write("updateCartItem"),
-    removeCartItem: write("removeCartItem"),
-    setCartCustomer: write("setCartCustomer"),
-    setCartPaymentProvider: write("setCartPaymentProvider"),
-    checkoutCart: write("checkoutCart"),
+    getEvent: later("getEvent"),
+    getCart: later("getCart"),
+    listCartPaymentProviders: later("listCartPaymentProviders"),
+    getPayment: later("getPayment"),
+    getOrder: later("getOrder"),
+    getSurvey: later("getSurvey"),
+    getAsset: later("getAsset"),
+    createCart: later("createCart"),
+    addCartItem: later("addCartItem"),
+    updateCartItem: later("updateCartItem"),
+    removeCartItem: later("removeCartItem"),
+    setCartCustomer: later("setCartCustomer"),
+    setCartPaymentProvider: later("setCartPaymentProvider"),
+    checkoutCart: later("checkoutCart"),
   };
 }

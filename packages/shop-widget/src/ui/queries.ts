@@ -41,16 +41,6 @@ export function useEventsPage(filters: EventFilters, cursor: string | undefined)
   });
 }
 
-export function useEvent(id: string | undefined) {
-  const { api, locale } = useShop();
-  return useQuery({
-    queryKey: keys.event(locale, id ?? ""),
-    queryFn: () => api.getEvent(id as string, { locale }),
-    enabled: id !== undefined,
-    placeholderData: (previous, query) => (query?.queryKey[3] === id ? previous : undefined),
-  });
-}
-
 export function useCart(id: string | undefined) {
   const { api, locale } = useShop();
   return useQuery<Cart>({
@@ -59,25 +49,5 @@ export function useCart(id: string | undefined) {
     enabled: id !== undefined,
     staleTime: 5_000,
     placeholderData: (previous) => (previous?.id === id ? previous : undefined),
-  });
-}
-
-export function useProviders(cartId: string | undefined) {
-  const { api, locale } = useShop();
-  return useQuery({
-    queryKey: keys.providers(locale, cartId ?? ""),
-    queryFn: () => api.listCartPaymentProviders(cartId as string, { locale }),
-    enabled: cartId !== undefined,
-    placeholderData: keepPreviousData,
-  });
-}
-
-export function useSurvey(id: string | null | undefined) {
-  const { api, locale } = useShop();
-  return useQuery({
-    queryKey: keys.survey(locale, id ?? ""),
-    queryFn: () => api.getSurvey(id as string, { locale }),
-    enabled: typeof id === "string" && id.length > 0,
-    placeholderData: keepPreviousData,
   });
 }

@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { moneyValue } from "../../core/format";
 import { toShopError } from "../../core/problem";
@@ -7,7 +8,7 @@ import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
-import { useEvent } from "../queries";
+import { keys } from "../queries";
 import { EventImage } from "./EventList";
 
 const slotLeft = (slot: Slot): number | undefined =>
@@ -201,4 +202,14 @@ export default function EventStep() {
       </div>
     </form>
   );
+}
+
+function useEvent(id: string | undefined) {
+  const { api, locale } = useShop();
+  return useQuery({
+    queryKey: keys.event(locale, id ?? ""),
+    queryFn: () => api.getEvent(id as string, { locale }),
+    enabled: id !== undefined,
+    placeholderData: (previous, query) => (query?.queryKey[3] === id ? previous : undefined),
+  });
 }

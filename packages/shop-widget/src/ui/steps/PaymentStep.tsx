@@ -1,3 +1,4 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId } from "react";
 import { toShopError } from "../../core/problem";
 import { useTranslation } from "../../i18n/react";
@@ -5,7 +6,7 @@ import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
-import { useCart, useProviders } from "../queries";
+import { keys, useCart } from "../queries";
 import { CartLines } from "./CartLines";
 
 /** Step 5: choose a payment provider and pay (card in place, or a redirect to the provider's page). */
@@ -118,4 +119,14 @@ export default function PaymentStep() {
       </div>
     </form>
   );
+}
+
+function useProviders(cartId: string | undefined) {
+  const { api, locale } = useShop();
+  return useQuery({
+    queryKey: keys.providers(locale, cartId ?? ""),
+    queryFn: () => api.listCartPaymentProviders(cartId as string, { locale }),
+    enabled: cartId !== undefined,
+    placeholderData: keepPreviousData,
+  });
 }

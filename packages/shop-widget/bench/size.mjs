@@ -1,0 +1,91 @@
+// Size budgets of the shop widget (gzip -9 of minified output, as a host's bundler would ship it) and the
+// time of a live language switch. `node bench/size.mjs` builds and reports; `--check` fails when over budget;
+// `--no-build` measures the existing dist/.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+import { measureLanguageSwitch } from "./language-switch.mjs";
+import { analyse, closure, gzipSize, kb, listFiles } from "./measure.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const args = new Set(process.argv.slice(2));
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+
+const BUDGET = { npmFirst: 35 * 1024, npmAll: 90 * 1024, css: 8 * 1024, language: 4 * 1024 };
+const ANCHORS = [
+  ["pretix widget", "≈55–60 KB"],
+  ["Shopify Buy Button", "≈64 KB (59.5 JS + 5 CSS)"],
+  ["Adyen Drop-in + Card", "≈111 KB + 19.8 KB CSS"],
+];
+
+if (!args.has("--no-build")) {
+  const quiet = { logLevel: "error" };
+  await build({ ...quiet, root, configFile: join(root, "vite.config.ts") });
+  await build({ ...quiet, root, configFile: join(root, "vite.script.config.ts"), mode: "esm" });
+  await build({ ...quiet, root, configFile: join(root, "vite.script.config.ts"), mode: "iife" });
+}
+
+const dist = join(root, "dist");
+const npmJs = listFiles(dist).filter(
+  (f) => f.endsWith(".js") && !f.includes("/script/") && !f.includes("/types/"),
+);
+const texts = (dir, namespace, locale) =>
+  listFiles(dir).find((f) => new RegExp(`/texts-${namespace}-${locale}-[\\w-]+\\.js$`).test(f));
+const sum = (files) => files.reduce((n, f) => n + analyse(f).gzip, 0);
+
+// npm build: first load = the entry's static import closure + the default language's core texts.
+const npmClosure = closure(join(dist, "index.js"), dist);
+const npmFirst = npmClosure.reduce((n, i) => n + i.gzip, 0) + analyse(texts(dist, "core", "de-CH")).gzip;
+const npmAll = sum(npmJs);
+const css = gzipSize(readFileSync(join(dist, "shop-widget.css"), "utf8"));
+const languages = Object.fromEntries(
+  ["de-CH", "fr-CH", "it-CH", "en-GB"].map((l) => [
+    l,
+    analyse(texts(dist, "core", l)).gzip + analyse(texts(dist, "checkout", l)).gzip,
+  ]),
+);
+
+// Script-tag build (React 18 bundled): ESM first load and the classic script.
+const scriptDir = join(dist, "script");
+const scriptEntry = join(scriptDir, `shop-widget.${pkg.version}.js`);
+const scriptFirst =
+  closure(scriptEntry, scriptDir).reduce((n, i) => n + i.gzip, 0) +
+  analyse(texts(scriptDir, "core", "de-CH")).gzip;
+const iife = analyse(join(scriptDir, `shop-widget.${pkg.version}.iife.js`)).gzip;
+const scriptCss = gzipSize(readFileSync(join(scriptDir, `shop-widget.${pkg.version}.css`), "utf8"));
+
+const rows = [
+  ["npm: first load (mount, catalogue, core texts, CSS)", npmFirst, BUDGET.npmFirst],
+  ["npm: everything (all steps, 4 languages)", npmAll, BUDGET.npmAll],
+  ["stylesheet (shop-widget.css)", css, BUDGET.css],
+  ...Object.entries(languages).map(([l, n]) => [`texts ${l} (core + checkout)`, n, BUDGET.language]),
+  ["script tag ESM: first load, React 18 bundled", scriptFirst, undefined],
+  ["script tag classic (IIFE, everything)", iife, undefined],
+  ["script tag stylesheet (optional link)", scriptCss, undefined],
+];
+console.log(`@entrada/shop-widget ${pkg.version}: gzip -9 of minified output\n`);
+let over = 0;
+for (const [name, bytes, budget] of rows) {
+  const ok = budget === undefined || bytes <= budget;
+  if (!ok) over += 1;
+  console.log(
+    `${ok ? " " : "✗"} ${name.padEnd(52)} ${kb(bytes).padStart(9)}${budget ? `   budget ${kb(budget)}` : ""}`,
+  );
+}
+console.log("\nScript-tag first load next to the anchors (their published figures):");
+console.log(`  Entrada (ESM, React 18 bundled)                      ${kb(scriptFirst)}`);
+for (const [name, figure] of ANCHORS) console.log(`  ${name.padEnd(52)} ${figure}`);
+
+if (!args.has("--no-timing")) {
+  const timing = await measureLanguageSwitch(root);
+  console.log("\nLive language switch, texts cached (jsdom, median of", timing.runs, "runs):");
+  console.log(`  switch de-CH ⇄ fr-CH re-render     ${timing.switchMs.toFixed(2)} ms`);
+  console.log(`  baseline: theme toggle re-render   ${timing.baselineMs.toFixed(2)} ms`);
+  console.log(`  ratio                              ${(timing.switchMs / timing.baselineMs).toFixed(2)}×`);
+}
+
+if (args.has("--check") && over > 0) {
+  console.error(`\n${over} size budget(s) exceeded`);
+  process.exit(1);
+}
