@@ -12,7 +12,8 @@ import autocannon from "autocannon";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const duration = Number(process.env.BENCH_DURATION ?? 3);
+const duration = Number(process.env.BENCH_DURATION ?? 2);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const skipPrism = process.env.BENCH_SKIP_PRISM === "1";
 const docPath = join(root, "node_modules/@entrada/openapi/generated/openapi.json");
@@ -212,9 +213,9 @@ async function discover(url, authorization) {
   return { articleId: event.pricingAssortments[0].articles[0].id, slotId: event.slots[0].id };
 }
 
-function run(options) {
+function once(options, seconds) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections, duration, ...options }, (error, result) =>
+    autocannon({ connections, duration: seconds, ...options }, (error, result) =>
       error ? reject(error) : resolve(result),
     );
   });
@@ -222,13 +223,7 @@ function run(options) {
 
 async function getCase(server) {
   const auth = { authorization: `Bearer ${await token(server.url)}`, "accept-language": "de-CH" };
-  const result = await run({ url: `${server.url}/shop/v1/discovery/events`, headers: auth });
-  return {
-    rps: result.requests.average,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
+  return { url: `${server.url}/shop/v1/discovery/events`, headers: auth };
 }
 
 async function postCase(server) {
@@ -238,7 +233,8 @@ async function postCase(server) {
     "accept-language": "de-CH",
   };
   const { articleId, slotId } = await discover(server.url, auth.authorization);
-  const result = await run({
+  // Each round creates a cart and adds an item to it; both servers are counted per request the same way.
+  return {
     url: server.url,
     requests: [
       {
@@ -246,7 +242,7 @@ async function postCase(server) {
         path: "/shop/v1/cart",
         headers: auth,
         body: "{}",
-        onResponse: (status, body, context) => {
+        onResponse: (_status, body, context) => {
           try {
             context.cartId = JSON.parse(body).id;
           } catch {}
@@ -259,34 +255,11 @@ async function postCase(server) {
         setupRequest: (request, context) => ({ ...request, path: `/shop/v1/cart/${context.cartId}/items` }),
       },
     ],
-  });
-  // Requests per second counted in cart+item pairs would halve these; both servers are counted the same way.
-  return {
-    rps: result.requests.average,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
   };
 }
 
 const rows = [];
 const record = (server, docName, label, r) => rows.push({ server, doc: docName, case: label, ...r });
-
-async function suite(kind, document, docName) {
-  const server = await start(kind, document);
-  const idle = server.rss();
-  const get = await getCase(server);
-  record(kind, docName, "GET /shop/v1/discovery/events", get);
-  const afterGet = server.rss();
-  let post = null;
-  if (kind !== "msw") {
-    post = await postCase(server);
-    record(kind, docName, "POST cart + item", post);
-  }
-  const afterPost = server.rss();
-  server.stop();
-  return { startupMs: server.startupMs, idle, afterGet, afterPost };
-}
 
 /** Median spawn → first answered request over n fresh processes (start-up is noisy on a shared machine). */
 async function startupMedian(kind, document, n) {
@@ -305,14 +278,55 @@ const docName = `${count(doc)} ops`;
 const bigName = `${count(bigDoc)} ops`;
 const meta = {};
 console.log(
-  `duration ${duration}s × ${connections} connections per case; documents: ${docName}, ${bigName}\n`,
+  `${rounds} interleaved rounds of ${duration}s × ${connections} connections per case (median); documents: ${docName}, ${bigName}\n`,
 );
-meta["entrada/small"] = await suite("entrada", docPath, docName);
-meta["entrada/big"] = await suite("entrada", bigPath, bigName);
-meta["msw/small"] = await suite("msw", docPath, docName);
-if (!skipPrism) {
-  meta["prism/small"] = await suite("prism", docPath, docName);
-  meta["prism/big"] = await suite("prism", bigPath, bigName);
+// All servers run side by side and the cases are measured in interleaved rounds (rotating order), so every
+// server sees the same machine load; each figure is the median over the rounds.
+const targets = [
+  { name: "entrada/small", kind: "entrada", document: docPath, doc: docName },
+  { name: "entrada/big", kind: "entrada", document: bigPath, doc: bigName },
+  { name: "msw/small", kind: "msw", document: docPath, doc: docName },
+  ...(skipPrism
+    ? []
+    : [
+        { name: "prism/small", kind: "prism", document: docPath, doc: docName },
+        { name: "prism/big", kind: "prism", document: bigPath, doc: bigName },
+      ]),
+];
+const cases = [];
+for (const target of targets) {
+  target.server = await start(target.kind, target.document);
+  meta[target.name] = { startupMs: target.server.startupMs, idle: target.server.rss() };
+  cases.push({
+    target,
+    label: "GET /shop/v1/discovery/events",
+    options: await getCase(target.server),
+    samples: [],
+  });
+  if (target.kind !== "msw") {
+    cases.push({ target, label: "POST cart + item", options: await postCase(target.server), samples: [] });
+  }
+}
+for (const c of cases) await once(c.options, 1); // warm-up: JIT, lazily compiled validators
+for (let round = 0; round < rounds; round++) {
+  const order = cases.map((_, i) => cases[(i + round * 3) % cases.length]);
+  for (const c of order) c.samples.push(await once(c.options, duration));
+}
+const median = (values) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[sorted.length >> 1];
+};
+for (const c of cases) {
+  record(c.target.kind, c.target.doc, c.label, {
+    rps: median(c.samples.map((r) => r.requests.average)),
+    p99: median(c.samples.map((r) => r.latency.p99)),
+    non2xx: c.samples.reduce((n, r) => n + r.non2xx, 0),
+    errors: c.samples.reduce((n, r) => n + r.errors, 0),
+  });
+}
+for (const target of targets) {
+  meta[target.name].after = target.server.rss();
+  target.server.stop();
 }
 
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "–");
@@ -354,13 +368,11 @@ for (const [name, m] of Object.entries(meta)) {
   console.log(
     `| ${name}: start-up (spawn → first response${startup[name] ? ", median" : ""}) | ${fmt(startup[name] ?? m.startupMs)} ms |`,
   );
-  console.log(
-    `| ${name}: RSS idle / after GET / after POST | ${fmt(m.idle)} / ${fmt(m.afterGet)} / ${fmt(m.afterPost)} MB |`,
-  );
+  console.log(`| ${name}: RSS idle / after the runs | ${fmt(m.idle)} / ${fmt(m.after)} MB |`);
 }
 if (meta["prism/small"]) {
   console.log(
-    `| start-up entrada / prism | ${fmt(meta["entrada/small"].startupMs / meta["prism/small"].startupMs, 2)}× |`,
+    `| start-up entrada / prism (medians) | ${fmt(startup["entrada/small"] / startup["prism/small"], 2)}× |`,
   );
   console.log(
     `| idle RSS entrada / prism | ${fmt(meta["entrada/small"].idle / meta["prism/small"].idle, 2)}× |`,
