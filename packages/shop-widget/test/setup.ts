@@ -6,6 +6,8 @@ import { afterEach } from "vitest";
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
 
 afterEach(() => {
+  // Server-side tests run without a DOM.
+  if (typeof document === "undefined") return;
   cleanup();
   sessionStorage.clear();
 });
