@@ -5,7 +5,7 @@
 import document from "@entrada/openapi/openapi.json" with { type: "json" };
 import type { OpenApiDocument } from "./core/document.ts";
 import { createMockCore, type MockCore, type MockCoreOptions } from "./core/engine.ts";
-import { defaultSections } from "./sections/index.ts";
+import { defaultControls, defaultSections } from "./sections/index.ts";
 import { enqueueWebhookEvent } from "./sections/webhooks/index.ts";
 
 export type { ClientConfig } from "./core/auth.ts";
@@ -31,7 +31,7 @@ export type {
   SeedData,
   World,
 } from "./core/types.ts";
-export { defaultSections } from "./sections/index.ts";
+export { defaultControls, defaultSections } from "./sections/index.ts";
 export { TEST_CARDS } from "./sections/shop/checkout.ts";
 export { parseQuicode, quicodeFor } from "./sections/shop/quicode.ts";
 
@@ -45,7 +45,12 @@ export type EntradaMockOptions = Partial<MockCoreOptions>;
  * @example const core = createEntradaMock({ tokenTtlSeconds: 60 }); const res = await core.handle(request);
  */
 export function createEntradaMock(options: EntradaMockOptions = {}): MockCore {
-  const core = createMockCore({ document: entradaDocument, sections: defaultSections, ...options });
+  const core = createMockCore({
+    document: entradaDocument,
+    sections: defaultSections,
+    controls: defaultControls,
+    ...options,
+  });
   // Every emitted event becomes a webhook message with one delivery per matching subscription.
   core.onEvent((event, session) => {
     if (session.world.webhooks) enqueueWebhookEvent(session.world, event, session.clock);

@@ -70,12 +70,12 @@ const CONTROLS: Control[] = [
               path: `/__mock${c.path === "/" ? "" : c.path}`,
               description: c.description,
             })),
-            ...core.sections.flatMap((s) =>
-              (s.controls ?? []).map((c) => ({
+            ...[...core.sections.flatMap((s) => s.controls ?? []), ...(core.options.controls ?? [])].map(
+              (c) => ({
                 method: c.method,
                 path: `/__mock${c.path}`,
                 description: c.description,
-              })),
+              }),
             ),
           ],
           demoClients: core.options.clients.map((c) => ({

@@ -22,6 +22,7 @@ import { Router } from "./router.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
 import type {
   AuthInfo,
+  ControlRoute,
   Culture,
   HandlerResult,
   MockRequest,
@@ -67,6 +68,8 @@ export interface MockCoreOptions {
   maxSessions?: number;
   /** Reports handler crashes (default: console.error). */
   onError?: (error: unknown, operationId: string) => void;
+  /** Extra mock-only routes under `/__mock` that belong to no single section (e.g. the webhook delivery log). */
+  controls?: ControlRoute[];
 }
 
 interface Route {
@@ -104,10 +107,10 @@ export class MockCore {
   readonly router = new Router<Route>();
   readonly validator: Validator;
   readonly sections: SectionModule[];
-  readonly controlRoutes = new Router<{ section: SectionModule; route: import("./types.ts").ControlRoute }>();
+  readonly controlRoutes = new Router<{ section: SectionModule | null; route: ControlRoute }>();
   readonly responseViolations: Array<{ operationId: string; status: number; errors: string[] }> = [];
-  readonly options: Required<Omit<MockCoreOptions, "onEvent" | "basePath" | "onError">> &
-    Pick<MockCoreOptions, "onEvent" | "basePath" | "onError">;
+  readonly options: Required<Omit<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls">> &
+    Pick<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls">;
   private readonly sessions = new Map<string, MockSession>();
   private readonly eventListeners = new Set<(event: EmittedEvent, session: MockSession) => void>();
   private readonly operationsById = new Map<string, OperationSpec>();
@@ -139,6 +142,8 @@ export class MockCore {
       for (const route of section.controls ?? [])
         this.controlRoutes.add(route.method, route.path, { section, route });
     }
+    for (const route of options.controls ?? [])
+      this.controlRoutes.add(route.method, route.path, { section: null, route });
     for (const op of this.operations) {
       this.operationsById.set(op.operationId, op);
       this.router.add(op.method, op.template, { op, handler: handlers.get(op.operationId) });
