@@ -37,7 +37,7 @@ export function problem(
 }
 
 export interface FakeApi {
-  fetch: (request: Request) => Promise<Response>;
+  fetch: (request: Request, init?: { signal?: AbortSignal }) => Promise<Response>;
   calls: Recorded[];
   tokenRequests: Recorded[];
   /** Replace the token endpoint's behaviour. */
@@ -51,14 +51,15 @@ export function fakeApi(route: Route = () => json(200, { items: [] })): FakeApi 
     tokenRequests: [],
     token: () =>
       json(200, { access_token: `tok_${++issued}`, token_type: "Bearer", expires_in: 3600, scope: "Shop" }),
-    fetch: async (request) => {
+    fetch: async (request, init) => {
       const recorded: Recorded = {
         method: request.method,
         url: request.url,
         path: new URL(request.url).pathname,
         headers: new Headers(request.headers),
         body: await request.text(),
-        signal: request.signal,
+        // As fetch does: the init's signal wins over the request's.
+        signal: init?.signal ?? request.signal,
       };
       if (recorded.path === "/connect/token") {
         api.tokenRequests.push(recorded);

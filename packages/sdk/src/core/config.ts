@@ -168,7 +168,9 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
   let fetchImpl: FetchLike;
   if (options.fetch !== undefined) {
     if (typeof options.fetch !== "function") fail(`"fetch" must be a function.`);
-    fetchImpl = options.fetch as FetchLike;
+    const given = options.fetch as FetchLike;
+    // Called unbound: a browser's native fetch throws "Illegal invocation" when called as a method of another object.
+    fetchImpl = (request, init) => given(request, init);
   } else {
     if (typeof globalThis.fetch !== "function") {
       fail(
@@ -176,7 +178,7 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
       );
     }
     // Looked up per call so test tools that patch the global (msw) are honoured; called unbound-safe.
-    fetchImpl = (request) => globalThis.fetch(request);
+    fetchImpl = (request, init) => globalThis.fetch(request, init);
   }
 
   if (options.retry !== undefined && options.retry !== false) {

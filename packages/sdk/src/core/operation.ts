@@ -100,10 +100,9 @@ async function invoke(
     if (tag === undefined) throw new TypeError(localeProblem(locale));
     headers = { ...headers, "accept-language": tag };
   }
-  const controller = new AbortController();
   const state: CallState = {
     attempts: 0,
-    controller,
+    fromSection: true,
     holdTimer: true,
     prepared: true,
     sameOrigin: true,
@@ -123,7 +122,6 @@ async function invoke(
           : headers,
       bodySerializer: spec.form ? formSerializer : undefined,
       parseAs: spec.mode === "blob" ? "blob" : "text",
-      signal: controller.signal,
       fetch: (request: Request) => transport.send(request, call, state),
     });
     state.settle?.();

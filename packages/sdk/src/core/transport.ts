@@ -31,7 +31,11 @@ export interface AuthProvider {
   invalidate(token: string): boolean;
 }
 
-export type FetchLike = (request: Request) => Promise<Response>;
+/**
+ * A `fetch`. The client passes each attempt's `AbortSignal` as `init.signal` (cheaper than building every `Request`
+ * with one); implementations must honour it as `fetch` does, or timeouts cannot cancel their requests.
+ */
+export type FetchLike = (request: Request, init?: { signal?: AbortSignal }) => Promise<Response>;
 
 export interface TransportConfig {
   fetch: FetchLike;
@@ -69,8 +73,8 @@ export interface CallOptions {
 
 /** What the transport reports back about one call. */
 export interface CallState {
-  /** Set by the caller: the controller whose signal the incoming request carries (lets attempt 1 reuse it). */
-  controller?: AbortController | undefined;
+  /** Set by section methods: the caller's signal is `call.signal` (the request itself carries none). */
+  fromSection?: boolean | undefined;
   /** Set by the caller: the URL is known to be under the API's origin (section methods). */
   sameOrigin?: boolean | undefined;
   /** Set by the caller: `Accept-Language` and `User-Agent` are already on the request. */
@@ -153,7 +157,7 @@ export class Transport {
     const timeoutMs = call.timeoutMs ?? cfg.timeoutMs;
     const totalMs = call.totalTimeoutMs ?? cfg.totalTimeoutMs;
     const deadline = totalMs === undefined ? Number.POSITIVE_INFINITY : cfg.now() + totalMs;
-    const callerSignal = state.controller ? call.signal : request.signal;
+    const callerSignal = state.fromSection ? call.signal : request.signal;
     // A request that brings its own Authorization (the token request's Basic credentials) keeps it, and the
     // token never travels to another origin (say, an absolute link from a response pointing elsewhere).
     const needsAuth =
@@ -173,8 +177,8 @@ export class Transport {
     let authRetried = false;
     for (let attempt = 1; ; attempt++) {
       state.attempts = attempt;
-      const reuse = attempt === 1 && body === undefined && state.controller !== undefined;
-      const controller = reuse ? (state.controller as AbortController) : new AbortController();
+      const reuse = attempt === 1 && body === undefined;
+      const controller = new AbortController();
       const remaining = deadline - cfg.now();
       if (remaining <= 0) throw new TimeoutError("total", totalMs ?? 0, info());
       if (callerSignal?.aborted) throw callerSignal.reason;
@@ -209,14 +213,17 @@ export class Transport {
               method,
               headers,
               body: body ?? null,
-              signal: controller.signal,
               redirect: request.redirect,
               credentials: request.credentials,
               cache: request.cache,
               keepalive: request.keepalive,
             });
         if (token !== undefined) attemptRequest.headers.set("authorization", `Bearer ${token}`);
-        response = await cfg.fetch(attemptRequest);
+        // The signal goes as init.signal, as fetch takes it; the race also ends the wait for fetches that ignore it.
+        response = await raceSignal(
+          cfg.fetch(attemptRequest, { signal: controller.signal }),
+          controller.signal,
+        );
       } catch (error) {
         cleanup();
         const failure = this.#classify(error, controller.signal, callerSignal, info);
@@ -289,7 +296,7 @@ export class Transport {
     info: (status?: number) => ErrorContext,
   ): Promise<string> {
     try {
-      return await response.text();
+      return await raceSignal(response.text(), attemptSignal);
     } catch (error) {
       cleanup();
       const failure = this.#classify(error, attemptSignal, callerSignal, () => info(response.status));

@@ -42,6 +42,10 @@ const PAGE_SCRIPT = `
   const headers = { "webhook-id": id, "webhook-timestamp": ts, "webhook-signature": "v1," + btoa(String.fromCharCode(...mac)) };
   out.webhook = (await verifyWebhook(body, headers, secret)).type;
   try { await verifyWebhook(body.replace("issued", "voided"), headers, secret); out.forged = "accepted"; } catch (e) { out.forged = e.name; }
+  // The browser's own fetch passed as an option (unbound) must not throw "Illegal invocation".
+  const native = createClient({ baseUrl: "https://api.x.test", sessionToken: "ses_1", fetch: window.fetch, retry: false, timeoutMs: 2000 });
+  const nativeResult = await native.shop.listVenues();
+  out.nativeFetch = nativeResult.error ? nativeResult.error.kind + ": " + nativeResult.error.message : "ok";
   document.getElementById("out").textContent = JSON.stringify(out);
 })().catch((e) => { document.getElementById("out").textContent = "ERROR " + e.stack; });
 `;
@@ -105,5 +109,7 @@ describe("in headless Chromium", () => {
     expect(out.meta.idempotencyKey).toBe(out.seen[0].key);
     expect(out.webhook).toBe("ticket.issued");
     expect(out.forged).toBe("WebhookVerificationError");
+    // The request itself fails (no network in the sandbox), but as a typed NetworkError, not a TypeError.
+    expect(out.nativeFetch).toMatch(/^network: .*Failed to fetch/);
   }, 90_000);
 });
