@@ -381,6 +381,17 @@ export class MockCore {
     if (op.operationId === TOKEN_OPERATION)
       return this.token(session, request, logId, origin, rateHeaders, now);
 
+    // Content negotiation: refuse only when the client accepts none of the documented success types.
+    const accept = headers.accept;
+    if (accept !== undefined && accept !== "" && accept !== "*/*" && !acceptsAny(accept, successMedia(op))) {
+      return this.problem("not-acceptable", culture, logId, origin, {
+        instance: pathname,
+        headers: rateHeaders,
+        detail: `This operation answers ${successMedia(op).join(" or ")}; the Accept header allows none of them.`,
+        errors: [{ pointer: "/header/accept", detail: `Accept ${successMedia(op).join(" or ")}.` }],
+      });
+    }
+
     // Authentication and scopes.
     let auth: AuthInfo | null = null;
     if (!op.security.public) {
@@ -1055,6 +1066,38 @@ function localizedAuthDetail(why: string, culture: Culture): string {
     },
   };
   return table[why]?.[culture] ?? why;
+}
+
+const successMediaCache = new WeakMap<OperationSpec, string[]>();
+
+/** Media types of the operation's documented 2xx responses (JSON when it documents none). */
+function successMedia(op: OperationSpec): string[] {
+  let media = successMediaCache.get(op);
+  if (!media) {
+    const found = new Set<string>();
+    for (const [status, types] of op.responses)
+      if (status.startsWith("2")) for (const type of types.keys()) found.add(type);
+    media = found.size > 0 ? [...found] : ["application/json"];
+    successMediaCache.set(op, media);
+  }
+  return media;
+}
+
+/** RFC 9110 §12.5.1: does any range with q > 0 match one of the types? Problems are always allowed through. */
+function acceptsAny(header: string, types: string[]): boolean {
+  for (const part of header.split(",")) {
+    const [range = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
+    const [type, subtype] = range.trim().split("/");
+    if (!type || !subtype) continue;
+    if (type === "*" && subtype === "*") return true;
+    for (const candidate of types) {
+      const [ct, cs] = candidate.split("/");
+      if (type === ct && (subtype === "*" || subtype === cs)) return true;
+    }
+  }
+  return false;
 }
 
 function withCors(response: MockResponse, origin: string | undefined): MockResponse {

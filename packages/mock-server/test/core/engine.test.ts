@@ -139,3 +139,24 @@ describe("response validation mode", () => {
     expect(options.headers.allow).toBe("GET, HEAD, OPTIONS");
   });
 });
+
+describe("content negotiation", () => {
+  it("answers 406 only when Accept allows none of the documented success types", async () => {
+    const core = createMockCore({ document: doc, sections: [section({ n: 1 })] });
+    const withAccept = (accept: string) => core.handle({ ...get("/things/t_a"), headers: { accept } });
+    for (const ok of [
+      "application/json",
+      "application/*",
+      "*/*",
+      "text/html, application/json;q=0.5",
+      "application/json, text/plain, */*",
+    ]) {
+      expect((await withAccept(ok)).status, ok).toBe(200);
+    }
+    for (const refused of ["text/html", "application/xml", "application/json;q=0", "image/*"]) {
+      const response = await withAccept(refused);
+      expect(response.status, refused).toBe(406);
+      expect(JSON.parse(String(response.body)).errors[0].pointer).toBe("/header/accept");
+    }
+  });
+});

@@ -154,6 +154,11 @@ function casesFor(op: OperationSpec, random: () => number): Case[] {
     headers: { ...auth, "content-type": ["application/json", "text/plain"] },
     body: "{}",
   });
+  add("unacceptable Accept", {
+    method: op.method,
+    path,
+    headers: { ...auth, accept: "application/x-nothing" },
+  });
   add("bad X-Mock-Session", { method: op.method, path, headers: { ...auth, "x-mock-session": "../../etc" } });
   add("garbage bearer", {
     method: op.method,

@@ -223,6 +223,26 @@ describe("developer controls", () => {
     expect(invalid.status).toBe(400);
   });
 
+  it("injects an error rate: a reproducible share of 500s, the rest untouched", async () => {
+    const session = "error-rate";
+    const t = await tokenIn(session);
+    const h = bearer(t, { "x-mock-session": session });
+    await control(
+      "/faults",
+      { method: "POST", json: { kind: "error", probability: 0.5, operationId: "listVenues" } },
+      session,
+    );
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++)
+      statuses.push((await api.fetch("/shop/v1/discovery/venues", { headers: h })).status);
+    const errors = statuses.filter((s) => s === 500).length;
+    expect(errors).toBeGreaterThan(5);
+    expect(errors).toBeLessThan(35);
+    expect(statuses.filter((s) => s === 200).length).toBe(40 - errors);
+    // Other operations are not affected.
+    expect((await api.fetch("/shop/v1/system/configuration", { headers: h })).status).toBe(200);
+  });
+
   it("answers unknown routes with 404 and wrong methods with 405 + Allow, as problems", async () => {
     const nf = await api.fetch("/shop/v1/nothing", { headers: bearer(token) });
     expect(nf.status).toBe(404);
