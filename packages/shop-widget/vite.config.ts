@@ -54,11 +54,11 @@ export default defineConfig({
     minify: true,
     sourcemap: true,
     lib: {
-      entry: { index: "src/index.ts", react: "src/react/index.ts" },
+      entry: { index: "src/index.ts", react: "src/react/index.ts", sdk: "src/sdk.ts" },
       formats: ["es"],
     },
     rolldownOptions: {
-      external: [/^react($|\/)/, /^react-dom($|\/)/],
+      external: [/^react($|\/)/, /^react-dom($|\/)/, /^@entrada\/sdk($|\/)/],
       output: {
         chunkFileNames: chunkName,
         // Everything the first render needs in one chunk (one request, one gzip stream); the later steps,

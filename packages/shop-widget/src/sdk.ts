@@ -1,0 +1,12 @@
+/**
+ * Adapter for hosts that already run `@entrada/sdk` in the browser: pass the client instance, the widget
+ * calls the shop through it (its retries, idempotency keys, session-token renewal and language).
+ *
+ * @example
+ * import { createClient } from "@entrada/sdk";
+ * import { mount } from "@entrada/shop-widget";
+ * import { createSdkShopApi } from "@entrada/shop-widget/sdk";
+ * const client = createClient({ baseUrl, sessionToken: () => getTokenFromMyBackend() });
+ * mount("#tickets", { api: createSdkShopApi(client) });
+ */
+export { createSdkShopApi } from "./core/sdk-shop-api";
