@@ -112,15 +112,6 @@ const variants = {
     });
     return data;
   },
-  // Reference: what an abortable request alone costs (the SDK gives every attempt a signal for its timeout).
-  "openapi-fetch + AbortSignal per call": async () => {
-    const { data } = await openapiFetch.GET("/shop/v1/discovery/events/{eventId}", {
-      params: { path: { eventId } },
-      headers: { authorization: "Bearer tok_bench", "accept-language": "de-CH" },
-      signal: new AbortController().signal,
-    });
-    return data;
-  },
   "@entrada/sdk (client.shop.getEvent)": async () => {
     const { data, error } = await client.shop.getEvent({ params: { path: { eventId } } });
     if (error) throw error;

@@ -183,8 +183,14 @@ export class Transport {
       if (remaining <= 0) throw new TimeoutError("total", totalMs ?? 0, info());
       if (callerSignal?.aborted) throw callerSignal.reason;
       const attemptScope = timeoutMs <= remaining;
+      // Every abort goes through here, so a pending wait can be ended without listening on the signal.
+      let stopWaiting: ((reason: unknown) => void) | undefined;
+      const abort = (reason: unknown) => {
+        controller.abort(reason);
+        stopWaiting?.(reason);
+      };
       const timer = cfg.deadlines.add(cfg.now() + Math.min(timeoutMs, remaining), () =>
-        controller.abort(
+        abort(
           attemptScope
             ? new TimeoutError("attempt", timeoutMs, info())
             : new TimeoutError("total", totalMs ?? 0, info()),
@@ -192,11 +198,12 @@ export class Transport {
       );
       let onCallerAbort: (() => void) | undefined;
       if (callerSignal) {
-        onCallerAbort = () => controller.abort(callerSignal.reason);
+        onCallerAbort = () => abort(callerSignal.reason);
         callerSignal.addEventListener("abort", onCallerAbort, { once: true });
       }
       const cleanup = () => {
         cfg.deadlines.delete(timer);
+        stopWaiting = undefined;
         if (onCallerAbort) callerSignal?.removeEventListener("abort", onCallerAbort);
       };
 
@@ -219,11 +226,14 @@ export class Transport {
               keepalive: request.keepalive,
             });
         if (token !== undefined) attemptRequest.headers.set("authorization", `Bearer ${token}`);
-        // The signal goes as init.signal, as fetch takes it; the race also ends the wait for fetches that ignore it.
-        response = await raceSignal(
-          cfg.fetch(attemptRequest, { signal: controller.signal }),
-          controller.signal,
-        );
+        // The signal goes as init.signal, as fetch takes it; `stopWaiting` also ends the wait for a fetch that
+        // ignores it.
+        const fetched = cfg.fetch(attemptRequest, { signal: controller.signal });
+        response = await new Promise<Response>((resolve, reject) => {
+          if (controller.signal.aborted) reject(controller.signal.reason);
+          stopWaiting = reject;
+          fetched.then(resolve, reject);
+        });
       } catch (error) {
         cleanup();
         const failure = this.#classify(error, controller.signal, callerSignal, info);
