@@ -64,12 +64,19 @@ export class MockSession {
     return world;
   }
 
-  /** Fresh data from the seed (the current one, or a new one); idempotency keys go with the old data. */
+  /**
+   * Back to the start: fresh data from the seed (the current one, or a new one), real time, no faults, fresh
+   * rate-limit windows; idempotency keys and the event log go with the old data. Tokens and clients stay, so a
+   * client's cached token keeps working across resets.
+   */
   reset(seed?: SeedData): void {
     if (seed) this.seed = seed;
+    this.clock.reset();
     this.world = this.buildWorld(this.seed);
     this.idempotency.clear();
     this.events.length = 0;
+    this.faults = [];
+    this.rate.clear();
   }
 
   recordEvent(event: EmittedEvent): void {

@@ -94,8 +94,14 @@ describe("developer controls", () => {
     expect((await control("/restore", { method: "POST", json: snapshot }, session)).status).toBe(200);
     expect((await api.fetch(`/shop/v1/cart/${cart.id}`, { headers: h })).status).toBe(404);
     const again = (await (await api.fetch("/shop/v1/cart", { method: "POST", headers: h })).json()) as Cart;
+    await control("/clock", { method: "POST", json: { advanceSeconds: 3600 } }, session);
+    await control("/faults", { method: "POST", json: { kind: "latency", latencyMs: 1 } }, session);
     expect((await control("/reset", { method: "POST" }, session)).status).toBe(200);
     expect((await api.fetch(`/shop/v1/cart/${again.id}`, { headers: h })).status).toBe(404);
+    // Reset also brings back real time and removes faults; the session's token still works.
+    const clock = await (await control("/clock", {}, session)).json();
+    expect(Math.abs(clock.epochMs - Date.now())).toBeLessThan(60_000);
+    expect((await (await control("/faults", {}, session)).json()).items).toEqual([]);
     const badRestore = await control("/restore", { method: "POST", json: { world: 1 } }, session);
     expect(badRestore.status).toBe(400);
   });
