@@ -19,22 +19,29 @@ export interface Paginator<Item> extends AsyncIterable<Item> {
 }
 
 type PageMethod<Init, Item> = OperationMethod<Init, CursorPage<Item>>;
+type QueryOf<Init> = Init extends { params?: { query?: infer Q } } ? NonNullable<Q> : never;
 
 interface QueryInit {
   params?: { query?: Record<string, unknown> } & Record<string, unknown>;
 }
 
 /**
- * Follows `nextCursor` until the last page. Errors reject the iteration with the typed `EntradaError`.
+ * Follows `nextCursor` until the last page. Errors reject the iteration with the typed `EntradaError`. The second
+ * argument is the method's own init, or just `{ query }`.
  * @example
- * for await (const event of paginate(client.shop.listEvents, { params: { query: { venueId } } })) {
+ * for await (const event of paginate(client.shop.listEvents, { query: { venueId } })) {
  *   console.log(event.name);
  * }
  * const first100 = await paginate(client.shop.listEvents).all({ max: 100 });
  */
-export function paginate<Init, Item>(method: PageMethod<Init, Item>, init?: Init): Paginator<Item> {
+export function paginate<Init, Item>(
+  method: PageMethod<Init, Item>,
+  init?: Init | { query: QueryOf<Init> },
+): Paginator<Item> {
   const call = method.orThrow as (init: unknown) => Promise<EntradaSuccess<CursorPage<Item>>>;
-  const base = (init ?? {}) as QueryInit;
+  const given = (init ?? {}) as QueryInit & { query?: Record<string, unknown> };
+  const base: QueryInit =
+    "query" in given && !("params" in given) ? { params: { query: given.query } } : given;
 
   async function* pages(): AsyncGenerator<EntradaSuccess<CursorPage<Item>>> {
     let cursor: string | undefined;

@@ -126,6 +126,10 @@ describe("pagination and sessions", () => {
       expectTypeOf(event).toEqualTypeOf<Schemas["EventSummary"]>();
     }
     const all = await paginate(client.shop.listEvents).all({ max: 50 });
+    const byQuery = await paginate(client.shop.listEvents, { query: { venueId: "v", limit: 10 } }).all();
+    expectTypeOf(byQuery).toEqualTypeOf<Schemas["EventSummary"][]>();
+    // @ts-expect-error — not a query parameter of listEvents
+    paginate(client.shop.listEvents, { query: { venue: "v" } });
     expectTypeOf(all).toEqualTypeOf<Schemas["EventSummary"][]>();
   });
 

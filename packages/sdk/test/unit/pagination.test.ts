@@ -32,6 +32,17 @@ describe("paginate", () => {
     ]);
   });
 
+  it("accepts just { query } as the second argument", async () => {
+    const api = pagedEvents(4, 2);
+    const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
+    const all = await paginate(client.shop.listEvents, { query: { venueId: "ven_9", limit: 2 } }).all();
+    expect(all).toHaveLength(4);
+    expect(api.calls.map((c) => new URL(c.url).search)).toEqual([
+      "?venueId=ven_9&limit=2",
+      "?venueId=ven_9&limit=2&cursor=2",
+    ]);
+  });
+
   it("collects with a maximum and stops fetching once it is reached", async () => {
     const api = pagedEvents(100, 10);
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
