@@ -3,7 +3,7 @@
  * article slug, attach the buyer, choose the card provider, check out.
  */
 
-import { type components, type EntradaClient, isProblem, paginate } from "@entrada/sdk";
+import { type components, type EntradaClient, paginate } from "@entrada/sdk";
 import type { CheckoutExampleOptions } from "./options.ts";
 
 type Schemas = components["schemas"];
@@ -14,8 +14,8 @@ export type Order = Schemas["Order"];
 export interface SkippedSlot {
   eventId: string;
   slotId: string;
-  /** The problem's slug, the last segment of its `type` URI. */
-  reason: "sold-out" | "insufficient-capacity";
+  /** The problem's slug, the last segment of its `type` URI: `sold-out` or `insufficient-capacity`. */
+  reason: string;
 }
 
 export interface ReservedItem {
@@ -98,12 +98,16 @@ export async function reserve(
       }
       // Programs switch on the problem type (its slug), never on the localized title or detail.
       const error = added.error;
-      if (isProblem(error, "sold-out") || isProblem(error, "insufficient-capacity")) {
-        log(
-          `  ${event.slug} at ${slot.startsAt}: ${error.slug} (${error.detail ?? error.title}), trying the next slot`,
-        );
-        skipped.push({ eventId: event.id, slotId: slot.id, reason: error.slug });
-        continue;
+      if (error.kind === "problem") {
+        switch (error.slug) {
+          case "sold-out":
+          case "insufficient-capacity":
+            log(
+              `  ${event.slug} at ${slot.startsAt}: ${error.slug} (${error.detail ?? error.title}), trying the next slot`,
+            );
+            skipped.push({ eventId: event.id, slotId: slot.id, reason: error.slug });
+            continue;
+        }
       }
       throw error;
     }
