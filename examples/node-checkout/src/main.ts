@@ -36,6 +36,8 @@ export type CheckoutExampleResult =
   | (PurchaseSummary & {
       status: "completed";
       order: Order;
+      /** The first ticket's PDF, downloaded through the API. */
+      ticketPdf: { ticketId: string; bytes: number; type: string };
       session: { expiresAt: string; allowedOrigins: string[] };
       scans: ScanResult[];
     })
@@ -109,12 +111,16 @@ export async function main(options: CheckoutExampleOptions): Promise<CheckoutExa
     log(`  ${ticket.holderName}: Quicode ${ticket.quicode}  ticket ${ticket.ticketUrl}`);
   }
 
+  // Ticket links are API resources (bearer token): fetch the PDF server-side to e-mail or store it.
+  const first = order.tickets[0];
+  if (!first) throw new Error(`Order ${order.id} carries no tickets`);
+  const { data: pdf } = await shop.assets.getTicketPdf.orThrow({ params: { path: { ticketId: first.id } } });
+  log(`Ticket ${first.id} as PDF: ${pdf.size} bytes (${pdf.type})`);
+
   // The embedded shop never sees the client secret: this backend creates a short-lived session token for it.
   const { data: session } = await shop.sessions.create.orThrow({ allowedOrigins: [options.shopOrigin] });
   log(`Session token for the embedded shop on ${options.shopOrigin}, valid until ${session.expiresAt}`);
 
-  const first = order.tickets[0];
-  if (!first) throw new Error(`Order ${order.id} carries no tickets`);
   const scans: ScanResult[] = [];
   if (options.mockClock) {
     // Doors open two hours before the slot; stand at the door half an hour before it starts.
@@ -139,6 +145,7 @@ export async function main(options: CheckoutExampleOptions): Promise<CheckoutExa
     ...summary,
     status: "completed",
     order,
+    ticketPdf: { ticketId: first.id, bytes: pdf.size, type: pdf.type },
     session: { expiresAt: session.expiresAt, allowedOrigins: session.allowedOrigins },
     scans,
   };

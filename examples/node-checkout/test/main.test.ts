@@ -61,6 +61,12 @@ describe("node-checkout against the mock over HTTP", () => {
       expect(ticket.slotId).toBe(result.slotId);
       expect(lines.some((l) => l.includes(ticket.quicode) && l.includes(ticket.ticketUrl))).toBe(true);
     }
+    expect(result.ticketPdf).toEqual({
+      ticketId: order.tickets[0]?.id,
+      bytes: expect.any(Number),
+      type: "application/pdf",
+    });
+    expect(result.ticketPdf.bytes).toBeGreaterThan(500);
     expect(result.session.allowedOrigins).toEqual(["https://shop.example.com"]);
     expect(Date.parse(result.session.expiresAt)).toBeGreaterThan(Date.now());
 
