@@ -13,9 +13,17 @@ export function isWriteMethod(method: string): boolean {
   return WRITE_METHODS.has(method.toUpperCase());
 }
 
-/** A fresh random key (UUID v4 from Web Crypto). */
+/**
+ * A fresh random key: a UUID v4 from Web Crypto. `randomUUID` exists only in secure contexts, so pages served over
+ * plain http (a LAN dev server) get the same format from `getRandomValues`.
+ */
 export function newIdempotencyKey(): string {
-  return crypto.randomUUID();
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = ((b[6] as number) & 0x0f) | 0x40;
+  b[8] = ((b[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**

@@ -6,7 +6,12 @@ import {
   problemSlug,
   UnexpectedResponseError,
 } from "../../src/core/errors.ts";
-import { idempotencyKeyProblem, isWriteMethod, resolveIdempotencyKey } from "../../src/core/idempotency.ts";
+import {
+  idempotencyKeyProblem,
+  isWriteMethod,
+  newIdempotencyKey,
+  resolveIdempotencyKey,
+} from "../../src/core/idempotency.ts";
 import { normalizeLocale } from "../../src/core/language.ts";
 import { basicAuthorization } from "../../src/core/oauth.ts";
 import { errorFromResponse, isJsonContentType, parseSuccessJson } from "../../src/core/response.ts";
@@ -89,6 +94,20 @@ describe("idempotency keys", () => {
     expect(a).not.toBe(b);
     expect(resolveIdempotencyKey("GET", undefined)).toBeUndefined();
     expect(resolveIdempotencyKey("GET", "mine")).toBeUndefined();
+  });
+
+  it("falls back to getRandomValues where randomUUID is missing (insecure browser contexts)", () => {
+    const original = crypto.randomUUID;
+    Object.defineProperty(crypto, "randomUUID", { value: undefined, configurable: true });
+    try {
+      expect(typeof crypto.randomUUID).toBe("undefined");
+      const keys = new Set(Array.from({ length: 200 }, () => newIdempotencyKey()));
+      expect(keys.size).toBe(200);
+      for (const key of keys) expect(key).toMatch(UUID_V4);
+    } finally {
+      Object.defineProperty(crypto, "randomUUID", { value: original, configurable: true });
+    }
+    expect(newIdempotencyKey()).toMatch(UUID_V4);
   });
 
   it("honours caller keys, and null opts out", () => {
