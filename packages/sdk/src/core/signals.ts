@@ -38,14 +38,3 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
     );
   });
 }
-
-/** True for the rejection a fetch gives when its signal aborted (DOMException `AbortError`/`TimeoutError`). */
-export function isAbortError(error: unknown): boolean {
-  return (
-    typeof error === "object" &&
-    error !== null &&
-    "name" in error &&
-    ((error as { name: unknown }).name === "AbortError" ||
-      (error as { name: unknown }).name === "TimeoutError")
-  );
-}
