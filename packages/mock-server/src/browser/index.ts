@@ -5,7 +5,7 @@
  */
 import { type SetupWorker, setupWorker } from "msw/browser";
 import type { MockCore } from "../core/engine.ts";
-import { createMock, type MockHandlersOptions } from "../msw/index.ts";
+import { createMock, type EntradaMsw, type MockHandlersOptions } from "../msw/index.ts";
 
 export interface BrowserMockOptions extends MockHandlersOptions {
   /** URL of `mockServiceWorker.js` (default "/mockServiceWorker.js"). */
@@ -19,12 +19,15 @@ export interface BrowserMock {
   core: MockCore;
   baseUrl: string;
   reset(sessionId?: string): void;
+  /** Completes a pending redirect payment (see `EntradaMsw.completePayment`); returns the return URL. */
+  completePayment: EntradaMsw["completePayment"];
   stop(): void;
 }
 
 /**
- * Starts the mock in the browser. Use a same-origin base URL (e.g. `${location.origin}/api`) so the hosted
- * payment page, a top-level navigation, is served by the worker too.
+ * Starts the mock in the browser. State lives in this page's memory; msw's worker does not serve top-level
+ * navigations (such as the redirect provider's hosted page) once this page unloads, so complete redirect payments
+ * in the page with `completePayment` (or run the standalone server for full redirects).
  * @example const mock = await startBrowserMock({ baseUrl: `${location.origin}/api` });
  */
 export async function startBrowserMock(options: BrowserMockOptions): Promise<BrowserMock> {
@@ -37,6 +40,7 @@ export async function startBrowserMock(options: BrowserMockOptions): Promise<Bro
     core: mock.core,
     baseUrl: mock.baseUrl,
     reset: mock.reset,
+    completePayment: mock.completePayment,
     stop: () => {
       worker.stop();
       void mock.close();

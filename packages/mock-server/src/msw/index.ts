@@ -30,6 +30,16 @@ export interface EntradaMsw {
   baseUrl: string;
   /** Stops webhook delivery (when `deliverWebhooks` is on); the handlers keep working. */
   close(): Promise<void>;
+  /**
+   * Completes a pending `redirect` payment as the hosted page's Pay / Fail / Cancel buttons would, and returns
+   * the URL the page would redirect to (`returnUrl` + `entrada_payment` + `entrada_result`). For browser-only
+   * setups: msw's service worker does not serve top-level navigations once the page that runs it unloads.
+   */
+  completePayment(
+    paymentId: string,
+    result: "success" | "failure" | "cancel",
+    mockSession?: string,
+  ): Promise<string>;
 }
 
 /** Converts a Fetch Request into the engine's request. */
@@ -90,6 +100,22 @@ export function createMock(options: MockHandlersOptions): EntradaMsw {
     reset: (sessionId) => core.reset(sessionId),
     close: async () => {
       await worker?.stop();
+    },
+    completePayment: async (paymentId, result, mockSession) => {
+      const response = await core.handle({
+        method: "POST",
+        url: `${base.origin}${basePath}/__mock/pay/${encodeURIComponent(paymentId)}`,
+        headers: {
+          "content-type": "application/json",
+          ...(mockSession ? { "x-mock-session": mockSession } : {}),
+        },
+        body: new TextEncoder().encode(JSON.stringify({ result })),
+      });
+      const location = response.headers.location;
+      if (response.status !== 303 || !location) {
+        throw new Error(`Cannot complete payment ${paymentId}: ${response.status} ${String(response.body)}`);
+      }
+      return location;
     },
   };
 }

@@ -77,6 +77,49 @@ describe("msw transport (setupServer)", () => {
     expect(mock.core.responseViolations).toEqual([]);
   });
 
+  it("completes a redirect payment in-process (for browser-only setups) and the journey resumes", async () => {
+    const auth = { authorization: `Bearer ${await token()}`, "content-type": "application/json" };
+    const list = await (await fetch(`${BASE}/shop/v1/discovery/events`, { headers: auth })).json();
+    const event = await (
+      await fetch(`${BASE}/shop/v1/discovery/events/${list.items[0].id}`, { headers: auth })
+    ).json();
+    const cart = await (await fetch(`${BASE}/shop/v1/cart`, { method: "POST", headers: auth })).json();
+    const items = {
+      articleId: event.pricingAssortments[0].articles[0].id,
+      slotId: event.slots[0].id,
+      quantity: 1,
+    };
+    await fetch(`${BASE}/shop/v1/cart/${cart.id}/items`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify(items),
+    });
+    const customer = { firstName: "Mia", lastName: "Keller", email: "mia@example.ch" };
+    await fetch(`${BASE}/shop/v1/cart/${cart.id}/customer`, {
+      method: "PUT",
+      headers: auth,
+      body: JSON.stringify(customer),
+    });
+    const provider = JSON.stringify({ paymentProviderId: "redirect" });
+    await fetch(`${BASE}/shop/v1/cart/${cart.id}/payment-provider`, {
+      method: "PUT",
+      headers: auth,
+      body: provider,
+    });
+    const checkout = await fetch(`${BASE}/shop/v1/cart/${cart.id}/checkout`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ returnUrl: "http://localhost:5173/shop?step=return" }),
+    });
+    const { paymentId } = await checkout.json();
+    const back = new URL(await mock.completePayment(paymentId, "success"));
+    expect(back.searchParams.get("entrada_result")).toBe("success");
+    expect(back.searchParams.get("step")).toBe("return");
+    const payment = await (await fetch(`${BASE}/shop/v1/payments/${paymentId}`, { headers: auth })).json();
+    expect(payment.status).toBe("succeeded");
+    await expect(mock.completePayment("pay_unknown", "success")).rejects.toThrow(/404/);
+  });
+
   it("validates requests and answers problems with pointers", async () => {
     const auth = { authorization: `Bearer ${await token()}` };
     const bad = await fetch(`${BASE}/shop/v1/cart`, {
