@@ -43,6 +43,11 @@ describe("developer controls", () => {
       expect(paths).toContain(p);
     }
     expect(index.demoClients[0].clientId).toBe("entrada-demo");
+    const html = await control("", { headers: { accept: "text/html" } });
+    expect(html.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const page = await html.text();
+    expect(page).toContain("<code>/__mock/webhooks/deliveries</code>");
+    expect(page).not.toMatch(/<script/i);
   });
 
   it("holds release seats when they expire on the mock clock; checkout re-takes them if still free", async () => {
