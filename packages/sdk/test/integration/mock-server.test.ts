@@ -272,4 +272,26 @@ describe("against the mock server", () => {
     expect(rows).toBeGreaterThan(0);
     expect(counter.token).toBe(1);
   });
+
+  it("reaches every implemented section with typed results", async () => {
+    const client = createClient({ ...DEMO, ...DEMO_SCOPE, locale: "en-GB" });
+    const surveys = await paginate(client.survey.listSurveys).all({ max: 5 });
+    expect(surveys.length).toBeGreaterThan(0);
+    const first = surveys[0];
+    if (first) {
+      const { data: survey } = await client.survey.getSurvey.orThrow({
+        params: { path: { surveyId: first.id } },
+      });
+      expect(survey.id).toBe(first.id);
+    }
+    const imports = await client.externalEntrance.listExternalImports.orThrow();
+    expect(Array.isArray(imports.data.items)).toBe(true);
+    const gates = await client.entrance.listGates.orThrow();
+    expect(gates.data.items.length).toBeGreaterThan(0);
+    const subscriptions = await client.webhooks.listWebhookSubscriptions.orThrow();
+    expect(Array.isArray(subscriptions.data.items)).toBe(true);
+    const tickets = await client.bi.listBiTickets.orThrow({ params: { query: { $top: 1 } } });
+    expect(tickets.data.value.length).toBeLessThanOrEqual(1);
+    expect(tickets.meta.logId).toMatch(/^log_/);
+  });
 });
