@@ -133,6 +133,28 @@ describe("payment redirects", () => {
     expect(location.search).toBe("");
   });
 
+  it("stays on the page when beforeRedirect says no (asynchronously)", async () => {
+    const user = userEvent.setup();
+    const navigate = vi.fn();
+    handles.push(
+      mount(container("shop"), {
+        baseUrl: API,
+        fetchSessionToken: api.fetchSessionToken,
+        locale: "en-GB",
+        navigate,
+        beforeRedirect: async () => false,
+      }),
+    );
+    await toPayment(user);
+    await user.click(await screen.findByRole("radio", { name: /Hosted payment page/ }));
+    await user.click(screen.getByRole("button", { name: /^Pay CHF/ }));
+    await waitFor(() => expect(screen.getByRole("button", { name: /^Pay CHF/ })).toBeTruthy());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(navigate).not.toHaveBeenCalled();
+    // The record is there for the host, should it send the buyer on later.
+    expect(JSON.parse(sessionStorage.getItem("entrada-shop:shop:resume") ?? "{}").paymentId).toMatch(/^pay_/);
+  });
+
   it("ignores another instance's return parameters", async () => {
     history.replaceState(null, "", "/?entrada_shop=other&entrada_payment=pay_x&entrada_result=success");
     handles.push(
