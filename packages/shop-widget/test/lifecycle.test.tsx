@@ -138,6 +138,39 @@ describe("mount()", () => {
   });
 });
 
+describe("single-page app remounts", () => {
+  it("find the buyer's cart again after an unmount (reference only in sessionStorage)", async () => {
+    const user = userEvent.setup();
+    const element = container();
+    const first = mount(element, base());
+    await openEvent(user, "Family Theatre", element);
+    await user.click(within(element).getAllByRole("button", { name: /^One more: / })[0] as HTMLElement);
+    await user.click(within(element).getByRole("button", { name: tx("event.add") }));
+    await within(element).findByRole("heading", { level: 2, name: tx("cart.heading") });
+    first.unmount();
+    expect(sessionStorage.getItem("entrada-shop:tickets:cart")).toMatch(/^crt_/);
+
+    const second = mount(element, base());
+    handles.push(second);
+    const link = await within(element).findByRole(
+      "button",
+      { name: tx("events.cart_one", { count: 1 }) },
+      { timeout: 5000 },
+    );
+    await user.click(link);
+    await within(element).findByRole("heading", { level: 2, name: tx("cart.heading") });
+    expect(within(element).getAllByRole("rowheader")[0]?.textContent).toMatch(/^Family Theatre – Adult/);
+  });
+
+  it("drop a remembered cart that no longer exists", async () => {
+    sessionStorage.setItem("entrada-shop:tickets:cart", "crt_unknown");
+    handles.push(mount(container(), base()));
+    await screen.findAllByRole("heading", { level: 3 }, { timeout: 5000 });
+    await waitFor(() => expect(sessionStorage.getItem("entrada-shop:tickets:cart")).toBeNull());
+    expect(screen.queryByRole("button", { name: /^Cart:/ })).toBeNull();
+  });
+});
+
 describe("several widgets on one page", () => {
   it("keep separate state and languages, with no duplicate ids", async () => {
     const user = userEvent.setup();

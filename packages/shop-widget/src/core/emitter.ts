@@ -33,7 +33,7 @@ export class Emitter<M> {
   }
 }
 
-/** Host code that throws must not break the widget: log it and go on. */
+/** Host code (or a failed load) that throws must not break the widget: log it and go on. */
 export function reportListenerError(error: unknown): void {
-  console.error("[entrada-shop] a host callback threw", error);
+  console.error("[entrada-shop]", error);
 }

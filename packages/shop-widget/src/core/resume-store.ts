@@ -1,5 +1,9 @@
+import { PARAM_INSTANCE, PARAM_PAYMENT, PARAM_RESULT } from "./resume";
+
+const PARAMS = [PARAM_INSTANCE, PARAM_PAYMENT, PARAM_RESULT];
+
 /**
- * The resume record and the completed-orders set in sessionStorage (namespaced per widget instance).
+ * The return URL, the resume record and the completed-orders set in sessionStorage (namespaced per widget instance).
  * Loaded with the journey's actions, not with the first render.
  */
 
@@ -24,6 +28,15 @@ function storage(): Storage | undefined {
 }
 
 const keyOf = (instanceId: string, what: string) => `entrada-shop:${instanceId}:${what}`;
+
+/** The page the payment provider sends the buyer back to: `base` plus this instance's marker. */
+export function buildReturnUrl(base: string, instanceId: string): string {
+  const url = new URL(base);
+  for (const name of PARAMS) url.searchParams.delete(name);
+  url.searchParams.set(PARAM_INSTANCE, instanceId);
+  url.hash = "";
+  return url.toString();
+}
 
 export function saveResume(instanceId: string, record: Omit<ResumeRecord, "v" | "step" | "savedAt">): void {
   const value: ResumeRecord = { v: 1, step: "payment", ...record, savedAt: Date.now() };

@@ -17,15 +17,6 @@ export interface ReturnInfo {
   result: PaymentResult | undefined;
 }
 
-/** The page the payment provider sends the buyer back to: `base` plus this instance's marker. */
-export function buildReturnUrl(base: string, instanceId: string): string {
-  const url = new URL(base);
-  for (const name of PARAMS) url.searchParams.delete(name);
-  url.searchParams.set(PARAM_INSTANCE, instanceId);
-  url.hash = "";
-  return url.toString();
-}
-
 /** This instance's return parameters in `href`, if any. */
 export function detectReturn(href: string, instanceId: string): ReturnInfo | undefined {
   const url = new URL(href);
@@ -50,4 +41,21 @@ export function stripReturnParams(): void {
     }
   }
   if (changed) globalThis.history.replaceState(globalThis.history.state, "", url.toString());
+}
+
+/**
+ * The open cart's id (a reference, no personal data) per widget instance, so a reload or a single-page
+ * app's remount finds the buyer's cart again.
+ */
+export function cartRef(instanceId: string, cartId?: string | null): string | undefined {
+  const key = `entrada-shop:${instanceId}:cart`;
+  try {
+    const storage = globalThis.sessionStorage;
+    if (cartId === undefined) return storage.getItem(key) ?? undefined;
+    if (cartId === null) storage.removeItem(key);
+    else storage.setItem(key, cartId);
+  } catch {
+    // Storage blocked: the cart lives as long as the page.
+  }
+  return undefined;
 }

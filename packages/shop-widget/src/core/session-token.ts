@@ -61,13 +61,9 @@ export class SessionTokenSource {
   async renew(rejected: string): Promise<string> {
     if (this.#token !== undefined && this.#token !== rejected) return this.#token;
     if (this.#fetcher === undefined) {
-      throw new ShopError(
-        "session-expired",
-        "The session token was rejected and no fetchSessionToken is set",
-        {
-          status: 401,
-        },
-      );
+      throw new ShopError("session-expired", "session token rejected; no fetchSessionToken", {
+        status: 401,
+      });
     }
     this.#token = undefined;
     return this.#fetch(rejected);
@@ -77,7 +73,7 @@ export class SessionTokenSource {
     const fetcher = this.#fetcher;
     if (fetcher === undefined) {
       return Promise.reject(
-        new ShopError("session-expired", "Neither sessionToken nor fetchSessionToken is configured", {
+        new ShopError("session-expired", "no sessionToken or fetchSessionToken", {
           status: 401,
         }),
       );
@@ -87,7 +83,7 @@ export class SessionTokenSource {
         try {
           const token = await fetcher(rejectedToken === undefined ? {} : { rejectedToken });
           if (typeof token !== "string" || token.length === 0) {
-            throw new ShopError("session-expired", "fetchSessionToken returned no token");
+            throw new ShopError("session-expired", "fetchSessionToken gave no token");
           }
           this.#token = token;
           return token;

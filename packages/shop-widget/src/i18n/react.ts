@@ -36,7 +36,7 @@ function subscribe(i18n: I18n, onChange: () => void): () => void {
 
 export function useTranslation(namespace: Namespace = "core"): { t: TFunction; i18n: I18n } {
   const i18n = useContext(Context);
-  if (i18n === null) throw new Error("EntradaShop: texts used outside the shop");
+  if (i18n === null) throw new Error("EntradaShop: outside the shop");
   const subscribeTo = useMemo(() => (onChange: () => void) => subscribe(i18n, onChange), [i18n]);
   const version = useSyncExternalStore(subscribeTo, () => `${i18n.language}|${versions.get(i18n) ?? 0}`);
   // A new `t` whenever the language or the loaded texts change, so memoized children re-render too.

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Locale, ShopConfig, Step } from "../config";
 import { formatDateTime, formatMoney } from "../core/format";
-import { toShopError } from "../core/problem";
+import { type ShopError, toShopError } from "../core/problem";
 import { detectReturn, stripReturnParams } from "../core/resume";
 import { acquireStyles } from "../core/styles";
 import type { Money } from "../core/types";
@@ -157,7 +157,8 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
 /** Tells the host about every change of the cart (inside the provider: it reads the cart query). */
 function CartWatcher() {
   const { controller, journey } = useShop();
-  const cart = useCart(journey.cartId).data;
+  const query = useCart(journey.cartId);
+  const cart = query.data;
   const signature =
     cart === undefined
       ? ""
@@ -168,5 +169,12 @@ function CartWatcher() {
     last.current = signature;
     controller.notify("cartchange", cart);
   }, [controller, cart, signature]);
+  // A remembered cart that is no longer there (paid, expired, another session) is dropped quietly.
+  const gone =
+    cart?.status === "completed" || cart?.status === "expired" || (query.error as ShopError)?.status === 404;
+  const { forgetCart, step } = journey;
+  useEffect(() => {
+    if (gone && step === "events") forgetCart();
+  }, [gone, step, forgetCart]);
   return null;
 }

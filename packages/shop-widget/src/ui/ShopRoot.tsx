@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import type { i18n as I18n } from "i18next";
 import { type CSSProperties, useEffect, useLayoutEffect, useState } from "react";
 import type { Appearance, Locale, ShopConfig } from "../config";
+import { reportListenerError } from "../core/emitter";
 import { acquireStyles } from "../core/styles";
 import { I18nProvider } from "../i18n/react";
 import css from "../styles/shop-widget.css?inline";
@@ -38,12 +39,9 @@ export function ShopRoot({ controller, config }: ShopRootProps) {
 
   useEffect(() => {
     let live = true;
-    controller.i18n().then(
-      (instance) => {
-        if (live) setI18n(instance);
-      },
-      (error: unknown) => console.error("[entrada-shop] texts failed to load", error),
-    );
+    controller.i18n().then((instance) => {
+      if (live) setI18n(instance);
+    }, reportListenerError);
     return () => {
       live = false;
     };

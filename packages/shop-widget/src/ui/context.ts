@@ -23,6 +23,6 @@ export const ShopContext = createContext<ShopContextValue | null>(null);
 
 export function useShop(): ShopContextValue {
   const value = useContext(ShopContext);
-  if (value === null) throw new Error("EntradaShop: component used outside the shop");
+  if (value === null) throw new Error("EntradaShop: outside the shop");
   return value;
 }

@@ -2,7 +2,7 @@ import { QueryCache, QueryClient } from "@tanstack/react-query";
 import type { i18n as I18n } from "i18next";
 import { isLocale, type Locale, type ShopConfig, type ShopEventMap } from "../config";
 import type { Tracker } from "../core/analytics";
-import { Emitter } from "../core/emitter";
+import { Emitter, reportListenerError } from "../core/emitter";
 import { createHttpShopApi } from "../core/http-shop-api";
 import { ShopError, toShopError } from "../core/problem";
 import { SessionTokenSource } from "../core/session-token";
@@ -127,7 +127,7 @@ export class Controller {
     try {
       callback?.(payload);
     } catch (error) {
-      console.error("[entrada-shop] a host callback threw", error);
+      reportListenerError(error);
     }
     this.emitter.emit(event, payload);
   }

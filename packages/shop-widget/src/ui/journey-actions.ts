@@ -2,8 +2,15 @@ import type { Step } from "../config";
 import type { AnalyticsItem } from "../core/analytics";
 import { moneyValue } from "../core/format";
 import { ShopError, toShopError } from "../core/problem";
-import { buildReturnUrl, type ReturnInfo } from "../core/resume";
-import { claimOnce, clearResume, purchasedSet, readResume, saveResume } from "../core/resume-store";
+import { cartRef, type ReturnInfo } from "../core/resume";
+import {
+  buildReturnUrl,
+  claimOnce,
+  clearResume,
+  purchasedSet,
+  readResume,
+  saveResume,
+} from "../core/resume-store";
 import type { Cart, CartItem, EventDetail, Order, Payment } from "../core/types";
 import type { Controller } from "./controller";
 import type { JourneyContext, JourneyState, Selection } from "./journey";
@@ -52,6 +59,7 @@ export function createAsyncActions(ctx: JourneyContext): AsyncActions {
       predicate: (q) => q.queryKey[2] === "cart" && q.queryKey[3] === cart.id && q.queryKey[1] !== locale,
     });
     qc().setQueryData(keys.cart(locale, cart.id), cart);
+    cartRef(d().controller.instanceId, cart.id);
   };
   const currentCart = (): Cart | undefined => {
     const id = ctx.state.current.cartId;
@@ -84,6 +92,7 @@ export function createAsyncActions(ctx: JourneyContext): AsyncActions {
   const finish = (order: Order) => {
     const { controller } = d();
     clearResume(controller.instanceId);
+    cartRef(controller.instanceId, null);
     ctx.cartKey.current = undefined;
     ctx.checkoutKey.current = undefined;
     // Persisted per instance: a reload, a second mount or a StrictMode re-run never completes it twice.

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from "react";
 import type { Locale, Step } from "../config";
 import { type ShopError, toShopError } from "../core/problem";
-import type { ReturnInfo } from "../core/resume";
+import { cartRef, type ReturnInfo } from "../core/resume";
 import type { SurveyAnswer } from "../core/survey";
 import type { CartItem, EventDetail, EventFilters, Money, Order } from "../core/types";
 import type { Controller } from "./controller";
@@ -71,6 +71,8 @@ export interface JourneyActions {
   setCardNumber(cardNumber: string): void;
   restart(): void;
   dismissError(): void;
+  /** The cart is gone (completed elsewhere, expired, unknown): start without one. */
+  forgetCart(): void;
   fail(error: unknown, step: Step, retry?: () => void): void;
   addToCart(event: EventDetail, selection: Selection): Promise<void>;
   changeQuantity(item: CartItem, quantity: number): Promise<void>;
@@ -114,7 +116,11 @@ export interface JourneyContext {
  * catalogue), which keeps the first load small.
  */
 export function useJourney(deps: JourneyDeps): Journey {
-  const [state, setState] = useState<JourneyState>(() => initialState(deps.controller.config.filters));
+  const [state, setState] = useState<JourneyState>(() => {
+    const initial = initialState(deps.controller.config.filters);
+    const cartId = cartRef(deps.controller.instanceId);
+    return cartId === undefined ? initial : { ...initial, cartId };
+  });
   const depsRef = useRef(deps);
   depsRef.current = deps;
   const stateRef = useRef(state);
@@ -176,6 +182,13 @@ export function useJourney(deps: JourneyDeps): Journey {
           return rest;
         }),
       fail,
+      forgetCart() {
+        cartRef(depsRef.current.controller.instanceId, null);
+        setState((s) => {
+          const { cartId: _gone, ...rest } = s;
+          return rest;
+        });
+      },
       restart() {
         cartKey.current = undefined;
         checkoutKey.current = undefined;

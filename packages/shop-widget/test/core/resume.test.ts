@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { buildReturnUrl, detectReturn, stripReturnParams } from "../../src/core/resume";
+import { detectReturn, stripReturnParams } from "../../src/core/resume";
 import {
+  buildReturnUrl,
   claimOnce,
   clearResume,
   purchasedSet,
