@@ -18,6 +18,14 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["source", "node", "import", "module", "default"] } },
   oxc: { jsx: { runtime: "automatic" } },
   html: { cspNonce: NONCE },
+  build: {
+    rolldownOptions: {
+      input: {
+        index: new URL("./dev/index.html", import.meta.url).pathname,
+        script: new URL("./dev/script.html", import.meta.url).pathname,
+      },
+    },
+  },
   server: {
     host: "127.0.0.1",
     port: 5173,

@@ -101,6 +101,20 @@ export function entradaDevBackend(options: DevBackendOptions = {}): Plugin {
         }
       });
 
+      // The built classic script for `script.html` (run `pnpm --filter @entrada/shop-widget build` first).
+      server.middlewares.use("/dist/script/shop-widget.iife.js", async (_req, res) => {
+        const { readdir, readFile } = await import("node:fs/promises");
+        const dir = new URL("../dist/script/", import.meta.url);
+        const name = (await readdir(dir).catch(() => [] as string[])).find((f) => f.endsWith(".iife.js"));
+        if (name === undefined) {
+          res.writeHead(404, { "content-type": "text/plain" });
+          res.end("Build the widget first: pnpm --filter @entrada/shop-widget build");
+          return;
+        }
+        res.writeHead(200, { "content-type": "text/javascript", "cache-control": "no-store" });
+        res.end(await readFile(new URL(name, dir)));
+      });
+
       const print = server.printUrls.bind(server);
       server.printUrls = () => {
         print();

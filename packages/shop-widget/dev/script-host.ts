@@ -1,0 +1,25 @@
+/** The host code of `script.html`: only the global the classic script defines, no imports from the widget. */
+interface ScriptApi {
+  mount(container: string, config: Record<string, unknown>): unknown;
+  version: string;
+}
+
+const global = (window as unknown as { EntradaShop?: ScriptApi }).EntradaShop;
+if (global === undefined) throw new Error("the script-tag build did not load");
+const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined;
+const apiUrl = document.querySelector<HTMLMetaElement>('meta[name="entrada-api"]')?.content ?? "";
+
+global.mount("#tickets", {
+  baseUrl: apiUrl,
+  locale: new URLSearchParams(location.search).get("lang") ?? "de-CH",
+  ...(nonce ? { nonce } : {}),
+  fetchSessionToken: async ({ rejectedToken }: { rejectedToken?: string }) => {
+    const response = await fetch("/backend/shop-session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(rejectedToken ? { rejectedToken } : {}),
+    });
+    return ((await response.json()) as { sessionToken: string }).sessionToken;
+  },
+});
+document.body.dataset.widgetVersion = global.version;

@@ -1,0 +1,25 @@
+// @vitest-environment node
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+describe("size budgets", () => {
+  it("npm first load ≤ 35 KB, everything ≤ 90 KB, CSS ≤ 8 KB, each language ≤ 4 KB (gzip)", () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    // Builds all three bundles and exits non-zero when a budget is exceeded (see bench/size.mjs).
+    const run = () =>
+      execFileSync(process.execPath, ["bench/size.mjs", "--check", "--no-timing"], {
+        cwd: root,
+        encoding: "utf8",
+      });
+    let output = "";
+    try {
+      output = run();
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error);
+      throw new Error(`size budget exceeded:\n${output}`);
+    }
+    expect(output).toMatch(/npm: first load/);
+    expect(output).not.toMatch(/^✗/m);
+  }, 120_000);
+});
