@@ -139,7 +139,7 @@ export interface components {
              * @description Most results to return.
              * @default 10
              */
-            limit: number;
+            limit?: number;
         };
         SearchDocsCall: {
             /** @constant */

@@ -80,7 +80,7 @@ export function bundle(source) {
 
 /** TypeScript types (`paths`, `webhooks`, `components`, `operations`) for a bundled document. */
 export async function typesFor(document) {
-  const ast = await openapiTS(structuredClone(document), { silent: true });
+  const ast = await openapiTS(structuredClone(document), { silent: true, defaultNonNullable: false });
   return `${header}${astToString(ast)}`;
 }
 

@@ -299,6 +299,53 @@ describe("components", () => {
   });
 });
 
+describe("defaults", () => {
+  // The types are generated with `defaultNonNullable: false`, so a property with a `default` is optional in the
+  // types: right for request bodies (the server fills it in), wrong for data the server always sends. A response or
+  // webhook payload property with a default must therefore be listed in `required`.
+  it("every defaulted property reached from a response or webhook payload is required", () => {
+    const visited = new Set<JsonObject>();
+    const problems: string[] = [];
+    const visit = (value: Json | undefined, where: string): void => {
+      if (!isObject(value)) {
+        if (Array.isArray(value)) for (const [i, item] of value.entries()) visit(item, `${where}/${i}`);
+        return;
+      }
+      const schema = typeof value.$ref === "string" ? deref(document, value) : value;
+      if (!schema || visited.has(schema)) return;
+      visited.add(schema);
+      const at = typeof value.$ref === "string" ? value.$ref : where;
+      const required = Array.isArray(schema.required) ? schema.required : [];
+      if (isObject(schema.properties))
+        for (const [name, property] of Object.entries(schema.properties)) {
+          const defaulted =
+            (isObject(property) && "default" in property) || "default" in (deref(document, property) ?? {});
+          if (defaulted && !required.includes(name)) problems.push(`${at}/properties/${name}`);
+          visit(property, `${at}/properties/${name}`);
+        }
+      for (const [key, child] of Object.entries(schema)) {
+        if (["properties", "examples", "example", "default", "const", "enum"].includes(key)) continue;
+        visit(child, `${at}/${key}`);
+      }
+    };
+    for (const op of [...operations, ...webhookOperations]) {
+      for (const [status, response] of responsesOf(document, op.operation)) {
+        if (!isObject(response.content)) continue;
+        for (const [mediaType, media] of Object.entries(response.content))
+          if (isObject(media)) visit(media.schema, `${op.id} ${status} ${mediaType}`);
+      }
+    }
+    for (const op of webhookOperations) {
+      const body = deref(document, op.operation.requestBody);
+      if (isObject(body?.content))
+        for (const [mediaType, media] of Object.entries(body.content))
+          if (isObject(media)) visit(media.schema, `${op.id} payload ${mediaType}`);
+    }
+    expect(visited.size, "schemas walked").toBeGreaterThan(50);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe("webhooks", () => {
   it("has exactly 30 event kinds", () => {
     expect(isObject(document.webhooks) ? Object.keys(document.webhooks).length : 0).toBe(30);

@@ -35,3 +35,13 @@ type TokenError = operations["createToken"]["responses"][400]["content"]["applic
 const tokenError: TokenError = "invalid_scope";
 
 export const samples = [byId, bySlug, neither, completed, pending, cartPath, tokenError];
+
+// Request-body fields with a server default are optional (generated with `defaultNonNullable: false`); the same
+// fields in the response the server always sends stay required.
+const subscription: Schemas["WebhookSubscriptionCreate"] = {
+  url: "https://hooks.example.com/entrada",
+  eventTypes: ["cart.completed"],
+};
+assertType<Equal<Schemas["WebhookSubscriptionCreate"]["enabled"], boolean | undefined>>();
+assertType<Equal<Schemas["WebhookSubscription"]["enabled"], boolean>>();
+export const defaultsSamples = [subscription];

@@ -2388,7 +2388,7 @@ export interface components {
             /** @description ECMAScript regular expression without flags. A pattern that does not compile is `422 unprocessable` with pointer `/body/pattern`. */
             pattern: string;
             /** @default  */
-            description: string;
+            description?: string;
         };
         ScanReportRow: {
             /** @description `null` for the row of uncategorized scans. */
@@ -2812,12 +2812,12 @@ export interface components {
         WebhookSubscriptionCreate: {
             url: components["schemas"]["WebhookUrl"];
             /** @default  */
-            description: string;
+            description?: string;
             eventTypes: components["schemas"]["EventTypeSelection"];
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /** @default de-CH */
-            culture: string;
+            culture?: string;
         };
         /**
          * @description Signing secret: `whsec_` followed by the base64 of 24 random bytes. The HMAC key is the decoded bytes. Shown only when the subscription is created and when the secret is rotated; store it then.
@@ -2841,7 +2841,7 @@ export interface components {
              * @description How long the previous secret keeps signing alongside the new one (default 24 h, at most 7 days). `0` revokes it at once. Rotating again during an overlap drops the oldest secret immediately: at most two secrets are ever valid.
              * @default 86400
              */
-            overlapSeconds: number;
+            overlapSeconds?: number;
         };
         SecretRotation: {
             subscriptionId: string;

@@ -141,6 +141,29 @@ describe("pagination and sessions", () => {
   });
 });
 
+describe("request bodies with server defaults", () => {
+  it("leave defaulted fields optional (webhook subscriptions: description, enabled, culture)", async () => {
+    const result = await client.webhooks.createWebhookSubscription({
+      body: { url: "https://hooks.example.com/entrada", eventTypes: ["cart.completed"] },
+    });
+    expectTypeOf(result).toEqualTypeOf<EntradaResult<Schemas["WebhookSubscriptionWithSecret"]>>();
+    type Body = Parameters<typeof client.webhooks.createWebhookSubscription>[0]["body"];
+    expectTypeOf<Body["enabled"]>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<Body["culture"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Body["description"]>().toEqualTypeOf<string | undefined>();
+    // @ts-expect-error — url and eventTypes have no default and stay required
+    client.webhooks.createWebhookSubscription({ body: { url: "https://hooks.example.com/entrada" } });
+  });
+
+  it("keep fields the server always sends required in responses", async () => {
+    const { data } = await client.webhooks.createWebhookSubscription.orThrow({
+      body: { url: "https://hooks.example.com/entrada", eventTypes: ["cart.completed"] },
+    });
+    expectTypeOf(data.enabled).toEqualTypeOf<boolean>();
+    expectTypeOf(data.description).toEqualTypeOf<string>();
+  });
+});
+
 describe("raw client", () => {
   it("is the openapi-fetch client over the contract's paths", async () => {
     const { data } = await client.raw.GET("/shop/v1/cart/{id}", { params: { path: { id: "crt_1" } } });
