@@ -4,12 +4,12 @@ interface ScriptApi {
   version: string;
 }
 
-const global = (window as unknown as { EntradaShop?: ScriptApi }).EntradaShop;
-if (global === undefined) throw new Error("the script-tag build did not load");
+const entrada = (window as unknown as { EntradaShop?: ScriptApi }).EntradaShop;
+if (entrada === undefined) throw new Error("the script-tag build did not load");
 const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined;
 const apiUrl = document.querySelector<HTMLMetaElement>('meta[name="entrada-api"]')?.content ?? "";
 
-global.mount("#tickets", {
+entrada.mount("#tickets", {
   baseUrl: apiUrl,
   locale: new URLSearchParams(location.search).get("lang") ?? "de-CH",
   ...(nonce ? { nonce } : {}),
@@ -22,4 +22,6 @@ global.mount("#tickets", {
     return ((await response.json()) as { sessionToken: string }).sessionToken;
   },
 });
-document.body.dataset.widgetVersion = global.version;
+document.body.dataset.widgetVersion = entrada.version;
+
+export {};
