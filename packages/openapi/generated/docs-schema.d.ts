@@ -274,6 +274,103 @@ export interface components {
             type: "text";
             text: string;
         };
+        SearchDocsResult: {
+            query: string;
+            results: {
+                /** @enum {string} */
+                kind: "module" | "endpoint" | "guide";
+                /** @description Module name, operationId, or `guide#section`. */
+                id: string;
+                title: string;
+                summary: string;
+                score: number;
+                /** Format: uri */
+                link: string;
+            }[];
+        };
+        ListModulesResult: {
+            modules: {
+                name: string;
+                title: string;
+                /**
+                 * @description `inbound`: you call the service; `outbound`: the service calls you (webhook events).
+                 * @enum {string}
+                 */
+                direction: "inbound" | "outbound";
+                endpointCount: number;
+                links: {
+                    /** Format: uri */
+                    reference: string;
+                    /** Format: uri */
+                    markdown: string;
+                };
+            }[];
+            guides: {
+                /** @enum {string} */
+                name: "shop-front-end" | "guidelines" | "webhooks";
+                title: string;
+                /** Format: uri */
+                link: string;
+            }[];
+        };
+        ListEndpointsResult: {
+            module: string;
+            endpoints: {
+                operationId: string;
+                /** @enum {string} */
+                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "WEBHOOK";
+                /** @description Path, or the event kind for `WEBHOOK`. */
+                path: string;
+                summary: string;
+            }[];
+        };
+        GetEndpointResult: {
+            operationId: string;
+            method: string;
+            path: string;
+            module: string;
+            summary: string;
+            description: string;
+            /** @description Accepted credentials, e.g. `oauth2 (Shop)`, `sessionToken`. */
+            security: string[];
+            parameters: {
+                name: string;
+                /** @enum {string} */
+                in: "path" | "query" | "header";
+                required: boolean;
+                description?: string;
+                schema?: Record<string, never>;
+            }[];
+            /** @description Media types with their (dereferenced) JSON Schema and examples. */
+            requestBody: Record<string, never> | null;
+            /** @description Keyed by status code: description, headers, media types, JSON Schema and examples. */
+            responses: {
+                [key: string]: Record<string, never>;
+            };
+        };
+        GetGuideResult: {
+            /** @enum {string} */
+            guide: "shop-front-end" | "guidelines" | "webhooks";
+            title: string;
+            section: string | null;
+            markdown: string;
+            sections: {
+                slug: string;
+                title: string;
+            }[];
+            /** Format: uri */
+            link: string;
+        };
+        AboutBiAssistantMcpResult: {
+            name: string;
+            summary: string;
+            /** @description URL template of the per-customer server. */
+            endpoint: string;
+            authentication: string;
+            dataScope: string;
+            provisioning: string;
+            differences: string[];
+        };
         /** @description Result of `tools/call`. */
         ToolsCallResponse: {
             /** @constant */
@@ -282,8 +379,8 @@ export interface components {
             result: {
                 /** @description Markdown rendering of the result (or of the tool error). */
                 content: components["schemas"]["TextContent"][];
-                /** @description The typed result (the tool's `outputSchema`), absent when `isError` is true. */
-                structuredContent?: Record<string, never>;
+                /** @description The typed result: the called tool's `outputSchema`, one of the six `*Result` schemas (by tool name: `search_docs` → `SearchDocsResult`, …). Absent when `isError` is true. The shapes are told apart by the tool that was called, hence `anyOf`. */
+                structuredContent?: components["schemas"]["SearchDocsResult"] | components["schemas"]["ListModulesResult"] | components["schemas"]["ListEndpointsResult"] | components["schemas"]["GetEndpointResult"] | components["schemas"]["GetGuideResult"] | components["schemas"]["AboutBiAssistantMcpResult"];
                 /** @description `true` for tool-level failures such as an unknown endpoint or guide section; the text explains and suggests close matches. */
                 isError: boolean;
             };

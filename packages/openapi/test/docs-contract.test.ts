@@ -50,6 +50,36 @@ describe("documentation server document", () => {
     }
   });
 
+  it("keeps every tool's outputSchema in the bundle, referenced from the tools/call result", () => {
+    const schemas =
+      isObject(document.components) && isObject(document.components.schemas)
+        ? document.components.schemas
+        : {};
+    // Tool names come from the `*Call` schemas (`name` const); `search_docs` → `SearchDocsResult`.
+    const tools = Object.entries(schemas)
+      .filter(([name]) => name.endsWith("Call") && name !== "ToolsCallRequest")
+      .map(([, schema]) => {
+        const nameSchema =
+          isObject(schema) && isObject(schema.properties) ? schema.properties.name : undefined;
+        return isObject(nameSchema) && typeof nameSchema.const === "string" ? nameSchema.const : undefined;
+      });
+    expect(tools).toHaveLength(6);
+    const results = tools.map(
+      (tool) =>
+        `${(tool ?? "").replace(/(^|_)([a-z])/g, (_match, _separator, letter: string) => letter.toUpperCase())}Result`,
+    );
+    for (const result of results) expect(schemas, result).toHaveProperty(result);
+    const call = schemas.ToolsCallResponse;
+    const result = isObject(call) && isObject(call.properties) ? call.properties.result : undefined;
+    const structured =
+      isObject(result) && isObject(result.properties) ? result.properties.structuredContent : undefined;
+    const refs =
+      isObject(structured) && Array.isArray(structured.anyOf)
+        ? structured.anyOf.filter(isObject).map((entry) => entry.$ref)
+        : [];
+    expect(refs.sort()).toEqual(results.map((name) => `#/components/schemas/${name}`).sort());
+  });
+
   it("every example validates against its schema", () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
