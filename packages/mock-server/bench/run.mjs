@@ -354,6 +354,76 @@ for (const kase of ["GET /shop/v1/discovery/events", "POST cart + item"]) {
 console.log(
   `| node:http transport / msw bridge, GET | ${fmt(pick("entrada", docName, "GET /shop/v1/discovery/events") / pick("msw", docName, "GET /shop/v1/discovery/events"), 1)}× |`,
 );
+// In-process: the engine alone (no sockets), small vs grown document in alternating batches. This isolates
+// what the document size costs the engine from the HTTP layer and from the machine's noise.
+const { createEntradaMock } = await import(join(root, "dist/index.js"));
+async function engineOps(document) {
+  const core = createEntradaMock({
+    rateLimit: false,
+    ...(document ? { document } : {}),
+    seed: JSON.parse(readFileSync(seedPath, "utf8")),
+  });
+  const tokenResponse = await core.handle({
+    method: "POST",
+    url: "http://bench/connect/token",
+    headers: {
+      authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new TextEncoder().encode("grant_type=client_credentials&scope=Shop"),
+  });
+  const auth = `Bearer ${JSON.parse(tokenResponse.body).access_token}`;
+  const get = {
+    method: "GET",
+    url: "http://bench/shop/v1/discovery/events",
+    headers: { authorization: auth },
+    body: null,
+  };
+  const list = JSON.parse((await core.handle(get)).body);
+  const event = JSON.parse(
+    (await core.handle({ ...get, url: `http://bench/shop/v1/discovery/events/${list.items[0].id}` })).body,
+  );
+  const item = new TextEncoder().encode(
+    JSON.stringify({
+      articleId: event.pricingAssortments[0].articles[0].id,
+      slotId: event.slots[0].id,
+      quantity: 1,
+    }),
+  );
+  const json = { authorization: auth, "content-type": "application/json" };
+  return {
+    get: () => core.handle(get),
+    post: async () => {
+      const cart = JSON.parse(
+        (await core.handle({ method: "POST", url: "http://bench/shop/v1/cart", headers: json, body: null }))
+          .body,
+      );
+      await core.handle({
+        method: "POST",
+        url: `http://bench/shop/v1/cart/${cart.id}/items`,
+        headers: json,
+        body: item,
+      });
+    },
+  };
+}
+const engines = { [docName]: await engineOps(null), [bigName]: await engineOps(bigDoc) };
+const engineRates = {};
+for (const kase of ["get", "post"]) {
+  const samples = { [docName]: [], [bigName]: [] };
+  for (let round = 0; round < 24; round++) {
+    for (const name of round % 2 ? [bigName, docName] : [docName, bigName]) {
+      const started = performance.now();
+      for (let i = 0; i < 2000; i++) await engines[name][kase]();
+      samples[name].push(2000 / ((performance.now() - started) / 1000));
+    }
+  }
+  for (const name of [docName, bigName]) engineRates[`${kase} ${name}`] = median(samples[name]);
+  console.log(
+    `| engine in-process ${kase === "get" ? "GET events" : "POST cart + item (2 requests)"}: ${docName} / ${bigName} | ${fmt(engineRates[`${kase} ${docName}`])} / ${fmt(engineRates[`${kase} ${bigName}`])} ops/s (${fmt((engineRates[`${kase} ${bigName}`] / engineRates[`${kase} ${docName}`]) * 100, 1)} %) |`,
+  );
+}
+
 const startup = {
   "entrada/small": await startupMedian("entrada", docPath, 7),
   "entrada/big": await startupMedian("entrada", bigPath, 7),

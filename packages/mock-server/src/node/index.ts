@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { MockCore } from "../core/engine.ts";
+import { ulid } from "../core/ids.ts";
 import type { MockRequest } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
@@ -124,9 +125,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const core = given ?? createEntradaMock(coreOptions);
   const server = createServer({ keepAliveTimeout: 5000 }, nodeHandler(core, `${host}:${port}`));
   server.on("clientError", (_error, socket) => {
+    const logId = `log_${ulid(Date.now())}`;
     if (socket.writable) {
       socket.end(
-        'HTTP/1.1 400 Bad Request\r\ncontent-type: application/problem+json\r\nconnection: close\r\n\r\n{"type":"https://docs.entrada.dev/problems/malformed-request","title":"Malformed request","status":400,"detail":"The HTTP request could not be parsed."}',
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/problem+json\r\nx-log-id: ${logId}\r\nconnection: close\r\n\r\n{"type":"https://docs.entrada.dev/problems/malformed-request","title":"Malformed request","status":400,"detail":"The HTTP request could not be parsed.","logId":"${logId}"}`,
       );
     } else socket.destroy();
   });

@@ -5,6 +5,7 @@
  * was wrong. A seeded PRNG keeps every run identical (change FUZZ_SEED to explore).
  */
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OperationSpec } from "../../src/core/document.ts";
 import { getPointer } from "../../src/core/document.ts";
@@ -457,5 +458,24 @@ describe("fuzz every operation", () => {
     expect(failures, failures.slice(0, 30).join("\n")).toEqual([]);
     expect(after).toBe(before);
     expect(sent).toBeGreaterThan(operations.length * 10);
+  });
+});
+
+describe("unparseable HTTP", () => {
+  it("answers garbage on the socket with a 400 problem and a log id, and keeps serving", async () => {
+    const url = new URL(api.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write("NOT HTTP AT ALL\r\n\r\n"));
+      let data = "";
+      socket.on("data", (chunk) => {
+        data += chunk.toString();
+      });
+      socket.on("end", () => resolve(data));
+      socket.on("error", reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toMatch(/x-log-id: log_[0-9A-Z]{26}/);
+    expect(raw).toContain("application/problem+json");
+    expect((await api.fetch("/__mock/clock")).status).toBe(200);
   });
 });
