@@ -221,7 +221,22 @@ export class MockCore {
     this.session(sessionId).reset(seed);
   }
 
+  /** Answers one request. Never throws: an unexpected failure is a logged 500 problem. */
   async handle(request: MockRequest): Promise<MockResponse> {
+    try {
+      return await this.dispatch(request);
+    } catch (error) {
+      (this.options.onError ?? ((e: unknown) => console.error(e)))(error, `${request.method} ${request.url}`);
+      return this.problem(
+        "internal-error",
+        DEFAULT_CULTURE,
+        `log_${ulid(Date.now())}`,
+        request.headers.origin,
+      );
+    }
+  }
+
+  private async dispatch(request: MockRequest): Promise<MockResponse> {
     const logId = `log_${ulid(Date.now())}`;
     const headers = request.headers;
     const origin = headers.origin;

@@ -160,3 +160,28 @@ describe("content negotiation", () => {
     }
   });
 });
+
+describe("robustness", () => {
+  it("never throws: a crashing developer control becomes a 500 problem", async () => {
+    const errors: unknown[] = [];
+    const core = createMockCore({
+      document: doc,
+      sections: [],
+      controls: [
+        {
+          method: "GET",
+          path: "/boom",
+          description: "crashes",
+          handler: () => {
+            throw new Error("boom");
+          },
+        },
+      ],
+      onError: (error) => errors.push(error),
+    });
+    const response = await core.handle(get("/__mock/boom"));
+    expect(response.status).toBe(500);
+    expect(JSON.parse(String(response.body)).type).toMatch(/internal-error$/);
+    expect(errors).toHaveLength(1);
+  });
+});
