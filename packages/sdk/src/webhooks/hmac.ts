@@ -22,8 +22,14 @@ const nodeCrypto = (
   globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
 ).process?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;
 
+/**
+ * The Web Crypto key, named through `crypto.subtle` instead of the DOM's `CryptoKey` so the module type-checks for
+ * consumers compiling with Node's types only (`lib: ["ES2022"]`, `types: ["node"]`), where `CryptoKey` is no type.
+ */
+type WebKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
 const encoder = new TextEncoder();
-const keys = new Map<string, NodeKey | Promise<CryptoKey>>();
+const keys = new Map<string, NodeKey | Promise<WebKey>>();
 
 /** `whsec_<base64>` (prefix optional) → key bytes. */
 const decodeSecret = (secret: string): Uint8Array<ArrayBuffer> => {
@@ -35,7 +41,7 @@ const decodeSecret = (secret: string): Uint8Array<ArrayBuffer> => {
   return Uint8Array.from(raw, (c) => c.charCodeAt(0));
 };
 
-const key = (secret: string): NodeKey | Promise<CryptoKey> => {
+const key = (secret: string): NodeKey | Promise<WebKey> => {
   let k = keys.get(secret);
   if (!k) {
     if (typeof secret !== "string") fail("invalid_secret", "Webhook secret must be a string");
@@ -53,11 +59,7 @@ const key = (secret: string): NodeKey | Promise<CryptoKey> => {
 export const toBytes = (body: RawBody): Uint8Array | string =>
   body instanceof ArrayBuffer ? new Uint8Array(body) : body;
 
-const subtleHmac = async (
-  k: Promise<CryptoKey>,
-  prefix: string,
-  body: string | Uint8Array,
-): Promise<string> => {
+const subtleHmac = async (k: Promise<WebKey>, prefix: string, body: string | Uint8Array): Promise<string> => {
   let data: Uint8Array<ArrayBuffer>;
   if (typeof body === "string") data = encoder.encode(prefix + body);
   else {

@@ -25,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const workspaceRoot = resolve(pkgDir, "../..");
 const require = createRequire(join(pkgDir, "package.json"));
+const workspaceRequire = createRequire(join(workspaceRoot, "package.json"));
 
 /** Node 20: the first `node` on PATH outside pnpm's shims (the machine's). Node 24: the workspace binary. */
 function nodeBinaries(): Array<[string, string]> {
@@ -208,13 +209,64 @@ describe("packed tarball", () => {
         files: ["consumer.mts", "consumer.cts"],
       }),
     );
-    const tsc = join(dirname(require.resolve("typescript/package.json")), "bin/tsc");
-    let output = "";
-    try {
-      execFileSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: tmp, encoding: "utf8" });
-    } catch (error) {
-      output = String((error as { stdout?: string }).stdout ?? error);
-    }
-    expect(output).toBe("");
+    expect(typecheck("tsconfig.json")).toBe("");
+  }, 60_000);
+
+  it("type-checks a Node-types-only consumer (lib ES2022 + types node, no DOM lib)", () => {
+    // Node's types without the DOM lib: a DOM-only type name in the declarations (CryptoKey, RequestInit from
+    // lib.dom) fails here. @types/node and undici-types are copied from the workspace like openapi-fetch.
+    const typesNode = realpathSync(dirname(workspaceRequire.resolve("@types/node/package.json")));
+    cpSync(typesNode, join(tmp, "node_modules/@types/node"), { recursive: true, dereference: true });
+    const undici = join(typesNode, "..", "..", "undici-types");
+    cpSync(realpathSync(undici), join(tmp, "node_modules/undici-types"), {
+      recursive: true,
+      dereference: true,
+    });
+    writeFileSync(
+      join(tmp, "node-consumer.mts"),
+      `import { readFile } from "node:fs/promises";
+       import { createClient, isProblem, paginate } from "@entrada/sdk";
+       import { signWebhook, verifyWebhook, type WebhookEvent } from "@entrada/sdk/webhooks";
+       import * as bi from "@entrada/sdk/bi";
+       const client = createClient({ baseUrl: "https://x.test", clientId: "a", clientSecret: "b", locale: "de-CH" });
+       const pdf = await client.assets.getTicketPdf({ params: { path: { ticketId: "tkt_1" } } });
+       if (!pdf.error) { const blob: Blob = pdf.data; void blob; }
+       const { error } = await client.shop.createCart({ body: {} });
+       if (isProblem(error, "sold-out")) void error.slug;
+       for await (const e of paginate(client.shop.listEvents)) void e.id;
+       const secret = "whsec_" + Buffer.from("0123456789abcdef").toString("base64");
+       const headers = await signWebhook({ id: "msg_1", body: "{}", secret });
+       const event: WebhookEvent = await verifyWebhook(await readFile("body.json"), headers, [secret]);
+       void event.type; void bi;
+      `,
+    );
+    writeFileSync(
+      join(tmp, "tsconfig.node.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "node16",
+          moduleResolution: "node16",
+          target: "es2022",
+          lib: ["es2022"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ["node"],
+        },
+        files: ["node-consumer.mts"],
+      }),
+    );
+    expect(typecheck("tsconfig.node.json")).toBe("");
   }, 60_000);
 });
+
+/** Runs tsc on a project in the temporary consumer directory; its diagnostics, or "" when it compiles. */
+function typecheck(project: string): string {
+  const tsc = join(dirname(require.resolve("typescript/package.json")), "bin/tsc");
+  try {
+    execFileSync(process.execPath, [tsc, "-p", project], { cwd: tmp, encoding: "utf8" });
+    return "";
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error);
+  }
+}
