@@ -50,9 +50,10 @@ export function CartLines({ cart, editable = false }: { cart: Cart; editable?: b
                     type="button"
                     className="entrada-shop__button entrada-shop__button--quiet"
                     disabled={journey.busy === "updating"}
+                    aria-label={t("cart.remove", { name: label })}
                     onClick={() => void journey.removeItem(item)}
                   >
-                    {t("cart.remove", { name: label })}
+                    {t("cart.removeShort")}
                   </button>
                 </td>
               )}

@@ -21,6 +21,7 @@ export default {
     heading: "Ihr Warenkorb",
     empty: "Ihr Warenkorb ist leer.",
     remove: "{{name}} entfernen",
+    removeShort: "Entfernen",
     quantity: "Anzahl: {{name}}",
     total: "Total",
     hold: "Tickets reserviert für {{time}}",

@@ -19,6 +19,7 @@ export default {
     heading: "Your cart",
     empty: "Your cart is empty.",
     remove: "Remove {{name}}",
+    removeShort: "Remove",
     quantity: "Quantity: {{name}}",
     total: "Total",
     hold: "Tickets held for {{time}}",

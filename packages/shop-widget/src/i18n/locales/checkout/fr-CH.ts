@@ -21,6 +21,7 @@ export default {
     heading: "Votre panier",
     empty: "Votre panier est vide.",
     remove: "Retirer {{name}}",
+    removeShort: "Retirer",
     quantity: "Quantité : {{name}}",
     total: "Total",
     hold: "Billets réservés pendant {{time}}",

@@ -21,6 +21,7 @@ export default {
     heading: "Il suo carrello",
     empty: "Il carrello è vuoto.",
     remove: "Rimuovi {{name}}",
+    removeShort: "Rimuovi",
     quantity: "Quantità: {{name}}",
     total: "Totale",
     hold: "Biglietti riservati per {{time}}",
