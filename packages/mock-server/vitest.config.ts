@@ -11,6 +11,7 @@ export default defineProject({
     include: ["test/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
+    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     hookTimeout: 30_000,
   },
 });

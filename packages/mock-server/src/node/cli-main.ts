@@ -22,6 +22,7 @@ Options:
   --rate-limit <n|off>     Requests per minute per client and session (default 6000)
   --validate-responses     Check every response against the document (500 on a violation)
   --no-webhooks            Do not deliver webhooks
+  --no-docs                Do not serve the documentation server (/api/mcp, /ai/)
   -h, --help               This help
 `;
 
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     "rate-limit": { type: "string", default: "6000" },
     "validate-responses": { type: "boolean", default: false },
     "no-webhooks": { type: "boolean", default: false },
+    "no-docs": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
   strict: true,
@@ -101,6 +103,7 @@ const mock = await startMockServer({
   clients,
   rateLimit,
   webhooks: !values["no-webhooks"],
+  docs: !values["no-docs"],
   ...(seed ? { seed } : {}),
   ...(document ? { document } : {}),
   ...(values["validate-responses"] ? { validateResponses: "strict" as const } : {}),
@@ -118,7 +121,8 @@ const lines = [
   `    provider card       card ${TEST_CARDS.succeeds} succeeds, ${TEST_CARDS.declines} declines (402)`,
   "    provider redirect   checkout answers 202 + redirectUrl to a hosted page (Pay / Fail / Cancel)",
   "",
-  `  Developer controls and docs: ${mock.url}/__mock   (contract: ${mock.url}/__mock/openapi.json)`,
+  `  Developer controls: ${mock.url}/__mock   (contract: ${mock.url}/__mock/openapi.json)`,
+  `  Documentation server (MCP, no auth): ${mock.url}/api/mcp   Markdown mirrors: ${mock.url}/ai/index.md`,
   "  Isolate parallel test suites with the header X-Mock-Session: <name>.",
   "",
   "  Try:",

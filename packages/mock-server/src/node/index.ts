@@ -2,12 +2,16 @@
  * The standalone transport: `node:http` straight into the engine — no Fetch Request/Response objects per
  * request, which is what makes it several times faster than running the same core behind msw.
  */
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { dirname, join } from "node:path";
 import type { MockCore } from "../core/engine.ts";
 import { ulid } from "../core/ids.ts";
 import type { MockRequest } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
+import type { DocsServer } from "../sections/docs/index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
 
 export interface MockServerOptions extends EntradaMockOptions {
@@ -19,6 +23,11 @@ export interface MockServerOptions extends EntradaMockOptions {
   core?: MockCore;
   /** Deliver emitted webhook events to registered endpoints (default true). */
   webhooks?: boolean;
+  /**
+   * Also serve the documentation server on the same port: MCP at `/api/mcp`, the server card at
+   * `/.well-known/mcp/server-card.json`, Markdown mirrors under `/ai/` (default true; loaded on first use).
+   */
+  docs?: boolean;
 }
 
 export interface MockServer {
@@ -55,9 +64,33 @@ function duplicates(raw: string[]): string[] | undefined {
   return dups;
 }
 
+const DOCS_PATHS = /^\/(?:api\/mcp(?:[?#]|$)|\.well-known\/mcp\/server-card\.json(?:[?#]|$)|ai\/)/;
+
+/** The documentation server, created on its first request (it pulls in the MCP SDK and builds a search index). */
+function lazyDocs(core: MockCore): () => Promise<DocsServer> {
+  let docs: Promise<DocsServer> | null = null;
+  const require = createRequire(import.meta.url);
+  return () => {
+    docs ??= import("../sections/docs/index.ts").then(({ createDocsServer, loadGuides }) =>
+      createDocsServer({
+        document: core.document,
+        guides: loadGuides((pkg, path) => {
+          try {
+            return readFileSync(join(dirname(require.resolve(`${pkg}/package.json`)), path), "utf8");
+          } catch {
+            return null;
+          }
+        }),
+      }),
+    );
+    return docs;
+  };
+}
+
 /** Serves a core over an existing node:http request (usable as middleware in your own server). */
-export function nodeHandler(core: MockCore, fallbackHost: string) {
+export function nodeHandler(core: MockCore, fallbackHost: string, options: { docs?: boolean } = {}) {
   const limit = core.options.maxBodyBytes;
+  const docs = options.docs === false ? null : lazyDocs(core);
   const dispatch = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => {
     const dups = duplicates(req.rawHeaders);
     const request: MockRequest = {
@@ -67,7 +100,14 @@ export function nodeHandler(core: MockCore, fallbackHost: string) {
       body,
       ...(dups ? { duplicateHeaders: dups } : {}),
     };
-    core.handle(request).then(
+    const answer =
+      docs && DOCS_PATHS.test(req.url ?? "")
+        ? docs().then(
+            async (server) =>
+              (await server.handle(request, req.socket.remoteAddress)) ?? core.handle(request),
+          )
+        : core.handle(request);
+    answer.then(
       (response) => {
         if (response.drop) {
           req.socket.destroy();
@@ -121,9 +161,16 @@ export function nodeHandler(core: MockCore, fallbackHost: string) {
  * @example const mock = await startMockServer({ port: 0 }); await fetch(`${mock.url}/__mock`); await mock.close();
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = 4010, host = "127.0.0.1", core: given, webhooks = true, ...coreOptions } = options;
+  const {
+    port = 4010,
+    host = "127.0.0.1",
+    core: given,
+    webhooks = true,
+    docs = true,
+    ...coreOptions
+  } = options;
   const core = given ?? createEntradaMock(coreOptions);
-  const server = createServer({ keepAliveTimeout: 5000 }, nodeHandler(core, `${host}:${port}`));
+  const server = createServer({ keepAliveTimeout: 5000 }, nodeHandler(core, `${host}:${port}`, { docs }));
   server.on("clientError", (_error, socket) => {
     const logId = `log_${ulid(Date.now())}`;
     if (socket.writable) {

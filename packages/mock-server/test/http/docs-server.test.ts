@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type Api, startApi } from "../helpers.ts";
+
+let api: Api;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(() => api.close());
+
+it("serves the documentation server beside the API: MCP tools, server card, Markdown mirrors", async () => {
+  const rpc = await api.fetch("/api/mcp", {
+    method: "POST",
+    headers: { accept: "application/json, text/event-stream" },
+    json: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+  });
+  expect(rpc.status).toBe(200);
+  const list = await rpc.json();
+  expect(list.result.tools.map((t: { name: string }) => t.name).sort()).toEqual(
+    [
+      "about_bi_assistant_mcp",
+      "get_endpoint",
+      "get_guide",
+      "list_endpoints",
+      "list_modules",
+      "search_docs",
+    ].sort(),
+  );
+  const call = await api.fetch("/api/mcp", {
+    method: "POST",
+    headers: { accept: "application/json, text/event-stream" },
+    json: {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "search_docs", arguments: { query: "checkout" } },
+    },
+  });
+  expect(JSON.stringify(await call.json())).toContain("checkoutCart");
+  const card = await api.fetch("/.well-known/mcp/server-card.json");
+  expect((await card.json()).transport.endpoint).toBe("/api/mcp");
+  const mirror = await api.fetch("/ai/index.md");
+  expect(mirror.status).toBe(200);
+  // The API itself is unaffected.
+  expect((await api.fetch("/shop/v1/discovery/venues")).status).toBe(401);
+});
