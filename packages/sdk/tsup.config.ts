@@ -8,13 +8,9 @@ export default defineConfig({
     "cli/bi-export": "src/cli/bi-export.ts",
   },
   format: ["esm", "cjs"],
-  // Declarations must not import the private contract package: map it to the generated copy, which is inlined.
-  dts: {
-    compilerOptions: {
-      baseUrl: ".",
-      paths: { "@entrada/openapi/schema": ["./src/generated/schema.ts"] },
-    },
-  },
+  // Sources import the contract's types from the generated copy (src/generated/schema.ts), never from the private
+  // `@entrada/openapi` package, so the declarations are self-contained (the pack test checks it).
+  dts: true,
   // Keep workspace imports on their built files, not their TypeScript sources.
   esbuildOptions(options) {
     options.conditions = ["import", "module", "default"];

@@ -7,7 +7,7 @@ export type ODataKind = "string" | "guid" | "int" | "decimal" | "boolean" | "dat
 export type ODataPropertySpec = ODataKind | `${ODataKind}?`;
 export type EntitySetSpec = Readonly<Record<string, ODataPropertySpec>>;
 
-import type { components } from "@entrada/openapi/schema";
+import type { components } from "../generated/schema.ts";
 
 type Schemas = components["schemas"];
 

@@ -1,4 +1,4 @@
-import type { webhooks } from "@entrada/openapi/schema";
+import type { webhooks } from "../generated/schema.ts";
 
 /** The envelope every Entrada webhook delivery carries (`{type, timestamp, data}`, CONVENTIONS §6). */
 export interface WebhookEventEnvelope<T extends string = string, D = Record<string, unknown>> {

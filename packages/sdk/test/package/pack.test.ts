@@ -11,6 +11,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   rmSync,
   statSync,
@@ -144,6 +145,24 @@ describe("packed tarball", () => {
       expect.arrayContaining(["index.js", "index.cjs", "index.d.ts", "index.d.cts", "webhooks.js", "bi.js"]),
     );
     expect(dist.some((f) => f.endsWith(".test.js"))).toBe(false);
+  });
+
+  it("does not reference the private contract package (declarations carry the generated types themselves)", () => {
+    const files = readdirSync(join(packageRoot, "dist"), { recursive: true, encoding: "utf8" }).filter((f) =>
+      /\.(d\.ts|d\.cts|js|cjs)$/.test(f),
+    );
+    expect(files.filter((f) => /\.d\.c?ts$/.test(f)).length).toBeGreaterThan(3);
+    const referencing = files.filter((f) =>
+      readFileSync(join(packageRoot, "dist", f), "utf8").includes("@entrada/openapi"),
+    );
+    expect(referencing).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
+    expect(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })).not.toContain(
+      "@entrada/openapi",
+    );
   });
 
   const binaries = nodeBinaries();
