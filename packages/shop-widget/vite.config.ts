@@ -5,7 +5,7 @@ import pkg from "./package.json" with { type: "json" };
 
 const FIRST_LOAD = /[\\/](src|node_modules)[\\/]/;
 const LATER =
-  /[\\/](steps[\\/](?!EventList)|parts[\\/](JourneyError|HoldCountdown|AssetLink)|react[\\/]EntradaShop|journey-actions|resume-store|http-shop-later|sdk-shop-api|sdk\.ts|validate|analytics|locales|uqr|useQueries|queriesObserver)|steps\.css/;
+  /[\\/](steps[\\/](?!EventList)|parts[\\/](JourneyError|HoldCountdown|AssetLink)|react[\\/]EntradaShop|journey-actions|resume-store|http-shop-later|uuid|sdk-shop-api|sdk\.ts|validate|analytics|locales|uqr|useQueries|queriesObserver)|steps\.css/;
 
 /** Text chunks are named by namespace (`texts-core-de-CH-….js`) so size budgets can tell them apart. */
 export const chunkName = (chunk: { facadeModuleId?: string | null }) => {

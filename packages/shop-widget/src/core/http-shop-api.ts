@@ -21,10 +21,6 @@ export type HttpCall = <T>(
 
 export type LaterMethods = Omit<ShopApi, "listVenues" | "listEvents">;
 
-function newKey(): string {
-  return globalThis.crypto.randomUUID();
-}
-
 /**
  * A minimal browser transport for the shop operations: session-token bearer auth with one renewal on 401,
  * Accept-Language per call, an Idempotency-Key on every write, RFC 9457 problems turned into ShopErrors.
@@ -43,8 +39,8 @@ export function createHttpShopApi(options: HttpShopApiOptions): ShopApi {
     for (const [name, value] of Object.entries(init.query ?? {})) {
       if (value !== undefined && value !== "") url.searchParams.set(name, value);
     }
-    const write = method !== "GET";
-    const idempotencyKey = write ? (call.idempotencyKey ?? newKey()) : undefined;
+    // Writes come from the later methods, which always pass a key (see http-shop-later.ts).
+    const idempotencyKey = call.idempotencyKey;
     const doFetch = options.fetch ?? globalThis.fetch;
 
     const send = (token: string) => {

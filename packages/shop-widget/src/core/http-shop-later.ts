@@ -1,5 +1,6 @@
 import type { HttpCall, LaterMethods } from "./http-shop-api";
 import type { PaymentProvider } from "./types";
+import { uuid } from "./uuid";
 
 const path = (...parts: string[]) => parts.map((p) => `/${encodeURIComponent(p)}`).join("");
 
@@ -7,7 +8,10 @@ const path = (...parts: string[]) => parts.map((p) => `/${encodeURIComponent(p)}
  * The shop operations past the catalogue over the widget's HTTP transport (loaded with the later steps).
  * Writes carry an idempotency key (see `call`).
  */
-export function createLater(call: HttpCall): LaterMethods {
+export function createLater(http: HttpCall): LaterMethods {
+  // Every write carries an Idempotency-Key: the caller's (reused on retries), else a new one.
+  const call: HttpCall = (method, url, o, init) =>
+    http(method, url, method === "GET" ? o : { ...o, idempotencyKey: o.idempotencyKey ?? uuid() }, init);
   return {
     getEvent: (id, o) => call("GET", `/discovery/events${path(id)}`, o),
     getCart: (id, o) => call("GET", `/cart${path(id)}`, o),

@@ -12,6 +12,7 @@ import {
   saveResume,
 } from "../core/resume-store";
 import type { Cart, CartItem, EventDetail, Order, Payment } from "../core/types";
+import { uuid } from "../core/uuid";
 import type { Controller } from "./controller";
 import type { JourneyContext, JourneyState, Selection } from "./journey";
 import { keys } from "./queries";
@@ -73,7 +74,7 @@ export function createAsyncActions(ctx: JourneyContext): AsyncActions {
   const ensureCart = async (fresh = false): Promise<string> => {
     const existing = ctx.state.current.cartId;
     if (existing !== undefined && !fresh) return existing;
-    ctx.cartKey.current ??= globalThis.crypto.randomUUID();
+    ctx.cartKey.current ??= uuid();
     const cart = await api().createCart({}, { ...call(), idempotencyKey: ctx.cartKey.current });
     storeCart(cart);
     setCartId(cart.id);
@@ -249,7 +250,7 @@ export function createAsyncActions(ctx: JourneyContext): AsyncActions {
       patch({ busy: "paying" });
       const fingerprint = `${cartId}|${providerId}|${kind === "card" ? cardNumber : ""}`;
       if (ctx.checkoutKey.current?.fingerprint !== fingerprint) {
-        ctx.checkoutKey.current = { key: globalThis.crypto.randomUUID(), fingerprint };
+        ctx.checkoutKey.current = { key: uuid(), fingerprint };
       }
       const idempotencyKey = ctx.checkoutKey.current.key;
       try {

@@ -47,3 +47,19 @@ describe("session tokens", () => {
     expect(await source.get()).toBe("b");
   });
 });
+
+describe("idempotency keys", () => {
+  it("are UUID v4 even where crypto.randomUUID is missing (plain-http pages)", async () => {
+    const { uuid } = await import("../../src/core/uuid");
+    const original = globalThis.crypto.randomUUID;
+    Object.defineProperty(globalThis.crypto, "randomUUID", { value: undefined, configurable: true });
+    try {
+      const keys = new Set(Array.from({ length: 50 }, () => uuid()));
+      expect(keys.size).toBe(50);
+      for (const key of keys)
+        expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      Object.defineProperty(globalThis.crypto, "randomUUID", { value: original, configurable: true });
+    }
+  });
+});
