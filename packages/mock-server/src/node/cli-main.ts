@@ -31,22 +31,35 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const { values } = parseArgs({
-  options: {
-    port: { type: "string", default: "4010" },
-    host: { type: "string", default: "127.0.0.1" },
-    seed: { type: "string" },
-    openapi: { type: "string" },
-    "token-ttl": { type: "string", default: "3600" },
-    client: { type: "string", multiple: true },
-    "rate-limit": { type: "string", default: "6000" },
-    "validate-responses": { type: "boolean", default: false },
-    "no-webhooks": { type: "boolean", default: false },
-    "no-docs": { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  },
-  strict: true,
-});
+// `pnpm mock -- --port 4011` (pnpm 12, npm) hands the script a literal leading `--`; node's parseArgs would treat
+// everything after it as positionals. A leading `--` (or a lone one) separates nothing here: drop it.
+const argv = process.argv.slice(2);
+if (argv[0] === "--") argv.shift();
+
+const parsed = (() => {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        port: { type: "string", default: "4010" },
+        host: { type: "string", default: "127.0.0.1" },
+        seed: { type: "string" },
+        openapi: { type: "string" },
+        "token-ttl": { type: "string", default: "3600" },
+        client: { type: "string", multiple: true },
+        "rate-limit": { type: "string", default: "6000" },
+        "validate-responses": { type: "boolean", default: false },
+        "no-webhooks": { type: "boolean", default: false },
+        "no-docs": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+})();
+const { values } = parsed;
 
 if (values.help) {
   console.log(HELP);

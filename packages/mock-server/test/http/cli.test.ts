@@ -6,10 +6,8 @@ import { expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
 
-it("entrada-mock: prints URL, demo credentials and test cards, honours its options, stops cleanly on SIGTERM", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "entrada-cli-"));
-  const seed = join(dir, "seed.json");
-  writeFileSync(seed, JSON.stringify({ shop: { slotCapacity: 3 } }));
+/** Spawns the CLI from its TypeScript sources and waits for the banner; returns the base URL and the output so far. */
+async function startCli(args: string[]) {
   const child = spawn(
     process.execPath,
     [
@@ -17,30 +15,45 @@ it("entrada-mock: prints URL, demo credentials and test cards, honours its optio
       "--experimental-transform-types",
       "--disable-warning=ExperimentalWarning",
       "src/node/cli.ts",
-      "--port",
-      "0",
-      "--seed",
-      seed,
-      "--token-ttl",
-      "120",
-      "--client",
-      "ci-client:ci-secret-123:Shop",
-      "--no-webhooks",
+      ...args,
     ],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
   );
-  let output = "";
+  const state = { output: "" };
   child.stdout.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
+    state.output += chunk.toString();
   });
   child.stderr.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
+    state.output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
   const deadline = Date.now() + 20_000;
-  while (!/Ctrl-C stops the server/.test(output) && Date.now() < deadline)
+  while (!/Ctrl-C stops the server/.test(state.output) && !done && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 50));
-  const url = /Entrada mock server {2}(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+  const url = /Entrada mock server {2}(http:\/\/127\.0\.0\.1:\d+)/.exec(state.output)?.[1];
+  return { child, state, exited, url };
+}
+
+it("entrada-mock: prints URL, demo credentials and test cards, honours its options, stops cleanly on SIGTERM", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "entrada-cli-"));
+  const seed = join(dir, "seed.json");
+  writeFileSync(seed, JSON.stringify({ shop: { slotCapacity: 3 } }));
+  const { child, state, exited, url } = await startCli([
+    "--port",
+    "0",
+    "--seed",
+    seed,
+    "--token-ttl",
+    "120",
+    "--client",
+    "ci-client:ci-secret-123:Shop",
+    "--no-webhooks",
+  ]);
+  const output = state.output;
   expect(url, output).toBeDefined();
   expect(output).toContain("ci-client");
   expect(output).toContain("ci-secret-123");
@@ -81,5 +94,25 @@ it("entrada-mock: prints URL, demo credentials and test cards, honours its optio
 
   child.kill("SIGTERM");
   expect(await exited).toBe(0);
-  expect(output).toContain("SIGTERM: stopping");
+  expect(state.output).toContain("SIGTERM: stopping");
+});
+
+it("entrada-mock: a leading `--` (what `pnpm mock -- --port 0` passes through) is ignored, the options after it apply", async () => {
+  const { child, state, exited, url } = await startCli(["--", "--port", "0", "--no-webhooks", "--no-docs"]);
+  expect(url, state.output).toBeDefined();
+  // --port 0 was honoured (not the default 4010), so the options after `--` were read as options.
+  expect(url).not.toMatch(/:4010$/);
+  const index = await fetch(`${url}/__mock`, { headers: { accept: "application/json" } });
+  expect(index.status).toBe(200);
+  // --no-docs after the `--` took effect too.
+  expect((await fetch(`${url}/api/mcp`, { method: "POST" })).status).toBe(404);
+  child.kill("SIGTERM");
+  expect(await exited).toBe(0);
+});
+
+it("entrada-mock: after a leading `--`, unknown options still fail with exit code 2 and the help", async () => {
+  const bad = await startCli(["--", "--no-such-option"]);
+  expect(await bad.exited).toBe(2);
+  expect(bad.state.output).toContain("--no-such-option");
+  expect(bad.state.output).toContain("Options:");
 });
