@@ -43,6 +43,9 @@ const sessionTags = new Set(["shop", "survey", "assets"]);
 /** The operations whose method and path the service description itself gives (4.2–4.5). */
 const describedOperations = new Set(["createToken", "listEvents", "createCart", "checkoutCart"]);
 
+/** The asset operations that accept the signed links of `Ticket.ticketUrl` and `Order.receiptUrl`. */
+const signedUrlOperations = new Set(["getTicketPdf", "getOrderReceipt"]);
+
 /** Operations that are reached without an API token. */
 const unauthenticated = new Set(["createToken"]);
 /** Operations whose errors follow RFC 6749 §5.2 instead of RFC 9457. */
@@ -233,10 +236,32 @@ describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
       expect(oauthScopes, `${op.pointer} scopes`).toEqual([scopeByTag[tag]]);
       const schemes = requirements.flatMap((r) => Object.keys(r));
       for (const scheme of schemes)
-        expect(["oauth2", "sessionToken"], `${op.pointer} scheme`).toContain(scheme);
+        expect(["oauth2", "sessionToken", "signedUrl"], `${op.pointer} scheme`).toContain(scheme);
       if (schemes.includes("sessionToken"))
         expect(sessionTags, `${op.pointer} accepts a session token`).toContain(tag);
     });
+
+    it(
+      signedUrlOperations.has(op.id)
+        ? "also accepts its own signed link (signedUrl alone, with the expires parameter)"
+        : "accepts no signed link",
+      () => {
+        // DECISIONS.md "Signed asset links": only the ticket PDF and the receipt, the targets of the links the API
+        // hands out, may be opened with `?expires=…&signature=…` instead of a bearer token.
+        const requirements = ((op.operation.security ?? document.security ?? []) as Json[]).filter(isObject);
+        const signed = requirements.filter((r) => "signedUrl" in r);
+        if (!signedUrlOperations.has(op.id)) {
+          expect(signed, `${op.pointer} accepts signedUrl`).toEqual([]);
+          return;
+        }
+        // Its own alternative (OR), not combined with a token (AND), and no scopes.
+        expect(signed).toEqual([{ signedUrl: [] }]);
+        expect(op.method).toBe("get");
+        const expires = op.parameters.find((p) => p.in === "query" && p.name === "expires");
+        expect(expires?.required ?? false, `${op.pointer} expires parameter`).toBe(false);
+        expect(isObject(expires?.schema) ? expires.schema.type : undefined).toBe("integer");
+      },
+    );
   }
 
   it("describes every problem response with the shared Problem schema", () => {
@@ -296,6 +321,27 @@ describe("components", () => {
       }
     }
     expect(suffixed).toEqual([]);
+  });
+});
+
+describe("signed asset links", () => {
+  it("declares the signedUrl scheme: an API key in the query parameter `signature`", () => {
+    const schemes =
+      isObject(document.components) && isObject(document.components.securitySchemes)
+        ? document.components.securitySchemes
+        : {};
+    expect(schemes.signedUrl).toMatchObject({ type: "apiKey", in: "query", name: "signature" });
+    const description = isObject(schemes.signedUrl) ? String(schemes.signedUrl.description) : "";
+    for (const word of ["HMAC-SHA256", "expires", "24 hours", "base64url"])
+      expect(description).toContain(word);
+  });
+
+  it("is accepted by exactly the ticket PDF and the receipt", () => {
+    const accepting = operations
+      .filter((op) => ((op.operation.security ?? []) as Json[]).some((r) => isObject(r) && "signedUrl" in r))
+      .map((op) => op.id)
+      .sort();
+    expect(accepting).toEqual([...signedUrlOperations].sort());
   });
 });
 

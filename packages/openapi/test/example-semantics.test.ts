@@ -1,6 +1,7 @@
 // Examples are documentation: beyond matching their schemas they must add up. A cart's total is the sum of its
 // line totals, a line total is unit price × quantity, a ticket's Quicode names the ticket, and tickets belong to
 // the order that lists them.
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { allExamples, isObject, type Json, type JsonObject, loadDocument } from "./document";
 
@@ -107,6 +108,46 @@ describe("example tickets", () => {
         if (ticket.orderId !== value.id) wrong.push(`${where}: ${String(ticket.id)}`);
       }
     }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe("example links", () => {
+  // DECISIONS.md "Signed asset links": the examples are signed with the documented example key, so a reader can
+  // reproduce a signature: base64url(HMAC-SHA256(key, "GET\n" + path + "\n" + expires)).
+  const exampleKey = "entrada-example-link-key";
+  const links = objects.flatMap(({ where, value }) =>
+    (["ticketUrl", "receiptUrl"] as const)
+      .filter((name) => typeof value[name] === "string")
+      .map((name) => ({ where: `${where}.${name}`, owner: value, url: new URL(value[name] as string) })),
+  );
+
+  it("finds ticket and receipt links in the examples", () => {
+    expect(links.filter((l) => l.where.endsWith("ticketUrl")).length).toBeGreaterThan(3);
+    expect(links.filter((l) => l.where.endsWith("receiptUrl")).length).toBeGreaterThan(1);
+  });
+
+  it("every link carries expires and a signature that verifies with the example key", () => {
+    const wrong: string[] = [];
+    for (const { where, url } of links) {
+      const expires = url.searchParams.get("expires") ?? "";
+      const signature = url.searchParams.get("signature") ?? "";
+      const expected = createHmac("sha256", exampleKey)
+        .update(`GET\n${url.pathname}\n${expires}`)
+        .digest("base64url");
+      if (!/^[0-9]+$/.test(expires) || signature !== expected || [...url.searchParams.keys()].length !== 2)
+        wrong.push(where);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("a ticket link points at that ticket's PDF", () => {
+    const wrong = links
+      .filter(
+        ({ where, owner, url }) =>
+          where.endsWith("ticketUrl") && url.pathname !== `/assets/v1/tickets/${String(owner.id)}.pdf`,
+      )
+      .map(({ where }) => where);
     expect(wrong).toEqual([]);
   });
 });

@@ -886,7 +886,7 @@ export interface paths {
         };
         /**
          * Download a ticket PDF
-         * @description The printable ticket with its Quicode as a QR code, themed for the `pdf` channel. Texts follow `Accept-Language`. This is the target of `Ticket.ticketUrl`; each download fires `ticket.downloaded`. A cancelled ticket is `409 conflict`.
+         * @description The printable ticket with its Quicode as a QR code, themed for the `pdf` channel. Texts follow `Accept-Language`. This is the target of `Ticket.ticketUrl`; each download fires `ticket.downloaded`. A cancelled ticket is `409 conflict`. Besides a bearer token, the signed link itself authorizes the download (`signedUrl`: `?expires=…&signature=…`, valid 24 hours), so it opens from an e-mail or a plain link.
          */
         get: operations["getTicketPdf"];
         put?: never;
@@ -912,7 +912,7 @@ export interface paths {
         };
         /**
          * Download an order receipt
-         * @description The receipt of a paid order as PDF: line items, totals with VAT, payment provider and buyer, with amounts and dates formatted for the culture of `Accept-Language`. This is the target of `Order.receiptUrl`.
+         * @description The receipt of a paid order as PDF: line items, totals with VAT, payment provider and buyer, with amounts and dates formatted for the culture of `Accept-Language`. This is the target of `Order.receiptUrl`. Besides a bearer token, the signed link itself authorizes the download (`signedUrl`: `?expires=…&signature=…`, valid 24 hours), so it opens from an e-mail or a plain link.
          */
         get: operations["getOrderReceipt"];
         put?: never;
@@ -2152,7 +2152,7 @@ export interface components {
             quicode: string;
             /**
              * Format: uri
-             * @description The ticket PDF (the "ticket link"), served by `getTicketPdf` (`/assets/v1/tickets/{ticketId}.pdf`).
+             * @description The ticket PDF (the "ticket link"), served by `getTicketPdf` (`/assets/v1/tickets/{ticketId}.pdf`), as a signed link (`?expires=<unix seconds>&signature=<base64url HMAC>`, valid 24 hours from this response) that opens without a bearer token; see the `signedUrl` security scheme.
              */
             ticketUrl: string;
             /** @enum {string} */
@@ -2172,7 +2172,7 @@ export interface components {
             tickets: components["schemas"]["Ticket"][];
             /**
              * Format: uri
-             * @description The PDF receipt, served by `getOrderReceipt` (`/assets/v1/orders/{orderId}/receipt`).
+             * @description The PDF receipt, served by `getOrderReceipt` (`/assets/v1/orders/{orderId}/receipt`), as a signed link (`?expires=<unix seconds>&signature=<base64url HMAC>`, valid 24 hours from this response) that opens without a bearer token; see the `signedUrl` security scheme.
              */
             receiptUrl: string;
         };
@@ -2885,7 +2885,10 @@ export interface components {
             holderName: string | null;
             /** @description Current Quicode payload (`Q1.<ticketId>.<checksum>`). */
             quicode: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Signed link to the ticket PDF (`getTicketPdf`, `?expires=…&signature=…`), valid 24 hours from when the payload was generated, so an e-mail can link it directly. Replays resend the original payload; fetch the ticket again for a fresh link after that.
+             */
             ticketUrl: string;
             /** @enum {string} */
             status: "valid" | "used" | "cancelled";
@@ -3163,7 +3166,10 @@ export interface components {
                     };
                     items: components["schemas"]["WebhookCartItem"][];
                     ticketIds: string[];
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description Signed link to the receipt PDF (`getOrderReceipt`, `?expires=…&signature=…`), valid 24 hours from when the payload was generated; fetch the order again for a fresh link after that.
+                     */
                     receiptUrl: string;
                     /** Format: date-time */
                     createdAt: string;
@@ -4043,6 +4049,11 @@ export interface components {
          * @example ticket
          */
         IconName: string;
+        /**
+         * @description Expiry of a signed link (Unix seconds), set by the server in `Ticket.ticketUrl` and `Order.receiptUrl` together with the `signature` query parameter of the `signedUrl` security scheme. Not needed with a bearer token.
+         * @example 1796588652
+         */
+        SignedUrlExpires: number;
         /**
          * @description Id of the subscription (`whk_` prefix).
          * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
@@ -5548,7 +5559,7 @@ export interface operations {
                      *             "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *             "holderName": "Anna Meier",
                      *             "quicode": "Q1.tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.7KX2",
-                     *             "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
+                     *             "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf?expires=1795428210&signature=nhO3p54unsGiA5Airlc8KhYOme9ARidf5RX9s1bSjJk",
                      *             "status": "valid"
                      *           },
                      *           {
@@ -5559,11 +5570,11 @@ export interface operations {
                      *             "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *             "holderName": "Anna Meier",
                      *             "quicode": "Q1.tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.M9TQ",
-                     *             "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
+                     *             "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf?expires=1795428210&signature=nwdHa3v8Ga26cLZlqywdSuilXAyDbc1GkDh4tl2dLt4",
                      *             "status": "valid"
                      *           }
                      *         ],
-                     *         "receiptUrl": "https://api.entrada.dev/assets/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt"
+                     *         "receiptUrl": "https://api.entrada.dev/assets/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt?expires=1795428210&signature=YlXeHEhxX_Z3LmSFkUIIRhMplycSRQuQaq_AIyzeV5U"
                      *       }
                      *     }
                      */
@@ -5743,7 +5754,7 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.7KX2",
-                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf?expires=1795428210&signature=nhO3p54unsGiA5Airlc8KhYOme9ARidf5RX9s1bSjJk",
                      *           "status": "valid"
                      *         },
                      *         {
@@ -5754,11 +5765,11 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.M9TQ",
-                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf?expires=1795428210&signature=nwdHa3v8Ga26cLZlqywdSuilXAyDbc1GkDh4tl2dLt4",
                      *           "status": "valid"
                      *         }
                      *       ],
-                     *       "receiptUrl": "https://api.entrada.dev/assets/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt"
+                     *       "receiptUrl": "https://api.entrada.dev/assets/v1/orders/ord_01JD3ZD5E6F7G8H9J0K1M2N3P4/receipt?expires=1795428210&signature=YlXeHEhxX_Z3LmSFkUIIRhMplycSRQuQaq_AIyzeV5U"
                      *     }
                      */
                     "application/json": components["schemas"]["Order"];
@@ -5819,7 +5830,7 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.7KX2",
-                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE6F7G8H9J0K1M2N3P4Q5.pdf?expires=1795428210&signature=nhO3p54unsGiA5Airlc8KhYOme9ARidf5RX9s1bSjJk",
                      *           "status": "valid"
                      *         },
                      *         {
@@ -5830,7 +5841,7 @@ export interface operations {
                      *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
                      *           "holderName": "Anna Meier",
                      *           "quicode": "Q1.tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.M9TQ",
-                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf",
+                     *           "ticketUrl": "https://api.entrada.dev/assets/v1/tickets/tkt_01JD3ZE7G8H9J0K1M2N3P4Q5R6.pdf?expires=1795428210&signature=nwdHa3v8Ga26cLZlqywdSuilXAyDbc1GkDh4tl2dLt4",
                      *           "status": "valid"
                      *         }
                      *       ]
@@ -7381,7 +7392,13 @@ export interface operations {
     };
     getTicketPdf: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Expiry of a signed link (Unix seconds), set by the server in `Ticket.ticketUrl` and `Order.receiptUrl` together with the `signature` query parameter of the `signedUrl` security scheme. Not needed with a bearer token.
+                 * @example 1796588652
+                 */
+                expires?: components["parameters"]["SignedUrlExpires"];
+            };
             header?: {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
@@ -7430,7 +7447,13 @@ export interface operations {
     };
     getOrderReceipt: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Expiry of a signed link (Unix seconds), set by the server in `Ticket.ticketUrl` and `Order.receiptUrl` together with the `signature` query parameter of the `signedUrl` security scheme. Not needed with a bearer token.
+                 * @example 1796588652
+                 */
+                expires?: components["parameters"]["SignedUrlExpires"];
+            };
             header?: {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
