@@ -49,12 +49,14 @@ export function mount(container: Element | string, config: ShopConfig): ShopHand
   }
 
   let current: ShopConfig = { ...config };
-  const controller = new Controller(current, instanceIdFor(element, current));
+  const instanceId = instanceIdFor(element, current);
+  const controller = new Controller(current, instanceId);
   // React's root listeners live on this host node; removing it on unmount leaves the container as it was.
   const host = element.ownerDocument.createElement("div");
   host.className = "entrada-shop-host";
   element.append(host);
-  let root: Root | undefined = createRoot(host);
+  // Prefixed ids: unique even next to a host React app running its own copy of React (script-tag build).
+  let root: Root | undefined = createRoot(host, { identifierPrefix: `entrada-${instanceId}-` });
   const render = () => root?.render(createElement(ShopRoot, { controller, config: current }));
   render();
 
