@@ -66,7 +66,7 @@ const rows = [
   ["script tag classic (IIFE, everything)", iife, undefined],
   ["script tag stylesheet (optional link)", scriptCss, undefined],
 ];
-console.log(`@entrada/shop-widget ${pkg.version}: gzip -9 of minified output\n`);
+console.log(`@entrada/shop-widget ${pkg.version}: gzip -9 of minified output (1 KB = 1024 bytes)\n`);
 let over = 0;
 for (const [name, bytes, budget] of rows) {
   const ok = budget === undefined || bytes <= budget;
