@@ -72,7 +72,7 @@ for (const [name, bytes, budget] of rows) {
   const ok = budget === undefined || bytes <= budget;
   if (!ok) over += 1;
   console.log(
-    `${ok ? " " : "✗"} ${name.padEnd(52)} ${kb(bytes).padStart(9)}${budget ? `   budget ${kb(budget)}` : ""}`,
+    `${ok ? " " : "✗"} ${name.padEnd(52)} ${kb(bytes).padStart(9)}${budget ? `   budget ${kb(budget)} (${bytes} of ${budget} B)` : ""}`,
   );
 }
 console.log("\nScript-tag first load next to the anchors (their published figures):");
