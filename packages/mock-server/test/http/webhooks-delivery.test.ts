@@ -78,3 +78,37 @@ it("delivers a purchase's events asynchronously, signed so the SDK's verifier ac
     ),
   ).rejects.toThrow();
 });
+
+it("signs with real wall-clock time after the mock clock moved a day ahead; the payload keeps mock time", async () => {
+  const advanced = await api.fetch("/__mock/clock", { method: "POST", json: { advanceSeconds: 86_400 } });
+  expect(advanced.status).toBe(200);
+  const token = await api.token();
+  const created = await api.fetch("/webhooks/v1/subscriptions", {
+    method: "POST",
+    headers: bearer(token),
+    json: { url: receiverUrl, eventTypes: ["ticket.issued"] },
+  });
+  expect(created.status).toBe(201);
+  const { id, secret } = (await created.json()) as { id: string; secret: string };
+  received.length = 0;
+  const sentAt = Date.now();
+  const test = await api.fetch(`/webhooks/v1/subscriptions/${id}/test`, {
+    method: "POST",
+    headers: bearer(token),
+    json: { eventType: "ticket.issued" },
+  });
+  expect(test.status).toBe(202);
+  const deadline = Date.now() + 10_000;
+  while (received.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const delivery = received[0];
+  expect(delivery).toBeDefined();
+  // Default tolerance (±5 min) against the receiver's real clock: accepted, not timestamp_too_new.
+  const event = await verifyWebhook(delivery?.body ?? "", delivery?.headers ?? {}, secret);
+  expect(event.type).toBe("ticket.issued");
+  const header = Number(delivery?.headers["webhook-timestamp"]);
+  expect(Math.abs(header * 1000 - sentAt)).toBeLessThan(60_000);
+  // The payload's timestamp is the event's time in the mock world: a day ahead.
+  expect(Date.parse(event.timestamp) - sentAt).toBeGreaterThan(86_400_000 - 60_000);
+  const reset = await api.fetch("/__mock/clock", { method: "POST", json: { reset: true } });
+  expect(reset.status).toBe(200);
+});

@@ -168,12 +168,14 @@ describe("webhooks: queue and delivery", () => {
     const { h, sub } = await setup();
     enqueueWebhookEvent(h.world, { type: "ticket.issued", data: { ticket: { id: "tkt_1" } } }, h.clock);
     const r = receiver();
-    expect(await deliverDue(h.world, { fetch: r.fetch, clock: h.clock })).toBe(1);
+    // The header is real time (what receivers compare with their clock), not the mock clock.
+    const wallClock = () => h.clock.now() + 86_400_000 + 1234;
+    expect(await deliverDue(h.world, { fetch: r.fetch, clock: h.clock, wallClock })).toBe(1);
     const req = r.received[0] as Received;
     expect(req.url).toBe("https://crm.example.com/hooks");
     expect(req.headers["content-type"]).toBe("application/json");
     expect(req.headers["webhook-id"]).toMatch(/^msg_/);
-    expect(req.headers["webhook-timestamp"]).toBe(String(Math.floor(h.clock.now() / 1000)));
+    expect(req.headers["webhook-timestamp"]).toBe(String(Math.floor(wallClock() / 1000)));
     expect(signatureValid(req.headers, req.body, sub.secret)).toBe(true);
     expect(JSON.parse(req.body)).toEqual({
       type: "ticket.issued",
@@ -288,7 +290,8 @@ describe("webhooks: queue and delivery", () => {
     const { h, sub } = await setup();
     enqueueWebhookEvent(h.world, { type: "payment.succeeded", data: { payment: { id: "pay_1" } } }, h.clock);
     const r = receiver();
-    await deliverDue(h.world, { fetch: r.fetch, clock: h.clock });
+    let wall = 1_900_000_000_000;
+    await deliverDue(h.world, { fetch: r.fetch, clock: h.clock, wallClock: () => wall });
     const [first] = (
       (await h.call(webhooks, "listWebhookDeliveries", { params: { subscriptionId: sub.id } })).body as {
         items: Delivery[];
@@ -305,14 +308,15 @@ describe("webhooks: queue and delivery", () => {
       status: "pending",
       attempts: [],
     });
-    await deliverDue(h.world, { fetch: r.fetch, clock: h.clock });
+    wall += 42_000;
+    await deliverDue(h.world, { fetch: r.fetch, clock: h.clock, wallClock: () => wall });
     expect(r.received).toHaveLength(2);
     expect(r.received[1]?.body).toBe(r.received[0]?.body);
     expect(r.received[1]?.headers["webhook-id"]).toBe(r.received[0]?.headers["webhook-id"]);
     expect(
       Number(r.received[1]?.headers["webhook-timestamp"]) -
         Number(r.received[0]?.headers["webhook-timestamp"]),
-    ).toBe(3600);
+    ).toBe(42);
   });
 
   it("rotates secrets with an overlap: two signatures, then only the new one; at most two secrets", async () => {

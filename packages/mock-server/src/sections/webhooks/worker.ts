@@ -12,8 +12,18 @@ export type FetchLike = (
 
 export interface DeliverOptions {
   fetch: FetchLike;
-  /** The clock of the world being served (each mock session has its own). */
+  /**
+   * The clock of the world being served (each mock session has its own). It schedules attempts and retries, picks
+   * the signing secrets during a rotation overlap and dates the delivery log.
+   */
   clock: Clock;
+  /**
+   * Real wall-clock time in ms (default `Date.now`), read at each attempt for `webhook-timestamp` and the signature.
+   * Receivers compare that header with their own clock (±5 min), so it must never be mock time: after
+   * `POST /__mock/clock` moves the session a day ahead, deliveries must still verify. The payload's own
+   * `timestamp` stays the event's time on the mock clock.
+   */
+  wallClock?: () => number;
   /** Per-attempt timeout in ms (default 15 s, as the contract tells receivers); a timeout is a failed attempt. */
   timeoutMs?: number;
   random?: () => number;
@@ -46,6 +56,7 @@ function parseRetryAfter(value: string | null, now: number): number | null {
 /**
  * Send every due delivery of one world once, signed with the SDK's `signWebhook` (Standard Webhooks: `webhook-id`,
  * `webhook-timestamp`, `webhook-signature`, two signatures during a secret rotation), and record the attempts.
+ * `webhook-timestamp` is real wall-clock time at the attempt (see `wallClock`); everything else runs on the mock clock.
  * @returns the number of attempts made.
  */
 export async function deliverDue(world: World, options: DeliverOptions): Promise<number> {
@@ -60,7 +71,7 @@ export async function deliverDue(world: World, options: DeliverOptions): Promise
       try {
         const signed = await signWebhook({
           id: delivery.messageId,
-          timestamp: Math.floor(options.clock.now() / 1000),
+          timestamp: Math.floor((options.wallClock ?? Date.now)() / 1000),
           body: delivery.body,
           secret: activeSecrets(subscription, options.clock.now()),
         });
