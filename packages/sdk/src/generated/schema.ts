@@ -4055,6 +4055,11 @@ export interface components {
          */
         SignedUrlExpires: number;
         /**
+         * @description Signature of a signed link (the `signedUrl` security scheme's API key), set by the server in `Ticket.ticketUrl` and `Order.receiptUrl` together with `expires`; unpadded base64url of an HMAC-SHA256. Declared here as well so validators accept it and clients see it. Not needed with a bearer token.
+         * @example AuY7nGTE_SsbH2Gl1dSDoifEDgHdZmp4GBG_Dt_Jrm8
+         */
+        SignedUrlSignature: string;
+        /**
          * @description Id of the subscription (`whk_` prefix).
          * @example whk_01JDXK0A1B2C3D4E5F6G7H8J9K
          */
@@ -7398,6 +7403,11 @@ export interface operations {
                  * @example 1796588652
                  */
                 expires?: components["parameters"]["SignedUrlExpires"];
+                /**
+                 * @description Signature of a signed link (the `signedUrl` security scheme's API key), set by the server in `Ticket.ticketUrl` and `Order.receiptUrl` together with `expires`; unpadded base64url of an HMAC-SHA256. Declared here as well so validators accept it and clients see it. Not needed with a bearer token.
+                 * @example AuY7nGTE_SsbH2Gl1dSDoifEDgHdZmp4GBG_Dt_Jrm8
+                 */
+                signature?: components["parameters"]["SignedUrlSignature"];
             };
             header?: {
                 /**
@@ -7453,6 +7463,11 @@ export interface operations {
                  * @example 1796588652
                  */
                 expires?: components["parameters"]["SignedUrlExpires"];
+                /**
+                 * @description Signature of a signed link (the `signedUrl` security scheme's API key), set by the server in `Ticket.ticketUrl` and `Order.receiptUrl` together with `expires`; unpadded base64url of an HMAC-SHA256. Declared here as well so validators accept it and clients see it. Not needed with a bearer token.
+                 * @example AuY7nGTE_SsbH2Gl1dSDoifEDgHdZmp4GBG_Dt_Jrm8
+                 */
+                signature?: components["parameters"]["SignedUrlSignature"];
             };
             header?: {
                 /**
