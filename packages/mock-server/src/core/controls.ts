@@ -472,6 +472,13 @@ export async function handleControl(
           core.dispatchEvent(event, session);
         },
         id: (prefix) => prefixedId(prefix, session.clock.now()),
+        signedUrl: (path) =>
+          core.signedLink(
+            url.origin +
+              (core.options.basePath && core.options.basePath !== "/" ? core.options.basePath : ""),
+            path,
+            session.clock.now(),
+          ),
       };
       const result = await route.handler(ctx);
       const headers: Record<string, string> = {

@@ -32,6 +32,11 @@ export interface SecuritySpec {
   scopeSets: string[][];
   /** The `sessionToken` scheme is one of the alternatives. */
   session: boolean;
+  /**
+   * The query parameter of the `signedUrl` scheme (apiKey in query) when it is one of the alternatives: a signed,
+   * expiring link authorizes the request without a bearer token (see links.ts).
+   */
+  signedUrl: string | null;
 }
 
 export interface OperationSpec {
@@ -91,7 +96,7 @@ function securityOf(
   requirements: Array<Record<string, string[]>> | undefined,
 ): SecuritySpec {
   const schemes = ((doc.components?.securitySchemes ?? {}) as Record<string, JsonObject>) ?? {};
-  const spec: SecuritySpec = { public: false, scopeSets: [], session: false };
+  const spec: SecuritySpec = { public: false, scopeSets: [], session: false, signedUrl: null };
   if (!requirements || requirements.length === 0) {
     spec.public = true;
     return spec;
@@ -108,6 +113,9 @@ function securityOf(
       const scheme = schemes[name];
       if (name === "sessionToken" || (scheme?.type === "http" && /session/i.test(name))) {
         spec.session = true;
+      } else if (scheme?.type === "apiKey" && scheme.in === "query" && typeof scheme.name === "string") {
+        // A signed link (`signedUrl`) is its own alternative; it grants no OAuth scopes.
+        spec.signedUrl = scheme.name;
       } else {
         hasOAuth = true;
         scopes.push(...(requirement[name] ?? []));

@@ -17,6 +17,7 @@ import { compileOperations, type OpenApiDocument, type OperationSpec } from "./d
 import { decideFault } from "./faults.ts";
 import { fingerprint, IdempotencyStore, parseIdempotencyKey } from "./idempotency.ts";
 import { prefixedId, randomToken, ulid } from "./ids.ts";
+import { type LinkRejection, LinkSigner } from "./links.ts";
 import { type FieldError, PROBLEM_BASE, PROBLEMS, ProblemError } from "./problems.ts";
 import { Router } from "./router.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
@@ -70,6 +71,11 @@ export interface MockCoreOptions {
   onError?: (error: unknown, operationId: string) => void;
   /** Extra mock-only routes under `/__mock` that belong to no single section (e.g. the webhook delivery log). */
   controls?: ControlRoute[];
+  /**
+   * Key that signs asset links (`Ticket.ticketUrl`, `Order.receiptUrl`; the contract's `signedUrl` scheme).
+   * Default: 32 random bytes per engine, so links from one mock instance do not open on another.
+   */
+  linkKey?: Uint8Array | string;
 }
 
 interface Route {
@@ -109,8 +115,12 @@ export class MockCore {
   readonly sections: SectionModule[];
   readonly controlRoutes = new Router<{ section: SectionModule | null; route: ControlRoute }>();
   readonly responseViolations: Array<{ operationId: string; status: number; errors: string[] }> = [];
-  readonly options: Required<Omit<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls">> &
+  readonly options: Required<
+    Omit<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls" | "linkKey">
+  > &
     Pick<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls">;
+  /** Signs and verifies the asset links this engine hands out. */
+  private readonly links: LinkSigner;
   private readonly sessions = new Map<string, MockSession>();
   private readonly eventListeners = new Set<(event: EmittedEvent, session: MockSession) => void>();
   private readonly operationsById = new Map<string, OperationSpec>();
@@ -132,6 +142,7 @@ export class MockCore {
       maxSessions: 500,
       ...options,
     };
+    this.links = new LinkSigner(options.linkKey);
     this.document = options.document;
     this.sections = options.sections;
     this.validator = new Validator(options.document);
@@ -157,6 +168,14 @@ export class MockCore {
     const implemented = new Set(this.sections.flatMap((s) => Object.keys(s.handlers)));
     implemented.add(TOKEN_OPERATION);
     return this.operations.map((o) => o.operationId).filter((id) => !implemented.has(id));
+  }
+
+  /**
+   * A signed link to an asset `path` (relative to `baseUrl`, e.g. `/assets/v1/tickets/tkt_1.pdf`), valid for 24 h
+   * from `nowMs` on the mock clock.
+   */
+  signedLink(baseUrl: string, path: string, nowMs: number): string {
+    return `${baseUrl}${path}?${this.links.query(path, nowMs)}`;
   }
 
   operation(operationId: string): OperationSpec | undefined {
@@ -409,7 +428,31 @@ export class MockCore {
 
     // Authentication and scopes.
     let auth: AuthInfo | null = null;
-    if (!op.security.public) {
+    const signatureParam = op.security.signedUrl;
+    if (
+      !op.security.public &&
+      signatureParam !== null &&
+      headers.authorization === undefined &&
+      url.searchParams.has(signatureParam)
+    ) {
+      // A signed link authorizes this one asset (the signature covers the path as sent) until it expires.
+      const sent = rawPath(request.url);
+      const linkPath = basePath && basePath !== "/" ? sent.slice(basePath.length) || "/" : sent;
+      const rejection = this.links.verify(
+        linkPath,
+        url.searchParams.get("expires") ?? undefined,
+        url.searchParams.get(signatureParam) ?? undefined,
+        now,
+      );
+      if (rejection !== null) {
+        return this.problem("unauthorized", culture, logId, origin, {
+          instance: pathname,
+          detail: linkRejectionDetail(rejection, culture),
+          headers: { ...rateHeaders, "www-authenticate": 'Bearer realm="entrada"' },
+          extensions: { reason: rejection === "expired" ? "link-expired" : "link-invalid" },
+        });
+      }
+    } else if (!op.security.public) {
       const authResult = this.authenticate(
         op,
         session,
@@ -588,6 +631,9 @@ export class MockCore {
       else if (Array.isArray(existing)) existing.push(value);
       else query[key] = [existing, value];
     }
+    const baseUrl =
+      input.url.origin +
+      (this.options.basePath && this.options.basePath !== "/" ? this.options.basePath : "");
     const ctx: OperationContext = {
       operationId: op.operationId,
       method: op.method,
@@ -600,9 +646,7 @@ export class MockCore {
       auth: input.auth,
       world: session.world,
       clock: session.clock,
-      baseUrl:
-        input.url.origin +
-        (this.options.basePath && this.options.basePath !== "/" ? this.options.basePath : ""),
+      baseUrl,
       mockSession: session.id,
       logId,
       text: (value) => pickText(value, culture),
@@ -613,6 +657,7 @@ export class MockCore {
         events.push({ type, data });
       },
       id: (prefix) => prefixedId(prefix, session.clock.now()),
+      signedUrl: (path) => this.signedLink(baseUrl, path, session.clock.now()),
       issueSessionToken: ({ sessionId, ttlSeconds, allowedOrigins }) => {
         const token = `${sessionId}.${randomToken(32)}`;
         const expiresAt = session.clock.now() + ttlSeconds * 1000;
@@ -1057,6 +1102,38 @@ export class MockCore {
     };
     return withCors(response, origin);
   }
+}
+
+function linkRejectionDetail(rejection: LinkRejection, culture: Culture): string {
+  const texts: Record<LinkRejection, Record<Culture, string>> = {
+    expired: {
+      "de-CH":
+        "Der Link ist abgelaufen. Rufen Sie die Bestellung oder ihre Tickets erneut ab, um einen neuen Link zu erhalten.",
+      "fr-CH":
+        "Le lien a expiré. Récupérez à nouveau la commande ou ses billets pour obtenir un nouveau lien.",
+      "it-CH": "Il link è scaduto. Richiedi di nuovo l'ordine o i suoi biglietti per ottenere un nuovo link.",
+      "en-GB": "The link has expired. Fetch the order or its tickets again for a fresh link.",
+    },
+    "bad-signature": {
+      "de-CH":
+        "Die Signatur des Links ist ungültig. Verwenden Sie den Link unverändert oder rufen Sie die Bestellung erneut ab.",
+      "fr-CH":
+        "La signature du lien n'est pas valide. Utilisez le lien tel quel ou récupérez à nouveau la commande.",
+      "it-CH": "La firma del link non è valida. Usa il link così com'è o richiedi di nuovo l'ordine.",
+      "en-GB":
+        "The link's signature is not valid. Use the link exactly as given, or fetch the order again for a fresh link.",
+    },
+    malformed: {
+      "de-CH":
+        "Dem Link fehlt ein gültiges expires. Verwenden Sie den Link unverändert oder rufen Sie die Bestellung erneut ab.",
+      "fr-CH":
+        "Il manque au lien un expires valide. Utilisez le lien tel quel ou récupérez à nouveau la commande.",
+      "it-CH": "Al link manca un expires valido. Usa il link così com'è o richiedi di nuovo l'ordine.",
+      "en-GB":
+        "The link lacks a valid expires. Use the link exactly as given, or fetch the order again for a fresh link.",
+    },
+  };
+  return texts[rejection][culture];
 }
 
 function localizedAuthDetail(why: string, culture: Culture): string {

@@ -77,6 +77,11 @@ export interface OperationContext {
   emit(type: string, data: Record<string, unknown>): void;
   /** A new opaque id with the given prefix, e.g. `id("crt")` → `crt_01J...`. */
   id(prefix: string): string;
+  /**
+   * A signed, expiring (24 h) absolute link to an asset path relative to the base URL, e.g.
+   * `ctx.signedUrl("/assets/v1/tickets/tkt_1.pdf")` (the contract's `signedUrl` scheme; opens without a bearer).
+   */
+  signedUrl(path: string): string;
   /** Where the API is served: origin plus any base path, no trailing slash (for absolute links). */
   baseUrl?: string;
   /** The request's mock session (`X-Mock-Session`, "default" without the header). */

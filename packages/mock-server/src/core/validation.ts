@@ -64,6 +64,9 @@ export class Validator {
         properties[p.name] = p.schemaPointer ? { $ref: refTo(p.schemaPointer) } : {};
         if (p.required) required.push(p.name);
       }
+      // The query parameter of an apiKey-in-query scheme (the signed link's `signature`) is checked by the engine.
+      if (location === "query" && op.security.signedUrl !== null)
+        properties[op.security.signedUrl] = { type: "string" };
       // Nothing left to check in this location (the engine handles Accept-Language and Authorization itself).
       if (Object.keys(properties).length === 0 && location !== "query") continue;
       v.params[location] = this.coercing.compile({

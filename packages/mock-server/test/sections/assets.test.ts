@@ -311,7 +311,7 @@ describe("assets: documents", () => {
       ticket: {
         id: "tkt_A",
         quicode: "Q1.tkt_A.K7P2",
-        ticketUrl: "http://127.0.0.1:4010/assets/v1/tickets/tkt_A.pdf",
+        ticketUrl: "http://127.0.0.1:4010/assets/v1/tickets/tkt_A.pdf?expires=0&signature=unit-test",
       },
     });
     expect((await h.problem(assets, "getTicketPdf", { params: { ticketId: "tkt_X" } })).slug).toBe(

@@ -97,6 +97,7 @@ export function harness(
       emit(type, data) {
         emitted.push({ type, data });
       },
+      signedUrl: (path) => `http://127.0.0.1:4010${path}?expires=0&signature=unit-test`,
       id(prefix) {
         counter++;
         return `${prefix}_T${String(counter).padStart(8, "0")}`;

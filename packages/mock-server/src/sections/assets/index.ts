@@ -257,7 +257,7 @@ function getTicketPdf(ctx: OperationContext): HandlerResult {
       articleId: ticket.articleId ?? "",
       holderName: ticket.holderName,
       quicode: ticket.quicode,
-      ticketUrl: `${ctx.url.origin}/assets/v1/tickets/${ticket.id}.pdf`,
+      ticketUrl: ctx.signedUrl(`/assets/v1/tickets/${ticket.id}.pdf`),
       status: ticket.status,
     },
     downloadCount: count,

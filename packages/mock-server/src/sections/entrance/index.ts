@@ -234,7 +234,7 @@ function scanQuicode(ctx: OperationContext): HandlerResult {
           articleId: shopTicket.articleId ?? "",
           holderName: shopTicket.holderName,
           quicode: shopTicket.quicode,
-          ticketUrl: `${ctx.url.origin}/assets/v1/tickets/${shopTicket.id}.pdf`,
+          ticketUrl: ctx.signedUrl(`/assets/v1/tickets/${shopTicket.id}.pdf`),
           status: "used",
         },
         scan: webhookScan(state, record),

@@ -77,7 +77,7 @@ export function webhookOrder(ctx: OperationContext, state: ShopState, order: Ord
     },
     items: order.items.map((item) => webhookItem(state, item, order.currency)),
     ticketIds: order.ticketIds,
-    receiptUrl: `${ctx.baseUrl ?? ctx.url.origin}/assets/v1/orders/${order.id}/receipt`,
+    receiptUrl: ctx.signedUrl(`/assets/v1/orders/${order.id}/receipt`),
     createdAt: order.createdAt,
   };
 }

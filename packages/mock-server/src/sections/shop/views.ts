@@ -175,7 +175,7 @@ export function cartView(state: ShopState, cart: CartRecord, culture: Culture) {
 }
 
 export function ticketView(
-  ctx: Pick<OperationContext, "url" | "mockSession" | "baseUrl">,
+  ctx: Pick<OperationContext, "url" | "mockSession" | "baseUrl" | "signedUrl">,
   ticket: TicketRecord,
 ) {
   return {
@@ -186,8 +186,8 @@ export function ticketView(
     articleId: ticket.articleId,
     holderName: ticket.holderName,
     quicode: ticket.quicode,
-    // The contract's asset operation (bearer or session token); /__mock/shop/tickets/{id} serves it without auth.
-    ticketUrl: `${ctx.baseUrl ?? ctx.url.origin}/assets/v1/tickets/${ticket.id}.pdf`,
+    // The contract's asset operation as a signed, expiring link (opens without a bearer token).
+    ticketUrl: ctx.signedUrl(`/assets/v1/tickets/${ticket.id}.pdf`),
     status: ticket.status,
   };
 }
@@ -195,7 +195,7 @@ export function ticketView(
 export function orderView(
   state: ShopState,
   order: OrderRecord,
-  ctx: Pick<OperationContext, "url" | "mockSession" | "baseUrl" | "culture">,
+  ctx: Pick<OperationContext, "url" | "mockSession" | "baseUrl" | "culture" | "signedUrl">,
 ) {
   return {
     id: order.id,
@@ -209,7 +209,7 @@ export function orderView(
       .map((id) => state.tickets[id])
       .filter((x): x is TicketRecord => x !== undefined)
       .map((x) => ticketView(ctx, x)),
-    receiptUrl: `${ctx.baseUrl ?? ctx.url.origin}/assets/v1/orders/${order.id}/receipt`,
+    receiptUrl: ctx.signedUrl(`/assets/v1/orders/${order.id}/receipt`),
   };
 }
 

@@ -1,0 +1,69 @@
+/**
+ * Signed, expiring asset links (the contract's `signedUrl` scheme, DECISIONS.md "Signed asset links"):
+ * `<base><path>?expires=<unix seconds>&signature=<sig>`, `sig` = unpadded base64url of
+ * HMAC-SHA256(key, "GET" + LF + path + LF + expires). Synchronous (noble), so views can sign while they render,
+ * and platform-free (no node:crypto), so the same code runs under msw in the browser.
+ */
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+
+/** How long a link stays valid after it was issued (24 h). */
+export const LINK_TTL_SECONDS = 86_400;
+const encoder = new TextEncoder();
+const EXPIRES = /^\d{1,15}$/;
+const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
+
+function base64url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Why a signed link was refused (each maps to a `401 unauthorized` detail). */
+export type LinkRejection = "malformed" | "expired" | "bad-signature";
+
+export class LinkSigner {
+  private readonly key: Uint8Array;
+
+  /** @param key the link-signing key; default 32 random bytes (one per mock instance, never handed out). */
+  constructor(key?: Uint8Array | string) {
+    if (typeof key === "string") this.key = encoder.encode(key);
+    else if (key) this.key = key;
+    else {
+      this.key = new Uint8Array(32);
+      crypto.getRandomValues(this.key);
+    }
+  }
+
+  /** The signature of `path` (relative to the base URL, as it appears in the link) valid until `expires`. */
+  signature(path: string, expires: number): string {
+    return base64url(hmac(sha256, this.key, encoder.encode(`GET\n${path}\n${expires}`)));
+  }
+
+  /** The query string (`expires=…&signature=…`) of a link to `path` issued at `nowMs`. */
+  query(path: string, nowMs: number): string {
+    const expires = Math.floor(nowMs / 1000) + LINK_TTL_SECONDS;
+    return `expires=${expires}&signature=${this.signature(path, expires)}`;
+  }
+
+  /**
+   * Checks a link: `expires` an integer not in the past (`nowMs`, the mock clock), the signature equal in constant
+   * time. Returns null when it is valid.
+   */
+  verify(
+    path: string,
+    expires: string | undefined,
+    signature: string | undefined,
+    nowMs: number,
+  ): LinkRejection | null {
+    if (expires === undefined || signature === undefined || !EXPIRES.test(expires)) return "malformed";
+    const expected = this.signature(path, Number(expires));
+    // Compare every character whatever the input, so timing says nothing about how much of it matched.
+    let diff = signature.length ^ expected.length;
+    const given = SIGNATURE.test(signature) ? signature : expected.replace(/./g, "~");
+    for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ given.charCodeAt(i);
+    if (diff !== 0) return "bad-signature";
+    if (Math.floor(nowMs / 1000) > Number(expires)) return "expired";
+    return null;
+  }
+}

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type Api, bearer, readyCart, startApi } from "../helpers.ts";
+
+let api: Api;
+let other: Api;
+let ticketUrl: string;
+let receiptUrl: string;
+let orderId: string;
+let token: string;
+const session = "signed-links";
+
+beforeAll(async () => {
+  api = await startApi({ session });
+  other = await startApi({ session });
+  token = await api.token();
+  const { cart } = await readyCart(api, token, { quantity: 2 });
+  const paid = await api.fetch(`/shop/v1/cart/${cart.id}/checkout`, {
+    method: "POST",
+    headers: bearer(token),
+    json: { paymentMethod: { cardNumber: "4242424242424242" } },
+  });
+  expect(paid.status).toBe(200);
+  const { order } = (await paid.json()) as {
+    order: { id: string; receiptUrl: string; tickets: Array<{ id: string; ticketUrl: string }> };
+  };
+  orderId = order.id;
+  ticketUrl = order.tickets[0]?.ticketUrl ?? "";
+  receiptUrl = order.receiptUrl;
+});
+afterAll(async () => {
+  await api.close();
+  await other.close();
+});
+
+/** Fetch an absolute link as a browser would: no Authorization, only the mock session header. */
+const open = (link: string, headers: Record<string, string> = {}) =>
+  fetch(link, { headers: { "x-mock-session": session, ...headers } });
+
+function tamper(link: string, param: string, value: (old: string) => string): string {
+  const url = new URL(link);
+  url.searchParams.set(param, value(url.searchParams.get(param) ?? ""));
+  return url.toString();
+}
+
+it("hands out signed, expiring links: ?expires=<now + 24 h>&signature=<43 base64url chars>", () => {
+  for (const link of [ticketUrl, receiptUrl]) {
+    const url = new URL(link);
+    expect(url.origin).toBe(api.url);
+    expect([...url.searchParams.keys()]).toEqual(["expires", "signature"]);
+    expect(url.searchParams.get("signature")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const expires = Number(url.searchParams.get("expires"));
+    expect(Math.abs(expires - (Math.floor(Date.now() / 1000) + 86_400))).toBeLessThan(120);
+  }
+  expect(new URL(receiptUrl).pathname).toBe(`/assets/v1/orders/${orderId}/receipt`);
+});
+
+it("opens the ticket PDF and the receipt with no Authorization header", async () => {
+  for (const link of [ticketUrl, receiptUrl]) {
+    const response = await open(link);
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+  }
+  // The download through a signed link still fires ticket.downloaded.
+  const events = (await (await api.fetch("/__mock/events?type=ticket.downloaded")).json()) as {
+    items: Array<{ data: { ticket: { ticketUrl: string } } }>;
+  };
+  expect(events.items.length).toBeGreaterThanOrEqual(1);
+  expect(events.items[0]?.data.ticket.ticketUrl).toMatch(/\?expires=\d+&signature=[A-Za-z0-9_-]{43}$/);
+});
+
+it("refuses a tampered signature, a moved expiry, a missing expiry or another asset's path with 401 problem+json", async () => {
+  const flip = (s: string) => (s[0] === "A" ? "B" : "A") + s.slice(1);
+  const otherTicket = new URL(ticketUrl);
+  const tickets = (await (
+    await api.fetch(`/shop/v1/orders/${orderId}/tickets`, { headers: bearer(token) })
+  ).json()) as {
+    items: Array<{ id: string }>;
+  };
+  const secondId = tickets.items[1]?.id as string;
+  otherTicket.pathname = `/assets/v1/tickets/${secondId}.pdf`;
+  const noExpires = new URL(ticketUrl);
+  noExpires.searchParams.delete("expires");
+  const cases = [
+    tamper(ticketUrl, "signature", flip),
+    tamper(receiptUrl, "signature", (s) => s.slice(0, -1)),
+    tamper(ticketUrl, "expires", (e) => String(Number(e) + 3600)),
+    tamper(ticketUrl, "expires", () => "soon"),
+    noExpires.toString(),
+    otherTicket.toString(),
+  ];
+  for (const link of cases) {
+    const response = await open(link, { "accept-language": "en-GB" });
+    expect(response.status, link).toBe(401);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    const problem = (await response.json()) as { type: string; detail: string };
+    expect(problem.type).toMatch(/unauthorized$/);
+    expect(problem.detail).toMatch(/fresh link/);
+  }
+  // A link of another mock instance (another signing key) does not open here.
+  const foreign = await other.token();
+  const { cart } = await readyCart(other, foreign);
+  const paid = (await (
+    await other.fetch(`/shop/v1/cart/${cart.id}/checkout`, {
+      method: "POST",
+      headers: bearer(foreign),
+      json: { paymentMethod: { cardNumber: "4242424242424242" } },
+    })
+  ).json()) as { order: { receiptUrl: string } };
+  const transplanted = new URL(paid.order.receiptUrl);
+  expect((await open(`${api.url}${transplanted.pathname}${transplanted.search}`)).status).toBe(401);
+  expect((await open(paid.order.receiptUrl)).status).toBe(200);
+});
+
+it("expires on the mock clock after 24 h; fetching the order again hands out a fresh link; a bearer still works", async () => {
+  const advanced = await api.fetch("/__mock/clock", { method: "POST", json: { advanceSeconds: 86_401 } });
+  expect(advanced.status).toBe(200);
+  const expired = await open(ticketUrl, { "accept-language": "en-GB" });
+  expect(expired.status).toBe(401);
+  expect(((await expired.json()) as { detail: string }).detail).toMatch(/expired/);
+  const fresh = await api.token();
+  const order = (await (
+    await api.fetch(`/shop/v1/orders/${orderId}`, { headers: bearer(fresh) })
+  ).json()) as {
+    receiptUrl: string;
+    tickets: Array<{ ticketUrl: string }>;
+  };
+  expect(order.tickets[0]?.ticketUrl).not.toBe(ticketUrl);
+  expect((await open(order.tickets[0]?.ticketUrl as string)).status).toBe(200);
+  expect((await open(order.receiptUrl)).status).toBe(200);
+  // A valid bearer token is accepted instead of the link (the expired query is then ignored).
+  expect((await open(ticketUrl, bearer(fresh))).status).toBe(200);
+});
