@@ -25,6 +25,7 @@ import type {
   AuthInfo,
   ControlRoute,
   Culture,
+  ErrorFormat,
   HandlerResult,
   MockRequest,
   MockResponse,
@@ -124,6 +125,8 @@ export class MockCore {
   private readonly sessions = new Map<string, MockSession>();
   private readonly eventListeners = new Set<(event: EmittedEvent, session: MockSession) => void>();
   private readonly operationsById = new Map<string, OperationSpec>();
+  /** Sections that render the engine's errors for their paths in their own format. */
+  private readonly errorFormats: ErrorFormat[];
   /** Milliseconds the core took to compile the document (routes and operation specs). */
   readonly startupMs: number;
 
@@ -147,6 +150,7 @@ export class MockCore {
     this.sections = options.sections;
     this.validator = new Validator(options.document);
     this.operations = compileOperations(options.document);
+    this.errorFormats = options.sections.flatMap((s) => (s.errorFormat ? [s.errorFormat] : []));
     const handlers = new Map<string, OperationHandler>();
     for (const section of options.sections) {
       for (const [id, handler] of Object.entries(section.handlers)) handlers.set(id, handler);
@@ -243,7 +247,14 @@ export class MockCore {
   /** Answers one request. Never throws: an unexpected failure is a logged 500 problem. */
   async handle(request: MockRequest): Promise<MockResponse> {
     try {
-      return await this.dispatch(request);
+      const response = await this.dispatch(request);
+      if (
+        this.errorFormats.length > 0 &&
+        response.status >= 400 &&
+        response.headers["content-type"] === "application/problem+json"
+      )
+        return this.reformatProblem(request, response);
+      return response;
     } catch (error) {
       (this.options.onError ?? ((e: unknown) => console.error(e)))(error, `${request.method} ${request.url}`);
       return this.problem(
@@ -253,6 +264,29 @@ export class MockCore {
         request.headers.origin,
       );
     }
+  }
+
+  /**
+   * A section that renders errors its own way (BI: OData JSON) gets the engine's problems for its paths converted:
+   * same status and headers, its content type and body.
+   */
+  private reformatProblem(request: MockRequest, response: MockResponse): MockResponse {
+    let path = rawPath(request.url);
+    const basePath = this.options.basePath;
+    if (basePath && basePath !== "/") {
+      if (!path.startsWith(basePath)) return response;
+      path = path.slice(basePath.length) || "/";
+    }
+    const format = this.errorFormats.find(
+      (f) => path === f.pathPrefix || path.startsWith(`${f.pathPrefix}/`),
+    );
+    if (!format || typeof response.body !== "string") return response;
+    const rendered = format.render(JSON.parse(response.body));
+    return {
+      ...response,
+      headers: { ...response.headers, ...rendered.headers, "content-type": rendered.contentType },
+      body: JSON.stringify(rendered.body),
+    };
   }
 
   private async dispatch(request: MockRequest): Promise<MockResponse> {

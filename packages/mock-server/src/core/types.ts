@@ -117,6 +117,24 @@ export interface SectionModule<S = unknown> {
    * validation; the body is parsed (JSON or form) into `ctx.body` as an object when present.
    */
   controls?: ControlRoute[];
+  /**
+   * Optional: the engine's own errors (auth, validation, rate limit, unknown path, …) for requests below
+   * `pathPrefix` are rendered in this section's error format instead of problem+json (BI: OData JSON errors).
+   */
+  errorFormat?: ErrorFormat;
+}
+
+/** Renders an engine problem (the parsed problem+json body) in a section's own error format. */
+export interface ErrorFormat {
+  /** Path below the base path, e.g. `/bi/v1/odata` (matches itself and everything below it). */
+  pathPrefix: string;
+  render(problem: {
+    status: number;
+    title?: string;
+    detail?: string;
+    logId?: string;
+    errors?: { pointer: string; detail: string }[];
+  }): { contentType: string; headers?: Record<string, string>; body: unknown };
 }
 
 export interface ControlRoute {

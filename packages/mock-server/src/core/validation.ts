@@ -73,8 +73,13 @@ export class Validator {
         type: "object",
         properties,
         required,
-        // Unknown query parameters are contract violations; unknown headers are normal HTTP.
+        // Unknown query parameters are contract violations; unknown headers are normal HTTP. An operation that
+        // declares OData system query options (`$filter`, …) judges the other `$…` options itself (BI: `$expand`
+        // is valid OData it does not implement → 501, not a 400 from here).
         additionalProperties: location !== "query",
+        ...(location === "query" && list.some((p) => p.name.startsWith("$"))
+          ? { patternProperties: { "^\\$": {} } }
+          : {}),
       });
     }
     for (const [media, pointer] of op.body?.media ?? []) {

@@ -423,6 +423,24 @@ describe("fuzz every operation", () => {
           const body = JSON.parse(response.body) as { error?: string; error_description?: string };
           if (!body.error || !body.error_description)
             failures.push(`${c.name}: OAuth error without error/description`);
+        } else if (op.tag === "bi") {
+          // The BI feed answers every error, the engine's own included, as OData JSON.
+          const body = (type === "application/json" ? JSON.parse(response.body) : {}) as {
+            error?: { code?: string; message?: string; target?: unknown; details?: unknown[] };
+          };
+          if (
+            type !== "application/json" ||
+            response.headers["odata-version"] !== "4.0" ||
+            !body.error?.code ||
+            !body.error.message ||
+            !("target" in body.error) ||
+            !Array.isArray(body.error.details)
+          )
+            failures.push(
+              `${c.name}: not an OData error: ${response.status} ${type} ${response.body.slice(0, 200)}`,
+            );
+          if (!response.headers["content-language"])
+            failures.push(`${c.name}: OData error without Content-Language`);
         } else if (type !== "application/problem+json") {
           failures.push(`${c.name}: ${response.status} with content-type ${type}`);
         } else {

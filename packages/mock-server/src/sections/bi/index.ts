@@ -154,6 +154,15 @@ const bi: SectionModule<BiState> = {
     if (own?.history === false) return { history: null };
     return { history: { ...DEFAULT_HISTORY, ...(own?.history ?? {}), anchor: clock.now() } };
   },
+  // The engine's own errors on the feed (auth, validation, rate limit, unknown entity set) are OData JSON too.
+  errorFormat: {
+    pathPrefix: "/bi/v1/odata",
+    render: (problem) => ({
+      contentType: "application/json",
+      headers: { ...ODATA_VERSION },
+      body: problemToODataError(problem),
+    }),
+  },
   handlers: {
     getBiServiceDocument,
     getBiMetadata,
@@ -171,7 +180,9 @@ const STATUS_CODES: Record<number, string> = {
   401: "Unauthorized",
   403: "Forbidden",
   404: "NotFound",
+  405: "MethodNotAllowed",
   406: "NotAcceptable",
+  413: "PayloadTooLarge",
   429: "TooManyRequests",
   501: "NotImplemented",
   503: "ServiceUnavailable",
