@@ -3961,7 +3961,10 @@ export interface components {
          *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
          *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
          *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-         *     with pointer `/header/accept-language`.
+         *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+         *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+         *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+         *     culture unless it is excluded with `q=0`.
          * @example en-GB, de-CH;q=0.8
          */
         AcceptLanguage: string;
@@ -4228,7 +4231,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4344,7 +4350,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4439,7 +4448,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4527,7 +4539,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4593,7 +4608,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4702,7 +4720,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4784,7 +4805,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4867,7 +4891,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4969,7 +4996,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5054,7 +5084,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5166,7 +5199,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5289,7 +5325,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5352,7 +5391,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5468,7 +5510,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5627,7 +5672,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5682,7 +5730,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5795,7 +5846,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5870,7 +5924,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5967,7 +6024,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6024,7 +6084,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6071,7 +6134,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6137,7 +6203,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6203,7 +6272,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6262,7 +6334,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6302,7 +6377,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6385,7 +6463,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6443,7 +6524,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6481,7 +6565,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6545,7 +6632,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6624,7 +6714,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6662,7 +6755,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6751,7 +6847,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6796,7 +6895,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6880,7 +6982,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6920,7 +7025,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6984,7 +7092,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7029,7 +7140,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7139,7 +7253,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7190,7 +7307,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7257,7 +7377,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7304,7 +7427,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7355,7 +7481,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7414,7 +7543,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7474,7 +7606,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7542,7 +7677,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7594,7 +7732,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7632,7 +7773,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7690,7 +7834,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7735,7 +7882,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7792,7 +7942,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7856,7 +8009,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7942,7 +8098,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7987,7 +8146,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8051,7 +8213,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8096,7 +8261,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8166,7 +8334,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8217,7 +8388,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8309,7 +8483,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8403,7 +8580,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8497,7 +8677,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8591,7 +8774,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];

@@ -456,3 +456,46 @@ describe("media-type examples are found where they are declared", () => {
     expect(isObject(value) && value.status).toBe("open");
   });
 });
+
+describe("Accept-Language accepts RFC 9110 field values and rejects garbage", () => {
+  const parameter = (document.components as JsonObject).parameters as JsonObject;
+  const schema = (parameter.AcceptLanguage as JsonObject).schema as JsonObject;
+  const validate = new Ajv2020({ strict: false }).compile(schema as object);
+
+  it.each([
+    ["*", "what Node's fetch and many HTTP clients send by default"],
+    ["en-GB", "one tag"],
+    ["fr", "a bare language"],
+    ["en-GB, de-CH;q=0.8", "the documented example"],
+    ["fr-CH;q=1.000, *;q=0.1", "q with three decimals, a weighted wildcard"],
+    ["de-CH,fr-CH;q=0.9,*;q=0", "no spaces, a wildcard excluded with q=0"],
+    ["it-CH ; Q=0.5", "optional whitespace around the semicolon, Q in capitals"],
+    ["de-CH-1996, zh-Hant-TW;q=0.2", "longer ranges"],
+    ["de-CH, , fr-CH", "empty list elements (RFC 9110 §5.6.1)"],
+  ])("accepts %j (%s)", (value) => {
+    expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it.each([
+    ["", "empty"],
+    [",", "only an empty element"],
+    ["de_CH", "underscore"],
+    ["en-GB;q=2", "q above 1"],
+    ["en-GB;q=1.5", "q between 1 and 2"],
+    ["en-GB;q=0.1234", "four decimals"],
+    [";q=0.5", "a weight without a range"],
+    ["en-GB q=0.5", "a weight without the semicolon"],
+    ["en-GB;level=1", "another parameter"],
+    ["toolonglanguage-CH", "a subtag longer than 8"],
+    ["**", "two wildcards"],
+    ["de-*", "a wildcard subtag (RFC 4647 extended ranges are not in Accept-Language)"],
+    ["<script>", "markup"],
+    ["en-GB, ".repeat(60), "longer than 255"],
+  ])("rejects %j (%s)", (value) => {
+    expect(validate(value)).toBe(false);
+  });
+
+  it("still says tags have the shape language-REGION", () => {
+    expect(String((parameter.AcceptLanguage as JsonObject).description)).toContain("`language-REGION`");
+  });
+});

@@ -3962,7 +3962,10 @@ export interface components {
          *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
          *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
          *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-         *     with pointer `/header/accept-language`.
+         *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+         *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+         *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+         *     culture unless it is excluded with `q=0`.
          * @example en-GB, de-CH;q=0.8
          */
         AcceptLanguage: string;
@@ -4229,7 +4232,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4345,7 +4351,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4440,7 +4449,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4528,7 +4540,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4594,7 +4609,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4703,7 +4721,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4785,7 +4806,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4868,7 +4892,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4970,7 +4997,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5055,7 +5085,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5167,7 +5200,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5290,7 +5326,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5353,7 +5392,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5469,7 +5511,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5628,7 +5673,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5683,7 +5731,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5796,7 +5847,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5871,7 +5925,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5968,7 +6025,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6025,7 +6085,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6072,7 +6135,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6138,7 +6204,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6204,7 +6273,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6263,7 +6335,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6303,7 +6378,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6386,7 +6464,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6444,7 +6525,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6482,7 +6566,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6546,7 +6633,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6625,7 +6715,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6663,7 +6756,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6752,7 +6848,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6797,7 +6896,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6881,7 +6983,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6921,7 +7026,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6985,7 +7093,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7030,7 +7141,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7140,7 +7254,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7191,7 +7308,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7258,7 +7378,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7305,7 +7428,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7356,7 +7482,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7415,7 +7544,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7475,7 +7607,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7543,7 +7678,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7595,7 +7733,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7633,7 +7774,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7691,7 +7835,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7736,7 +7883,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7793,7 +7943,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7857,7 +8010,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7943,7 +8099,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7988,7 +8147,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8052,7 +8214,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8097,7 +8262,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8167,7 +8335,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8218,7 +8389,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8310,7 +8484,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8404,7 +8581,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8498,7 +8678,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8592,7 +8775,10 @@ export interface operations {
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
                  *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
-                 *     with pointer `/header/accept-language`.
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
