@@ -367,24 +367,59 @@ export function listOrderTickets(ctx: OperationContext): HandlerResult {
   return { status: 200, body: { items: orderView(state, order, ctx).tickets } };
 }
 
+/**
+ * The shop sessions tokens were issued for, kept in the shop slice (reset with it): which client created each
+ * (only that client may renew it) and its allowed origins (kept when a renewal omits them).
+ */
+interface SessionRegistry {
+  sessions?: Record<string, { clientId: string; allowedOrigins: string[] }>;
+}
+
 export function createSession(ctx: OperationContext): HandlerResult {
-  const { state, now } = load(ctx);
-  const body = (ctx.body ?? {}) as { allowedOrigins?: string[] };
-  const allowedOrigins = [...new Set(body.allowedOrigins ?? [])];
+  const { state } = load(ctx);
+  const body = (ctx.body ?? {}) as { sessionId?: string; allowedOrigins?: string[] };
   const ttl = state.config.sessionTtlSeconds;
   if (!ctx.issueSessionToken) throw new Error("The engine does not issue session tokens.");
-  const sessionId = ctx.id("ses");
+  const registry = (state as ShopState & SessionRegistry).sessions ?? {};
+  (state as ShopState & SessionRegistry).sessions = registry;
+  const clientId = ctx.auth?.clientId ?? "anonymous";
+  // Renewal: a new token for the same shop session, so its carts, orders and payments stay visible.
+  // Earlier tokens are not revoked; each stays valid until its own expiry.
+  const renewed = body.sessionId === undefined ? undefined : registry[body.sessionId];
+  if (body.sessionId !== undefined && renewed === undefined) {
+    notFound(ctx, {
+      de: `Es gibt keine Shop-Sitzung ${body.sessionId}. Erstellen Sie eine neue ohne sessionId.`,
+      fr: `Aucune session de boutique ${body.sessionId}. Créez-en une nouvelle sans sessionId.`,
+      it: `Nessuna sessione del negozio ${body.sessionId}. Ne crei una nuova senza sessionId.`,
+      en: `There is no shop session ${body.sessionId}. Create a new one without sessionId.`,
+    });
+  }
+  if (renewed !== undefined && renewed.clientId !== clientId) {
+    ctx.problem(
+      "forbidden",
+      ctx.text({
+        "de-CH": "Nur der API-Client, der die Shop-Sitzung erstellt hat, kann sie erneuern.",
+        "fr-CH": "Seul le client API qui a créé la session de boutique peut la renouveler.",
+        "it-CH": "Solo il client API che ha creato la sessione del negozio può rinnovarla.",
+        "en-GB": "Only the API client that created the shop session can renew it.",
+      }),
+    );
+  }
+  const sessionId = body.sessionId ?? ctx.id("ses");
+  const allowedOrigins =
+    body.allowedOrigins === undefined ? (renewed?.allowedOrigins ?? []) : [...new Set(body.allowedOrigins)];
+  registry[sessionId] = { clientId, allowedOrigins };
   const { token, expiresAt } = ctx.issueSessionToken({ sessionId, ttlSeconds: ttl, allowedOrigins });
-  void now;
   return {
     status: 201,
     headers: { "cache-control": "no-store" },
     body: {
+      sessionId,
       sessionToken: token,
       tokenType: "Bearer",
       expiresAt: iso(expiresAt),
       expiresIn: ttl,
-      allowedOrigins,
+      allowedOrigins: [...allowedOrigins],
     },
   };
 }
