@@ -376,6 +376,14 @@ export interface paths {
          *     hand only the session token to the browser: it is valid for 900 seconds, only for the browser-safe shop,
          *     survey and asset operations, and only from `allowedOrigins` when given. Never expose client credentials or
          *     access tokens to the browser.
+         *
+         *     **Renewing.** Send the previous response's `sessionId` to get a fresh token for the same shop session
+         *     (same visitor): carts, orders and payments created under the session stay visible to the new token, so an
+         *     expired token does not cost the visitor the cart. Only the client that created the session may renew it
+         *     (`403 forbidden` otherwise); an unknown `sessionId` is `404 not-found` (start a new session without it).
+         *     Renewing does not revoke earlier tokens: each stays valid until its own `expiresAt` (another tab may still
+         *     use it). Session ids are not secrets: renew only the session you stored for the visitor on your side, never
+         *     one a browser names without that check.
          */
         post: operations["createSession"];
         delete?: never;
@@ -2201,13 +2209,34 @@ export interface components {
         TicketList: {
             items: components["schemas"]["Ticket"][];
         };
+        /**
+         * @description A shop session (the visitor's shopping context that session tokens belong to). Not a secret.
+         * @example ses_01JD3ZF7G8H9J0K1M2N3P4Q5R6
+         */
+        SessionId: string;
         /** @description Options for a shop front-end session token. */
         CreateSessionRequest: {
-            /** @description Browser origins allowed to use the session token. Empty or omitted means any origin. */
+            /**
+             * @description Renew this shop session instead of starting a new one: the new token belongs to the same session, so
+             *     it sees the session's carts, orders and payments (a visitor whose token expired keeps the cart). Only
+             *     the API client that created the session may renew it (another client's session is `403 forbidden`,
+             *     an unknown one `404 not-found`); tokens issued earlier stay valid until their own expiry. Without
+             *     `allowedOrigins` the renewed token keeps the session's origins.
+             */
+            sessionId?: components["schemas"]["SessionId"];
+            /**
+             * @description Browser origins allowed to use the session token. Empty or omitted means any origin (when renewing:
+             *     omitted keeps the session's origins).
+             */
             allowedOrigins?: string[];
         };
         /** @description A short-lived session token for the embedded shop, created server to server. */
         Session: {
+            /**
+             * @description The shop session this token belongs to. Keep it with the visitor on your backend and pass it as
+             *     `sessionId` to renew the session when the token expires, so the visitor's cart stays visible.
+             */
+            sessionId: components["schemas"]["SessionId"];
             sessionToken: string;
             /** @constant */
             tokenType: "Bearer";
@@ -3631,7 +3660,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The token lacks the required scope (`forbidden`, challenge `insufficient_scope`). */
+        /**
+         * @description The token lacks the required scope (`forbidden`, challenge `insufficient_scope`), or the caller may not
+         *     act on this resource (e.g. renewing a shop session another API client created; no challenge then).
+         */
         Forbidden: {
             headers: {
                 "X-Log-Id": components["headers"]["X-Log-Id"];
@@ -5950,13 +5982,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "allowedOrigins": [
-                 *         "https://tickets.example.ch"
-                 *       ]
-                 *     }
-                 */
                 "application/json": components["schemas"]["CreateSessionRequest"];
             };
         };
@@ -5974,6 +5999,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "sessionId": "ses_01JD3ZF7G8H9J0K1M2N3P4Q5R6",
                      *       "sessionToken": "ses_01JD3ZF7G8H9J0K1M2N3P4Q5R6.bG9uZy1yYW5kb20tc2VjcmV0",
                      *       "tokenType": "Bearer",
                      *       "expiresAt": "2026-11-22T10:15:00Z",
@@ -5989,6 +6015,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
