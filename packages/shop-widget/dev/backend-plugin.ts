@@ -21,6 +21,8 @@ export interface DevBackendOptions {
 interface Visitor {
   token: string;
   expiresAt: number;
+  /** The visitor's shop session: renewed (not replaced) when the token runs out, so the cart stays. */
+  sessionId: string;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -70,13 +72,17 @@ export function entradaDevBackend(options: DevBackendOptions = {}): Plugin {
         clientSecret: options.clientSecret ?? "shop-secret",
         scope: "Shop",
       });
-      // One shop session per visitor (cookie), so a reload or a return from the payment page sees its cart.
+      // One shop session per visitor (cookie), so a reload or a return from the payment page sees its cart;
+      // an expired or rejected token is renewed under the same shop session (`sessionId`), keeping the cart.
       const visitors = new Map<string, Visitor>();
 
       server.middlewares.use("/backend/shop-session", async (req, res) => {
         if (req.method !== "POST") return send(res, 405, { error: "POST only" }, { allow: "POST" });
         try {
-          const body = JSON.parse((await readBody(req)) || "{}") as { rejectedToken?: string };
+          const body = JSON.parse((await readBody(req)) || "{}") as {
+            rejectedToken?: string;
+            sessionId?: string;
+          };
           const cookie = /(?:^|;\s*)entrada_visitor=([\w-]+)/.exec(req.headers.cookie ?? "")?.[1];
           const visitorId = cookie ?? randomUUID();
           const known = visitors.get(visitorId);
@@ -86,13 +92,30 @@ export function entradaDevBackend(options: DevBackendOptions = {}): Plugin {
             known.expiresAt - Date.now() < 60_000;
           if (fresh) {
             const origin = req.headers.origin ?? `http://${req.headers.host}`;
-            const { data } = await backend.sessions.create.orThrow({ allowedOrigins: [origin] });
-            visitors.set(visitorId, { token: data.sessionToken, expiresAt: Date.parse(data.expiresAt) });
+            // Renew only the session stored for this visitor: the widget's `sessionId` is a hint, not proof
+            // (session ids are not secrets), so one naming another session starts a new one instead.
+            const renew =
+              known !== undefined && (body.sessionId === undefined || body.sessionId === known.sessionId);
+            let result = await backend.sessions.create(
+              renew ? { sessionId: known.sessionId, allowedOrigins: [origin] } : { allowedOrigins: [origin] },
+            );
+            // 404: the API no longer knows the session (e.g. the mock restarted); start a new one.
+            if (renew && result.error?.status === 404) {
+              result = await backend.sessions.create({ allowedOrigins: [origin] });
+            }
+            if (result.error) throw result.error;
+            const { data } = result;
+            visitors.set(visitorId, {
+              token: data.sessionToken,
+              expiresAt: Date.parse(data.expiresAt),
+              sessionId: data.sessionId,
+            });
           }
+          const visitor = visitors.get(visitorId);
           send(
             res,
             200,
-            { sessionToken: visitors.get(visitorId)?.token },
+            { sessionToken: visitor?.token, sessionId: visitor?.sessionId },
             { "set-cookie": `entrada_visitor=${visitorId}; Path=/; HttpOnly; SameSite=Lax` },
           );
         } catch (error) {

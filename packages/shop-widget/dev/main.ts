@@ -2,7 +2,14 @@
  * The dev page's host code: what a web team writes to embed the shop. It asks its own backend for a shop
  * session token (never client credentials), mounts the widget and wires a few live settings.
  */
-import { type Locale, mount, type ShopConfig, type ShopHandle } from "../src/index";
+import {
+  type Locale,
+  mount,
+  type SessionTokenGrant,
+  type SessionTokenRequest,
+  type ShopConfig,
+  type ShopHandle,
+} from "../src/index";
 
 const apiUrl =
   document.querySelector<HTMLMetaElement>('meta[name="entrada-api"]')?.content ?? "http://127.0.0.1:4010";
@@ -13,14 +20,19 @@ const note = (what: string, detail?: unknown) => {
   log?.prepend(item);
 };
 
-async function fetchSessionToken({ rejectedToken }: { rejectedToken?: string }): Promise<string> {
+/**
+ * Asks the host backend for a session token. `request` is `{}` at start and `{ rejectedToken, sessionId }` after a
+ * 401: the backend renews the visitor's shop session, so the cart survives an expired token. Returning the
+ * backend's `{ sessionToken, sessionId }` lets the widget name the session when it asks again.
+ */
+async function fetchSessionToken(request: SessionTokenRequest): Promise<SessionTokenGrant> {
   const response = await fetch("/backend/shop-session", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(rejectedToken ? { rejectedToken } : {}),
+    body: JSON.stringify(request),
   });
   if (!response.ok) throw new Error(`shop session: HTTP ${response.status}`);
-  return ((await response.json()) as { sessionToken: string }).sessionToken;
+  return (await response.json()) as SessionTokenGrant;
 }
 
 const localeSelect = document.querySelector<HTMLSelectElement>("#locale");

@@ -13,13 +13,14 @@ entrada.mount("#tickets", {
   baseUrl: apiUrl,
   locale: new URLSearchParams(location.search).get("lang") ?? "de-CH",
   ...(nonce ? { nonce } : {}),
-  fetchSessionToken: async ({ rejectedToken }: { rejectedToken?: string }) => {
+  // `{}` at start, `{ rejectedToken, sessionId }` after a 401: the backend renews the visitor's shop session.
+  fetchSessionToken: async (request: { rejectedToken?: string; sessionId?: string }) => {
     const response = await fetch("/backend/shop-session", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(rejectedToken ? { rejectedToken } : {}),
+      body: JSON.stringify(request),
     });
-    return ((await response.json()) as { sessionToken: string }).sessionToken;
+    return (await response.json()) as { sessionToken: string; sessionId: string };
   },
 });
 document.body.dataset.widgetVersion = entrada.version;

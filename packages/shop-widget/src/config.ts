@@ -62,8 +62,10 @@ export interface ShopConfig extends ShopCallbacks {
   sessionToken?: string;
   /**
    * Asks your backend for a session token: at start (without `sessionToken`) and once when the API rejects
-   * the current one (`rejectedToken` says which). Keep one shop session per visitor on your side so a return
-   * from a payment page sees the same cart.
+   * the current one (`rejectedToken` says which; `sessionId` names its shop session when this function returned
+   * `{ sessionToken, sessionId }`). Keep one shop session per visitor on your side and renew it
+   * (`POST /shop/v1/sessions` with `{ sessionId }`) so an expired token or a return from a payment page keeps
+   * the cart.
    */
   fetchSessionToken?: FetchSessionToken;
   /** Your own implementation of the shop operations (e.g. an adapter over an SDK client instance). */

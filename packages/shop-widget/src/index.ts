@@ -17,7 +17,7 @@ export {
 } from "./config";
 export type { AnalyticsEvent, AnalyticsEventName, AnalyticsItem, AnalyticsParams } from "./core/analytics";
 export { ShopError, type ShopErrorKind } from "./core/problem";
-export type { FetchSessionToken, SessionTokenRequest } from "./core/session-token";
+export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "./core/session-token";
 export type { CallOptions, ShopApi } from "./core/shop-api";
 export type { Question, QuestionType, Survey, SurveyAnswer } from "./core/survey";
 export type {

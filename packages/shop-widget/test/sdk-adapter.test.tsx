@@ -18,7 +18,10 @@ afterEach(() => {
 describe("through an @entrada/sdk client instance", () => {
   it("buys tickets with the SDK doing the HTTP, and maps its problems to the widget's errors", async () => {
     const user = userEvent.setup();
-    const client = createClient({ baseUrl: API, sessionToken: () => api.fetchSessionToken({}) });
+    const client = createClient({
+      baseUrl: API,
+      sessionToken: async () => (await api.fetchSessionToken({})).sessionToken,
+    });
     const errors: string[] = [];
     handle = mount(container(), {
       api: createSdkShopApi(client),

@@ -14,9 +14,23 @@ export interface SessionTokenRequest {
    * matches; without it, it may hand out its current one.
    */
   rejectedToken?: string;
+  /**
+   * With `rejectedToken`: the shop session of the rejected token, when `fetchSessionToken` returned it
+   * (`{ sessionToken, sessionId }`). The backend renews that session (`POST /shop/v1/sessions` with
+   * `{ sessionId }`) so the visitor's cart stays visible to the new token — after checking it is the session it
+   * keeps for this visitor (session ids are not secrets).
+   */
+  sessionId?: string;
 }
 
-export type FetchSessionToken = (request: SessionTokenRequest) => Promise<string>;
+/** What `fetchSessionToken` may return besides a bare token: e.g. the `createSession` response as is. */
+export interface SessionTokenGrant {
+  sessionToken: string;
+  /** The shop session (`Session.sessionId`); the widget passes it back when it asks for a renewal. */
+  sessionId?: string | undefined;
+}
+
+export type FetchSessionToken = (request: SessionTokenRequest) => Promise<string | SessionTokenGrant>;
 
 /**
  * Holds the widget's session token. Parallel requests share one fetch; a token the server rejected is
@@ -27,6 +41,7 @@ export class SessionTokenSource {
   #fetcher: FetchSessionToken | undefined;
   #inflight: Promise<string> | undefined;
   #rejected: string | undefined;
+  #sessionId: string | undefined;
 
   constructor(options: SessionTokenOptions) {
     this.#token = options.sessionToken;
@@ -81,11 +96,18 @@ export class SessionTokenSource {
     if (this.#inflight === undefined) {
       this.#inflight = (async () => {
         try {
-          const token = await fetcher(rejectedToken === undefined ? {} : { rejectedToken });
+          const request: SessionTokenRequest = {};
+          if (rejectedToken !== undefined) {
+            request.rejectedToken = rejectedToken;
+            if (this.#sessionId) request.sessionId = this.#sessionId;
+          }
+          const grant = await fetcher(request);
+          const token = typeof grant === "string" ? grant : grant?.sessionToken;
           if (typeof token !== "string" || token.length === 0) {
             throw new ShopError("session-expired", "fetchSessionToken gave no token");
           }
           this.#token = token;
+          this.#sessionId = (grant as SessionTokenGrant).sessionId ?? this.#sessionId;
           return token;
         } catch (error) {
           throw error instanceof ShopError

@@ -2,6 +2,7 @@ import { createMock, type EntradaMsw } from "@entrada/mock-server/msw";
 import { createClient } from "@entrada/sdk";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import type { SessionTokenGrant, SessionTokenRequest } from "../../src/index";
 
 export const API = "https://api.entrada.test";
 
@@ -32,22 +33,30 @@ export function setupMockApi(options: Parameters<typeof createMock>[0] = { baseU
     allowBrowserSecrets: true,
   });
   let created = 0;
-  let current: string | undefined;
+  let current: { sessionToken: string; sessionId: string } | undefined;
+  const sessions: Array<{ sessionId: string; renewed: boolean }> = [];
   /**
-   * The host backend's endpoint: one shop session per visitor (kept across reloads and payment redirects),
-   * replaced when the widget reports it rejected.
+   * The host backend's endpoint: one shop session per visitor (kept across reloads and payment redirects).
+   * When the widget reports its token rejected, the backend renews the visitor's shop session (`sessionId`)
+   * so the cart stays visible — only the session it stored for this visitor, since session ids are not secrets.
    */
-  const fetchSessionToken = async ({ rejectedToken }: { rejectedToken?: string } = {}): Promise<string> => {
-    if (current === undefined || current === rejectedToken) {
+  const fetchSessionToken = async ({
+    rejectedToken,
+    sessionId,
+  }: SessionTokenRequest = {}): Promise<SessionTokenGrant> => {
+    if (current === undefined || current.sessionToken === rejectedToken) {
       created += 1;
-      const { data } = await backend.sessions.create.orThrow({});
-      current = data.sessionToken;
+      const renew = current !== undefined && sessionId === current.sessionId;
+      const { data } = await backend.sessions.create.orThrow(renew ? { sessionId } : {});
+      sessions.push({ sessionId: data.sessionId, renewed: renew });
+      current = { sessionToken: data.sessionToken, sessionId: data.sessionId };
     }
     return current;
   };
   afterEach(() => {
     current = undefined;
     created = 0;
+    sessions.length = 0;
   });
 
   return {
@@ -57,6 +66,10 @@ export function setupMockApi(options: Parameters<typeof createMock>[0] = { baseU
     backend,
     /** How many session tokens the widget asked for. */
     sessionsCreated: () => created,
+    /** Every session token the backend obtained: its shop session and whether it renewed one. */
+    sessions: () => [...sessions],
+    /** The visitor's current session token. */
+    currentToken: () => current?.sessionToken,
     /** Forget the visitor's session (a new visitor). */
     newVisitor: () => {
       current = undefined;
