@@ -571,8 +571,9 @@ export class MockCore {
       });
     }
 
-    // Idempotency.
+    // Idempotency (every write also evicts a few expired keys, so they go even when no keyed write follows).
     let scope: string | null = null;
+    if (op.write && idempotencyKey === null) session.idempotency.evict(now);
     if (idempotencyKey !== null) {
       const client = auth
         ? auth.kind === "session"

@@ -46,9 +46,15 @@ function canonical(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
 }
 
+/** Most expired keys one `begin` evicts, so a backlog (after the clock jumped) never stalls one request. */
+const EVICT_BUDGET = 64;
+
+/**
+ * Keys live `ttlMs` (24 h) on the mock clock and are evicted when they expire: the map is kept in creation order
+ * (a key created again moves to the back), so every `begin` drops expired keys from the front — amortized O(1).
+ */
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
-  private operations = 0;
   ttlMs: number;
   constructor(ttlMs: number) {
     this.ttlMs = ttlMs;
@@ -59,13 +65,15 @@ export class IdempotencyStore {
   }
 
   begin(scope: string, print: string, now: number): IdempotencyOutcome {
-    if (++this.operations % 1000 === 0) this.sweep(now);
+    this.evict(now);
     const entry = this.entries.get(scope);
     if (entry && entry.expiresAt > now) {
       if (entry.fingerprint !== print) return { kind: "reused" };
       if (entry.response === null) return { kind: "in-flight" };
       return { kind: "replay", response: entry.response };
     }
+    // Delete first so the new entry goes to the back: the map stays in creation (≈ expiry) order.
+    if (entry) this.entries.delete(scope);
     this.entries.set(scope, { fingerprint: print, response: null, expiresAt: now + this.ttlMs });
     return { kind: "new" };
   }
@@ -88,9 +96,16 @@ export class IdempotencyStore {
     return this.entries.size;
   }
 
-  private sweep(now: number): void {
+  /**
+   * Drops expired keys from the front (oldest first), at most `EVICT_BUDGET` per call. A key whose request is
+   * still running when it expires goes too: `complete` then finds nothing and stores nothing, as for any
+   * expired key. If the clock was set back, keys behind a not-yet-expired one wait for it.
+   */
+  evict(now: number): void {
+    let budget = EVICT_BUDGET;
     for (const [scope, entry] of this.entries) {
-      if (entry.expiresAt <= now && entry.response !== null) this.entries.delete(scope);
+      if (entry.expiresAt > now || budget-- === 0) break;
+      this.entries.delete(scope);
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { HandlerResult, OperationContext } from "../../core/types.ts";
 import { assertOpen, findCart, invalid, load } from "./common.ts";
 import { webhookCart, webhookItem } from "./events.ts";
-import { availableSeats, reacquire, refreshHold, releaseItem, takeSeats } from "./holds.ts";
+import { availableSeats, reacquire, refreshHold, releaseItem, takeSeats, trackCart } from "./holds.ts";
 import type { ArticleRecord, CartRecord, Currency, Customer, ItemRecord, ShopState } from "./state.ts";
 import { cartTotal, cartView } from "./views.ts";
 
@@ -46,6 +46,7 @@ export function createCart(ctx: OperationContext): HandlerResult {
     updatedAt: now,
   };
   state.carts[cart.id] = cart;
+  trackCart(state, cart);
   ctx.emit("cart.created", { cart: webhookCart(state, cart) });
   return { ...ok(ctx, state, cart, 201), headers: { location: `/shop/v1/cart/${cart.id}` } };
 }

@@ -1,13 +1,14 @@
 import type { OperationContext } from "../../core/types.ts";
 import { webhookCart } from "./events.ts";
-import { releaseCart, sweepHolds } from "./holds.ts";
+import { releaseCart, sweepCarts, sweepHolds } from "./holds.ts";
 import { type CartRecord, type ShopState, shopSlice } from "./state.ts";
 
-/** The shop state with expired holds already released. */
+/** The shop state with expired holds released and long-abandoned carts dropped (write paths only). */
 export function load(ctx: OperationContext): { state: ShopState; now: number } {
   const state = shopSlice(ctx.world);
   const now = ctx.clock.now();
   sweepHolds(state, now);
+  if (ctx.method !== "GET" && ctx.method !== "HEAD") sweepCarts(state, now);
   return { state, now };
 }
 

@@ -159,6 +159,11 @@ export interface ShopState {
     paymentTtlSeconds: number;
     /** Carts untouched this long become "expired". */
     cartTtlSeconds: number;
+    /**
+     * Abandoned carts (never checked out: open or expired) are dropped, with their holds, this long after they
+     * expired, i.e. `cartTtlSeconds + cartRetentionSeconds` after their last change on the mock clock.
+     */
+    cartRetentionSeconds: number;
     paymentProviders: PaymentProviderRecord[];
   };
   venues: Record<string, VenueRecord>;
@@ -176,6 +181,12 @@ export interface ShopState {
   /** Hold expiries in creation order; swept lazily on each request. */
   holdQueue: Array<{ cartId: string; expiresAt: number }>;
   holdQueueHead: number;
+  /**
+   * Carts in creation order with the time they are next due for the retention check (see `sweepCarts`). Optional
+   * so snapshots taken before it existed still restore.
+   */
+  retentionQueue?: Array<{ cartId: string; dueAt: number }>;
+  retentionQueueHead?: number;
 }
 
 /** What `seed.shop` may contain (every field optional). */
@@ -187,6 +198,8 @@ export interface ShopSeed {
   sessionTtlSeconds?: number;
   paymentTtlSeconds?: number;
   cartTtlSeconds?: number;
+  /** How long abandoned carts are kept after they expired (default 86 400). */
+  cartRetentionSeconds?: number;
   currencies?: Currency[];
 }
 
@@ -227,6 +240,7 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
       sessionTtlSeconds: positiveInt(shopSeed.sessionTtlSeconds, 900),
       paymentTtlSeconds: positiveInt(shopSeed.paymentTtlSeconds, 1800),
       cartTtlSeconds: positiveInt(shopSeed.cartTtlSeconds, 86_400),
+      cartRetentionSeconds: positiveInt(shopSeed.cartRetentionSeconds, 86_400),
       paymentProviders: PAYMENT_PROVIDERS,
     },
     venues: {},
@@ -242,6 +256,8 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
     tickets: {},
     holdQueue: [],
     holdQueueHead: 0,
+    retentionQueue: [],
+    retentionQueueHead: 0,
   };
   for (const venue of catalogue.venues) {
     state.venues[venue.id] = {
