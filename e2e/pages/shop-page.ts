@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
-import { type TextLocale, tx, txPattern } from "./texts";
+import { type TextLocale, tx, txPattern, txStartPattern } from "./texts";
 
 /** The dev page's host controls and the embedded shop, located by role and by the widget's own texts. */
 export class ShopPage {
@@ -78,7 +78,7 @@ export class ShopPage {
       tickets,
     );
     await expect(
-      this.shop.getByRole("link", { name: txPattern("confirmation.pdf", this.locale) }),
+      this.shop.getByRole("link", { name: txStartPattern("confirmation.pdf", this.locale) }),
     ).toHaveCount(tickets);
     await expect(this.shop.getByRole("link", { name: this.t("confirmation.receipt") })).toBeVisible();
   }

@@ -30,3 +30,8 @@ export function txPattern(key: string, locale: TextLocale = "en-GB"): RegExp {
     .replace(/\\\{\\\{\w+\\\}\\\}/g, ".+");
   return new RegExp(`^${source}$`);
 }
+
+/** Like `txPattern`, for names that go on after the text (a link's "(opens in a new tab)"). */
+export function txStartPattern(key: string, locale: TextLocale = "en-GB"): RegExp {
+  return new RegExp(txPattern(key, locale).source.replace(/\$$/, ""));
+}

@@ -14,15 +14,28 @@ test.describe("the dev page", () => {
     await shop.payByCard("4242 4242 4242 4242");
     await shop.expectConfirmation(2);
 
-    // The ticket link downloads the PDF through the API with the session token.
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      shop.shop.getByRole("link", { name: shop.t("confirmation.pdf", { n: 1 }) }).click(),
+    // The ticket link is the API's signed link: a plain anchor opening in a new tab, no session token needed.
+    const pdfLink = shop.shop.getByRole("link", { name: shop.t("confirmation.pdf", { n: 1 }) });
+    await expect(pdfLink).toHaveAttribute("target", "_blank");
+    const href = (await pdfLink.getAttribute("href")) ?? "";
+    expect(href).toMatch(/\/assets\/v1\/tickets\/tkt_[^?]+\.pdf\?expires=\d+&signature=[\w-]{43}$/);
+    const [opened] = await Promise.all([
+      page.context().waitForEvent("request", (request) => request.url() === href),
+      pdfLink.click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^ticket-tkt_.+\.pdf$/);
-    const path = await download.path();
-    const { readFile } = await import("node:fs/promises");
-    expect((await readFile(path)).subarray(0, 5).toString()).toBe("%PDF-");
+    // The browser itself fetched it (a navigation, not the widget's script), without a bearer token.
+    expect(opened.isNavigationRequest()).toBe(true);
+    expect(await opened.headerValue("authorization")).toBeNull();
+    // Anyone holding the link (a mail client, another device) gets the PDF, without any token.
+    const pdf = await page.request.get(href);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()["content-type"]).toContain("application/pdf");
+    expect((await pdf.body()).subarray(0, 5).toString()).toBe("%PDF-");
+    // Tampering with the signature is refused: the link is the credential for that one asset only.
+    const forged = await page.request.get(`${href.slice(0, -1)}${href.endsWith("A") ? "B" : "A"}`);
+    expect(forged.status()).toBe(401);
+    const receipt = shop.shop.getByRole("link", { name: shop.t("confirmation.receipt") });
+    expect(await receipt.getAttribute("href")).toMatch(/\?expires=\d+&signature=[\w-]{43}$/);
 
     // The host saw the callbacks, and the strict CSP was never violated.
     await expect(shop.log()).toContainText("onCheckoutComplete");

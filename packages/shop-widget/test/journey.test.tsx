@@ -125,12 +125,30 @@ describe("the whole journey", () => {
       expect(svg.getAttribute("style")).toBeNull();
       expect(svg.querySelector("path")?.getAttribute("d")?.length).toBeGreaterThan(100);
     }
-    const pdfs = screen.getAllByRole("link", { name: /Ticket \d as PDF/ });
+    // The API signs ticketUrl / receiptUrl: plain links that open in a new tab, said so to screen readers.
+    const newTab = tx("confirmation.newTab");
+    const pdfs = screen.getAllByRole("link", { name: /^Ticket \d as PDF/ });
     expect(pdfs).toHaveLength(3);
-    for (const link of pdfs) expect(link.getAttribute("href")).toMatch(/^https?:\/\/.+tickets\/tkt_/);
-    expect(screen.getByRole("link", { name: tx("confirmation.receipt") }).getAttribute("href")).toMatch(
-      /receipt/,
-    );
+    for (const [i, link] of pdfs.entries()) {
+      expect(link.getAttribute("href")).toMatch(
+        /^https?:\/\/.+tickets\/tkt_.+\?expires=\d+&signature=[\w-]{43}$/,
+      );
+      expect(text(link)).toBe(`${tx("confirmation.pdf", { n: i + 1 })} ${newTab}`);
+      expect(link.getAttribute("target")).toBe("_blank");
+      expect(link.getAttribute("rel")).toBe("noopener");
+    }
+    const receipt = screen.getByRole("link", { name: `${tx("confirmation.receipt")} ${newTab}` });
+    expect(receipt.getAttribute("href")).toMatch(/receipt.*\?expires=\d+&signature=/);
+    // A click is the browser's: nothing prevents it, no download through the API.
+    let prevented: boolean | undefined;
+    const observe = (event: Event) => {
+      prevented = event.defaultPrevented;
+      event.preventDefault(); // jsdom cannot open tabs
+    };
+    document.addEventListener("click", observe);
+    receipt.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+    document.removeEventListener("click", observe);
+    expect(prevented).toBe(false);
     expect(screen.getAllByText(/^Q1\.tkt_/)).toHaveLength(3);
 
     expect(completed).toHaveLength(1);

@@ -1,10 +1,26 @@
 import { type ReactNode, useState } from "react";
 import { toShopError } from "../../core/problem";
+import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 
 /**
- * A link to a PDF behind the session token (tickets, receipt). A plain navigation cannot carry the bearer
- * token, so a click downloads the file through the API and saves it; the `href` stays for the semantics.
+ * Whether `href` is a signed asset link that is still valid (`?expires=<unix seconds>&signature=…`, the
+ * contract's `signedUrl` scheme): it opens without the session token, so a plain link does.
+ */
+export function isSignedLink(href: string, now = Date.now()): boolean {
+  try {
+    const query = new URL(href).searchParams;
+    return query.has("signature") && Number(query.get("expires")) * 1000 > now;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A link to a PDF (ticket, receipt). A signed link (the API's `ticketUrl` / `receiptUrl`) is a plain anchor
+ * that opens in a new tab: keyboard, middle-click, "open in new tab" and "copy link" all work, no script
+ * involved. Otherwise — an unsigned link, or a signed one that expired while the page stayed open — a click
+ * downloads the file through the API with the session token and saves it.
  */
 export function AssetLink({
   href,
@@ -16,13 +32,18 @@ export function AssetLink({
   children: ReactNode;
 }) {
   const { api, locale, controller } = useShop();
+  const { t } = useTranslation("checkout");
   const [busy, setBusy] = useState(false);
+  const signed = isSignedLink(href);
   return (
     <a
       className="entrada-shop__link"
       href={href}
+      {...(signed ? { target: "_blank", rel: "noopener" } : {})}
       aria-busy={busy || undefined}
       onClick={(event) => {
+        // A signed link still valid at the click: the browser follows it.
+        if (isSignedLink(href)) return;
         event.preventDefault();
         if (busy) return;
         setBusy(true);
@@ -42,6 +63,7 @@ export function AssetLink({
       }}
     >
       {children}
+      {signed && <span className="entrada-shop__visually-hidden"> {t("confirmation.newTab")}</span>}
     </a>
   );
 }

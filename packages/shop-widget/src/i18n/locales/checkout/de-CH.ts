@@ -81,6 +81,7 @@ export default {
     qr: "QR-Code von Ticket {{n}}",
     pdf: "Ticket {{n}} als PDF",
     receipt: "Quittung (PDF)",
+    newTab: "(öffnet in einem neuen Tab)",
     again: "Weitere Tickets kaufen",
   },
   errors: {

@@ -79,6 +79,7 @@ export default {
     qr: "QR code of ticket {{n}}",
     pdf: "Ticket {{n}} as PDF",
     receipt: "Receipt (PDF)",
+    newTab: "(opens in a new tab)",
     again: "Buy more tickets",
   },
   errors: {

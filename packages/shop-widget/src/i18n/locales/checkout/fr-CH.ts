@@ -81,6 +81,7 @@ export default {
     qr: "Code QR du billet {{n}}",
     pdf: "Billet {{n}} en PDF",
     receipt: "Quittance (PDF)",
+    newTab: "(s’ouvre dans un nouvel onglet)",
     again: "Acheter d’autres billets",
   },
   errors: {

@@ -81,6 +81,7 @@ export default {
     qr: "Codice QR del biglietto {{n}}",
     pdf: "Biglietto {{n}} in PDF",
     receipt: "Ricevuta (PDF)",
+    newTab: "(si apre in una nuova scheda)",
     again: "Acquista altri biglietti",
   },
   errors: {
