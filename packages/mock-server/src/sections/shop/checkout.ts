@@ -368,20 +368,27 @@ export function listOrderTickets(ctx: OperationContext): HandlerResult {
 }
 
 /**
- * The shop sessions tokens were issued for, kept in the shop slice (reset with it): which client created each
- * (only that client may renew it) and its allowed origins (kept when a renewal omits them).
+ * The shop sessions tokens were issued for, kept in the shop slice (reset, snapshot and restore with it):
+ * which client created each (only that client may renew it), its allowed origins (kept when a renewal omits
+ * them) and until when it can be renewed — as long as its carts may still exist (last token's expiry +
+ * `cartTtlSeconds` + `cartRetentionSeconds`). Insertion order is renewal order, so expired entries are swept
+ * from the front: O(1) amortized per request, bounded memory.
  */
 interface SessionRegistry {
-  sessions?: Record<string, { clientId: string; allowedOrigins: string[] }>;
+  sessions?: Record<string, { clientId: string; allowedOrigins: string[]; renewableUntil: number }>;
 }
 
 export function createSession(ctx: OperationContext): HandlerResult {
-  const { state } = load(ctx);
+  const { state, now } = load(ctx);
   const body = (ctx.body ?? {}) as { sessionId?: string; allowedOrigins?: string[] };
   const ttl = state.config.sessionTtlSeconds;
   if (!ctx.issueSessionToken) throw new Error("The engine does not issue session tokens.");
   const registry = (state as ShopState & SessionRegistry).sessions ?? {};
   (state as ShopState & SessionRegistry).sessions = registry;
+  for (const id in registry) {
+    if ((registry[id]?.renewableUntil ?? 0) > now) break;
+    delete registry[id];
+  }
   const clientId = ctx.auth?.clientId ?? "anonymous";
   // Renewal: a new token for the same shop session, so its carts, orders and payments stay visible.
   // Earlier tokens are not revoked; each stays valid until its own expiry.
@@ -408,7 +415,13 @@ export function createSession(ctx: OperationContext): HandlerResult {
   const sessionId = body.sessionId ?? ctx.id("ses");
   const allowedOrigins =
     body.allowedOrigins === undefined ? (renewed?.allowedOrigins ?? []) : [...new Set(body.allowedOrigins)];
-  registry[sessionId] = { clientId, allowedOrigins };
+  delete registry[sessionId]; // re-inserted last: the registry stays ordered by renewableUntil
+  const { cartTtlSeconds, cartRetentionSeconds } = state.config;
+  registry[sessionId] = {
+    clientId,
+    allowedOrigins,
+    renewableUntil: now + (ttl + cartTtlSeconds + cartRetentionSeconds) * 1000,
+  };
   const { token, expiresAt } = ctx.issueSessionToken({ sessionId, ttlSeconds: ttl, allowedOrigins });
   return {
     status: 201,
