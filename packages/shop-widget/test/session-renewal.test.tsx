@@ -131,4 +131,16 @@ describe("renewable shop sessions", () => {
     expect(foreign.data).toBeUndefined();
     expect(foreign.error).toMatchObject({ status: 403 });
   });
+
+  it("a session stays renewable while its carts may exist (token + cart TTL + retention), then is unknown", async () => {
+    const { data: first } = await api.backend.sessions.create.orThrow({});
+    // 60 s token + 24 h cart TTL + 24 h retention (the mock's defaults), less a minute: still renewable.
+    await advanceClock(60 + 2 * 86_400 - 60);
+    const { data: renewed } = await api.backend.sessions.create.orThrow({ sessionId: first.sessionId });
+    expect(renewed.sessionId).toBe(first.sessionId);
+    // The renewal restarted the window; once it has passed, the session is gone.
+    await advanceClock(60 + 2 * 86_400 + 1);
+    const gone = await api.backend.sessions.create({ sessionId: first.sessionId });
+    expect(gone.error).toMatchObject({ status: 404 });
+  });
 });
