@@ -379,7 +379,8 @@ export interface paths {
          *     **Renewing.** Send the previous response's `sessionId` to get a fresh token for the same shop session
          *     (same visitor): carts, orders and payments created under the session stay visible to the new token, so an
          *     expired token does not cost the visitor the cart. Only the client that created the session may renew it
-         *     (`403 forbidden` otherwise); an unknown `sessionId` is `404 not-found` (start a new session without it).
+         *     (`403 forbidden` otherwise); an unknown `sessionId`, or one idle so long that its carts are gone (48 h after
+         *     its last token expired), is `404 not-found` (start a new session without it).
          *     Renewing does not revoke earlier tokens: each stays valid until its own `expiresAt` (another tab may still
          *     use it). Session ids are not secrets: renew only the session you stored for the visitor on your side, never
          *     one a browser names without that check.
