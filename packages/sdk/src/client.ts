@@ -31,17 +31,33 @@ type CreateSessionBody = NonNullable<
 >["content"]["application/json"];
 type CreateSessionData = operations["createSession"]["responses"][201]["content"]["application/json"];
 
+/** `client.sessions.renew`'s body: the session's browser origins (omitted: the session keeps its own). */
+export type RenewSessionBody = Omit<CreateSessionBody, "sessionId">;
+
+type SessionCall<Args extends unknown[]> = {
+  (...args: Args): Promise<EntradaResult<CreateSessionData>>;
+  orThrow(...args: Args): Promise<EntradaSuccess<CreateSessionData>>;
+};
+
 export interface SessionsSection extends Section<"sessions"> {
   /**
-   * Creates a short-lived shop session token for the browser (server side, scope `Shop`).
+   * Creates a short-lived shop session token for the browser (server side, scope `Shop`); with `sessionId`, a new
+   * token for that existing session (its carts stay visible). Keep `data.sessionId` with the visitor.
    * @example
    * const { data } = await client.sessions.create.orThrow({ allowedOrigins: ["https://shop.example"] });
-   * // hand data.sessionToken to the embedded shop
+   * // hand { sessionToken: data.sessionToken, sessionId: data.sessionId } to the embedded shop
    */
-  create: {
-    (body: CreateSessionBody, options?: CallOptions): Promise<EntradaResult<CreateSessionData>>;
-    orThrow(body: CreateSessionBody, options?: CallOptions): Promise<EntradaSuccess<CreateSessionData>>;
-  };
+  create: SessionCall<[body?: CreateSessionBody, options?: CallOptions]>;
+  /**
+   * Renews a visitor's shop session when its token expired: a new token for the same session, so the cart, order
+   * and payment stay visible. When the API no longer knows the session (`404`: expired long ago), creates a new
+   * one with `body` instead — compare `data.sessionId` with yours to tell. Another client's session stays `403`.
+   * Renew only the session you stored for the visitor; never one a browser names unchecked.
+   * @example
+   * const { data } = await client.sessions.renew.orThrow(visitor.sessionId, { allowedOrigins });
+   * visitor.sessionId = data.sessionId; // unchanged unless the session had expired
+   */
+  renew: SessionCall<[sessionId: string, body?: RenewSessionBody, options?: CallOptions]>;
 }
 
 /** Per-call options of `client.fetch`. */
@@ -163,11 +179,24 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
   const sessions = client.sessions as Record<string, unknown> & {
     createSession: Operation<operations["createSession"]>;
   };
-  const create = (body: CreateSessionBody, callOptions: CallOptions = {}) =>
+  const create = (body: CreateSessionBody = {}, callOptions: CallOptions = {}) =>
     sessions.createSession({ ...callOptions, body });
-  create.orThrow = (body: CreateSessionBody, callOptions: CallOptions = {}) =>
+  create.orThrow = (body: CreateSessionBody = {}, callOptions: CallOptions = {}) =>
     sessions.createSession.orThrow({ ...callOptions, body });
+  const renew = async (sessionId: string, body: RenewSessionBody = {}, callOptions: CallOptions = {}) => {
+    const result = await create({ ...body, sessionId }, callOptions);
+    // The session is gone (its carts too): a new one, under a key of its own (the body differs).
+    return result.error?.kind === "problem" && result.error.status === 404
+      ? create(body, { ...callOptions, idempotencyKey: undefined })
+      : result;
+  };
+  renew.orThrow = async (...args: Parameters<typeof renew>) => {
+    const result = await renew(...args);
+    if (result.error) throw result.error;
+    return result;
+  };
   sessions.create = create;
+  sessions.renew = renew;
 
   return client as unknown as EntradaClient;
 }

@@ -1,8 +1,14 @@
 // Public surface of @entrada/sdk. Names are listed explicitly; internals stay unexported.
 
-export type { EntradaClient, EntradaFetchInit, Section, SessionsSection } from "./client.ts";
+export type {
+  EntradaClient,
+  EntradaFetchInit,
+  RenewSessionBody,
+  Section,
+  SessionsSection,
+} from "./client.ts";
 export { createClient } from "./client.ts";
-export type { TokenSource } from "./core/auth.ts";
+export type { SessionTokenGrant, SessionTokenSource, TokenRequest, TokenSource } from "./core/auth.ts";
 export type { EntradaClientOptions, Scope } from "./core/config.ts";
 export type {
   EntradaErrorKind,

@@ -1,6 +1,6 @@
 /** Client options and their validation: every mistake fails at construction, with a message that says the fix. */
 
-import type { TokenSource } from "./auth.ts";
+import type { SessionTokenSource, TokenSource } from "./auth.ts";
 import { EntradaConfigError } from "./errors.ts";
 import { localeProblem, normalizeLocale } from "./language.ts";
 import type { RetryOptions } from "./retry.ts";
@@ -24,8 +24,12 @@ export interface EntradaClientOptions {
   scope?: Scope | readonly Scope[];
   /** A bearer token you obtained yourself, or a function returning one. */
   accessToken?: TokenSource;
-  /** A shop session token from `client.sessions.create()` on your server (browser use), or a function. */
-  sessionToken?: TokenSource;
+  /**
+   * A shop session token from `client.sessions.create()` on your server (browser use), or a function asking your
+   * backend for one: called with `{}` at start and, once per rejection, with `{ rejectedToken, sessionId }` after a
+   * `401`; it returns the token or `{ sessionToken, sessionId }` (so the backend can renew the same session).
+   */
+  sessionToken?: SessionTokenSource;
   /** Default culture for `Accept-Language`, of the form `language-REGION` (e.g. `de-CH`). */
   locale?: string;
   /** The fetch to use (default: the global `fetch`, looked up at call time). */
@@ -50,7 +54,7 @@ export interface EntradaClientOptions {
 
 export type AuthConfig =
   | { kind: "client-credentials"; clientId: string; clientSecret: string; scope: string }
-  | { kind: "token"; source: TokenSource };
+  | { kind: "token"; source: SessionTokenSource };
 
 export interface ResolvedConfig {
   baseUrl: string;
@@ -152,7 +156,7 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
       scope: scopeOf(options.scope),
     };
   } else if (accessToken !== undefined || sessionToken !== undefined) {
-    auth = { kind: "token", source: (accessToken ?? sessionToken) as TokenSource };
+    auth = { kind: "token", source: (accessToken ?? sessionToken) as SessionTokenSource };
   } else {
     fail(
       `credentials are missing: pass "clientId" and "clientSecret" (server side), a "sessionToken" (browser), or an "accessToken".`,

@@ -10,10 +10,12 @@ import {
   type RequestError,
   type ResponseMeta,
   type TimeoutError,
+  type TokenRequest,
   type UnexpectedResponseError,
 } from "../../src/index.ts";
 
 declare const client: ReturnType<typeof createClient>;
+declare const createClientFn: typeof createClient;
 type Schemas = components["schemas"];
 
 describe("section methods", () => {
@@ -138,6 +140,35 @@ describe("pagination and sessions", () => {
     expectTypeOf(result).toEqualTypeOf<EntradaResult<Schemas["Session"]>>();
     // @ts-expect-error — allowedOrigins is a list
     client.sessions.create({ allowedOrigins: "https://shop.example" });
+  });
+
+  it("renews sessions: create({ sessionId }), renew(sessionId, { allowedOrigins }), no sessionId in renew's body", async () => {
+    expectTypeOf(await client.sessions.create()).toEqualTypeOf<EntradaResult<Schemas["Session"]>>();
+    const renewed = await client.sessions.renew.orThrow("ses_1", {
+      allowedOrigins: ["https://shop.example"],
+    });
+    expectTypeOf(renewed.data).toEqualTypeOf<Schemas["Session"]>();
+    expectTypeOf(client.sessions.create)
+      .parameter(0)
+      .toEqualTypeOf<Schemas["CreateSessionRequest"] | undefined>();
+    // @ts-expect-error — the session to renew is the first argument
+    client.sessions.renew("ses_1", { sessionId: "ses_2" });
+  });
+
+  it("takes a session-token function of { rejectedToken, sessionId } returning a token or a grant", () => {
+    createClientFn({
+      baseUrl: "https://api.example",
+      sessionToken: async (request: TokenRequest) => {
+        expectTypeOf(request).toEqualTypeOf<TokenRequest>();
+        expectTypeOf(request.sessionId).toEqualTypeOf<string | undefined>();
+        return { sessionToken: "t", sessionId: request.sessionId };
+      },
+    });
+    createClientFn({ baseUrl: "https://api.example", sessionToken: () => "t" });
+    // @ts-expect-error — a grant without a token
+    createClientFn({ baseUrl: "https://api.example", sessionToken: async () => ({ sessionId: "ses_1" }) });
+    // @ts-expect-error — access-token functions return the token itself
+    createClientFn({ baseUrl: "https://api.example", accessToken: async () => ({ sessionToken: "t" }) });
   });
 });
 
