@@ -6,7 +6,8 @@
  * import { createClient } from "@entrada/sdk";
  * import { mount } from "@entrada/shop-widget";
  * import { createSdkShopApi } from "@entrada/shop-widget/sdk";
- * const client = createClient({ baseUrl, sessionToken: () => getTokenFromMyBackend() });
+ * // {} at start; { rejectedToken, sessionId } after a 401: the backend renews that session (the cart stays)
+ * const client = createClient({ baseUrl, sessionToken: (request) => askMyBackend(request) }); // → { sessionToken, sessionId }
  * mount("#tickets", { api: createSdkShopApi(client) });
  */
 export { createSdkShopApi } from "./core/sdk-shop-api";

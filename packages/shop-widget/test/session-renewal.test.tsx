@@ -1,8 +1,9 @@
 import { createClient } from "@entrada/sdk";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Cart, ShopHandle } from "../src/index";
+import type { Cart, Order, ShopHandle } from "../src/index";
 import { mount } from "../src/index";
+import { createSdkShopApi } from "../src/sdk";
 import { container, openEvent, screen, within } from "./support/dom";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
@@ -89,6 +90,65 @@ describe("renewable shop sessions", () => {
     await screen.findByRole("heading", { level: 2, name: tx("cart.heading") });
     const lines = within(screen.getByRole("table")).getAllByRole("rowheader");
     expect(lines[0]?.textContent).toMatch(/^Family Theatre/);
+  });
+
+  it("through the SDK adapter: the SDK renews the same session mid-journey and the purchase completes with the cart", async () => {
+    const user = userEvent.setup();
+    const carts: Array<Cart | null> = [];
+    const orders: Order[] = [];
+    const errors: string[] = [];
+    // The host's browser-side SDK client asks the same backend endpoint as fetchSessionToken would.
+    const sessionToken = vi.fn(api.fetchSessionToken);
+    const client = createClient({ baseUrl: API, sessionToken });
+    handles.push(
+      mount(container(), {
+        api: createSdkShopApi(client),
+        locale: "en-GB",
+        onCartChange: (cart) => carts.push(cart),
+        onCheckoutComplete: (order) => orders.push(order),
+        onError: (e) => errors.push(e.kind),
+      }),
+    );
+    await openEvent(user, "Family Theatre");
+    await user.click(screen.getAllByRole("button", { name: /^One more: / })[0] as HTMLElement);
+    await user.click(screen.getByRole("button", { name: tx("event.add") }));
+    await screen.findByRole("heading", { level: 2, name: tx("cart.heading") }, { timeout: 5000 });
+    const cartId = carts.at(-1)?.id ?? "";
+    expect(cartId).toMatch(/^crt_/);
+    const [first] = api.sessions();
+    const firstToken = api.currentToken() ?? "";
+    expect(sessionToken).toHaveBeenCalledTimes(1);
+    expect(sessionToken).toHaveBeenLastCalledWith({});
+
+    // The token expires mid-journey (the hold does not).
+    await advanceClock(120);
+    expect((await cartWith(firstToken, cartId)).status).toBe(401);
+
+    await user.click(screen.getByRole("button", { name: tx("cart.next") }));
+    await user.type(await screen.findByLabelText(tx("details.firstName")), "Anna");
+    await user.type(screen.getByLabelText(tx("details.lastName")), "Muster");
+    await user.type(screen.getByLabelText(tx("details.email")), "anna@example.ch");
+    await user.click(screen.getByRole("button", { name: tx("details.next") }));
+    await screen.findByRole("heading", { level: 2, name: tx("payment.heading") }, { timeout: 5000 });
+    await user.click(await screen.findByRole("radio", { name: /card/i }));
+    await user.type(screen.getByLabelText(tx("payment.card")), "4242424242424242");
+    await user.click(screen.getByRole("button", { name: /^Pay CHF/ }));
+    await screen.findByRole("heading", { level: 2, name: tx("confirmation.heading") }, { timeout: 5000 });
+
+    // The SDK asked once more, naming the rejected token and its session; the backend renewed that session.
+    expect(sessionToken).toHaveBeenCalledTimes(2);
+    expect(sessionToken).toHaveBeenLastCalledWith({ rejectedToken: firstToken, sessionId: first?.sessionId });
+    expect(api.sessions()).toEqual([
+      { sessionId: first?.sessionId, renewed: false },
+      { sessionId: first?.sessionId, renewed: true },
+    ]);
+    expect(errors).toEqual([]);
+    // One purchase, of the cart filled before the token expired.
+    expect(orders).toHaveLength(1);
+    expect(orders[0]?.cartId).toBe(cartId);
+    expect(orders[0]?.items.map((i) => i.quantity)).toEqual([1]);
+    expect(orders[0]?.customer.email).toBe("anna@example.ch");
+    expect(screen.getAllByRole("img", { name: /QR code/ })).toHaveLength(1);
   });
 
   it("a new session (not renewed) does not see the previous session's cart", async () => {

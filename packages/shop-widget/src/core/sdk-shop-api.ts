@@ -44,7 +44,12 @@ const opts = (o: CallOptions) => ({
  * idempotency keys reused across retries, and retries of network failures).
  *
  * @example
- * const client = createClient({ baseUrl, sessionToken: () => fetch("/api/shop-session").then((r) => r.text()) });
+ * // The SDK calls the function with {} at start and { rejectedToken, sessionId } after a 401 (once per token).
+ * const client = createClient({
+ *   baseUrl,
+ *   sessionToken: (request) =>
+ *     fetch("/backend/shop-session", { method: "POST", body: JSON.stringify(request) }).then((r) => r.json()),
+ * });
  * mount("#shop", { api: createSdkShopApi(client) });
  */
 export function createSdkShopApi(client: EntradaClient): ShopApi {
