@@ -796,7 +796,7 @@ export interface paths {
         };
         /**
          * Download an image
-         * @description The image bytes. Raster images can be scaled down with `width` (aspect ratio kept, never enlarged) and converted with `format`; without `format` the server picks the first of `image/webp`, `image/png`, `image/jpeg` the `Accept` header allows, falling back to the original. SVG originals are served as SVG. Responses are cacheable and carry an `ETag`.
+         * @description The image bytes. Raster images can be scaled down with `width` (aspect ratio kept, never enlarged) and converted with `format`; without `format` the server picks, among `image/webp`, `image/png` and `image/jpeg`, the one with the highest `Accept` q-value, preferring the original format among equals (then WebP, PNG, JPEG), and falls back to the original when none is acceptable. SVG originals are served as SVG. Responses are cacheable and carry an `ETag`. Images are public static content, as on a CDN: the request needs no credentials (`{}` alternative), so an `<img src>` (which cannot send a bearer token) and an e-mail can load `EventSummary.imageUrl` directly; a bearer or session token that is sent is still checked.
          */
         get: operations["getImage"];
         put?: never;
@@ -868,7 +868,7 @@ export interface paths {
         };
         /**
          * Download an icon
-         * @description The icon as SVG (default, uses `currentColor`), or as PNG rendered at `size` pixels when `format=png`.
+         * @description The icon as SVG (default, uses `currentColor`), or as PNG rendered at `size` pixels when `format=png`. Icons are public static content, as on a CDN: the request needs no credentials (`{}` alternative), so an `<img src>` can load them; a bearer or session token that is sent is still checked.
          */
         get: operations["getIcon"];
         put?: never;
@@ -2002,7 +2002,7 @@ export interface components {
             venue: components["schemas"]["Venue"];
             /**
              * Format: uri
-             * @description Cover image, served by `getImage` (`/assets/v1/images/{imageId}`).
+             * @description Cover image, served by `getImage` (`/assets/v1/images/{imageId}`), which needs no credentials, so an `<img src>` loads it directly.
              */
             imageUrl: string;
             /** Format: date-time */

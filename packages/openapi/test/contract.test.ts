@@ -48,6 +48,12 @@ const signedUrlOperations = new Set(["getTicketPdf", "getOrderReceipt"]);
 
 /** Operations that are reached without an API token. */
 const unauthenticated = new Set(["createToken"]);
+/**
+ * Public static content (DECISIONS.md "Assets"): image and icon downloads also accept anonymous requests (an empty
+ * requirement `{}` next to the token alternatives), because an `<img src>` cannot send a bearer token. Every
+ * other operation, the asset metadata, theme, ticket PDF and receipt included, stays protected.
+ */
+const anonymousOperations = new Set(["getImage", "getIcon"]);
 /** Operations whose errors follow RFC 6749 §5.2 instead of RFC 9457. */
 const oauthErrorOperations = new Set(["createToken"]);
 
@@ -216,17 +222,31 @@ describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
     expect(missing, `${op.pointer} problem responses lack headers`).toEqual([]);
   });
 
-  it(unauthenticated.has(op.id) ? "declares that it needs no token" : "requires a token", () => {
-    const security = op.operation.security ?? document.security;
-    expect(Array.isArray(security), `${op.pointer} has no security`).toBe(true);
-    const requirements = (security as Json[]).filter(isObject);
-    if (unauthenticated.has(op.id)) {
-      expect(requirements).toEqual([]);
-    } else {
-      expect(requirements.length).toBeGreaterThan(0);
-      for (const requirement of requirements) expect(Object.keys(requirement).length).toBeGreaterThan(0);
-    }
-  });
+  it(
+    unauthenticated.has(op.id)
+      ? "declares that it needs no token"
+      : anonymousOperations.has(op.id)
+        ? "accepts a token or no credentials at all (public static content)"
+        : "requires a token",
+    () => {
+      const security = op.operation.security ?? document.security;
+      expect(Array.isArray(security), `${op.pointer} has no security`).toBe(true);
+      const requirements = (security as Json[]).filter(isObject);
+      if (unauthenticated.has(op.id)) {
+        expect(requirements).toEqual([]);
+        return;
+      }
+      const anonymous = requirements.filter((r) => Object.keys(r).length === 0);
+      const withCredentials = requirements.filter((r) => Object.keys(r).length > 0);
+      // An empty requirement makes the whole operation public: only the image and icon downloads may have one,
+      // exactly once, and they still list the token alternatives (a sent token is checked, SDKs may send one).
+      expect(anonymous, `${op.pointer} anonymous alternatives`).toEqual(
+        anonymousOperations.has(op.id) ? [{}] : [],
+      );
+      expect(withCredentials.length, `${op.pointer} token alternatives`).toBeGreaterThan(0);
+      if (anonymousOperations.has(op.id)) expect(op.method).toBe("get");
+    },
+  );
 
   if (!unauthenticated.has(op.id)) {
     it("requires its section's OAuth scope; session tokens only where the browser may call", () => {
@@ -324,6 +344,20 @@ describe("components", () => {
       }
     }
     expect(suffixed).toEqual([]);
+  });
+});
+
+describe("anonymous access", () => {
+  it("is allowed on exactly the image and icon downloads", () => {
+    const anonymous = operations
+      .filter((op) =>
+        ((op.operation.security ?? document.security ?? []) as Json[]).some(
+          (r) => isObject(r) && Object.keys(r).length === 0,
+        ),
+      )
+      .map((op) => op.id)
+      .sort();
+    expect(anonymous).toEqual([...anonymousOperations].sort());
   });
 });
 

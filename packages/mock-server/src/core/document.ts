@@ -26,7 +26,10 @@ export interface ParamSpec {
 }
 
 export interface SecuritySpec {
-  /** No requirement at all (or an empty alternative): anyone may call. */
+  /**
+   * No requirement at all (or an empty alternative `{}`): anyone may call. With other alternatives besides `{}`, a
+   * request that sends `Authorization` is still authenticated against them.
+   */
   public: boolean;
   /** Alternatives of OAuth scopes; a token satisfies one alternative when it holds all of its scopes. */
   scopeSets: string[][];

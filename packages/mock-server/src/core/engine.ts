@@ -486,7 +486,12 @@ export class MockCore {
           extensions: { reason: rejection === "expired" ? "link-expired" : "link-invalid" },
         });
       }
-    } else if (!op.security.public) {
+    } else if (
+      !op.security.public ||
+      // Public with token alternatives (`{}` next to them: images, icons): anonymous is fine, but a token that is
+      // sent is checked like anywhere else (RFC 6750 §3.1: an invalid token is a 401, never silently ignored).
+      (headers.authorization !== undefined && (op.security.session || op.security.scopeSets.length > 0))
+    ) {
       const authResult = this.authenticate(
         op,
         session,

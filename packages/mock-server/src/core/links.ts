@@ -67,3 +67,11 @@ export class LinkSigner {
     return null;
   }
 }
+
+/**
+ * Absolute, unsigned link to an API path on this mock: its base URL (origin plus any base path) and `path`, e.g.
+ * `apiUrl(ctx, "/assets/v1/images/ast_1")` → `http://127.0.0.1:4010/api/assets/v1/images/ast_1`.
+ */
+export function apiUrl(ctx: { baseUrl?: string | undefined; url: URL }, path: string): string {
+  return `${ctx.baseUrl ?? ctx.url.origin}${path}`;
+}

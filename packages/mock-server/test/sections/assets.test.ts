@@ -162,8 +162,13 @@ describe("assets: images", () => {
     const webp = await get({}, "image/avif,image/webp,*/*;q=0.8");
     expect(webp.contentType).toBe("image/webp");
     expect(webpSize(bytesOf(webp.raw))).toEqual({ width: 960, height: 320 });
-    // WebP is preferred whenever Accept allows it, even with a lower q (the contract's order: webp, png, jpeg).
-    expect((await get({}, "image/png,image/*;q=0.5")).contentType).toBe("image/webp");
+    // The highest q-value wins; among equals the original (no transcoding), then webp, png, jpeg.
+    expect((await get({}, "image/png,image/*;q=0.5")).contentType).toBe("image/png");
+    expect((await get({}, "image/jpeg,image/webp;q=0.9")).contentType).toBe("image/jpeg");
+    // A browser's <img> (Chromium) rates every image type 1: it gets the original PNG as is.
+    expect(
+      (await get({}, "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8")).contentType,
+    ).toBe("image/png");
     const png = await get({ width: "480" }, "image/png");
     expect(png.contentType).toBe("image/png");
     const decoded = decodePng(bytesOf(png.raw));

@@ -119,8 +119,38 @@ export const DEFAULT_IMAGES: ImageRecord[] = [
 
 const suffix = (id: string) => id.replace(/^[a-z]+_/, "");
 
-/** Every image: the default ones, a logo per shop venue and a banner per shop event (ids derived from theirs). */
+/** Images derived from a shop catalogue, by the identity of its `events` and `venues` objects (seeded once). */
+const derived = new WeakMap<
+  object,
+  { venues: unknown; images: ImageRecord[]; byId: Map<string, ImageRecord> }
+>();
+
+function catalogueImages(world: World): { images: ImageRecord[]; byId: Map<string, ImageRecord> } {
+  const shop = world.shop as { events?: unknown; venues?: unknown } | undefined;
+  const events = shop?.events;
+  const key = typeof events === "object" && events !== null ? events : null;
+  const cached = key ? derived.get(key) : undefined;
+  if (cached && cached.venues === shop?.venues) return cached;
+  const images = buildImages(world);
+  const entry = { venues: shop?.venues, images, byId: new Map(images.map((i) => [i.id, i])) };
+  if (key) derived.set(key, entry);
+  return entry;
+}
+
+/**
+ * Every image: the default ones, a logo per shop venue and a banner per shop event (ids derived from theirs).
+ * Built once per seeded catalogue (the shop's venues and events do not change after seeding).
+ */
 export function allImages(world: World): ImageRecord[] {
+  return catalogueImages(world).images;
+}
+
+/** One image by id, or undefined (O(1) after the first call per catalogue). */
+export function imageById(world: World, id: string): ImageRecord | undefined {
+  return catalogueImages(world).byId.get(id);
+}
+
+function buildImages(world: World): ImageRecord[] {
   const venues = shopVenues(world).map((v): ImageRecord => {
     const name = typeof v.name === "string" ? t(v.name, v.name, v.name, v.name) : v.name;
     return {

@@ -1,8 +1,9 @@
+import { apiUrl } from "../../core/links.ts";
 import type { HandlerResult, OperationContext, SectionModule } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 import { orderVisibleTo, shopOrders, shopTickets } from "../entrance/shop-view.ts";
-import { allImages, hash, type ImageRecord } from "./catalogue.ts";
+import { allImages, hash, type ImageRecord, imageById } from "./catalogue.ts";
 import { receiptPdf, ticketPdf } from "./documents.ts";
 import { encodeJpeg } from "./encode/jpeg.ts";
 import { encodePng } from "./encode/png.ts";
@@ -74,7 +75,7 @@ function metadataJson(ctx: OperationContext, image: ImageRecord) {
     ...media,
     bytes: originalBytes(image),
     alt: ctx.text(image.alt),
-    url: `${ctx.url.origin}/assets/v1/images/${image.id}`,
+    url: apiUrl(ctx, `/assets/v1/images/${image.id}`),
     eventId: image.eventId,
     venueId: image.venueId,
     createdAt: image.createdAt,
@@ -83,7 +84,7 @@ function metadataJson(ctx: OperationContext, image: ImageRecord) {
 
 function imageOr404(ctx: OperationContext): ImageRecord {
   const id = ctx.params.imageId as string;
-  const image = allImages(ctx.world).find((i) => i.id === id);
+  const image = imageById(ctx.world, id);
   if (!image) ctx.problem("not-found", detail(ctx, "noImage", { id }));
   return image;
 }
@@ -98,12 +99,32 @@ function acceptRanges(accept: string | undefined): { type: string; q: number }[]
   });
 }
 
-function accepts(ranges: { type: string; q: number }[], type: string): boolean {
-  const exact = ranges.find((r) => r.type === type);
-  if (exact) return exact.q > 0;
-  const wildcard =
-    ranges.find((r) => r.type === `${type.split("/")[0]}/*`) ?? ranges.find((r) => r.type === "*/*");
-  return wildcard !== undefined && wildcard.q > 0;
+/** The q-value the ranges give a media type: its own range, else `type/*`, else `*\/*`, else 0 (RFC 9110 §12.5.1). */
+function quality(ranges: { type: string; q: number }[], type: string): number {
+  const range =
+    ranges.find((r) => r.type === type) ??
+    ranges.find((r) => r.type === `${type.split("/")[0]}/*`) ??
+    ranges.find((r) => r.type === "*/*");
+  return range?.q ?? 0;
+}
+
+/**
+ * The raster type to send without `format`: the highest q-value wins; among equals the original (no
+ * transcoding: a browser's `<img>` sends `image/avif,image/webp,…,image/*,*\/*;q=0.8`, which rates every type
+ * 1, and gets the seeded PNG or JPEG as is), then WebP, PNG, JPEG. Nothing acceptable: the original.
+ */
+function negotiateRaster(accept: string | undefined, original: RasterType): RasterType {
+  const ranges = acceptRanges(accept);
+  let best: RasterType = original;
+  let bestQ = 0;
+  for (const type of [original, "image/webp", "image/png", "image/jpeg"] as const) {
+    const q = quality(ranges, type);
+    if (q > bestQ) {
+      best = type;
+      bestQ = q;
+    }
+  }
+  return best;
 }
 
 function etag(parts: string): string {
@@ -152,14 +173,9 @@ function getImage(ctx: OperationContext): HandlerResult {
     if (notModified(ctx, tag)) return { status: 304, headers };
     return { status: 200, headers, contentType: "image/svg+xml", raw: image.source.svg };
   }
-  let type: RasterType;
-  if (format) type = `image/${format}` as RasterType;
-  else {
-    const ranges = acceptRanges(ctx.headers.accept);
-    type =
-      (["image/webp", "image/png", "image/jpeg"] as const).find((t) => accepts(ranges, t)) ??
-      image.source.original;
-  }
+  const type: RasterType = format
+    ? (`image/${format}` as RasterType)
+    : negotiateRaster(ctx.headers.accept, image.source.original);
   const raster = image as ImageRecord & { source: { kind: "raster" } };
   const size = scaledSize(raster.source.recipe, width);
   const tag = etag(`${image.id}|${JSON.stringify(raster.source.recipe)}|${type}|${size.width}`);
@@ -179,7 +195,7 @@ function listIcons(ctx: OperationContext): HandlerResult {
       items: ICONS.map((i) => ({
         name: i.name,
         label: ctx.text(i.label),
-        url: `${ctx.url.origin}/assets/v1/icons/${i.name}`,
+        url: apiUrl(ctx, `/assets/v1/icons/${i.name}`),
       })),
     },
   };
@@ -224,7 +240,7 @@ function getTheme(ctx: OperationContext): HandlerResult {
     ...(queryParam(ctx, "channel") ? { channel: queryParam(ctx, "channel") as Channel } : {}),
   };
   const theme = themeFor(ctx, input);
-  const url = (id: string) => `${ctx.url.origin}/assets/v1/images/${id}`;
+  const url = (id: string) => apiUrl(ctx, `/assets/v1/images/${id}`);
   const body = {
     logoUrl: url(theme.logoImageId),
     bannerUrl: theme.bannerImageId === null ? null : url(theme.bannerImageId),

@@ -42,7 +42,11 @@ export interface CatalogueEvent {
   name: SeedText;
   summary: SeedText;
   description: SeedText;
-  imageUrl: string;
+  /**
+   * Absolute URL of the cover image. Omitted (as in the built-in catalogue): the mock's own banner for the event,
+   * `<baseUrl>/assets/v1/images/<eventBannerId(id)>`, public like every `getImage` (loads in an `<img>`, offline).
+   */
+  imageUrl?: string;
   slots: CatalogueSlot[];
   pricingAssortments: CatalogueAssortment[];
   surveyId: string | null;
@@ -383,7 +387,6 @@ export function defaultCatalogue(now: number): Catalogue {
         name: kind.name,
         summary: kind.summary,
         description: kind.description,
-        imageUrl: `https://assets.entrada.dev/events/${id}/cover.jpg`,
         slots,
         pricingAssortments: assortments,
         surveyId: index % 5 === 1 ? (SEEDED_SURVEY_IDS[((index / 5) % 2) | 0] ?? null) : null,

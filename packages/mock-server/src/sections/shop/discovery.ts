@@ -1,4 +1,5 @@
 import { CULTURES, DEFAULT_CULTURE } from "../../core/culture.ts";
+import { apiUrl } from "../../core/links.ts";
 import type { HandlerResult, OperationContext } from "../../core/types.ts";
 import { load, notFound } from "./common.ts";
 import type { EventRecord, ShopState } from "./state.ts";
@@ -130,7 +131,7 @@ export function listEvents(ctx: OperationContext): HandlerResult {
       nextCursor = encodeCursor(items[items.length - 1]?.id ?? "");
       break;
     }
-    items.push(eventSummary(state, event, ctx.culture, state.config.defaultCurrency));
+    items.push(eventSummary(state, event, ctx.culture, state.config.defaultCurrency, apiUrl(ctx, "")));
   }
   return { status: 200, body: { items, nextCursor } };
 }
@@ -151,5 +152,8 @@ export function findEvent(ctx: OperationContext, state: ShopState, id: string): 
 export function getEvent(ctx: OperationContext): HandlerResult {
   const { state } = load(ctx);
   const event = findEvent(ctx, state, ctx.params.eventId ?? "");
-  return { status: 200, body: eventDetail(state, event, ctx.culture, state.config.defaultCurrency) };
+  return {
+    status: 200,
+    body: eventDetail(state, event, ctx.culture, state.config.defaultCurrency, apiUrl(ctx, "")),
+  };
 }

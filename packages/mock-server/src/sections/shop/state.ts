@@ -50,7 +50,8 @@ export interface EventRecord {
   name: LocalizedText;
   summary: LocalizedText;
   description: LocalizedText;
-  imageUrl: string;
+  /** The seed's cover image URL; null: the assets section's banner for this event (see views.ts). */
+  imageUrl: string | null;
   /** First slot start and last slot end (static, for readers such as the entrance and BI sections). */
   startsAt: string;
   endsAt: string;
@@ -276,7 +277,7 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
       name: localize(event.name),
       summary: localize(event.summary),
       description: localize(event.description),
-      imageUrl: event.imageUrl,
+      imageUrl: event.imageUrl ?? null,
       startsAt: event.slots[0]?.startsAt ?? "",
       endsAt: event.slots[event.slots.length - 1]?.endsAt ?? "",
       slots: [],

@@ -1,6 +1,7 @@
 /** Localized representations of shop records, exactly as the contract's schemas describe them. */
 import { pickText } from "../../core/culture.ts";
 import type { Culture, OperationContext } from "../../core/types.ts";
+import { eventBannerId } from "../assets/catalogue.ts";
 import { availableSeats } from "./holds.ts";
 import type {
   ArticleRecord,
@@ -44,10 +45,15 @@ function priceOf(article: ArticleRecord, currency: Currency): number | undefined
 }
 
 /** The static (localized) part of an event summary, cached per record, culture and currency. */
-const summaryCache = new WeakMap<
-  EventRecord,
-  Map<string, Omit<ReturnType<typeof buildSummary>, "available">>
->();
+const summaryCache = new WeakMap<EventRecord, Map<string, ReturnType<typeof buildSummary>>>();
+
+/**
+ * The event's cover image: the seed's URL, else the assets section's banner for the event on this mock
+ * (`getImage` is public, so the shop's `<img src>` loads it without a token and without a network).
+ */
+export function eventImageUrl(event: EventRecord, baseUrl: string): string {
+  return event.imageUrl ?? `${baseUrl}/assets/v1/images/${eventBannerId(event.id)}`;
+}
 
 function buildSummary(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
   let priceFrom: number | null = null;
@@ -66,15 +72,19 @@ function buildSummary(state: ShopState, event: EventRecord, culture: Culture, cu
     name: pickText(event.name, culture),
     summary: pickText(event.summary, culture),
     venue: venueView(state, event.venueId, culture),
-    imageUrl: event.imageUrl,
     startsAt: first?.startsAt ?? "1970-01-01T00:00:00Z",
     endsAt: last?.endsAt ?? first?.endsAt ?? "1970-01-01T00:00:00Z",
     priceFrom: { amount: priceFrom ?? 0, currency },
-    available: false,
   };
 }
 
-export function eventSummary(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
+export function eventSummary(
+  state: ShopState,
+  event: EventRecord,
+  culture: Culture,
+  currency: Currency,
+  baseUrl: string,
+) {
   let byKey = summaryCache.get(event);
   if (!byKey) {
     byKey = new Map();
@@ -83,8 +93,7 @@ export function eventSummary(state: ShopState, event: EventRecord, culture: Cult
   const key = `${culture}|${currency}`;
   let fixed = byKey.get(key);
   if (!fixed) {
-    const { available: _unused, ...rest } = buildSummary(state, event, culture, currency);
-    fixed = rest;
+    fixed = buildSummary(state, event, culture, currency);
     byKey.set(key, fixed);
   }
   let available = false;
@@ -95,12 +104,19 @@ export function eventSummary(state: ShopState, event: EventRecord, culture: Cult
       break;
     }
   }
-  return { ...fixed, available };
+  // The image URL depends on where the mock is served (origin and base path), so it is not cached.
+  return { ...fixed, imageUrl: eventImageUrl(event, baseUrl), available };
 }
 
-export function eventDetail(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
+export function eventDetail(
+  state: ShopState,
+  event: EventRecord,
+  culture: Culture,
+  currency: Currency,
+  baseUrl: string,
+) {
   return {
-    ...eventSummary(state, event, culture, currency),
+    ...eventSummary(state, event, culture, currency, baseUrl),
     description: pickText(event.description, culture),
     slots: event.slotIds
       .map((id) => state.slots[id])
