@@ -1,18 +1,23 @@
-import { EntradaShop, type Locale } from "@entrada/shop-widget/react";
+import type { Cart, Order } from "@entrada/shop-widget";
+import { EntradaShop, type FetchSessionToken, type Locale } from "@entrada/shop-widget/react";
 import { useState } from "react";
+import { fetchShopSession } from "./session";
 
 /**
  * A React 18 host page: its own language switcher drives the widget's `locale` prop, and the widget asks
- * the host's backend for session tokens.
+ * the host's backend for session tokens (`fetchShopSession`: renewed under the same shop session on expiry).
  */
 export function App({
   apiUrl,
-  fetchSessionToken,
+  fetchSessionToken = fetchShopSession,
+  onCartChange,
 }: {
   apiUrl: string;
-  fetchSessionToken: () => Promise<string>;
+  fetchSessionToken?: FetchSessionToken;
+  onCartChange?: (cart: Cart | null) => void;
 }) {
   const [locale, setLocale] = useState<Locale>("de-CH");
+  const [order, setOrder] = useState<Order | undefined>();
   return (
     <main>
       <label>
@@ -23,7 +28,14 @@ export function App({
           <option value="en-GB">English</option>
         </select>
       </label>
-      <EntradaShop baseUrl={apiUrl} fetchSessionToken={fetchSessionToken} locale={locale} />
+      <EntradaShop
+        baseUrl={apiUrl}
+        fetchSessionToken={fetchSessionToken}
+        locale={locale}
+        onCartChange={onCartChange}
+        onCheckoutComplete={setOrder}
+      />
+      {order && <p>{`Order ${order.id} (cart ${order.cartId}) confirmed`}</p>}
     </main>
   );
 }

@@ -8,5 +8,6 @@ export type {
   Step,
 } from "../config";
 export { ShopError, type ShopErrorKind } from "../core/problem";
+export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "../core/session-token";
 export type { ShopApi } from "../core/shop-api";
 export { EntradaShop, type EntradaShopProps } from "./EntradaShop";
