@@ -55,7 +55,14 @@ describe("node-checkout against the mock over HTTP", () => {
     expect(order.tickets).toHaveLength(2);
     for (const ticket of order.tickets) {
       expect(ticket.quicode).toMatch(new RegExp(`^Q1\\.${ticket.id}\\.[0-9A-Za-z]{4,16}$`));
-      expect(ticket.ticketUrl).toBe(`${mock.url}/assets/v1/tickets/${ticket.id}.pdf`);
+      // A signed, expiring link (DECISIONS.md "Signed asset links"): it opens without a bearer token.
+      const link = new URL(ticket.ticketUrl);
+      expect(`${link.origin}${link.pathname}`).toBe(`${mock.url}/assets/v1/tickets/${ticket.id}.pdf`);
+      expect(link.searchParams.get("signature")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const opened = await fetch(ticket.ticketUrl);
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get("content-type")).toMatch(/^application\/pdf/);
+      await opened.arrayBuffer();
       expect(ticket.holderName).toBe("Anna Muster");
       expect(ticket.eventId).toBe(result.eventId);
       expect(ticket.slotId).toBe(result.slotId);
