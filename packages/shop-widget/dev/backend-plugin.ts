@@ -96,15 +96,13 @@ export function entradaDevBackend(options: DevBackendOptions = {}): Plugin {
             // (session ids are not secrets), so one naming another session starts a new one instead.
             const renew =
               known !== undefined && (body.sessionId === undefined || body.sessionId === known.sessionId);
-            let result = await backend.sessions.create(
-              renew ? { sessionId: known.sessionId, allowedOrigins: [origin] } : { allowedOrigins: [origin] },
-            );
-            // 404: the API no longer knows the session (e.g. the mock restarted); start a new one.
-            if (renew && result.error?.status === 404) {
-              result = await backend.sessions.create({ allowedOrigins: [origin] });
-            }
-            if (result.error) throw result.error;
-            const { data } = result;
+            // `renew` falls back to a new session when the API no longer knows this one (404, e.g. the mock
+            // restarted).
+            const origins = { allowedOrigins: [origin] };
+            const { data } =
+              renew && known
+                ? await backend.sessions.renew.orThrow(known.sessionId, origins)
+                : await backend.sessions.create.orThrow(origins);
             visitors.set(visitorId, {
               token: data.sessionToken,
               expiresAt: Date.parse(data.expiresAt),
