@@ -34,7 +34,8 @@ export default defineConfig({
         "default-src 'self'",
         `script-src 'self' 'nonce-${NONCE}'`,
         `style-src 'self' 'nonce-${NONCE}'`,
-        "img-src 'self' data: https:",
+        // Event images come from the API (the mock on loopback in dev), like its JSON.
+        "img-src 'self' data: https: http://127.0.0.1:*",
         "connect-src 'self' http://127.0.0.1:* ws://127.0.0.1:*",
         "form-action 'self' http://127.0.0.1:*",
         "base-uri 'none'",
