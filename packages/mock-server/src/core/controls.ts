@@ -452,8 +452,7 @@ export async function handleControl(
         auth: null,
         world: session.world,
         clock: session.clock,
-        baseUrl:
-          url.origin + (core.options.basePath && core.options.basePath !== "/" ? core.options.basePath : ""),
+        baseUrl: core.baseUrlFor(url.origin),
         mockSession: session.id,
         logId,
         text: (value) => pickText(value, culture),
@@ -472,13 +471,7 @@ export async function handleControl(
           core.dispatchEvent(event, session);
         },
         id: (prefix) => prefixedId(prefix, session.clock.now()),
-        signedUrl: (path) =>
-          core.signedLink(
-            url.origin +
-              (core.options.basePath && core.options.basePath !== "/" ? core.options.basePath : ""),
-            path,
-            session.clock.now(),
-          ),
+        signedUrl: (path) => core.signedLink(core.baseUrlFor(url.origin), path, session.clock.now()),
       };
       const result = await route.handler(ctx);
       const headers: Record<string, string> = {

@@ -182,6 +182,24 @@ export class MockCore {
     return `${baseUrl}${path}?${this.links.query(path, nowMs)}`;
   }
 
+  /** The base path the API is mounted below (`/api`), or "" at the root. */
+  get mountPath(): string {
+    const basePath = this.options.basePath;
+    return basePath && basePath !== "/" ? basePath : "";
+  }
+
+  /** Where the API is served for a request from `origin`: the origin plus the base path, no trailing slash. */
+  baseUrlFor(origin: string): string {
+    return origin + this.mountPath;
+  }
+
+  /** A request path relative to the base path, or null when it lies outside it. */
+  private withinMount(path: string): string | null {
+    const mount = this.mountPath;
+    if (mount === "") return path;
+    return path.startsWith(mount) ? path.slice(mount.length) || "/" : null;
+  }
+
   operation(operationId: string): OperationSpec | undefined {
     return this.operationsById.get(operationId);
   }
@@ -271,12 +289,8 @@ export class MockCore {
    * same status and headers, its content type and body.
    */
   private reformatProblem(request: MockRequest, response: MockResponse): MockResponse {
-    let path = rawPath(request.url);
-    const basePath = this.options.basePath;
-    if (basePath && basePath !== "/") {
-      if (!path.startsWith(basePath)) return response;
-      path = path.slice(basePath.length) || "/";
-    }
+    const path = this.withinMount(rawPath(request.url));
+    if (path === null) return response;
     const format = this.errorFormats.find(
       (f) => path === f.pathPrefix || path.startsWith(`${f.pathPrefix}/`),
     );
@@ -308,13 +322,9 @@ export class MockCore {
         detail: "The request URL is not valid.",
       });
     }
-    let pathname = url.pathname;
-    const basePath = this.options.basePath;
-    if (basePath && basePath !== "/") {
-      if (!pathname.startsWith(basePath))
-        return this.problem("not-found", DEFAULT_CULTURE, logId, origin, { instance: pathname });
-      pathname = pathname.slice(basePath.length) || "/";
-    }
+    const pathname = this.withinMount(url.pathname);
+    if (pathname === null)
+      return this.problem("not-found", DEFAULT_CULTURE, logId, origin, { instance: url.pathname });
     const method = request.method.toUpperCase();
 
     // Culture first, so every later problem is localized.
@@ -470,8 +480,7 @@ export class MockCore {
       url.searchParams.has(signatureParam)
     ) {
       // A signed link authorizes this one asset (the signature covers the path as sent) until it expires.
-      const sent = rawPath(request.url);
-      const linkPath = basePath && basePath !== "/" ? sent.slice(basePath.length) || "/" : sent;
+      const linkPath = this.withinMount(rawPath(request.url)) ?? "/";
       const rejection = this.links.verify(
         linkPath,
         url.searchParams.get("expires") ?? undefined,
@@ -671,9 +680,7 @@ export class MockCore {
       else if (Array.isArray(existing)) existing.push(value);
       else query[key] = [existing, value];
     }
-    const baseUrl =
-      input.url.origin +
-      (this.options.basePath && this.options.basePath !== "/" ? this.options.basePath : "");
+    const baseUrl = this.baseUrlFor(input.url.origin);
     const ctx: OperationContext = {
       operationId: op.operationId,
       method: op.method,

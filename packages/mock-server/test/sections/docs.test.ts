@@ -64,7 +64,16 @@ function get(path: string, headers: Record<string, string> = {}): Promise<MockRe
   return docs.handle({ method: "GET", url: `${BASE}${path}`, headers, body: null });
 }
 
-const json = (res: MockResponse | null) => JSON.parse(String(res?.body)) as Record<string, any>;
+/** A JSON-RPC 2.0 response as the tests read it (the shapes themselves are checked with `conforms`). */
+interface RpcResponse<R = Record<string, unknown>> {
+  jsonrpc: "2.0";
+  id?: number | string | null;
+  result: R;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+const json = <R = Record<string, unknown>>(res: MockResponse | null) =>
+  JSON.parse(String(res?.body)) as RpcResponse<R>;
 
 async function call(name: string, args?: Record<string, unknown>, id = 1) {
   const res = await post({
@@ -78,7 +87,7 @@ async function call(name: string, args?: Record<string, unknown>, id = 1) {
   conforms("ToolsCallResponse", body);
   return body.result as {
     content: { type: string; text: string }[];
-    structuredContent?: Record<string, any>;
+    structuredContent?: Record<string, unknown>;
     isError: boolean;
   };
 }
@@ -94,7 +103,11 @@ describe("docs: MCP protocol", () => {
       });
       expect(res?.status).toBe(200);
       expect(res?.headers["mcp-session-id"]).toBeUndefined();
-      const body = json(res);
+      const body = json<{
+        protocolVersion: string;
+        capabilities: { tools: unknown };
+        serverInfo: { name: string };
+      }>(res);
       conforms("InitializeResponse", body);
       expect(body.result.protocolVersion).toBe(version === "1999-01-01" ? PROTOCOL_VERSIONS[0] : version);
       expect(body.result.capabilities.tools).toEqual({ listChanged: false });
@@ -203,7 +216,7 @@ describe("docs: MCP protocol", () => {
     const wrongMethod = await docs.handle({ method: "GET", url: `${BASE}/api/mcp`, headers: {}, body: null });
     expect([wrongMethod?.status, wrongMethod?.headers.allow]).toEqual([405, "POST"]);
     const localized = json(await post("{", { "accept-language": "fr-CH" }));
-    expect(localized.error.message).toBe("Le corps n'est pas du JSON valide.");
+    expect(localized.error?.message).toBe("Le corps n'est pas du JSON valide.");
   });
 });
 
@@ -260,7 +273,7 @@ describe("docs: tools", () => {
   it("get_endpoint returns the full dereferenced contract by operationId or METHOD /path, or suggestions", async () => {
     const byId = await call("get_endpoint", { endpoint: "checkoutCart" });
     conforms("GetEndpointResult", byId.structuredContent);
-    const ep = byId.structuredContent as Record<string, any>;
+    const ep = byId.structuredContent as Record<string, unknown> & { responses: Record<string, unknown> };
     expect(ep).toMatchObject({
       method: "POST",
       path: "/shop/v1/cart/{id}/checkout",
@@ -307,7 +320,7 @@ describe("docs: tools", () => {
 describe("docs: server card and Markdown mirrors", () => {
   it("publishes a server card that lists the same tools", async () => {
     const res = await get("/.well-known/mcp/server-card.json");
-    const card = json(res);
+    const card = JSON.parse(String(res?.body)) as Record<string, unknown>;
     conforms("ServerCard", card);
     expect(card.transport).toEqual({ type: "streamable-http", endpoint: "/api/mcp", stateless: true });
     expect(card.authentication).toEqual({ required: false });

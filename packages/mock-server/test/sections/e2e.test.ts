@@ -2,6 +2,7 @@
  * The non-shop sections end to end over real HTTP through the engine (contract validation of requests, and of
  * every response in "strict" mode: a response that breaks the contract becomes a 500 and fails these tests).
  */
+import type { components } from "@entrada/openapi/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { badgeQr } from "../../src/sections/connections/index.ts";
 import { type Api, bearer, expectEventsConform, readyCart, startApi } from "../helpers.ts";
@@ -25,7 +26,16 @@ interface Ticket {
   slotId: string;
 }
 
-async function json<T = Record<string, any>>(response: Response, status: number): Promise<T> {
+type Schemas = components["schemas"];
+
+/** A defined value, or a failed expectation. */
+function must<T>(value: T | undefined | null, what: string): T {
+  expect(value, what).toBeDefined();
+  expect(value, what).not.toBeNull();
+  return value as T;
+}
+
+async function json<T = Record<string, unknown>>(response: Response, status: number): Promise<T> {
   const text = await response.text();
   expect([response.status, response.status === status ? "" : text]).toEqual([status, ""]);
   return (text ? JSON.parse(text) : null) as T;
@@ -45,7 +55,7 @@ describe("sections end to end", () => {
   it("buys tickets in the shop (the fixture for the other sections)", async () => {
     token = await api.token("Shop TERP");
     const { cart, event } = await readyCart(api, token, { quantity: 2, eventIndex: 1 });
-    const checkout = await json(
+    const checkout = await json<Schemas["CheckoutCompleted"]>(
       await api.fetch(`/shop/v1/cart/${cart.id}/checkout`, {
         method: "POST",
         headers: bearer(token),
@@ -67,12 +77,18 @@ describe("sections end to end", () => {
 
   it("admits, denies a second scan, lets the holder out and in again, and counts occupancy", async () => {
     // Doors open two hours before the slot; scanning now (a day early) is denied as not yet valid.
-    const gates = await json(
+    const gates = await json<Schemas["GatePage"]>(
       await api.fetch(`/entrance/v1/gates?eventId=${eventId}`, { headers: bearer(token) }),
       200,
     );
-    const main = gates.items.find((g: { direction: string }) => g.direction === "both");
-    const exit = gates.items.find((g: { direction: string }) => g.direction === "exit");
+    const main = must(
+      gates.items.find((g) => g.direction === "both"),
+      "a two-way gate",
+    );
+    const exit = must(
+      gates.items.find((g) => g.direction === "exit"),
+      "an exit gate",
+    );
     const quicode = tickets[0]?.quicode as string;
     const scan = (gateId: string, body: Record<string, unknown>, path = "scans") =>
       api.fetch(`/entrance/v1/gates/${gateId}/${path}`, {
@@ -97,11 +113,11 @@ describe("sections end to end", () => {
       result: "denied",
       reason: "already_used",
     });
-    const shopTickets = await json(
+    const shopTickets = await json<Schemas["TicketList"]>(
       await api.fetch(`/shop/v1/orders/${orderId}/tickets`, { headers: bearer(token) }),
       200,
     );
-    expect(shopTickets.items.find((t: Ticket) => t.id === tickets[0]?.id).status).toBe("used");
+    expect(shopTickets.items.find((t) => t.id === tickets[0]?.id)?.status).toBe("used");
     expect(await json(await scan(exit.id, { quicode }, "exits"), 201)).toMatchObject({ result: "exited" });
     expect(await json(await scan(main.id, { quicode }), 201)).toMatchObject({ result: "admitted" });
     expect(await json(await scan(main.id, { quicode: "Q1.tkt_forged.AAAAAA" }), 201)).toMatchObject({
@@ -138,12 +154,12 @@ describe("sections end to end", () => {
       202,
     );
     expect(imported.counts).toEqual({ accepted: 1, duplicate: 0, rejected: 1 });
-    const gates = await json(
+    const gates = await json<Schemas["GatePage"]>(
       await api.fetch(`/entrance/v1/gates?eventId=${eventId}`, { headers: bearer(token) }),
       200,
     );
     const scan = await json(
-      await api.fetch(`/entrance/v1/gates/${gates.items[0].id}/scans`, {
+      await api.fetch(`/entrance/v1/gates/${must(gates.items[0], "a gate").id}/scans`, {
         method: "POST",
         headers: bearer(token),
         json: { quicode: "EVB-E2E-1" },
@@ -161,7 +177,7 @@ describe("sections end to end", () => {
     expect(orders.value).toEqual([
       expect.objectContaining({ OrderId: orderId, TicketCount: 2, Status: "paid", Channel: "api" }),
     ]);
-    const admitted = await json(
+    const admitted = await json<{ value: Array<{ Source: string }> }>(
       await api.fetch(
         `/bi/v1/odata/Tickets?$filter=FirstAdmittedAt ne null and IssuedAt ge ${new Date(Date.now() - 86_400_000).toISOString()}&$select=TicketId,Source&$orderby=TicketId`,
         {
@@ -198,7 +214,7 @@ describe("sections end to end", () => {
       headers: bearer(token, { "accept-language": "it-CH" }),
     });
     expect([receipt.status, receipt.headers.get("content-language")]).toEqual([200, "it-CH"]);
-    const theme = await json(
+    const theme = await json<Schemas["Theme"]>(
       await api.fetch(`/assets/v1/theme?eventId=${eventId}&channel=widget`, { headers: bearer(token) }),
       200,
     );
@@ -208,17 +224,19 @@ describe("sections end to end", () => {
       "channel",
       "default",
     ]);
-    const banner = await api.fetch(new URL(theme.bannerUrl).pathname, { headers: bearer(token) });
+    const banner = await api.fetch(new URL(must(theme.bannerUrl, "bannerUrl")).pathname, {
+      headers: bearer(token),
+    });
     expect(banner.headers.get("content-type")).toBe("image/svg+xml");
-    const images = await json(
+    const images = await json<Schemas["ImagePage"]>(
       await api.fetch("/assets/v1/images?kind=image", { headers: bearer(token) }),
       200,
     );
-    const photo = await api.fetch(`/assets/v1/images/${images.items[0].id}?width=320`, {
+    const photo = await api.fetch(`/assets/v1/images/${must(images.items[0], "an image").id}?width=320`, {
       headers: bearer(token, { accept: "image/png" }),
     });
     expect(photo.headers.get("content-type")).toBe("image/png");
-    const cached = await api.fetch(`/assets/v1/images/${images.items[0].id}?width=320`, {
+    const cached = await api.fetch(`/assets/v1/images/${must(images.items[0], "an image").id}?width=320`, {
       headers: bearer(token, { accept: "image/png", "if-none-match": photo.headers.get("etag") as string }),
     });
     expect(cached.status).toBe(304);
@@ -230,7 +248,7 @@ describe("sections end to end", () => {
       200,
     );
     const surveyId = (event.surveyId as string | null) ?? "srv_festival";
-    const survey = await json(
+    const survey = await json<Schemas["Survey"]>(
       await api.fetch(`/survey/v1/surveys/${surveyId}`, {
         headers: bearer(token, { "accept-language": "fr-CH" }),
       }),
@@ -243,7 +261,7 @@ describe("sections end to end", () => {
       json: { answers: {} },
     });
     expect(invalid.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    const problem = await json(invalid, 422);
+    const problem = await json<Schemas["ValidationProblem"]>(invalid, 422);
     expect(problem.type).toBe("https://docs.entrada.dev/problems/unprocessable");
     expect(problem.errors.length).toBeGreaterThan(0);
     const answers =
@@ -292,26 +310,28 @@ describe("sections end to end", () => {
       }),
       201,
     );
-    const gates = await json(
+    const gates = await json<Schemas["GatePage"]>(
       await api.fetch(`/entrance/v1/gates?eventId=${eventId}`, { headers: bearer(token) }),
       200,
     );
     await json(
-      await api.fetch(`/entrance/v1/gates/${gates.items[0].id}/scans`, {
+      await api.fetch(`/entrance/v1/gates/${must(gates.items[0], "a gate").id}/scans`, {
         method: "POST",
         headers: bearer(token),
         json: { quicode: "nope" },
       }),
       201,
     );
-    const deliveries = await json(
+    const deliveries = await json<Schemas["WebhookDeliveryPage"]>(
       await api.fetch(`/webhooks/v1/subscriptions/${sub.id}/deliveries`, { headers: bearer(token) }),
       200,
     );
     expect(deliveries.items).toEqual([
       expect.objectContaining({ eventType: "entrance.denied", status: "pending", test: false }),
     ]);
-    expect(deliveries.items[0].payload.data.reasonText).toBe("Unknown code. Please go to the box office.");
+    expect((must(deliveries.items[0], "a delivery").payload.data as { reasonText?: string }).reasonText).toBe(
+      "Unknown code. Please go to the box office.",
+    );
     const test = await json(
       await api.fetch(`/webhooks/v1/subscriptions/${sub.id}/test`, {
         method: "POST",

@@ -2,7 +2,7 @@ import { apiUrl } from "../../core/links.ts";
 import type { HandlerResult, OperationContext, SectionModule } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
-import { orderVisibleTo, shopOrders, shopTickets } from "../entrance/shop-view.ts";
+import { orderVisibleTo, shopOrders, shopTickets, webhookShopTicket } from "../entrance/shop-view.ts";
 import { allImages, hash, type ImageRecord, imageById } from "./catalogue.ts";
 import { receiptPdf, ticketPdf } from "./documents.ts";
 import { encodeJpeg } from "./encode/jpeg.ts";
@@ -265,17 +265,7 @@ function getTicketPdf(ctx: OperationContext): HandlerResult {
   const count = (state.downloads[id] ?? 0) + 1;
   state.downloads[id] = count;
   ctx.emit("ticket.downloaded", {
-    ticket: {
-      id: ticket.id,
-      orderId: ticket.orderId,
-      eventId: ticket.eventId,
-      slotId: ticket.slotId,
-      articleId: ticket.articleId ?? "",
-      holderName: ticket.holderName,
-      quicode: ticket.quicode,
-      ticketUrl: ctx.signedUrl(`/assets/v1/tickets/${ticket.id}.pdf`),
-      status: ticket.status,
-    },
+    ticket: webhookShopTicket(ctx, ticket),
     downloadCount: count,
   });
   return {

@@ -1,3 +1,4 @@
+import { mulberry32 } from "../../core/ids.ts";
 import type { Rgba } from "./encode/png.ts";
 
 /** A procedural picture: a diagonal gradient with soft discs, the same at every size (so scaling is exact). */
@@ -15,17 +16,6 @@ function rgb(hex: string): [number, number, number] {
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Size for a requested width: aspect ratio kept, never enlarged. */
 export function scaledSize(
   recipe: Pick<RasterRecipe, "width" | "height">,
@@ -40,7 +30,7 @@ export function renderRaster(recipe: RasterRecipe, width: number, height: number
   const data = new Uint8Array(width * height * 4);
   const a = rgb(recipe.from);
   const b = rgb(recipe.to);
-  const rand = prng(recipe.seed);
+  const rand = mulberry32(recipe.seed);
   const discs = Array.from({ length: 6 }, () => ({
     x: rand(),
     y: rand(),

@@ -1,3 +1,5 @@
+import { t } from "../../core/culture.ts";
+import { mulberry32, ulid } from "../../core/ids.ts";
 import type { Culture, LocalizedText } from "../../core/types.ts";
 import type { Row } from "./odata/evaluate.ts";
 
@@ -21,40 +23,6 @@ export interface HistoryConfig {
 
 export const DEFAULT_HISTORY: Omit<HistoryConfig, "anchor"> = { seed: 20260101, orders: 1500, days: 365 };
 
-/** mulberry32: small, fast, good enough for fixtures. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-/** A ULID-shaped id whose time part is `ms`, so ids sort chronologically like the live ones. */
-export function ulidAt(ms: number, rand: () => number): string {
-  let time = "";
-  let t = Math.max(0, Math.floor(ms));
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[t % 32] + time;
-    t = Math.floor(t / 32);
-  }
-  let tail = "";
-  for (let i = 0; i < 16; i++) tail += CROCKFORD[Math.floor(rand() * 32)];
-  return time + tail;
-}
-
-const L = (de: string, fr: string, it: string, en: string): LocalizedText => ({
-  "de-CH": de,
-  "fr-CH": fr,
-  "it-CH": it,
-  "en-GB": en,
-});
-
 interface PastEvent {
   id: string;
   name: LocalizedText;
@@ -71,29 +39,29 @@ const VENUES = [
 ];
 
 const EVENT_NAMES: LocalizedText[] = [
-  L("Frühlingskonzert", "Concert de printemps", "Concerto di primavera", "Spring Concert"),
-  L("Tech-Konferenz", "Conférence tech", "Conferenza tech", "Tech Conference"),
-  L(
+  t("Frühlingskonzert", "Concert de printemps", "Concerto di primavera", "Spring Concert"),
+  t("Tech-Konferenz", "Conférence tech", "Conferenza tech", "Tech Conference"),
+  t(
     "Sommernachtsfestival",
     "Festival de la nuit d'été",
     "Festival della notte d'estate",
     "Midsummer Festival",
   ),
-  L("Jazz am See", "Jazz au bord du lac", "Jazz sul lago", "Jazz by the Lake"),
-  L("Kunstmesse", "Foire d'art", "Fiera d'arte", "Art Fair"),
-  L("Herbstmarkt", "Marché d'automne", "Mercato d'autunno", "Autumn Market"),
-  L("Wintergala", "Gala d'hiver", "Gala d'inverno", "Winter Gala"),
-  L("Design-Forum", "Forum du design", "Forum del design", "Design Forum"),
-  L("Filmnacht", "Nuit du cinéma", "Notte del cinema", "Film Night"),
-  L("Startup-Tag", "Journée des startups", "Giornata delle startup", "Startup Day"),
-  L("Orgelkonzert", "Concert d'orgue", "Concerto d'organo", "Organ Recital"),
-  L("Familientag", "Journée des familles", "Giornata delle famiglie", "Family Day"),
+  t("Jazz am See", "Jazz au bord du lac", "Jazz sul lago", "Jazz by the Lake"),
+  t("Kunstmesse", "Foire d'art", "Fiera d'arte", "Art Fair"),
+  t("Herbstmarkt", "Marché d'automne", "Mercato d'autunno", "Autumn Market"),
+  t("Wintergala", "Gala d'hiver", "Gala d'inverno", "Winter Gala"),
+  t("Design-Forum", "Forum du design", "Forum del design", "Design Forum"),
+  t("Filmnacht", "Nuit du cinéma", "Notte del cinema", "Film Night"),
+  t("Startup-Tag", "Journée des startups", "Giornata delle startup", "Startup Day"),
+  t("Orgelkonzert", "Concert d'orgue", "Concerto d'organo", "Organ Recital"),
+  t("Familientag", "Journée des familles", "Giornata delle famiglie", "Family Day"),
 ];
 
 const ARTICLES = [
-  { id: "art_hist_std", name: L("Standard", "Standard", "Standard", "Standard"), price: 4900 },
-  { id: "art_hist_red", name: L("Ermässigt", "Réduit", "Ridotto", "Concession"), price: 2900 },
-  { id: "art_hist_vip", name: L("VIP", "VIP", "VIP", "VIP"), price: 14900 },
+  { id: "art_hist_std", name: t("Standard", "Standard", "Standard", "Standard"), price: 4900 },
+  { id: "art_hist_red", name: t("Ermässigt", "Réduit", "Ridotto", "Concession"), price: 2900 },
+  { id: "art_hist_vip", name: t("VIP", "VIP", "VIP", "VIP"), price: 14900 },
 ];
 
 const CULTURES: Culture[] = ["de-CH", "fr-CH", "it-CH", "en-GB"];
@@ -126,18 +94,18 @@ const LAST = [
 ];
 const COMPANIES = [null, null, null, "Muster AG", "Ticino Eventi SA", "Lumière SA", "Keller GmbH"];
 const GATES: { id: string; name: LocalizedText }[] = [
-  { id: "gte_hist01", name: L("Haupteingang", "Entrée principale", "Ingresso principale", "Main entrance") },
-  { id: "gte_hist02", name: L("Eingang Süd", "Entrée sud", "Ingresso sud", "South entrance") },
-  { id: "gte_hist03", name: L("Ausgang", "Sortie", "Uscita", "Exit") },
+  { id: "gte_hist01", name: t("Haupteingang", "Entrée principale", "Ingresso principale", "Main entrance") },
+  { id: "gte_hist02", name: t("Eingang Süd", "Entrée sud", "Ingresso sud", "South entrance") },
+  { id: "gte_hist03", name: t("Ausgang", "Sortie", "Uscita", "Exit") },
 ];
 const CATEGORIES: Record<string, { id: string; name: LocalizedText }> = {
   shop: {
     id: "qcc_01JDX0SH0PT1CKETS00000000A",
-    name: L("Shop-Tickets", "Billets de la boutique", "Biglietti dello shop", "Shop tickets"),
+    name: t("Shop-Tickets", "Billets de la boutique", "Biglietti dello shop", "Shop tickets"),
   },
   external: {
     id: "qcc_01JDX0EXTERNA1T1CKETS00000B",
-    name: L("Externe Tickets", "Billets externes", "Biglietti esterni", "External tickets"),
+    name: t("Externe Tickets", "Billets externes", "Biglietti esterni", "External tickets"),
   },
 };
 const DAY = 86_400_000;
@@ -154,7 +122,7 @@ interface RawHistory {
 }
 
 function generate(config: HistoryConfig): RawHistory {
-  const rand = prng(config.seed);
+  const rand = mulberry32(config.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const iso = (ms: number) => new Date(ms).toISOString();
   const start = Math.floor(config.anchor / DAY) * DAY - config.days * DAY;
@@ -162,7 +130,7 @@ function generate(config: HistoryConfig): RawHistory {
   const events: PastEvent[] = EVENT_NAMES.map((name, i) => {
     const venue = VENUES[i % VENUES.length] as (typeof VENUES)[number];
     return {
-      id: `evt_${ulidAt(start + (i + 1) * spacing * DAY, rand)}`,
+      id: `evt_${ulid(start + (i + 1) * spacing * DAY, rand)}`,
       name,
       venueId: venue.id,
       venueName: venue.name,
@@ -181,7 +149,7 @@ function generate(config: HistoryConfig): RawHistory {
     reason: string | null,
   ) => {
     out.entrances.push({
-      ScanId: `scn_${ulidAt(at, rand)}`,
+      ScanId: `scn_${ulid(at, rand)}`,
       EventId: eventId,
       GateId: (GATES[gate] as (typeof GATES)[number]).id,
       Direction: result === "exited" || result === "rejected" ? "exit" : "entry",
@@ -203,14 +171,14 @@ function generate(config: HistoryConfig): RawHistory {
     const doors = eventDay + 17 * HOUR;
     // Sales spread over the 60 days before the event.
     const createdAt = Math.max(start, eventDay - Math.floor(rand() * 60 * DAY) - HOUR);
-    const cartId = `crt_${ulidAt(createdAt - 300_000, rand)}`;
+    const cartId = `crt_${ulid(createdAt - 300_000, rand)}`;
     const currency = rand() < 0.9 ? "CHF" : "EUR";
     const provider = rand() < 0.75 ? "card" : "redirect";
     // Some buyers are declined or cancel first, then pay.
     if (rand() < 0.12) {
       const failed = rand() < 0.7;
       out.payments.push({
-        PaymentId: `pay_${ulidAt(createdAt - 120_000, rand)}`,
+        PaymentId: `pay_${ulid(createdAt - 120_000, rand)}`,
         CartId: cartId,
         OrderId: null,
         PaymentProviderId: failed ? "card" : "redirect",
@@ -224,7 +192,7 @@ function generate(config: HistoryConfig): RawHistory {
           : null,
       });
     }
-    const orderId = `ord_${ulidAt(createdAt, rand)}`;
+    const orderId = `ord_${ulid(createdAt, rand)}`;
     const count = 1 + Math.floor(rand() * rand() * 5);
     const refunded = rand() < 0.03;
     const first = pick(FIRST);
@@ -234,7 +202,7 @@ function generate(config: HistoryConfig): RawHistory {
       const articleIndex = rand() < 0.7 ? 0 : rand() < 0.8 ? 1 : 2;
       const article = ARTICLES[articleIndex] as (typeof ARTICLES)[number];
       total += article.price;
-      const ticketId = `tkt_${ulidAt(createdAt + k, rand)}`;
+      const ticketId = `tkt_${ulid(createdAt + k, rand)}`;
       const used = !refunded && rand() < 0.82;
       const admittedAt = doors + Math.floor(rand() * 3 * HOUR);
       out.tickets.push({
@@ -288,7 +256,7 @@ function generate(config: HistoryConfig): RawHistory {
       CustomerCompany: pick(COMPANIES),
     });
     out.payments.push({
-      PaymentId: `pay_${ulidAt(createdAt - 1_000, rand)}`,
+      PaymentId: `pay_${ulid(createdAt - 1_000, rand)}`,
       CartId: cartId,
       OrderId: orderId,
       PaymentProviderId: provider,
@@ -305,7 +273,7 @@ function generate(config: HistoryConfig): RawHistory {
     const eventIndex = Math.floor(rand() * events.length);
     const event = events[eventIndex] as PastEvent;
     const eventDay = start + event.dayOffset * DAY;
-    const ticketId = `xtk_${ulidAt(eventDay - 10 * DAY + n, rand)}`;
+    const ticketId = `xtk_${ulid(eventDay - 10 * DAY + n, rand)}`;
     const used = rand() < 0.85;
     const admittedAt = eventDay + 17 * HOUR + Math.floor(rand() * 3 * HOUR);
     out.tickets.push({

@@ -136,7 +136,8 @@ function connectionJson(state: ConnectionsState, c: ConnectionRecord) {
     mode: mutual ? "mutual" : "one-directional",
     note: c.note,
     createdAt: c.createdAt,
-    mutualSince: mutual ? (reverse.createdAt > c.createdAt ? reverse.createdAt : c.createdAt) : null,
+    // RFC 3339 UTC strings sort chronologically: the later of the two directions.
+    mutualSince: mutual ? ([reverse.createdAt, c.createdAt].sort()[1] ?? c.createdAt) : null,
   };
 }
 

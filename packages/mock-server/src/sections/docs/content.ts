@@ -4,6 +4,8 @@
  * so they always agree.
  */
 
+import { editDistance } from "../../core/edit-distance.ts";
+
 export type GuideName = "shop-front-end" | "guidelines" | "webhooks";
 export const GUIDE_NAMES: readonly GuideName[] = ["shop-front-end", "guidelines", "webhooks"];
 
@@ -199,32 +201,13 @@ export function findEndpoint(snapshot: DocsSnapshot, query: string): EndpointDoc
   );
 }
 
-/** Edit distance for suggestions. */
-export function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j] as number;
-      row[j] = Math.min(
-        (row[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        prev + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      prev = tmp;
-    }
-  }
-  return row[b.length] as number;
-}
-
 /** Up to `n` candidates closest to `input` (substring matches first). */
 export function suggest(input: string, candidates: string[], n = 3): string[] {
   const q = input.toLowerCase();
   return candidates
     .map((c) => ({
       c,
-      d: c.toLowerCase().includes(q) || q.includes(c.toLowerCase()) ? 0 : distance(q, c.toLowerCase()),
+      d: c.toLowerCase().includes(q) || q.includes(c.toLowerCase()) ? 0 : editDistance(q, c.toLowerCase()),
     }))
     .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
     .slice(0, n)

@@ -1,10 +1,11 @@
 import { CULTURES, pickText } from "../../core/culture.ts";
+import { apiUrl } from "../../core/links.ts";
 import type { HandlerResult, LocalizedText, OperationContext, SectionModule } from "../../core/types.ts";
 import { localizedValue } from "../webhooks/queue.ts";
 import { resolveTicket } from "./admission.ts";
 import { detail } from "./details.ts";
 import { paginate, queryParam } from "./paging.ts";
-import { shopEvent, shopTickets } from "./shop-view.ts";
+import { shopEvent, shopTickets, webhookShopTicket } from "./shop-view.ts";
 import {
   classify,
   ENTRANCE,
@@ -173,15 +174,47 @@ function eventCapacity(ctx: OperationContext, eventId: string): number | null {
   return capacities.length > 0 ? Math.max(...capacities) : null;
 }
 
-function scanQuicode(ctx: OperationContext): HandlerResult {
-  const state = entranceSlice(ctx.world);
+/**
+ * What entries and exits share: the gate (409 when closed or one-way the other way), the scan time and the
+ * ticket the Quicode names.
+ */
+function readScan(ctx: OperationContext, direction: "in" | "out") {
   const gate = gateOr404(ctx);
   const body = ctx.body as { quicode: string; deviceId?: string };
   if (gate.status === "closed") ctx.problem("conflict", detail(ctx, "gateClosed", { id: gate.id }));
-  if (gate.direction === "exit") ctx.problem("conflict", detail(ctx, "gateExitOnly", { id: gate.id }));
-  const at = readAt(ctx, "scannedAt");
+  if (direction === "in" && gate.direction === "exit")
+    ctx.problem("conflict", detail(ctx, "gateExitOnly", { id: gate.id }));
+  if (direction === "out" && gate.direction === "entry")
+    ctx.problem("conflict", detail(ctx, "gateEntryOnly", { id: gate.id }));
+  const at = readAt(ctx, direction === "in" ? "scannedAt" : "exitedAt");
   const resolved = resolveTicket(ctx.world, body.quicode);
-  const ticket = resolved?.summary ?? null;
+  return { gate, body, at, resolved, ticket: resolved?.summary ?? null };
+}
+
+/** The scan log entry of an entry or exit. */
+function scanRecord(
+  ctx: OperationContext,
+  state: ReturnType<typeof entranceSlice>,
+  scan: ReturnType<typeof readScan>,
+  outcome: Pick<ScanRecord, "direction" | "result" | "reason" | "reasonAt">,
+): ScanRecord {
+  return {
+    id: ctx.id("scn"),
+    gateId: scan.gate.id,
+    eventId: scan.ticket?.eventId ?? null,
+    quicode: scan.body.quicode,
+    ...outcome,
+    at: new Date(scan.at).toISOString(),
+    deviceId: scan.body.deviceId ?? null,
+    ticket: scan.ticket ? { ...scan.ticket } : null,
+    categoryId: classify(state.categories, scan.body.quicode)?.id ?? null,
+  };
+}
+
+function scanQuicode(ctx: OperationContext): HandlerResult {
+  const state = entranceSlice(ctx.world);
+  const scan = readScan(ctx, "in");
+  const { gate, at, resolved, ticket } = scan;
   let reason: string | null = null;
   let reasonAt: string | null = null;
   const presence = ticket ? state.presence[ticket.id] : undefined;
@@ -205,38 +238,19 @@ function scanQuicode(ctx: OperationContext): HandlerResult {
     resolved.setStatus("used");
     ticket.status = "used";
   }
-  const category = classify(state.categories, body.quicode);
-  const record: ScanRecord = {
-    id: ctx.id("scn"),
-    gateId: gate.id,
-    eventId: ticket?.eventId ?? null,
-    quicode: body.quicode,
+  const record = scanRecord(ctx, state, scan, {
     direction: "in",
     result: admitted ? "admitted" : "denied",
     reason,
     reasonAt,
-    at: new Date(at).toISOString(),
-    deviceId: body.deviceId ?? null,
-    ticket: ticket ? { ...ticket } : null,
-    categoryId: category?.id ?? null,
-  };
+  });
   state.scans.push(record);
   emitScan(ctx, state, record);
   if (firstAdmission && ticket?.source === "shop") {
     const shopTicket = shopTickets(ctx.world).find((x) => x.id === ticket.id);
     if (shopTicket) {
       ctx.emit("ticket.used", {
-        ticket: {
-          id: shopTicket.id,
-          orderId: shopTicket.orderId,
-          eventId: shopTicket.eventId,
-          slotId: shopTicket.slotId,
-          articleId: shopTicket.articleId ?? "",
-          holderName: shopTicket.holderName,
-          quicode: shopTicket.quicode,
-          ticketUrl: ctx.signedUrl(`/assets/v1/tickets/${shopTicket.id}.pdf`),
-          status: "used",
-        },
+        ticket: webhookShopTicket(ctx, shopTicket, "used"),
         scan: webhookScan(state, record),
       });
     }
@@ -253,13 +267,8 @@ function scanQuicode(ctx: OperationContext): HandlerResult {
 
 function recordExit(ctx: OperationContext): HandlerResult {
   const state = entranceSlice(ctx.world);
-  const gate = gateOr404(ctx);
-  const body = ctx.body as { quicode: string; deviceId?: string };
-  if (gate.status === "closed") ctx.problem("conflict", detail(ctx, "gateClosed", { id: gate.id }));
-  if (gate.direction === "entry") ctx.problem("conflict", detail(ctx, "gateEntryOnly", { id: gate.id }));
-  const at = readAt(ctx, "exitedAt");
-  const resolved = resolveTicket(ctx.world, body.quicode);
-  const ticket = resolved?.summary ?? null;
+  const scan = readScan(ctx, "out");
+  const { gate, resolved, ticket } = scan;
   let reason: string | null = null;
   if (!ticket) reason = "unknown_quicode";
   else if (!gate.eventIds.includes(ticket.eventId)) reason = "wrong_gate";
@@ -269,20 +278,12 @@ function recordExit(ctx: OperationContext): HandlerResult {
     resolved.setStatus("valid");
     ticket.status = "valid";
   }
-  const record: ScanRecord = {
-    id: ctx.id("scn"),
-    gateId: gate.id,
-    eventId: ticket?.eventId ?? null,
-    quicode: body.quicode,
+  const record = scanRecord(ctx, state, scan, {
     direction: "out",
     result: reason === null ? "exited" : "rejected",
     reason,
     reasonAt: null,
-    at: new Date(at).toISOString(),
-    deviceId: body.deviceId ?? null,
-    ticket: ticket ? { ...ticket } : null,
-    categoryId: classify(state.categories, body.quicode)?.id ?? null,
-  };
+  });
   state.scans.push(record);
   if (reason === null && ticket) {
     emitScan(ctx, state, record);
@@ -371,7 +372,7 @@ function createQuicodeCategory(ctx: OperationContext): HandlerResult {
   state.categories.push(record);
   return {
     status: 201,
-    headers: { location: `${ctx.url.origin}/entrance/v1/quicode-categories` },
+    headers: { location: apiUrl(ctx, `/entrance/v1/quicode-categories`) },
     body: categoryJson(ctx, record),
   };
 }

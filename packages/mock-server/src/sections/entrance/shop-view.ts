@@ -1,4 +1,4 @@
-import type { LocalizedText, World } from "../../core/types.ts";
+import type { LocalizedText, OperationContext, World } from "../../core/types.ts";
 
 /**
  * Read-only views of the shop module's slice (`world.shop`), the only place the entrance, BI and assets modules
@@ -252,4 +252,26 @@ export function orderVisibleTo(
   if (auth === null) return true;
   if (cart.clientId !== auth.clientId) return false;
   return auth.kind !== "session" || (cart.sessionId ?? null) === (auth.sessionId ?? null);
+}
+
+/**
+ * A shop ticket as the `ticket.*` webhook payloads carry it (`WebhookTicket`), with a freshly signed `ticketUrl`
+ * (`ticket.used` from the entrance, `ticket.downloaded` from the assets).
+ */
+export function webhookShopTicket(
+  ctx: Pick<OperationContext, "signedUrl">,
+  ticket: ShopTicketView,
+  status: ShopTicketView["status"] = ticket.status,
+) {
+  return {
+    id: ticket.id,
+    orderId: ticket.orderId,
+    eventId: ticket.eventId,
+    slotId: ticket.slotId,
+    articleId: ticket.articleId ?? "",
+    holderName: ticket.holderName,
+    quicode: ticket.quicode,
+    ticketUrl: ctx.signedUrl(`/assets/v1/tickets/${ticket.id}.pdf`),
+    status,
+  };
 }

@@ -1,4 +1,5 @@
 import { t } from "../../core/culture.ts";
+import { apiUrl } from "../../core/links.ts";
 import type {
   HandlerResult,
   LocalizedText,
@@ -226,7 +227,7 @@ function createExternalImport(ctx: OperationContext): HandlerResult {
   ctx.emit("entrance.external_import_completed", { import: importSummary(record) });
   return {
     status: 202,
-    headers: { location: `${ctx.url.origin}/external-entrance/v1/imports/${record.id}` },
+    headers: { location: apiUrl(ctx, `/external-entrance/v1/imports/${record.id}`) },
     body: importJson(ctx, record),
   };
 }

@@ -1,5 +1,5 @@
 import type { HandlerResult, OperationContext } from "../../core/types.ts";
-import { findCart, invalid, load, notFound } from "./common.ts";
+import { assertOpen, findCart, invalid, load, notFound } from "./common.ts";
 import { webhookCart, webhookOrder, webhookPayment, webhookTicket } from "./events.ts";
 import { reacquire, refreshHold, releaseCart } from "./holds.ts";
 import { quicodeFor } from "./quicode.ts";
@@ -106,33 +106,7 @@ function unlock(state: ShopState, cart: CartRecord, now: number): void {
 export async function checkoutCart(ctx: OperationContext): Promise<HandlerResult> {
   const { state, now } = load(ctx);
   const cart = findCart(ctx, state, now);
-  if (cart.status === "locked") {
-    ctx.problem("cart-locked", undefined, { cartId: cart.id, paymentId: cart.paymentId });
-  }
-  if (cart.status === "completed") {
-    ctx.problem(
-      "conflict",
-      ctx.text({
-        "de-CH": "Der Warenkorb ist bereits bezahlt.",
-        "fr-CH": "Le panier est déjà payé.",
-        "it-CH": "Il carrello è già pagato.",
-        "en-GB": "The cart is already paid.",
-      }),
-      { cartId: cart.id, orderId: cart.orderId },
-    );
-  }
-  if (cart.status === "expired") {
-    ctx.problem(
-      "conflict",
-      ctx.text({
-        "de-CH": "Der Warenkorb ist abgelaufen.",
-        "fr-CH": "Le panier a expiré.",
-        "it-CH": "Il carrello è scaduto.",
-        "en-GB": "The cart has expired.",
-      }),
-      { cartId: cart.id },
-    );
-  }
+  assertOpen(ctx, cart);
   const missing: string[] = [];
   if (cart.items.length === 0) missing.push("items");
   if (!cart.customer) missing.push("customer");
@@ -368,23 +342,17 @@ export function listOrderTickets(ctx: OperationContext): HandlerResult {
 }
 
 /**
- * The shop sessions tokens were issued for, kept in the shop slice (reset, snapshot and restore with it):
- * which client created each (only that client may renew it), its allowed origins (kept when a renewal omits
- * them) and until when it can be renewed — as long as its carts may still exist (last token's expiry +
- * `cartTtlSeconds` + `cartRetentionSeconds`). Insertion order is renewal order, so expired entries are swept
- * from the front: O(1) amortized per request, bounded memory.
+ * Issues a session token; with `sessionId`, renews that session. The registry (`ShopState.sessions`) lives in the
+ * shop slice (reset, snapshot and restore with it). Insertion order is renewal order, so expired entries are
+ * swept from the front: O(1) amortized per request, bounded memory.
  */
-interface SessionRegistry {
-  sessions?: Record<string, { clientId: string; allowedOrigins: string[]; renewableUntil: number }>;
-}
-
 export function createSession(ctx: OperationContext): HandlerResult {
   const { state, now } = load(ctx);
   const body = (ctx.body ?? {}) as { sessionId?: string; allowedOrigins?: string[] };
   const ttl = state.config.sessionTtlSeconds;
   if (!ctx.issueSessionToken) throw new Error("The engine does not issue session tokens.");
-  const registry = (state as ShopState & SessionRegistry).sessions ?? {};
-  (state as ShopState & SessionRegistry).sessions = registry;
+  state.sessions ??= {};
+  const registry = state.sessions;
   for (const id in registry) {
     if ((registry[id]?.renewableUntil ?? 0) > now) break;
     delete registry[id];

@@ -53,7 +53,7 @@ export function findCart(
   return cart;
 }
 
-/** Throws the matching 409 unless the cart can still be changed. */
+/** Throws the matching 409 unless the cart is open: every cart change and the checkout share it. */
 export function assertOpen(ctx: OperationContext, cart: CartRecord): void {
   if (cart.status === "open") return;
   if (cart.status === "locked") {

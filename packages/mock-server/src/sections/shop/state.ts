@@ -188,6 +188,22 @@ export interface ShopState {
    */
   retentionQueue?: Array<{ cartId: string; dueAt: number }>;
   retentionQueueHead?: number;
+  /**
+   * The shop sessions tokens were issued for (`createSession`), by session id. Insertion order is renewal order
+   * (see there). Optional so snapshots taken before it existed still restore.
+   */
+  sessions?: Record<string, ShopSessionRecord>;
+}
+
+/**
+ * A shop session: which client created it (only that client may renew it), its allowed origins (kept when a
+ * renewal omits them) and until when it can be renewed — as long as its carts may still exist (last token's
+ * expiry + `cartTtlSeconds` + `cartRetentionSeconds`, ms on the mock clock).
+ */
+export interface ShopSessionRecord {
+  clientId: string;
+  allowedOrigins: string[];
+  renewableUntil: number;
 }
 
 /** What `seed.shop` may contain (every field optional). */
@@ -259,6 +275,7 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
     holdQueueHead: 0,
     retentionQueue: [],
     retentionQueueHead: 0,
+    sessions: {},
   };
   for (const venue of catalogue.venues) {
     state.venues[venue.id] = {

@@ -1,4 +1,5 @@
 import { pickText, t } from "../../core/culture.ts";
+import { apiUrl } from "../../core/links.ts";
 import type {
   HandlerResult,
   LocalizedText,
@@ -155,7 +156,7 @@ function submitSurveyResponse(ctx: OperationContext): HandlerResult {
   state.responses[survey.id] = list;
   return {
     status: 201,
-    headers: { location: `${ctx.url.origin}/survey/v1/surveys/${survey.id}/responses` },
+    headers: { location: apiUrl(ctx, `/survey/v1/surveys/${survey.id}/responses`) },
     body: { ...record, answers: structuredClone(record.answers) },
   };
 }

@@ -1,4 +1,5 @@
 import document from "@entrada/openapi/openapi.json" with { type: "json" };
+import { apiUrl } from "../../core/links.ts";
 import type { HandlerResult, OperationContext, SectionModule } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
@@ -152,7 +153,7 @@ function createWebhookSubscription(ctx: OperationContext): HandlerResult {
   state.subscriptionOrder.push(record.id);
   return {
     status: 201,
-    headers: { location: `${ctx.url.origin}/webhooks/v1/subscriptions/${record.id}` },
+    headers: { location: apiUrl(ctx, `/webhooks/v1/subscriptions/${record.id}`) },
     body: { ...subscriptionJson(record, now), secret },
   };
 }
@@ -223,7 +224,7 @@ function sendWebhookTestEvent(ctx: OperationContext): HandlerResult {
   });
   return {
     status: 202,
-    headers: { location: `${ctx.url.origin}/webhooks/v1/deliveries/${delivery.id}` },
+    headers: { location: apiUrl(ctx, `/webhooks/v1/deliveries/${delivery.id}`) },
     body: deliveryJson(delivery),
   };
 }
@@ -265,7 +266,7 @@ function replayWebhookDelivery(ctx: OperationContext): HandlerResult {
   );
   return {
     status: 202,
-    headers: { location: `${ctx.url.origin}/webhooks/v1/deliveries/${delivery.id}` },
+    headers: { location: apiUrl(ctx, `/webhooks/v1/deliveries/${delivery.id}`) },
     body: deliveryJson(delivery),
   };
 }

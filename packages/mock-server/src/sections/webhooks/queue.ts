@@ -213,7 +213,7 @@ export function recordAttempt(
 ): WebhookDeliveryRecord | null {
   const state = webhooksSlice(world);
   const delivery = state.deliveries[deliveryId];
-  if (!delivery || delivery.status !== "pending") return delivery ?? null;
+  if (delivery?.status !== "pending") return delivery ?? null;
   const code = outcome.statusCode;
   const ok = code !== null && code >= 200 && code < 300;
   const attempt: DeliveryAttemptRecord = {

@@ -1,3 +1,4 @@
+import { editDistance } from "../../../core/edit-distance.ts";
 import { badRequest, notImplemented, ODataError } from "./errors.ts";
 import { type Token, tokenize } from "./lexer.ts";
 
@@ -408,25 +409,6 @@ export function parseSelect(input: string, props: PropertyTypes, setName = ""): 
   return all ? null : names;
 }
 
-/** Edit distance, for "did you mean" suggestions. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j] as number;
-      row[j] = Math.min(
-        (row[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        prev + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      prev = tmp;
-    }
-  }
-  return row[b.length] as number;
-}
-
 /** 400 `UnknownProperty`, with the closest property name as a detail when one is near. */
 export function unknownProperty(
   name: string,
@@ -452,7 +434,7 @@ export function unknownProperty(
   if (!best) {
     let bestScore = Number.POSITIVE_INFINITY;
     for (const n of names) {
-      const d = distance(lower, n.toLowerCase());
+      const d = editDistance(lower, n.toLowerCase());
       if (d < bestScore) {
         bestScore = d;
         best = n;
