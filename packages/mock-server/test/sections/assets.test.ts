@@ -162,6 +162,10 @@ describe("assets: images", () => {
     const webp = await get({}, "image/avif,image/webp,*/*;q=0.8");
     expect(webp.contentType).toBe("image/webp");
     expect(webpSize(bytesOf(webp.raw))).toEqual({ width: 960, height: 320 });
+    // Compressed (transforms, copies, Huffman codes from the image), not 4 bytes a pixel: smaller than the PNG.
+    const asPng = await get({ format: "png" });
+    expect(bytesOf(webp.raw).length).toBeLessThan(bytesOf(asPng.raw).length);
+    expect(bytesOf(webp.raw).length).toBeLessThan(960 * 320);
     // The highest q-value wins; among equals the original (no transcoding), then webp, png, jpeg.
     expect((await get({}, "image/png,image/*;q=0.5")).contentType).toBe("image/png");
     expect((await get({}, "image/jpeg,image/webp;q=0.9")).contentType).toBe("image/jpeg");
