@@ -12,13 +12,18 @@ import {
   type TokenRecord,
 } from "./auth.ts";
 import { handleControl } from "./controls.ts";
+import { cors, isPreflight, preflightResponse } from "./cors.ts";
 import { AcceptLanguageError, DEFAULT_CULTURE, negotiateCulture, pickText } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
 import { decideFault } from "./faults.ts";
 import { fingerprint, IdempotencyStore, parseIdempotencyKey } from "./idempotency.ts";
 import { prefixedId, randomToken, ulid } from "./ids.ts";
 import { type LinkRejection, LinkSigner } from "./links.ts";
-import { type FieldError, PROBLEM_BASE, PROBLEMS, ProblemError } from "./problems.ts";
+import { refusesAll, successMedia } from "./negotiation.ts";
+import { type ProblemOptions, problemResponse } from "./problem-response.ts";
+import { type FieldError, ProblemError } from "./problems.ts";
+import { countRequest, type RateLimitConfig, rateLimitedResponse } from "./rate-limit.ts";
+import { DOT_SEGMENT, duplicatedSingleton, queryRecord, rawPath, SESSION_ID } from "./request-target.ts";
 import { Router } from "./router.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
 import type {
@@ -84,29 +89,9 @@ interface Route {
   handler: OperationHandler | undefined;
 }
 
-const EXPOSE =
-  "X-Log-Id, Idempotent-Replayed, Content-Language, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Location";
-const ALLOW_HEADERS = "Authorization, Content-Type, Accept, Accept-Language, Idempotency-Key, X-Mock-Session";
-const SINGLETON_HEADERS = [
-  "authorization",
-  "content-type",
-  "idempotency-key",
-  "x-mock-session",
-  "content-length",
-];
-const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const HEADER_TOKEN_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:[ \t]*,[ \t]*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
+new TextDecoder("utf-8", { fatal: true });
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const TOKEN_OPERATION = "createToken";
-const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
-
-/** The path of an absolute URL string as sent (before any normalization), without query or fragment. */
-function rawPath(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start < 0) return "/";
-  const end = url.search(/[?#]/);
-  return end < 0 ? url.slice(start) : url.slice(start, end);
-}
 
 export class MockCore {
   readonly document: OpenApiDocument;
@@ -360,26 +345,22 @@ export class MockCore {
       if (fromQuery && SESSION_ID.test(fromQuery)) sessionId = fromQuery;
     }
 
-    if (request.duplicateHeaders) {
-      for (const name of request.duplicateHeaders) {
-        if (SINGLETON_HEADERS.includes(name)) {
-          return this.problem("malformed-request", culture, logId, origin, {
-            instance: pathname,
-            detail: `The header ${name} was sent more than once.`,
-            errors: [{ pointer: `/header/${name}`, detail: "Sent more than once; send it once." }],
-          });
-        }
-      }
+    const duplicated = duplicatedSingleton(request.duplicateHeaders);
+    if (duplicated !== undefined) {
+      return this.problem("malformed-request", culture, logId, origin, {
+        instance: pathname,
+        detail: `The header ${duplicated} was sent more than once.`,
+        errors: [{ pointer: `/header/${duplicated}`, detail: "Sent more than once; send it once." }],
+      });
     }
 
     // CORS preflight.
-    const preflight = method === "OPTIONS" && headers["access-control-request-method"] !== undefined;
-    if (preflight) return this.preflight(pathname, origin, headers, logId, culture);
+    if (isPreflight(method, headers)) return this.preflight(pathname, origin, headers, logId, culture);
 
     if (pathname === "/__mock" || pathname.startsWith("/__mock/")) {
       const session = this.session(sessionId);
       session.lastUsed = session.clock.now();
-      return withCors(await handleControl(this, session, request, url, pathname, culture, logId), origin);
+      return cors(await handleControl(this, session, request, url, pathname, culture, logId), origin);
     }
 
     const match = this.router.match(method, pathname);
@@ -418,8 +399,10 @@ export class MockCore {
     const session = this.session(sessionId);
     const now = session.clock.now();
     session.lastUsed = now;
-    const rateHeaders = this.rateLimit(session, headers.authorization ?? "anonymous", now);
-    if (rateHeaders === null) return this.rateLimited(session, culture, logId, origin, pathname, now);
+    const limits = this.options.rateLimit;
+    const rateHeaders = countRequest(limits, session, headers.authorization ?? "anonymous", now);
+    if (rateHeaders === null)
+      return rateLimitedResponse(limits as RateLimitConfig, session, culture, logId, origin, pathname, now);
 
     // Fault injection (before execution: nothing is stored, nothing changes).
     if (session.faults.length > 0) {
@@ -460,8 +443,7 @@ export class MockCore {
       return this.token(session, request, logId, origin, rateHeaders, now);
 
     // Content negotiation: refuse only when the client accepts none of the documented success types.
-    const accept = headers.accept;
-    if (accept !== undefined && accept !== "" && accept !== "*/*" && !acceptsAny(accept, successMedia(op))) {
+    if (refusesAll(headers.accept, op)) {
       return this.problem("not-acceptable", culture, logId, origin, {
         instance: pathname,
         headers: rateHeaders,
@@ -521,13 +503,7 @@ export class MockCore {
     if (match.template.includes("{"))
       errors.push(...this.validator.params(op, "path", match.params, culture));
     if (url.search !== "" || op.params.some((p) => p.in === "query" && p.required)) {
-      const query: Record<string, string | string[]> = {};
-      for (const [key, value] of url.searchParams) {
-        const existing = query[key];
-        if (existing === undefined) query[key] = value;
-        else if (Array.isArray(existing)) existing.push(value);
-        else query[key] = [existing, value];
-      }
+      const query = queryRecord(url.searchParams);
       errors.push(...this.validator.params(op, "query", query, culture));
     }
     if (this.validator.checks(op, "header"))
@@ -603,7 +579,7 @@ export class MockCore {
           ...rateHeaders,
           "idempotent-replayed": "true",
         };
-        return withCors({ status: stored.status, headers: replayHeaders, body: stored.body }, origin);
+        return cors({ status: stored.status, headers: replayHeaders, body: stored.body }, origin);
       }
       if (outcome.kind === "reused") {
         return this.problem("idempotency-key-reused", culture, logId, origin, {
@@ -673,13 +649,7 @@ export class MockCore {
       });
     }
     const events: Array<{ type: string; data: Record<string, unknown> }> = [];
-    const query: Record<string, string | string[]> = {};
-    for (const [key, value] of input.url.searchParams) {
-      const existing = query[key];
-      if (existing === undefined) query[key] = value;
-      else if (Array.isArray(existing)) existing.push(value);
-      else query[key] = [existing, value];
-    }
+    const query = queryRecord(input.url.searchParams);
     const baseUrl = this.baseUrlFor(input.url.origin);
     const ctx: OperationContext = {
       operationId: op.operationId,
@@ -757,7 +727,7 @@ export class MockCore {
         this.dispatchEvent(event, session);
       }
     }
-    return withCors(response, origin);
+    return cors(response, origin);
   }
 
   private render(
@@ -990,7 +960,7 @@ export class MockCore {
       });
       session.tokens.set(grant.token, grant.record);
       if (session.tokens.size > 50_000) this.sweepTokens(session, now);
-      return withCors(
+      return cors(
         {
           status: 200,
           headers: { ...base, "content-type": "application/json" },
@@ -1013,7 +983,7 @@ export class MockCore {
             );
       const headers: Record<string, string> = { ...base, "content-type": "application/json" };
       if (e.status === 401) headers["www-authenticate"] = 'Basic realm="entrada", charset="UTF-8"';
-      return withCors(
+      return cors(
         {
           status: e.status,
           headers,
@@ -1026,51 +996,6 @@ export class MockCore {
 
   private sweepTokens(session: MockSession, now: number): void {
     for (const [token, record] of session.tokens) if (record.expiresAt <= now) session.tokens.delete(token);
-  }
-
-  private rateLimit(session: MockSession, key: string, now: number): Record<string, string> | null {
-    const config = this.options.rateLimit;
-    if (!config) return {};
-    const windowMs = config.windowSeconds * 1000;
-    let counter = session.rate.get(key);
-    if (!counter || now - counter.windowStart >= windowMs || now < counter.windowStart) {
-      counter = { windowStart: now, count: 0 };
-      if (session.rate.size > 10_000) session.rate.clear();
-      session.rate.set(key, counter);
-    }
-    counter.count++;
-    const reset = String(Math.max(0, Math.ceil((counter.windowStart + windowMs - now) / 1000)));
-    if (counter.count > config.limit) return null;
-    return {
-      "ratelimit-limit": String(config.limit),
-      "ratelimit-remaining": String(config.limit - counter.count),
-      "ratelimit-reset": reset,
-    };
-  }
-
-  private rateLimited(
-    session: MockSession,
-    culture: Culture,
-    logId: string,
-    origin: string | undefined,
-    pathname: string,
-    now: number,
-  ): MockResponse {
-    const config = this.options.rateLimit as { limit: number; windowSeconds: number };
-    let reset = config.windowSeconds;
-    for (const counter of session.rate.values()) {
-      reset = Math.min(reset, Math.ceil((counter.windowStart + config.windowSeconds * 1000 - now) / 1000));
-    }
-    const seconds = String(Math.max(1, reset));
-    return this.problem("rate-limited", culture, logId, origin, {
-      instance: pathname,
-      headers: {
-        "ratelimit-limit": String(config.limit),
-        "ratelimit-remaining": "0",
-        "ratelimit-reset": seconds,
-        "retry-after": seconds,
-      },
-    });
   }
 
   private preflight(
@@ -1087,19 +1012,7 @@ export class MockCore {
         return this.problem("not-found", culture, logId, origin, { instance: pathname });
       if (probe.kind === "method-not-allowed") methods = [...probe.allow, "OPTIONS"].join(", ");
     }
-    const requested = headers["access-control-request-headers"];
-    const allowHeaders = requested && HEADER_TOKEN_LIST.test(requested) ? requested : ALLOW_HEADERS;
-    const response: MockResponse = {
-      status: 204,
-      headers: {
-        "x-log-id": logId,
-        "access-control-allow-methods": methods,
-        "access-control-allow-headers": allowHeaders,
-        "access-control-max-age": "600",
-      },
-      body: null,
-    };
-    return withCors(response, origin);
+    return preflightResponse(methods, origin, headers, logId);
   }
 
   /** Builds a localized problem+json response (RFC 9457). */
@@ -1108,46 +1021,9 @@ export class MockCore {
     culture: Culture,
     logId: string,
     origin: string | undefined,
-    options: {
-      detail?: string | undefined;
-      instance?: string;
-      errors?: FieldError[] | undefined;
-      headers?: Record<string, string> | undefined;
-      extensions?: Record<string, unknown> | undefined;
-      status?: number | undefined;
-    } = {},
+    options: ProblemOptions = {},
   ): MockResponse {
-    const spec = PROBLEMS[slug];
-    const extensions = { ...options.extensions };
-    let status = options.status ?? spec?.status;
-    if (status === undefined) {
-      status = typeof extensions.status === "number" ? extensions.status : 400;
-    }
-    delete extensions.status;
-    const body: Record<string, unknown> = {
-      type: `${PROBLEM_BASE}${slug}`,
-      title: spec
-        ? pickText(spec.title, culture)
-        : slug.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()),
-      status,
-      detail: options.detail ?? (spec ? pickText(spec.detail, culture) : slug),
-      ...(options.instance !== undefined ? { instance: options.instance } : {}),
-      logId,
-      ...extensions,
-    };
-    if (options.errors && options.errors.length > 0) body.errors = options.errors;
-    const response: MockResponse = {
-      status,
-      headers: {
-        "content-type": "application/problem+json",
-        "x-log-id": logId,
-        "content-language": culture,
-        vary: "Accept-Language",
-        ...options.headers,
-      },
-      body: JSON.stringify(body),
-    };
-    return withCors(response, origin);
+    return problemResponse(slug, culture, logId, origin, options);
   }
 }
 
@@ -1205,46 +1081,6 @@ function localizedAuthDetail(why: string, culture: Culture): string {
     },
   };
   return table[why]?.[culture] ?? why;
-}
-
-const successMediaCache = new WeakMap<OperationSpec, string[]>();
-
-/** Media types of the operation's documented 2xx responses (JSON when it documents none). */
-function successMedia(op: OperationSpec): string[] {
-  let media = successMediaCache.get(op);
-  if (!media) {
-    const found = new Set<string>();
-    for (const [status, types] of op.responses)
-      if (status.startsWith("2")) for (const type of types.keys()) found.add(type);
-    media = found.size > 0 ? [...found] : ["application/json"];
-    successMediaCache.set(op, media);
-  }
-  return media;
-}
-
-/** RFC 9110 §12.5.1: does any range with q > 0 match one of the types? Problems are always allowed through. */
-function acceptsAny(header: string, types: string[]): boolean {
-  for (const part of header.split(",")) {
-    const [range = "", ...params] = part.trim().toLowerCase().split(";");
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
-    const [type, subtype] = range.trim().split("/");
-    if (!type || !subtype) continue;
-    if (type === "*" && subtype === "*") return true;
-    for (const candidate of types) {
-      const [ct, cs] = candidate.split("/");
-      if (type === ct && (subtype === "*" || subtype === cs)) return true;
-    }
-  }
-  return false;
-}
-
-function withCors(response: MockResponse, origin: string | undefined): MockResponse {
-  if (origin === undefined) return response;
-  response.headers["access-control-allow-origin"] = origin;
-  response.headers["access-control-expose-headers"] = EXPOSE;
-  response.headers.vary = response.headers.vary ? `${response.headers.vary}, Origin` : "Origin";
-  return response;
 }
 
 function sleep(ms: number): Promise<void> {

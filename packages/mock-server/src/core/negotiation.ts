@@ -1,0 +1,42 @@
+/** Content negotiation (RFC 9110 §12.5.1): which success media an operation answers, and does Accept allow one. */
+import type { OperationSpec } from "./document.ts";
+
+const successMediaCache = new WeakMap<OperationSpec, string[]>();
+
+/** Media types of the operation's documented 2xx responses (JSON when it documents none). */
+export function successMedia(op: OperationSpec): string[] {
+  let media = successMediaCache.get(op);
+  if (!media) {
+    const found = new Set<string>();
+    for (const [status, types] of op.responses)
+      if (status.startsWith("2")) for (const type of types.keys()) found.add(type);
+    media = found.size > 0 ? [...found] : ["application/json"];
+    successMediaCache.set(op, media);
+  }
+  return media;
+}
+
+/** RFC 9110 §12.5.1: does any range with q > 0 match one of the types? Problems are always allowed through. */
+export function acceptsAny(header: string, types: string[]): boolean {
+  for (const part of header.split(",")) {
+    const [range = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
+    const [type, subtype] = range.trim().split("/");
+    if (!type || !subtype) continue;
+    if (type === "*" && subtype === "*") return true;
+    for (const candidate of types) {
+      const [ct, cs] = candidate.split("/");
+      if (type === ct && (subtype === "*" || subtype === cs)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Accept is only checked when it says something: absent, empty and `*\/*` pass without parsing. True when the
+ * client accepts none of the operation's documented success types (→ 406).
+ */
+export function refusesAll(accept: string | undefined, op: OperationSpec): boolean {
+  return accept !== undefined && accept !== "" && accept !== "*/*" && !acceptsAny(accept, successMedia(op));
+}

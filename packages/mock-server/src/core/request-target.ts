@@ -1,0 +1,41 @@
+/** The request target as sent: raw path, dot segments, session ids, duplicated singleton headers, query records. */
+
+/** RFC 3986 dot segments, also percent-encoded. */
+export const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+/** What an `X-Mock-Session` header (or `mockSession` query parameter under `/__mock`) may hold. */
+export const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** Headers that must not be sent twice (a proxy or client bug that would otherwise be resolved silently). */
+export const SINGLETON_HEADERS = [
+  "authorization",
+  "content-type",
+  "idempotency-key",
+  "x-mock-session",
+  "content-length",
+];
+
+/** The path of an absolute URL string as sent (before any normalization), without query or fragment. */
+export function rawPath(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const end = url.search(/[?#]/);
+  return end < 0 ? url.slice(start) : url.slice(start, end);
+}
+
+/** The first duplicated singleton header, or undefined. */
+export function duplicatedSingleton(duplicates: readonly string[] | undefined): string | undefined {
+  if (!duplicates) return undefined;
+  for (const name of duplicates) if (SINGLETON_HEADERS.includes(name)) return name;
+  return undefined;
+}
+
+/** Query parameters as a record: a repeated name becomes an array, in order. */
+export function queryRecord(params: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [key, value] of params) {
+    const existing = query[key];
+    if (existing === undefined) query[key] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else query[key] = [existing, value];
+  }
+  return query;
+}
