@@ -3,38 +3,39 @@
  * MockResponse it returns. Pipeline: CORS → session → culture → route → rate limit → faults → auth →
  * parameters → body → idempotency → handler → response validation (tests) → idempotency store.
  */
-import {
-  type ClientConfig,
-  DEMO_CLIENTS,
-  grantToken,
-  OAuthError,
-  parseBearer,
-  type TokenRecord,
-} from "./auth.ts";
+import { type ClientConfig, DEMO_CLIENTS } from "./auth.ts";
+import { authenticateRequest } from "./authentication.ts";
 import { handleControl } from "./controls.ts";
 import { cors, isPreflight, preflightResponse } from "./cors.ts";
 import { AcceptLanguageError, DEFAULT_CULTURE, negotiateCulture, pickText } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
 import { decideFault } from "./faults.ts";
 import { fingerprint, IdempotencyStore, parseIdempotencyKey } from "./idempotency.ts";
-import { prefixedId, randomToken, ulid } from "./ids.ts";
-import { type LinkRejection, LinkSigner } from "./links.ts";
+import { ulid } from "./ids.ts";
+import { invokeHandler } from "./invoke.ts";
+import { LinkSigner } from "./links.ts";
 import { refusesAll, successMedia } from "./negotiation.ts";
 import { type ProblemOptions, problemResponse } from "./problem-response.ts";
-import { type FieldError, ProblemError } from "./problems.ts";
+import type { FieldError } from "./problems.ts";
 import { countRequest, type RateLimitConfig, rateLimitedResponse } from "./rate-limit.ts";
-import { DOT_SEGMENT, duplicatedSingleton, queryRecord, rawPath, SESSION_ID } from "./request-target.ts";
+import { parseBody } from "./request-body.ts";
+import {
+  DOT_SEGMENT,
+  duplicatedSingleton,
+  queryRecord,
+  rawPath,
+  SESSION_ID,
+  withinMount,
+} from "./request-target.ts";
 import { Router } from "./router.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
+import { tokenResponse } from "./token-endpoint.ts";
 import type {
-  AuthInfo,
   ControlRoute,
   Culture,
   ErrorFormat,
-  HandlerResult,
   MockRequest,
   MockResponse,
-  OperationContext,
   OperationHandler,
   SectionModule,
   SeedData,
@@ -90,7 +91,6 @@ interface Route {
 }
 
 new TextDecoder("utf-8", { fatal: true });
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 const TOKEN_OPERATION = "createToken";
 
 export class MockCore {
@@ -180,9 +180,7 @@ export class MockCore {
 
   /** A request path relative to the base path, or null when it lies outside it. */
   private withinMount(path: string): string | null {
-    const mount = this.mountPath;
-    if (mount === "") return path;
-    return path.startsWith(mount) ? path.slice(mount.length) || "/" : null;
+    return withinMount(this.mountPath, path);
   }
 
   operation(operationId: string): OperationSpec | undefined {
@@ -440,7 +438,7 @@ export class MockCore {
     }
 
     if (op.operationId === TOKEN_OPERATION)
-      return this.token(session, request, logId, origin, rateHeaders, now);
+      return tokenResponse(session, request, logId, origin, rateHeaders, now, this.options.tokenTtlSeconds);
 
     // Content negotiation: refuse only when the client accepts none of the documented success types.
     if (refusesAll(headers.accept, op)) {
@@ -453,50 +451,22 @@ export class MockCore {
     }
 
     // Authentication and scopes.
-    let auth: AuthInfo | null = null;
-    const signatureParam = op.security.signedUrl;
-    if (
-      !op.security.public &&
-      signatureParam !== null &&
-      headers.authorization === undefined &&
-      url.searchParams.has(signatureParam)
-    ) {
-      // A signed link authorizes this one asset (the signature covers the path as sent) until it expires.
-      const linkPath = this.withinMount(rawPath(request.url)) ?? "/";
-      const rejection = this.links.verify(
-        linkPath,
-        url.searchParams.get("expires") ?? undefined,
-        url.searchParams.get(signatureParam) ?? undefined,
-        now,
-      );
-      if (rejection !== null) {
-        return this.problem("unauthorized", culture, logId, origin, {
-          instance: pathname,
-          detail: linkRejectionDetail(rejection, culture),
-          headers: { ...rateHeaders, "www-authenticate": 'Bearer realm="entrada"' },
-          extensions: { reason: rejection === "expired" ? "link-expired" : "link-invalid" },
-        });
-      }
-    } else if (
-      !op.security.public ||
-      // Public with token alternatives (`{}` next to them: images, icons): anonymous is fine, but a token that is
-      // sent is checked like anywhere else (RFC 6750 §3.1: an invalid token is a 401, never silently ignored).
-      (headers.authorization !== undefined && (op.security.session || op.security.scopeSets.length > 0))
-    ) {
-      const authResult = this.authenticate(
-        op,
-        session,
-        headers,
-        now,
-        culture,
-        logId,
-        origin,
-        pathname,
-        rateHeaders,
-      );
-      if ("status" in authResult) return authResult;
-      auth = authResult.auth;
-    }
+    const auth = authenticateRequest(
+      op,
+      session,
+      this.links,
+      this.mountPath,
+      request.url,
+      url,
+      headers,
+      now,
+      culture,
+      logId,
+      origin,
+      pathname,
+      rateHeaders,
+    );
+    if (auth !== null && "status" in auth) return auth;
 
     // Parameters.
     const errors: FieldError[] = [];
@@ -543,7 +513,7 @@ export class MockCore {
       });
     }
     if (bytes && bytes.length > 0) {
-      const parsed = this.parseBody(op, headers["content-type"], bytes, culture);
+      const parsed = parseBody(this.validator, op, headers["content-type"], bytes, culture);
       if (parsed.problem) {
         return this.problem(parsed.problem.slug, culture, logId, origin, {
           instance: pathname,
@@ -596,7 +566,7 @@ export class MockCore {
     }
 
     // Execute.
-    const response = await this.execute(op, handler, {
+    const response = await invokeHandler(this, op, handler, {
       session,
       url,
       params: match.params,
@@ -622,380 +592,6 @@ export class MockCore {
       }
     }
     return response;
-  }
-
-  private async execute(
-    op: OperationSpec,
-    handler: OperationHandler | undefined,
-    input: {
-      session: MockSession;
-      url: URL;
-      params: Record<string, string>;
-      headers: Record<string, string>;
-      body: unknown;
-      culture: Culture;
-      auth: AuthInfo | null;
-      logId: string;
-      origin: string | undefined;
-      pathname: string;
-      rateHeaders: Record<string, string>;
-    },
-  ): Promise<MockResponse> {
-    const { session, culture, logId, origin, pathname, rateHeaders } = input;
-    if (!handler) {
-      return this.problem("not-implemented", culture, logId, origin, {
-        instance: pathname,
-        headers: rateHeaders,
-      });
-    }
-    const events: Array<{ type: string; data: Record<string, unknown> }> = [];
-    const query = queryRecord(input.url.searchParams);
-    const baseUrl = this.baseUrlFor(input.url.origin);
-    const ctx: OperationContext = {
-      operationId: op.operationId,
-      method: op.method,
-      url: input.url,
-      params: input.params,
-      query,
-      headers: input.headers,
-      body: input.body,
-      culture,
-      auth: input.auth,
-      world: session.world,
-      clock: session.clock,
-      baseUrl,
-      mockSession: session.id,
-      logId,
-      text: (value) => pickText(value, culture),
-      problem: (slug, detail, extensions) => {
-        throw new ProblemError(slug, detail, extensions);
-      },
-      emit: (type, data) => {
-        events.push({ type, data });
-      },
-      id: (prefix) => prefixedId(prefix, session.clock.now()),
-      signedUrl: (path) => this.signedLink(baseUrl, path, session.clock.now()),
-      issueSessionToken: ({ sessionId, ttlSeconds, allowedOrigins }) => {
-        const token = `${sessionId}.${randomToken(32)}`;
-        const expiresAt = session.clock.now() + ttlSeconds * 1000;
-        const creator = input.auth?.clientId ?? "anonymous";
-        session.tokens.set(token, {
-          kind: "session",
-          clientId: creator,
-          scopes: ["Shop"],
-          sessionId,
-          expiresAt,
-          allowedOrigins,
-        });
-        return { token, expiresAt };
-      },
-    };
-    let response: MockResponse;
-    let keepEvents = true;
-    try {
-      const result = await handler(ctx);
-      response = this.render(result, culture, logId, rateHeaders);
-    } catch (error) {
-      if (error instanceof ProblemError) {
-        response = this.problem(error.slug, culture, logId, undefined, {
-          instance: pathname,
-          headers: { ...rateHeaders, ...error.headers },
-          detail: error.detail,
-          extensions: error.extensions,
-          status: error.status,
-        });
-      } else {
-        keepEvents = false;
-        (this.options.onError ?? ((e: unknown) => console.error(e)))(error, op.operationId);
-        response = this.problem("internal-error", culture, logId, undefined, {
-          instance: pathname,
-          headers: rateHeaders,
-        });
-      }
-    }
-    if (this.options.validateResponses) this.checkResponse(op, response, culture, logId);
-    if (keepEvents && events.length > 0) {
-      for (const e of events) {
-        const event: EmittedEvent = {
-          id: prefixedId("msg", session.clock.now()),
-          type: e.type,
-          timestamp: new Date(session.clock.now()).toISOString(),
-          data: e.data,
-          session: session.id,
-        };
-        session.recordEvent(event);
-        this.dispatchEvent(event, session);
-      }
-    }
-    return cors(response, origin);
-  }
-
-  private render(
-    result: HandlerResult,
-    culture: Culture,
-    logId: string,
-    rateHeaders: Record<string, string>,
-  ): MockResponse {
-    const headers: Record<string, string> = {
-      "x-log-id": logId,
-      "content-language": culture,
-      vary: "Accept-Language",
-      ...rateHeaders,
-    };
-    let body: string | Uint8Array | null = null;
-    if (result.raw !== undefined) {
-      body = result.raw;
-      headers["content-type"] = result.contentType ?? "application/octet-stream";
-    } else if (result.body !== undefined && result.status !== 204 && result.status !== 304) {
-      body = JSON.stringify(result.body);
-      headers["content-type"] =
-        result.contentType ?? (result.status >= 400 ? "application/problem+json" : "application/json");
-    }
-    if (result.headers) for (const [k, v] of Object.entries(result.headers)) headers[k.toLowerCase()] = v;
-    return { status: result.status, headers, body };
-  }
-
-  private checkResponse(op: OperationSpec, response: MockResponse, culture: Culture, logId: string): void {
-    const status = String(response.status);
-    const media =
-      op.responses.get(status) ?? op.responses.get(`${status[0]}XX`) ?? op.responses.get("default") ?? null;
-    const errors: string[] = [];
-    if (!media) {
-      errors.push(`Status ${status} is not documented for ${op.operationId}.`);
-    } else {
-      const type = (response.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "";
-      if (media.size > 0 && response.body !== null) {
-        if (!media.has(type))
-          errors.push(`Content-Type ${type} is not documented for ${op.operationId} ${status}.`);
-        else {
-          const pointer = media.get(type);
-          if (pointer && typeof response.body === "string" && type.endsWith("json")) {
-            errors.push(...this.validator.response(pointer, JSON.parse(response.body)));
-          }
-        }
-      } else if (media.size > 0 && response.body === null && status !== "204") {
-        errors.push(`${op.operationId} ${status} has no body but the document describes one.`);
-      }
-    }
-    if (errors.length === 0) return;
-    this.responseViolations.push({ operationId: op.operationId, status: response.status, errors });
-    if (this.options.validateResponses === "strict") {
-      const problem = this.problem("internal-error", culture, logId, undefined, {
-        detail: `The mock's response violates the document: ${errors.join("; ")}`,
-        extensions: { violations: errors, originalStatus: response.status },
-      });
-      response.status = problem.status;
-      response.headers = problem.headers;
-      response.body = problem.body;
-    }
-  }
-
-  private parseBody(
-    op: OperationSpec,
-    contentType: string | undefined,
-    bytes: Uint8Array,
-    culture: Culture,
-  ): {
-    value?: unknown;
-    problem?: { slug: string; detail?: string; errors?: FieldError[]; headers?: Record<string, string> };
-  } {
-    if (!op.body) {
-      return {
-        problem: {
-          slug: "malformed-request",
-          detail: `${op.method} ${op.template} takes no request body.`,
-          errors: [{ pointer: "/body", detail: "Send no body." }],
-        },
-      };
-    }
-    const accepted = [...op.body.media.keys()];
-    const [rawMedia = "", ...params] = (contentType ?? "").split(";");
-    const media = rawMedia.trim().toLowerCase();
-    const charset = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("charset="));
-    const isJson = media === "application/json" || media.endsWith("+json");
-    if (!op.body.media.has(media) || (charset && !/^charset="?utf-8"?$/.test(charset))) {
-      return {
-        problem: {
-          slug: "unsupported-media-type",
-          detail: `Send ${accepted.join(" or ")} (UTF-8); got ${contentType ?? "no Content-Type"}.`,
-          errors: [{ pointer: "/header/content-type", detail: `Expected ${accepted.join(" or ")}.` }],
-          headers: { [op.method === "PATCH" ? "accept-patch" : "accept-post"]: accepted.join(", ") },
-        },
-      };
-    }
-    let text: string;
-    try {
-      text = utf8.decode(bytes);
-    } catch {
-      return {
-        problem: {
-          slug: "malformed-request",
-          detail: "The request body is not valid UTF-8.",
-          errors: [{ pointer: "/body", detail: "Not valid UTF-8." }],
-        },
-      };
-    }
-    let value: unknown;
-    if (isJson) {
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        return {
-          problem: {
-            slug: "malformed-request",
-            detail: `The request body is not valid JSON: ${(error as Error).message}`,
-            errors: [{ pointer: "/body", detail: "Not valid JSON." }],
-          },
-        };
-      }
-    } else if (media === "application/x-www-form-urlencoded") {
-      const form: Record<string, string | string[]> = {};
-      for (const [k, v] of new URLSearchParams(text)) {
-        const existing = form[k];
-        if (existing === undefined) form[k] = v;
-        else if (Array.isArray(existing)) existing.push(v);
-        else form[k] = [existing, v];
-      }
-      value = form;
-    } else {
-      value = text;
-    }
-    const errors = this.validator.body(op, media, value, culture);
-    if (errors.length > 0) return { problem: { slug: "validation-error", errors } };
-    return { value };
-  }
-
-  private authenticate(
-    op: OperationSpec,
-    session: MockSession,
-    headers: Record<string, string>,
-    now: number,
-    culture: Culture,
-    logId: string,
-    origin: string | undefined,
-    pathname: string,
-    rateHeaders: Record<string, string>,
-  ): { auth: AuthInfo } | MockResponse {
-    const header = headers.authorization;
-    const realm = 'Bearer realm="entrada"';
-    if (header === undefined) {
-      return this.problem("unauthorized", culture, logId, origin, {
-        instance: pathname,
-        headers: { ...rateHeaders, "www-authenticate": realm },
-      });
-    }
-    const token = parseBearer(header);
-    const record: TokenRecord | undefined = token ? session.tokens.get(token) : undefined;
-    if (!record || record.expiresAt <= now) {
-      if (record && token) session.tokens.delete(token);
-      const why = !token
-        ? "The Authorization header is not a Bearer token."
-        : record
-          ? "The token has expired."
-          : "The token is not valid.";
-      return this.problem("unauthorized", culture, logId, origin, {
-        instance: pathname,
-        detail: localizedAuthDetail(why, culture),
-        headers: {
-          ...rateHeaders,
-          "www-authenticate": `${realm}, error="invalid_token", error_description="${why}"`,
-        },
-      });
-    }
-    const insufficient = (needed: string) =>
-      this.problem("forbidden", culture, logId, origin, {
-        instance: pathname,
-        headers: {
-          ...rateHeaders,
-          "www-authenticate": `${realm}, error="insufficient_scope", scope="${needed}"`,
-        },
-        extensions: { requiredScopes: op.security.scopeSets.map((s) => s.join(" ")) },
-      });
-    if (record.kind === "session") {
-      if (!op.security.session) return insufficient(op.security.scopeSets[0]?.join(" ") ?? "");
-      if (
-        record.allowedOrigins &&
-        record.allowedOrigins.length > 0 &&
-        origin !== undefined &&
-        !record.allowedOrigins.includes(origin)
-      ) {
-        return this.problem("forbidden", culture, logId, origin, {
-          instance: pathname,
-          headers: rateHeaders,
-          detail: `The session token is not valid for the origin ${origin}.`,
-        });
-      }
-      return { auth: record };
-    }
-    if (
-      op.security.scopeSets.length > 0 &&
-      !op.security.scopeSets.some((set) => set.every((s) => record.scopes.includes(s)))
-    ) {
-      return insufficient(op.security.scopeSets[0]?.join(" ") ?? "");
-    }
-    return { auth: record };
-  }
-
-  private token(
-    session: MockSession,
-    request: MockRequest,
-    logId: string,
-    origin: string | undefined,
-    rateHeaders: Record<string, string>,
-    now: number,
-  ): MockResponse {
-    const base = { "x-log-id": logId, "cache-control": "no-store", pragma: "no-cache", ...rateHeaders };
-    let text: string;
-    try {
-      if (request.body && request.body.length > 64 * 1024)
-        throw new OAuthError("invalid_request", "The body is too large.");
-      text = request.body ? utf8.decode(request.body) : "";
-      const grant = grantToken({
-        authorization: request.headers.authorization,
-        contentType: request.headers["content-type"],
-        body: text,
-        clients: session.clients,
-        now,
-        ttlSeconds: this.options.tokenTtlSeconds,
-      });
-      session.tokens.set(grant.token, grant.record);
-      if (session.tokens.size > 50_000) this.sweepTokens(session, now);
-      return cors(
-        {
-          status: 200,
-          headers: { ...base, "content-type": "application/json" },
-          body: JSON.stringify({
-            access_token: grant.token,
-            token_type: "Bearer",
-            expires_in: grant.expiresIn,
-            scope: grant.scope,
-          }),
-        },
-        origin,
-      );
-    } catch (error) {
-      const e =
-        error instanceof OAuthError
-          ? error
-          : new OAuthError(
-              "invalid_request",
-              error instanceof TypeError ? "The body is not valid UTF-8." : "The request is malformed.",
-            );
-      const headers: Record<string, string> = { ...base, "content-type": "application/json" };
-      if (e.status === 401) headers["www-authenticate"] = 'Basic realm="entrada", charset="UTF-8"';
-      return cors(
-        {
-          status: e.status,
-          headers,
-          body: JSON.stringify({ error: e.error, error_description: e.description }),
-        },
-        origin,
-      );
-    }
-  }
-
-  private sweepTokens(session: MockSession, now: number): void {
-    for (const [token, record] of session.tokens) if (record.expiresAt <= now) session.tokens.delete(token);
   }
 
   private preflight(
@@ -1025,62 +621,6 @@ export class MockCore {
   ): MockResponse {
     return problemResponse(slug, culture, logId, origin, options);
   }
-}
-
-function linkRejectionDetail(rejection: LinkRejection, culture: Culture): string {
-  const texts: Record<LinkRejection, Record<Culture, string>> = {
-    expired: {
-      "de-CH":
-        "Der Link ist abgelaufen. Rufen Sie die Bestellung oder ihre Tickets erneut ab, um einen neuen Link zu erhalten.",
-      "fr-CH":
-        "Le lien a expiré. Récupérez à nouveau la commande ou ses billets pour obtenir un nouveau lien.",
-      "it-CH": "Il link è scaduto. Richiedi di nuovo l'ordine o i suoi biglietti per ottenere un nuovo link.",
-      "en-GB": "The link has expired. Fetch the order or its tickets again for a fresh link.",
-    },
-    "bad-signature": {
-      "de-CH":
-        "Die Signatur des Links ist ungültig. Verwenden Sie den Link unverändert oder rufen Sie die Bestellung erneut ab.",
-      "fr-CH":
-        "La signature du lien n'est pas valide. Utilisez le lien tel quel ou récupérez à nouveau la commande.",
-      "it-CH": "La firma del link non è valida. Usa il link così com'è o richiedi di nuovo l'ordine.",
-      "en-GB":
-        "The link's signature is not valid. Use the link exactly as given, or fetch the order again for a fresh link.",
-    },
-    malformed: {
-      "de-CH":
-        "Dem Link fehlt ein gültiges expires. Verwenden Sie den Link unverändert oder rufen Sie die Bestellung erneut ab.",
-      "fr-CH":
-        "Il manque au lien un expires valide. Utilisez le lien tel quel ou récupérez à nouveau la commande.",
-      "it-CH": "Al link manca un expires valido. Usa il link così com'è o richiedi di nuovo l'ordine.",
-      "en-GB":
-        "The link lacks a valid expires. Use the link exactly as given, or fetch the order again for a fresh link.",
-    },
-  };
-  return texts[rejection][culture];
-}
-
-function localizedAuthDetail(why: string, culture: Culture): string {
-  const table: Record<string, Record<Culture, string>> = {
-    "The Authorization header is not a Bearer token.": {
-      "de-CH": "Der Authorization-Header ist kein Bearer-Token.",
-      "fr-CH": "L'en-tête Authorization n'est pas un jeton Bearer.",
-      "it-CH": "L'intestazione Authorization non è un token Bearer.",
-      "en-GB": why,
-    },
-    "The token has expired.": {
-      "de-CH": "Das Token ist abgelaufen.",
-      "fr-CH": "Le jeton a expiré.",
-      "it-CH": "Il token è scaduto.",
-      "en-GB": why,
-    },
-    "The token is not valid.": {
-      "de-CH": "Das Token ist ungültig.",
-      "fr-CH": "Le jeton n'est pas valide.",
-      "it-CH": "Il token non è valido.",
-      "en-GB": why,
-    },
-  };
-  return table[why]?.[culture] ?? why;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -39,3 +39,9 @@ export function queryRecord(params: URLSearchParams): Record<string, string | st
   }
   return query;
 }
+
+/** `path` relative to the mount path (`/api`; "" for the root), or null when it lies outside it. */
+export function withinMount(mount: string, path: string): string | null {
+  if (mount === "") return path;
+  return path.startsWith(mount) ? path.slice(mount.length) || "/" : null;
+}

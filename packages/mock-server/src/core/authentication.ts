@@ -1,0 +1,206 @@
+/**
+ * Who is calling: a signed asset link, a bearer token (client or shop session) with the operation's scopes, or
+ * nobody on a public operation. RFC 6750 challenges in WWW-Authenticate; localized details.
+ */
+import { parseBearer, type TokenRecord } from "./auth.ts";
+import type { OperationSpec } from "./document.ts";
+import type { LinkRejection, LinkSigner } from "./links.ts";
+import { problemResponse } from "./problem-response.ts";
+import { rawPath, withinMount } from "./request-target.ts";
+import type { MockSession } from "./session.ts";
+import type { AuthInfo, Culture, MockResponse } from "./types.ts";
+
+const REALM = 'Bearer realm="entrada"';
+
+/**
+ * The authentication stage: the caller (null: anonymous on a public operation or through a valid signed link), or
+ * the 401/403 to answer.
+ */
+export function authenticateRequest(
+  op: OperationSpec,
+  session: MockSession,
+  links: LinkSigner,
+  mountPath: string,
+  requestUrl: string,
+  url: URL,
+  headers: Record<string, string>,
+  now: number,
+  culture: Culture,
+  logId: string,
+  origin: string | undefined,
+  pathname: string,
+  rateHeaders: Record<string, string>,
+): AuthInfo | null | MockResponse {
+  const signatureParam = op.security.signedUrl;
+  if (
+    !op.security.public &&
+    signatureParam !== null &&
+    headers.authorization === undefined &&
+    url.searchParams.has(signatureParam)
+  ) {
+    // A signed link authorizes this one asset (the signature covers the path as sent) until it expires.
+    const linkPath = withinMount(mountPath, rawPath(requestUrl)) ?? "/";
+    const rejection = links.verify(
+      linkPath,
+      url.searchParams.get("expires") ?? undefined,
+      url.searchParams.get(signatureParam) ?? undefined,
+      now,
+    );
+    if (rejection !== null) {
+      return problemResponse("unauthorized", culture, logId, origin, {
+        instance: pathname,
+        detail: linkRejectionDetail(rejection, culture),
+        headers: { ...rateHeaders, "www-authenticate": REALM },
+        extensions: { reason: rejection === "expired" ? "link-expired" : "link-invalid" },
+      });
+    }
+    return null;
+  }
+  if (
+    !op.security.public ||
+    // Public with token alternatives (`{}` next to them: images, icons): anonymous is fine, but a token that is
+    // sent is checked like anywhere else (RFC 6750 §3.1: an invalid token is a 401, never silently ignored).
+    (headers.authorization !== undefined && (op.security.session || op.security.scopeSets.length > 0))
+  ) {
+    return authenticateBearer(op, session, headers, now, culture, logId, origin, pathname, rateHeaders);
+  }
+  return null;
+}
+
+/** Checks the bearer token: known, unexpired, of the right kind and origin, with one of the scope sets. */
+function authenticateBearer(
+  op: OperationSpec,
+  session: MockSession,
+  headers: Record<string, string>,
+  now: number,
+  culture: Culture,
+  logId: string,
+  origin: string | undefined,
+  pathname: string,
+  rateHeaders: Record<string, string>,
+): AuthInfo | MockResponse {
+  const header = headers.authorization;
+  if (header === undefined) {
+    return problemResponse("unauthorized", culture, logId, origin, {
+      instance: pathname,
+      headers: { ...rateHeaders, "www-authenticate": REALM },
+    });
+  }
+  const token = parseBearer(header);
+  const record: TokenRecord | undefined = token ? session.tokens.get(token) : undefined;
+  if (!record || record.expiresAt <= now) {
+    if (record && token) session.tokens.delete(token);
+    const why = !token
+      ? "The Authorization header is not a Bearer token."
+      : record
+        ? "The token has expired."
+        : "The token is not valid.";
+    return problemResponse("unauthorized", culture, logId, origin, {
+      instance: pathname,
+      detail: localizedAuthDetail(why, culture),
+      headers: {
+        ...rateHeaders,
+        "www-authenticate": `${REALM}, error="invalid_token", error_description="${why}"`,
+      },
+    });
+  }
+  if (record.kind === "session") {
+    if (!op.security.session) return insufficientScope(op, culture, logId, origin, pathname, rateHeaders);
+    if (
+      record.allowedOrigins &&
+      record.allowedOrigins.length > 0 &&
+      origin !== undefined &&
+      !record.allowedOrigins.includes(origin)
+    ) {
+      return problemResponse("forbidden", culture, logId, origin, {
+        instance: pathname,
+        headers: rateHeaders,
+        detail: `The session token is not valid for the origin ${origin}.`,
+      });
+    }
+    return record;
+  }
+  if (
+    op.security.scopeSets.length > 0 &&
+    !op.security.scopeSets.some((set) => set.every((s) => record.scopes.includes(s)))
+  ) {
+    return insufficientScope(op, culture, logId, origin, pathname, rateHeaders);
+  }
+  return record;
+}
+
+/** 403 naming the first scope set in the challenge and every accepted set in `requiredScopes`. */
+function insufficientScope(
+  op: OperationSpec,
+  culture: Culture,
+  logId: string,
+  origin: string | undefined,
+  pathname: string,
+  rateHeaders: Record<string, string>,
+): MockResponse {
+  const needed = op.security.scopeSets[0]?.join(" ") ?? "";
+  return problemResponse("forbidden", culture, logId, origin, {
+    instance: pathname,
+    headers: {
+      ...rateHeaders,
+      "www-authenticate": `${REALM}, error="insufficient_scope", scope="${needed}"`,
+    },
+    extensions: { requiredScopes: op.security.scopeSets.map((s) => s.join(" ")) },
+  });
+}
+
+function linkRejectionDetail(rejection: LinkRejection, culture: Culture): string {
+  const texts: Record<LinkRejection, Record<Culture, string>> = {
+    expired: {
+      "de-CH":
+        "Der Link ist abgelaufen. Rufen Sie die Bestellung oder ihre Tickets erneut ab, um einen neuen Link zu erhalten.",
+      "fr-CH":
+        "Le lien a expiré. Récupérez à nouveau la commande ou ses billets pour obtenir un nouveau lien.",
+      "it-CH": "Il link è scaduto. Richiedi di nuovo l'ordine o i suoi biglietti per ottenere un nuovo link.",
+      "en-GB": "The link has expired. Fetch the order or its tickets again for a fresh link.",
+    },
+    "bad-signature": {
+      "de-CH":
+        "Die Signatur des Links ist ungültig. Verwenden Sie den Link unverändert oder rufen Sie die Bestellung erneut ab.",
+      "fr-CH":
+        "La signature du lien n'est pas valide. Utilisez le lien tel quel ou récupérez à nouveau la commande.",
+      "it-CH": "La firma del link non è valida. Usa il link così com'è o richiedi di nuovo l'ordine.",
+      "en-GB":
+        "The link's signature is not valid. Use the link exactly as given, or fetch the order again for a fresh link.",
+    },
+    malformed: {
+      "de-CH":
+        "Dem Link fehlt ein gültiges expires. Verwenden Sie den Link unverändert oder rufen Sie die Bestellung erneut ab.",
+      "fr-CH":
+        "Il manque au lien un expires valide. Utilisez le lien tel quel ou récupérez à nouveau la commande.",
+      "it-CH": "Al link manca un expires valido. Usa il link così com'è o richiedi di nuovo l'ordine.",
+      "en-GB":
+        "The link lacks a valid expires. Use the link exactly as given, or fetch the order again for a fresh link.",
+    },
+  };
+  return texts[rejection][culture];
+}
+
+function localizedAuthDetail(why: string, culture: Culture): string {
+  const table: Record<string, Record<Culture, string>> = {
+    "The Authorization header is not a Bearer token.": {
+      "de-CH": "Der Authorization-Header ist kein Bearer-Token.",
+      "fr-CH": "L'en-tête Authorization n'est pas un jeton Bearer.",
+      "it-CH": "L'intestazione Authorization non è un token Bearer.",
+      "en-GB": why,
+    },
+    "The token has expired.": {
+      "de-CH": "Das Token ist abgelaufen.",
+      "fr-CH": "Le jeton a expiré.",
+      "it-CH": "Il token è scaduto.",
+      "en-GB": why,
+    },
+    "The token is not valid.": {
+      "de-CH": "Das Token ist ungültig.",
+      "fr-CH": "Le jeton n'est pas valide.",
+      "it-CH": "Il token non è valido.",
+      "en-GB": why,
+    },
+  };
+  return table[why]?.[culture] ?? why;
+}

@@ -1,0 +1,75 @@
+/** The OAuth 2.0 token endpoint (RFC 6749 §3.2): answers in OAuth's JSON error format, not problem+json. */
+import { grantToken, OAuthError } from "./auth.ts";
+import { cors } from "./cors.ts";
+import type { MockSession } from "./session.ts";
+import type { MockRequest, MockResponse } from "./types.ts";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** Largest token request body. */
+const MAX_TOKEN_BODY = 64 * 1024;
+/** Beyond this many tokens in a session, expired ones are swept on the next grant. */
+const SWEEP_ABOVE = 50_000;
+
+/** Grants a token for a client-credentials request, or answers the OAuth error. */
+export function tokenResponse(
+  session: MockSession,
+  request: MockRequest,
+  logId: string,
+  origin: string | undefined,
+  rateHeaders: Record<string, string>,
+  now: number,
+  ttlSeconds: number,
+): MockResponse {
+  const base = { "x-log-id": logId, "cache-control": "no-store", pragma: "no-cache", ...rateHeaders };
+  let text: string;
+  try {
+    if (request.body && request.body.length > MAX_TOKEN_BODY)
+      throw new OAuthError("invalid_request", "The body is too large.");
+    text = request.body ? utf8.decode(request.body) : "";
+    const grant = grantToken({
+      authorization: request.headers.authorization,
+      contentType: request.headers["content-type"],
+      body: text,
+      clients: session.clients,
+      now,
+      ttlSeconds,
+    });
+    session.tokens.set(grant.token, grant.record);
+    if (session.tokens.size > SWEEP_ABOVE) sweepTokens(session, now);
+    return cors(
+      {
+        status: 200,
+        headers: { ...base, "content-type": "application/json" },
+        body: JSON.stringify({
+          access_token: grant.token,
+          token_type: "Bearer",
+          expires_in: grant.expiresIn,
+          scope: grant.scope,
+        }),
+      },
+      origin,
+    );
+  } catch (error) {
+    const e =
+      error instanceof OAuthError
+        ? error
+        : new OAuthError(
+            "invalid_request",
+            error instanceof TypeError ? "The body is not valid UTF-8." : "The request is malformed.",
+          );
+    const headers: Record<string, string> = { ...base, "content-type": "application/json" };
+    if (e.status === 401) headers["www-authenticate"] = 'Basic realm="entrada", charset="UTF-8"';
+    return cors(
+      {
+        status: e.status,
+        headers,
+        body: JSON.stringify({ error: e.error, error_description: e.description }),
+      },
+      origin,
+    );
+  }
+}
+
+function sweepTokens(session: MockSession, now: number): void {
+  for (const [token, record] of session.tokens) if (record.expiresAt <= now) session.tokens.delete(token);
+}
