@@ -5,6 +5,7 @@
 import { parseBearer, type TokenRecord } from "./auth.ts";
 import type { OperationSpec } from "./document.ts";
 import type { LinkRejection, LinkSigner } from "./links.ts";
+import type { OperationRequest } from "./operation-request.ts";
 import { problemResponse } from "./problem-response.ts";
 import { rawPath, withinMount } from "./request-target.ts";
 import type { MockSession } from "./session.ts";
@@ -17,20 +18,11 @@ const REALM = 'Bearer realm="entrada"';
  * the 401/403 to answer.
  */
 export function authenticateRequest(
-  op: OperationSpec,
-  session: MockSession,
+  rq: OperationRequest,
   links: LinkSigner,
   mountPath: string,
-  requestUrl: string,
-  url: URL,
-  headers: Record<string, string>,
-  now: number,
-  culture: Culture,
-  logId: string,
-  origin: string | undefined,
-  pathname: string,
-  rateHeaders: Record<string, string>,
 ): AuthInfo | null | MockResponse {
+  const { op, url, headers, now, culture, logId, origin, pathname, rateHeaders } = rq;
   const signatureParam = op.security.signedUrl;
   if (
     !op.security.public &&
@@ -39,7 +31,7 @@ export function authenticateRequest(
     url.searchParams.has(signatureParam)
   ) {
     // A signed link authorizes this one asset (the signature covers the path as sent) until it expires.
-    const linkPath = withinMount(mountPath, rawPath(requestUrl)) ?? "/";
+    const linkPath = withinMount(mountPath, rawPath(rq.request.url)) ?? "/";
     const rejection = links.verify(
       linkPath,
       url.searchParams.get("expires") ?? undefined,
@@ -62,7 +54,7 @@ export function authenticateRequest(
     // sent is checked like anywhere else (RFC 6750 §3.1: an invalid token is a 401, never silently ignored).
     (headers.authorization !== undefined && (op.security.session || op.security.scopeSets.length > 0))
   ) {
-    return authenticateBearer(op, session, headers, now, culture, logId, origin, pathname, rateHeaders);
+    return authenticateBearer(op, rq.session, headers, now, culture, logId, origin, pathname, rateHeaders);
   }
   return null;
 }

@@ -9,24 +9,17 @@ import { handleControl } from "./controls.ts";
 import { cors, isPreflight, preflightResponse } from "./cors.ts";
 import { AcceptLanguageError, DEFAULT_CULTURE, negotiateCulture, pickText } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
-import { decideFault } from "./faults.ts";
-import { fingerprint, IdempotencyStore, parseIdempotencyKey } from "./idempotency.ts";
+import { injectFault } from "./fault-injection.ts";
+import { beginWrite, completeWrite } from "./idempotent-write.ts";
 import { ulid } from "./ids.ts";
 import { invokeHandler } from "./invoke.ts";
 import { LinkSigner } from "./links.ts";
-import { refusesAll, successMedia } from "./negotiation.ts";
+import { notAcceptable } from "./negotiation.ts";
+import type { OperationRequest } from "./operation-request.ts";
 import { type ProblemOptions, problemResponse } from "./problem-response.ts";
-import type { FieldError } from "./problems.ts";
 import { countRequest, type RateLimitConfig, rateLimitedResponse } from "./rate-limit.ts";
-import { parseBody } from "./request-body.ts";
-import {
-  DOT_SEGMENT,
-  duplicatedSingleton,
-  queryRecord,
-  rawPath,
-  SESSION_ID,
-  withinMount,
-} from "./request-target.ts";
+import { idempotencyKeyOf, invalidParameters, readBody } from "./request-input.ts";
+import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID, withinMount } from "./request-target.ts";
 import { Router } from "./router.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
 import { tokenResponse } from "./token-endpoint.ts";
@@ -401,196 +394,49 @@ export class MockCore {
     const rateHeaders = countRequest(limits, session, headers.authorization ?? "anonymous", now);
     if (rateHeaders === null)
       return rateLimitedResponse(limits as RateLimitConfig, session, culture, logId, origin, pathname, now);
-
-    // Fault injection (before execution: nothing is stored, nothing changes).
-    if (session.faults.length > 0) {
-      const decision = decideFault(
-        session.faults,
-        { operationId: op.operationId, method, path: pathname },
-        session.random,
-      );
-      if (decision.delayMs > 0) await sleep(decision.delayMs);
-      const rule = decision.rule;
-      if (rule) {
-        if (rule.kind === "drop") return { status: 0, headers: {}, body: null, drop: true };
-        const retryAfter = String(rule.retryAfterSeconds ?? 1);
-        if (rule.kind === "rate-limit") {
-          return this.problem("rate-limited", culture, logId, origin, {
-            instance: pathname,
-            headers: { ...rateHeaders, "retry-after": retryAfter, "ratelimit-remaining": "0" },
-            extensions: { injected: true },
-          });
-        }
-        if (rule.kind === "unavailable") {
-          return this.problem("service-unavailable", culture, logId, origin, {
-            instance: pathname,
-            headers: { ...rateHeaders, "retry-after": retryAfter },
-            extensions: { injected: true },
-          });
-        }
-        return this.problem("internal-error", culture, logId, origin, {
-          instance: pathname,
-          headers: rateHeaders,
-          detail: "Injected fault (developer controls).",
-          extensions: { injected: true },
-        });
-      }
-    }
-
-    if (op.operationId === TOKEN_OPERATION)
-      return tokenResponse(session, request, logId, origin, rateHeaders, now, this.options.tokenTtlSeconds);
-
-    // Content negotiation: refuse only when the client accepts none of the documented success types.
-    if (refusesAll(headers.accept, op)) {
-      return this.problem("not-acceptable", culture, logId, origin, {
-        instance: pathname,
-        headers: rateHeaders,
-        detail: `This operation answers ${successMedia(op).join(" or ")}; the Accept header allows none of them.`,
-        errors: [{ pointer: "/header/accept", detail: `Accept ${successMedia(op).join(" or ")}.` }],
-      });
-    }
-
-    // Authentication and scopes.
-    const auth = authenticateRequest(
+    const rq: OperationRequest = {
+      request,
+      method,
       op,
-      session,
-      this.links,
-      this.mountPath,
-      request.url,
-      url,
-      headers,
+      template: match.template,
       now,
-      culture,
-      logId,
-      origin,
-      pathname,
-      rateHeaders,
-    );
-    if (auth !== null && "status" in auth) return auth;
-
-    // Parameters.
-    const errors: FieldError[] = [];
-    if (match.template.includes("{"))
-      errors.push(...this.validator.params(op, "path", match.params, culture));
-    if (url.search !== "" || op.params.some((p) => p.in === "query" && p.required)) {
-      const query = queryRecord(url.searchParams);
-      errors.push(...this.validator.params(op, "query", query, culture));
-    }
-    if (this.validator.checks(op, "header"))
-      errors.push(...this.validator.params(op, "header", headers, culture));
-    if (errors.length > 0) {
-      return this.problem("validation-error", culture, logId, origin, {
-        instance: pathname,
-        errors,
-        headers: rateHeaders,
-      });
-    }
-    let idempotencyKey: string | null = null;
-    const rawKey = headers["idempotency-key"];
-    if (op.write && rawKey !== undefined) {
-      idempotencyKey = parseIdempotencyKey(rawKey);
-      if (idempotencyKey === null) {
-        return this.problem("validation-error", culture, logId, origin, {
-          instance: pathname,
-          headers: rateHeaders,
-          errors: [
-            {
-              pointer: "/header/idempotency-key",
-              detail: "1–255 characters: a bare token or a quoted sf-string.",
-            },
-          ],
-        });
-      }
-    }
-
-    // Body.
-    let body: unknown;
-    const bytes = request.body;
-    if (bytes && bytes.length > this.options.maxBodyBytes) {
-      return this.problem("payload-too-large", culture, logId, origin, {
-        instance: pathname,
-        headers: rateHeaders,
-      });
-    }
-    if (bytes && bytes.length > 0) {
-      const parsed = parseBody(this.validator, op, headers["content-type"], bytes, culture);
-      if (parsed.problem) {
-        return this.problem(parsed.problem.slug, culture, logId, origin, {
-          instance: pathname,
-          headers: { ...rateHeaders, ...parsed.problem.headers },
-          detail: parsed.problem.detail,
-          errors: parsed.problem.errors,
-        });
-      }
-      body = parsed.value;
-    } else if (op.body?.required) {
-      return this.problem("validation-error", culture, logId, origin, {
-        instance: pathname,
-        headers: rateHeaders,
-        errors: [{ pointer: "/body", detail: "A request body is required." }],
-      });
-    }
-
-    // Idempotency (every write also evicts a few expired keys, so they go even when no keyed write follows).
-    let scope: string | null = null;
-    if (op.write && idempotencyKey === null) session.idempotency.evict(now);
-    if (idempotencyKey !== null) {
-      const client = auth
-        ? auth.kind === "session"
-          ? `session:${auth.sessionId}`
-          : auth.clientId
-        : "anonymous";
-      scope = IdempotencyStore.scope(client, method, pathname, idempotencyKey);
-      const outcome = session.idempotency.begin(scope, fingerprint(body), now);
-      if (outcome.kind === "replay") {
-        const stored = outcome.response;
-        const replayHeaders: Record<string, string> = {
-          ...stored.headers,
-          ...rateHeaders,
-          "idempotent-replayed": "true",
-        };
-        return cors({ status: stored.status, headers: replayHeaders, body: stored.body }, origin);
-      }
-      if (outcome.kind === "reused") {
-        return this.problem("idempotency-key-reused", culture, logId, origin, {
-          instance: pathname,
-          headers: rateHeaders,
-        });
-      }
-      if (outcome.kind === "in-flight") {
-        return this.problem("idempotency-key-in-use", culture, logId, origin, {
-          instance: pathname,
-          headers: { ...rateHeaders, "retry-after": "1" },
-        });
-      }
-    }
-
-    // Execute.
-    const response = await invokeHandler(this, op, handler, {
       session,
       url,
       params: match.params,
       headers,
-      body,
+      body: undefined,
       culture,
-      auth,
+      auth: null,
       logId,
       origin,
       pathname,
       rateHeaders,
-    });
-    if (method === "HEAD") response.body = null;
-    if (scope !== null) {
-      if (response.status >= 500) session.idempotency.abandon(scope);
-      else {
-        const { "access-control-allow-origin": _a, vary: _v, ...stored } = response.headers;
-        session.idempotency.complete(scope, {
-          status: response.status,
-          headers: { ...stored, vary: "Accept-Language" },
-          body: response.body,
-        });
-      }
+    };
+
+    // The operation stages, in the order that decides which problem wins when several apply.
+    if (session.faults.length > 0) {
+      const fault = await injectFault(rq);
+      if (fault !== null) return fault;
     }
+    if (op.operationId === TOKEN_OPERATION)
+      return tokenResponse(session, request, logId, origin, rateHeaders, now, this.options.tokenTtlSeconds);
+    const refused = notAcceptable(rq);
+    if (refused !== null) return refused;
+    const auth = authenticateRequest(rq, this.links, this.mountPath);
+    if (auth !== null && "status" in auth) return auth;
+    rq.auth = auth;
+    const invalid = invalidParameters(this.validator, rq);
+    if (invalid !== null) return invalid;
+    const key = idempotencyKeyOf(rq);
+    if (key !== null && typeof key !== "string") return key;
+    const unreadable = readBody(this.validator, this.options.maxBodyBytes, rq);
+    if (unreadable !== null) return unreadable;
+    const scope = beginWrite(rq, key);
+    if (scope !== null && typeof scope !== "string") return scope;
+
+    const response = await invokeHandler(this, op, handler, rq);
+    if (method === "HEAD") response.body = null;
+    if (scope !== null) completeWrite(rq, scope, response);
     return response;
   }
 
@@ -621,10 +467,6 @@ export class MockCore {
   ): MockResponse {
     return problemResponse(slug, culture, logId, origin, options);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Creates the engine. */

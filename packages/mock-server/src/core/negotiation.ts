@@ -1,5 +1,8 @@
 /** Content negotiation (RFC 9110 §12.5.1): which success media an operation answers, and does Accept allow one. */
 import type { OperationSpec } from "./document.ts";
+import type { OperationRequest } from "./operation-request.ts";
+import { problemResponse } from "./problem-response.ts";
+import type { MockResponse } from "./types.ts";
 
 const successMediaCache = new WeakMap<OperationSpec, string[]>();
 
@@ -39,4 +42,16 @@ export function acceptsAny(header: string, types: string[]): boolean {
  */
 export function refusesAll(accept: string | undefined, op: OperationSpec): boolean {
   return accept !== undefined && accept !== "" && accept !== "*/*" && !acceptsAny(accept, successMedia(op));
+}
+
+/** The 406 when the client accepts none of the operation's documented success types; null otherwise. */
+export function notAcceptable(rq: OperationRequest): MockResponse | null {
+  const { op } = rq;
+  if (!refusesAll(rq.headers.accept, op)) return null;
+  return problemResponse("not-acceptable", rq.culture, rq.logId, rq.origin, {
+    instance: rq.pathname,
+    headers: rq.rateHeaders,
+    detail: `This operation answers ${successMedia(op).join(" or ")}; the Accept header allows none of them.`,
+    errors: [{ pointer: "/header/accept", detail: `Accept ${successMedia(op).join(" or ")}.` }],
+  });
 }
