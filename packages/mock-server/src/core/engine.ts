@@ -6,8 +6,8 @@
 import { type ClientConfig, DEMO_CLIENTS } from "./auth.ts";
 import { authenticateRequest } from "./authentication.ts";
 import { handleControl } from "./controls.ts";
-import { cors, isPreflight, preflightResponse } from "./cors.ts";
-import { AcceptLanguageError, DEFAULT_CULTURE, negotiateCulture, pickText } from "./culture.ts";
+import { cors, isPreflight } from "./cors.ts";
+import { DEFAULT_CULTURE } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
 import { injectFault } from "./fault-injection.ts";
 import { beginWrite, completeWrite } from "./idempotent-write.ts";
@@ -19,8 +19,10 @@ import type { OperationRequest } from "./operation-request.ts";
 import { type ProblemOptions, problemResponse } from "./problem-response.ts";
 import { countRequest, type RateLimitConfig, rateLimitedResponse } from "./rate-limit.ts";
 import { idempotencyKeyOf, invalidParameters, readBody } from "./request-input.ts";
-import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID, withinMount } from "./request-target.ts";
+import { duplicatedHeaderProblem, mockSessionId, parseTarget, requestCulture } from "./request-preamble.ts";
+import { rawPath, withinMount } from "./request-target.ts";
 import { Router } from "./router.ts";
+import { preflight, routeProblem } from "./routing.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
 import { tokenResponse } from "./token-endpoint.ts";
 import type {
@@ -279,74 +281,30 @@ export class MockCore {
     };
   }
 
+  /**
+   * The request pipeline. Each stage either answers (the first problem wins, so this order is part of the
+   * contract) or lets the request through: target → culture → mock session → duplicated headers → CORS preflight →
+   * developer controls → route (404/405) → rate limit → faults → token endpoint → 406 → authentication →
+   * parameters → Idempotency-Key → body → idempotency → handler → idempotency store.
+   */
   private async dispatch(request: MockRequest): Promise<MockResponse> {
     const logId = `log_${ulid(Date.now())}`;
     const headers = request.headers;
     const origin = headers.origin;
-    // WHATWG URL parsing would silently resolve "/a/../b"; a client sending dot segments gets told instead.
-    if (DOT_SEGMENT.test(rawPath(request.url))) {
-      return this.problem("malformed-request", DEFAULT_CULTURE, logId, origin, {
-        detail: "The path contains dot segments (. or ..); send the resolved path.",
-        errors: [{ pointer: "/path", detail: "Dot segments are not allowed." }],
-      });
-    }
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return this.problem("malformed-request", DEFAULT_CULTURE, logId, origin, {
-        detail: "The request URL is not valid.",
-      });
-    }
+    const url = parseTarget(request.url, logId, origin);
+    if (!(url instanceof URL)) return url;
     const pathname = this.withinMount(url.pathname);
     if (pathname === null)
       return this.problem("not-found", DEFAULT_CULTURE, logId, origin, { instance: url.pathname });
     const method = request.method.toUpperCase();
-
-    // Culture first, so every later problem is localized.
-    let culture: Culture = DEFAULT_CULTURE;
-    try {
-      culture = negotiateCulture(headers["accept-language"]);
-    } catch (error) {
-      if (!(error instanceof AcceptLanguageError)) throw error;
-      return this.problem("validation-error", DEFAULT_CULTURE, logId, origin, {
-        instance: pathname,
-        errors: [{ pointer: "/header/accept-language", detail: error.message }],
-      });
-    }
-
-    // Session isolation.
-    const sessionHeader = headers["x-mock-session"];
-    let sessionId = "default";
-    if (sessionHeader !== undefined) {
-      if (!SESSION_ID.test(sessionHeader)) {
-        return this.problem("validation-error", culture, logId, origin, {
-          instance: pathname,
-          errors: [
-            {
-              pointer: "/header/x-mock-session",
-              detail: "1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'.",
-            },
-          ],
-        });
-      }
-      sessionId = sessionHeader;
-    } else if (pathname.startsWith("/__mock")) {
-      const fromQuery = url.searchParams.get("mockSession");
-      if (fromQuery && SESSION_ID.test(fromQuery)) sessionId = fromQuery;
-    }
-
-    const duplicated = duplicatedSingleton(request.duplicateHeaders);
-    if (duplicated !== undefined) {
-      return this.problem("malformed-request", culture, logId, origin, {
-        instance: pathname,
-        detail: `The header ${duplicated} was sent more than once.`,
-        errors: [{ pointer: `/header/${duplicated}`, detail: "Sent more than once; send it once." }],
-      });
-    }
-
-    // CORS preflight.
-    if (isPreflight(method, headers)) return this.preflight(pathname, origin, headers, logId, culture);
+    const culture = requestCulture(headers, logId, origin, pathname);
+    if (typeof culture !== "string") return culture;
+    const sessionId = mockSessionId(headers, url, pathname, culture, logId, origin);
+    if (typeof sessionId !== "string") return sessionId;
+    const duplicated = duplicatedHeaderProblem(request, culture, logId, origin, pathname);
+    if (duplicated !== null) return duplicated;
+    if (isPreflight(method, headers))
+      return preflight(this.router, pathname, origin, headers, logId, culture);
 
     if (pathname === "/__mock" || pathname.startsWith("/__mock/")) {
       const session = this.session(sessionId);
@@ -355,37 +313,7 @@ export class MockCore {
     }
 
     const match = this.router.match(method, pathname);
-    if (match.kind === "not-found") {
-      return this.problem("not-found", culture, logId, origin, {
-        instance: pathname,
-        detail: pickText(
-          {
-            "de-CH": `Es gibt keine Operation unter ${pathname}.`,
-            "fr-CH": `Aucune opération n'existe sous ${pathname}.`,
-            "it-CH": `Non esiste alcuna operazione sotto ${pathname}.`,
-            "en-GB": `No operation exists at ${pathname}.`,
-          },
-          culture,
-        ),
-      });
-    }
-    if (match.kind === "method-not-allowed") {
-      const allow = [...match.allow, ...(match.allow.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
-      return this.problem("method-not-allowed", culture, logId, origin, {
-        instance: pathname,
-        headers: { allow },
-        detail: pickText(
-          {
-            "de-CH": `${method} ist für ${match.template} nicht erlaubt. Erlaubt: ${allow}.`,
-            "fr-CH": `${method} n'est pas autorisé pour ${match.template}. Autorisé : ${allow}.`,
-            "it-CH": `${method} non è consentito per ${match.template}. Consentito: ${allow}.`,
-            "en-GB": `${method} is not allowed on ${match.template}. Allowed: ${allow}.`,
-          },
-          culture,
-        ),
-      });
-    }
-
+    if (match.kind !== "found") return routeProblem(match, method, pathname, culture, logId, origin);
     const { op, handler } = match.route;
     const session = this.session(sessionId);
     const now = session.clock.now();
@@ -438,23 +366,6 @@ export class MockCore {
     if (method === "HEAD") response.body = null;
     if (scope !== null) completeWrite(rq, scope, response);
     return response;
-  }
-
-  private preflight(
-    pathname: string,
-    origin: string | undefined,
-    headers: Record<string, string>,
-    logId: string,
-    culture: Culture,
-  ): MockResponse {
-    let methods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
-    if (!pathname.startsWith("/__mock")) {
-      const probe = this.router.match("__PROBE__", pathname);
-      if (probe.kind === "not-found")
-        return this.problem("not-found", culture, logId, origin, { instance: pathname });
-      if (probe.kind === "method-not-allowed") methods = [...probe.allow, "OPTIONS"].join(", ");
-    }
-    return preflightResponse(methods, origin, headers, logId);
   }
 
   /** Builds a localized problem+json response (RFC 9457). */
