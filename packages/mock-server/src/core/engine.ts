@@ -1,7 +1,10 @@
 /**
  * The mock's engine: platform-free (no node:, no DOM). Transports hand it a MockRequest and send back the
- * MockResponse it returns. Pipeline: CORS → session → culture → route → rate limit → faults → auth →
- * parameters → body → idempotency → handler → response validation (tests) → idempotency store.
+ * MockResponse it returns. `MockCore` owns the compiled document, the sessions and the event listeners; `dispatch`
+ * runs the request pipeline, whose stages live in their own modules: request-preamble (target, culture, mock
+ * session, duplicated headers) → routing (preflight, 404/405) → rate-limit → fault-injection → token-endpoint →
+ * negotiation (406) → authentication → request-input (parameters, Idempotency-Key, body) → idempotent-write →
+ * invoke (handler, response-check in tests) → idempotent-write (store). Problems: problem-response, error-formats.
  */
 import { type ClientConfig, DEMO_CLIENTS } from "./auth.ts";
 import { authenticateRequest } from "./authentication.ts";
@@ -9,6 +12,7 @@ import { handleControl } from "./controls.ts";
 import { cors, isPreflight } from "./cors.ts";
 import { DEFAULT_CULTURE } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
+import { reformatProblem } from "./error-formats.ts";
 import { injectFault } from "./fault-injection.ts";
 import { beginWrite, completeWrite } from "./idempotent-write.ts";
 import { ulid } from "./ids.ts";
@@ -20,7 +24,7 @@ import { type ProblemOptions, problemResponse } from "./problem-response.ts";
 import { countRequest, type RateLimitConfig, rateLimitedResponse } from "./rate-limit.ts";
 import { idempotencyKeyOf, invalidParameters, readBody } from "./request-input.ts";
 import { duplicatedHeaderProblem, mockSessionId, parseTarget, requestCulture } from "./request-preamble.ts";
-import { rawPath, withinMount } from "./request-target.ts";
+import { withinMount } from "./request-target.ts";
 import { Router } from "./router.ts";
 import { preflight, routeProblem } from "./routing.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
@@ -249,7 +253,7 @@ export class MockCore {
         response.status >= 400 &&
         response.headers["content-type"] === "application/problem+json"
       )
-        return this.reformatProblem(request, response);
+        return reformatProblem(this.errorFormats, this.mountPath, request, response);
       return response;
     } catch (error) {
       (this.options.onError ?? ((e: unknown) => console.error(e)))(error, `${request.method} ${request.url}`);
@@ -263,25 +267,6 @@ export class MockCore {
   }
 
   /**
-   * A section that renders errors its own way (BI: OData JSON) gets the engine's problems for its paths converted:
-   * same status and headers, its content type and body.
-   */
-  private reformatProblem(request: MockRequest, response: MockResponse): MockResponse {
-    const path = this.withinMount(rawPath(request.url));
-    if (path === null) return response;
-    const format = this.errorFormats.find(
-      (f) => path === f.pathPrefix || path.startsWith(`${f.pathPrefix}/`),
-    );
-    if (!format || typeof response.body !== "string") return response;
-    const rendered = format.render(JSON.parse(response.body));
-    return {
-      ...response,
-      headers: { ...response.headers, ...rendered.headers, "content-type": rendered.contentType },
-      body: JSON.stringify(rendered.body),
-    };
-  }
-
-  /**
    * The request pipeline. Each stage either answers (the first problem wins, so this order is part of the
    * contract) or lets the request through: target → culture → mock session → duplicated headers → CORS preflight →
    * developer controls → route (404/405) → rate limit → faults → token endpoint → 406 → authentication →
@@ -291,6 +276,8 @@ export class MockCore {
     const logId = `log_${ulid(Date.now())}`;
     const headers = request.headers;
     const origin = headers.origin;
+
+    // Before routing: problems here answer in the default culture until Accept-Language is read.
     const url = parseTarget(request.url, logId, origin);
     if (!(url instanceof URL)) return url;
     const pathname = this.withinMount(url.pathname);
@@ -306,12 +293,14 @@ export class MockCore {
     if (isPreflight(method, headers))
       return preflight(this.router, pathname, origin, headers, logId, culture);
 
+    // Developer controls (`/__mock`) bypass routing, rate limiting and the operation stages.
     if (pathname === "/__mock" || pathname.startsWith("/__mock/")) {
       const session = this.session(sessionId);
       session.lastUsed = session.clock.now();
       return cors(await handleControl(this, session, request, url, pathname, culture, logId), origin);
     }
 
+    // Routing, then the per-client rate limit (counted only for requests that reach an operation).
     const match = this.router.match(method, pathname);
     if (match.kind !== "found") return routeProblem(match, method, pathname, culture, logId, origin);
     const { op, handler } = match.route;
@@ -362,6 +351,7 @@ export class MockCore {
     const scope = beginWrite(rq, key);
     if (scope !== null && typeof scope !== "string") return scope;
 
+    // The handler, then the idempotency store (HEAD answers like GET, without the body).
     const response = await invokeHandler(this, op, handler, rq);
     if (method === "HEAD") response.body = null;
     if (scope !== null) completeWrite(rq, scope, response);
