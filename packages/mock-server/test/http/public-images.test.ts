@@ -74,6 +74,8 @@ describe("public event images (standalone server)", () => {
       expect(response.headers.get("content-type")).toBe("image/svg+xml");
       const body = new Uint8Array(await response.arrayBuffer());
       expect(new TextDecoder().decode(body.slice(0, 4))).toBe("<svg");
+      // Decorative: no text baked in (it would not follow Accept-Language and is cut off when a host crops).
+      expect(new TextDecoder().decode(body)).not.toContain("<text");
       expect(body.length).toBeGreaterThan(200);
       expect(body.length).toBeLessThan(4096);
       expect(response.headers.get("cache-control")).toBe("public, max-age=86400");
@@ -82,7 +84,7 @@ describe("public event images (standalone server)", () => {
       // A browser revalidating its cached copy gets 304.
       expect((await img(event.imageUrl, { "if-none-match": tag })).status).toBe(304);
     }
-    // Banners differ per event (their own colours and name).
+    // Banners differ per event (their own colours and pattern).
     const bodies = await Promise.all(events.slice(0, 4).map(async (e) => (await img(e.imageUrl)).text()));
     expect(new Set(bodies).size).toBe(4);
   });

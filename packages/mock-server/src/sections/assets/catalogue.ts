@@ -52,7 +52,11 @@ function logoSvg(label: string, fill: string): string {
  * An event banner as SVG (960×320): the event's gradient with soft discs and its name. SVG keeps the catalogue
  * cheap to describe (`bytes` needs the exact size) and sharp at any width.
  */
-function bannerSvg(title: string, from: string, to: string, seed: number): string {
+/**
+ * Event banners are decorative and carry no text: text in an image is neither translated with Accept-Language
+ * nor kept when a host crops the banner to its own aspect ratio (the shop shows the localized name beside it).
+ */
+function bannerSvg(from: string, to: string, seed: number): string {
   let a = seed >>> 0;
   const rand = () => {
     a = (Math.imul(a ^ (a >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
@@ -63,7 +67,7 @@ function bannerSvg(title: string, from: string, to: string, seed: number): strin
     () =>
       `<circle cx="${Math.round(rand() * 960)}" cy="${Math.round(rand() * 320)}" r="${Math.round(30 + rand() * 90)}" fill="#ffffff" fill-opacity="${(0.08 + rand() * 0.14).toFixed(2)}"/>`,
   ).join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="320" viewBox="0 0 960 320"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs><rect width="960" height="320" fill="url(#g)"/>${discs}<text x="48" y="272" font-family="Helvetica, Arial, sans-serif" font-size="44" font-weight="700" fill="#ffffff">${xml(title)}</text></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="320" viewBox="0 0 960 320"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs><rect width="960" height="320" fill="url(#g)"/>${discs}</svg>`;
 }
 
 const SEEDED = "2026-01-01T00:00:00Z";
@@ -183,7 +187,7 @@ function buildImages(world: World): ImageRecord[] {
       eventId: e.id,
       venueId: e.venueId,
       createdAt: SEEDED,
-      source: { kind: "svg", svg: bannerSvg(name["de-CH"], colors.primary, colors.accent, hash(e.id)) },
+      source: { kind: "svg", svg: bannerSvg(colors.primary, colors.accent, hash(e.id)) },
     };
   });
   return [...DEFAULT_IMAGES, ...venues, ...events];
