@@ -1,3 +1,4 @@
+import { sleep } from "../core/signals.ts";
 import { ODataError } from "./errors.ts";
 import { type BiExportOptions, type BiExportProgress, exportStream, exportTo } from "./export.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
@@ -48,19 +49,6 @@ export interface ODataPage<Row> {
 export type RowOf<Q> = Q extends ODataQuery<infer _S, infer _K> ? NonNullable<Q["__row"]> : never;
 
 const MAX_RAW = 65_536;
-const sleep = (ms: number, signal: AbortSignal | undefined) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 
 // 501 (an unsupported query option) and other 5xx that will not change on their own are not retried.
 const retryable = (status: number) => [408, 429, 500, 502, 503, 504].includes(status);
