@@ -1,45 +1,40 @@
 /**
- * `createClient`: validated configuration, one transport (tokens, idempotency, retries, language), the raw
- * openapi-fetch client on top of it, and one typed section per tag of the contract.
+ * `createClient`: validated configuration, one transport (tokens, idempotency, retries, language) and one typed
+ * section per tag of the contract on top of it. (The openapi-fetch client is `@entrada/sdk/raw`'s `rawClient`.)
  */
 
-import createFetchClient, { type Client } from "openapi-fetch";
 import { cacheAuth, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, resolveConfig } from "./core/config.ts";
-import { Deadlines } from "./core/deadlines.ts";
-import { createTokenRequester } from "./core/oauth.ts";
-import { createOperationMethod, parseOperationSpec } from "./core/operation.ts";
-import { DEFAULT_RETRY, resolveRetryPolicy } from "./core/retry.ts";
-import { RetryBudget } from "./core/retry-budget.ts";
+import { basicAuthorization, createTokenRequester } from "./core/oauth.ts";
+import { createOperationMethod, type OperationContext, parseOperationSpec } from "./core/operation.ts";
 import { isBrowserLike } from "./core/runtime.ts";
 import { type ClientCredentials, TokenCache } from "./core/token-cache.ts";
-import { type CallOptions, Transport } from "./core/transport.ts";
-import type { EntradaResult, EntradaSuccess, Operation } from "./core/types.ts";
+import { type CallOptions, type Locale, newTransport, TRANSPORT } from "./core/transport.ts";
+import type { EntradaResult, EntradaSuccess } from "./core/types.ts";
 import { SDK_VERSION } from "./core/version.ts";
+import type { Session } from "./generated/models.ts";
 import { operationTable } from "./generated/operations.ts";
-import type { operations, paths } from "./generated/schema.ts";
+import type { OperationProblems } from "./generated/problems.ts";
+import type { operations } from "./generated/schema.ts";
+import type { SessionsSection as GeneratedSessions, Sections } from "./generated/sections.ts";
 
-type Table = typeof operationTable;
-
-/** One typed method per operation of a section, named by its operationId. */
-export type Section<S extends keyof Table> = {
-  readonly [Id in keyof Table[S] & keyof operations]: Operation<operations[Id]>;
-};
+/** The typed methods of one section (tag) of the contract, named by operationId. */
+export type Section<S extends keyof Sections> = Sections[S];
 
 type CreateSessionBody = NonNullable<
   operations["createSession"]["requestBody"]
 >["content"]["application/json"];
-type CreateSessionData = operations["createSession"]["responses"][201]["content"]["application/json"];
+type SessionProblem = OperationProblems["createSession"];
 
 /** `client.sessions.renew`'s body: the session's browser origins (omitted: the session keeps its own). */
 export type RenewSessionBody = Omit<CreateSessionBody, "sessionId">;
 
 type SessionCall<Args extends unknown[]> = {
-  (...args: Args): Promise<EntradaResult<CreateSessionData>>;
-  orThrow(...args: Args): Promise<EntradaSuccess<CreateSessionData>>;
+  (...args: Args): Promise<EntradaResult<Session, SessionProblem>>;
+  orThrow(...args: Args): Promise<EntradaSuccess<Session>>;
 };
 
-export interface SessionsSection extends Section<"sessions"> {
+export interface SessionsSection extends GeneratedSessions {
   /**
    * Creates a short-lived shop session token for the browser (server side, scope `Shop`); with `sessionId`, a new
    * token for that existing session (its carts stay visible). Keep `data.sessionId` with the visitor.
@@ -61,20 +56,24 @@ export interface SessionsSection extends Section<"sessions"> {
 }
 
 /** Per-call options of `client.fetch`. */
-export type EntradaFetchInit = RequestInit & Omit<CallOptions, "signal">;
+export type EntradaFetchInit = Omit<RequestInit, "headers"> &
+  Omit<CallOptions, "signal" | "headers"> & { headers?: RequestInit["headers"] };
 
-export type EntradaClient = { readonly [S in Exclude<keyof Table, "sessions">]: Section<S> } & {
+export type EntradaClient = Omit<Sections, "sessions"> & {
   readonly sessions: SessionsSection;
-  /** The openapi-fetch client (`GET("/shop/v1/...")` style), running through the same transport. */
-  readonly raw: Client<paths>;
-  /** Authenticated `fetch` (token, language, idempotency key, retries) for URLs outside the typed sections. */
+  /**
+   * Authenticated `fetch` (token, language, idempotency key, retries) for URLs outside the typed sections.
+   * Rejects with an `EntradaError` (network, timeout, aborted, oauth, invalid-argument); HTTP errors resolve.
+   */
   fetch(input: string | URL | Request, init?: EntradaFetchInit): Promise<Response>;
   /** A valid bearer token (cached; requested once for any number of concurrent callers). */
   getAccessToken(): Promise<string>;
   /** Rotates client credentials; calls in flight are not affected. */
   setCredentials(credentials: ClientCredentials, options?: { dropCachedToken?: boolean }): void;
   /** The default culture (`Accept-Language`), if any. */
-  readonly locale: string | undefined;
+  readonly locale: Locale | undefined;
+  /** The API's base address, as configured (no trailing slash). */
+  readonly baseUrl: string;
 };
 
 /**
@@ -86,31 +85,22 @@ export type EntradaClient = { readonly [S in Exclude<keyof Table, "sessions">]: 
  */
 export function createClient(options: EntradaClientOptions): EntradaClient {
   const config = resolveConfig(options);
-  const retryOptions = options.retry === false ? false : options.retry;
-  const budgetOptions = retryOptions === false ? false : retryOptions?.budget;
-  const transport = new Transport({
-    fetch: config.fetch,
-    auth: undefined,
-    locale: config.locale,
+  const transport = newTransport({
+    ...config,
+    retry: options.retry,
     userAgent: isBrowserLike()
       ? undefined
       : `entrada-sdk-js/${SDK_VERSION}${options.userAgent ? ` ${options.userAgent}` : ""}`,
-    timeoutMs: config.timeoutMs,
-    totalTimeoutMs: config.totalTimeoutMs,
-    retry: resolveRetryPolicy(DEFAULT_RETRY, retryOptions),
-    budget: budgetOptions === false ? undefined : new RetryBudget(budgetOptions),
-    deadlines: new Deadlines(),
-    origin: `${new URL(config.baseUrl).origin}/`,
-    now: Date.now,
-    random: Math.random,
   });
 
   let cache: TokenCache | undefined;
+  let credentials: ClientCredentials | undefined;
   const auth = config.auth;
   if (auth.kind === "client-credentials") {
+    credentials = { clientId: auth.clientId, clientSecret: auth.clientSecret };
     cache = new TokenCache({
       ...options.token,
-      credentials: { clientId: auth.clientId, clientSecret: auth.clientSecret },
+      credentials,
       requestToken: createTokenRequester(transport, config.tokenUrl, auth.scope),
       store: options.tokenStore,
       storeKey: `entrada:token:${config.baseUrl}:${auth.clientId}:${auth.scope}`,
@@ -121,19 +111,10 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
   }
   const authProvider = transport.config.auth;
 
-  // Default headers go on every request openapi-fetch builds (sections and raw); a call's own headers win.
-  const defaultHeaders: Record<string, string> = {};
-  if (config.locale) defaultHeaders["accept-language"] = config.locale;
-  if (transport.config.userAgent) defaultHeaders["user-agent"] = transport.config.userAgent;
-  const raw = createFetchClient<paths>({
-    baseUrl: config.baseUrl,
-    headers: defaultHeaders,
-    fetch: (request) => transport.send(request, {}, { attempts: 0, prepared: true }),
-  });
-
-  const client: Record<string, unknown> = {
-    raw,
+  const client: Record<string | symbol, unknown> = {
+    [TRANSPORT]: transport,
     locale: config.locale,
+    baseUrl: config.baseUrl,
     fetch(input: string | URL | Request, init: EntradaFetchInit = {}) {
       const { locale, idempotencyKey, timeoutMs, totalTimeoutMs, retry, ...requestInit } = init;
       const url =
@@ -148,37 +129,36 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
       );
     },
     getAccessToken: () => authProvider.peek() ?? authProvider.get(),
-    setCredentials(credentials: ClientCredentials, opts?: { dropCachedToken?: boolean }) {
+    setCredentials(next: ClientCredentials, opts?: { dropCachedToken?: boolean }) {
       if (!cache)
         throw new TypeError("setCredentials: this client was not created with clientId and clientSecret");
       if (
-        typeof credentials?.clientId !== "string" ||
-        typeof credentials.clientSecret !== "string" ||
-        !credentials.clientId ||
-        !credentials.clientSecret
+        typeof next?.clientId !== "string" ||
+        typeof next.clientSecret !== "string" ||
+        !next.clientId ||
+        !next.clientSecret
       ) {
         throw new TypeError("setCredentials: clientId and clientSecret must be non-empty strings");
       }
-      cache.setCredentials({ clientId: credentials.clientId, clientSecret: credentials.clientSecret }, opts);
+      credentials = { clientId: next.clientId, clientSecret: next.clientSecret };
+      cache.setCredentials(credentials, opts);
     },
   };
 
-  const rawClient = raw as unknown as Client<Record<string, never>>;
+  // The token operation authenticates the client with HTTP Basic (RFC 6749 §2.3.1), never with a bearer token.
+  const context: OperationContext = {
+    transport,
+    baseUrl: config.baseUrl,
+    basic: () => (credentials ? basicAuthorization(credentials) : undefined),
+  };
   for (const [section, ops] of Object.entries(operationTable)) {
     const methods: Record<string, unknown> = {};
-    for (const [operationId, spec] of Object.entries(ops as Record<string, string>)) {
-      methods[operationId] = createOperationMethod(
-        rawClient,
-        transport,
-        parseOperationSpec(operationId, spec),
-      );
-    }
+    for (const [operationId, spec] of Object.entries(ops as Record<string, string>))
+      methods[operationId] = createOperationMethod(context, parseOperationSpec(operationId, spec));
     client[section] = methods;
   }
 
-  const sessions = client.sessions as Record<string, unknown> & {
-    createSession: Operation<operations["createSession"]>;
-  };
+  const sessions = client.sessions as Record<string, unknown> & Pick<GeneratedSessions, "createSession">;
   const create = (body: CreateSessionBody = {}, callOptions: CallOptions = {}) =>
     sessions.createSession({ ...callOptions, body });
   create.orThrow = (body: CreateSessionBody = {}, callOptions: CallOptions = {}) =>

@@ -1,3 +1,5 @@
+import { EntradaError } from "../core/errors.ts";
+
 /** One entry of an OData error's `details`. */
 export interface ODataErrorDetail {
   code: string;
@@ -7,19 +9,23 @@ export interface ODataErrorDetail {
 
 /**
  * The BI feed refused a request (OData JSON error `{error: {code, message, target, details}}`), answered something
- * that is not an OData response, or broke the paging protocol. `status` is 0 for client-side protocol checks.
+ * that is not an OData response, or broke the paging protocol: an `EntradaError` of kind `odata`. `status` is 0
+ * for client-side protocol checks. (Problems, OAuth, network, timeout and abort failures of the feed come as the
+ * SDK's other `EntradaError` kinds.)
  */
-export class ODataError extends Error {
-  override readonly name = "ODataError";
-  readonly status: number;
-  /** The server's `error.code`, or ours: `http_error`, `invalid_response`, `cross_origin_next_link`, `next_link_loop`, `network_error`. */
+export class ODataError extends EntradaError {
+  static override readonly kind = "odata";
+  readonly kind = "odata" as const;
+  override readonly name: string = "ODataError";
+  declare readonly status: number;
+  /** The server's `error.code`, or ours: `http_error`, `invalid_response`, `cross_origin_next_link`, `next_link_loop`. */
   readonly code: string;
+  /** The server's `error.message` (or ours), without the request prefix of `message`. */
+  readonly detail: string;
   readonly target: string | undefined;
   readonly details: readonly ODataErrorDetail[];
   /** The response body as received (truncated to 64 KB), for diagnosis. */
   readonly rawBody: string | undefined;
-  /** The request URL that failed. */
-  readonly url: string | undefined;
 
   constructor(init: {
     status: number;
@@ -29,14 +35,20 @@ export class ODataError extends Error {
     details?: readonly ODataErrorDetail[] | undefined;
     rawBody?: string | undefined;
     url?: string | undefined;
+    logId?: string | undefined;
     cause?: unknown;
   }) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.status = init.status;
+    super(`${init.status ? `${init.status} ` : ""}${init.code}: ${init.message}`, {
+      status: init.status,
+      method: "GET",
+      url: init.url,
+      logId: init.logId,
+      cause: init.cause,
+    });
     this.code = init.code;
+    this.detail = init.message;
     this.target = init.target;
     this.details = init.details ?? [];
     this.rawBody = init.rawBody;
-    this.url = init.url;
   }
 }

@@ -1,4 +1,15 @@
-import { sleep } from "../core/signals.ts";
+import { cacheAuth, staticAuth } from "../core/auth.ts";
+import { createTokenRequester } from "../core/oauth.ts";
+import { errorFromResponse } from "../core/response.ts";
+import { TokenCache } from "../core/token-cache.ts";
+import {
+  type CallOptions,
+  type CallState,
+  newTransport,
+  TRANSPORT,
+  type Transport,
+  type FetchLike as TransportFetch,
+} from "../core/transport.ts";
 import { ODataError } from "./errors.ts";
 import { type BiExportOptions, type BiExportProgress, exportStream, exportTo } from "./export.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
@@ -7,9 +18,25 @@ import type { ODataQuery } from "./query.ts";
 /** The subset of `fetch` the feed uses. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
+/** An SDK client (`createClient(...)`): the feed then shares its transport, token cache and retry budget. */
+export interface BiClient {
+  readonly [TRANSPORT]: Transport;
+}
+
 export interface BiFeedOptions {
   /** The API base URL, e.g. `https://api.entrada.example`; the feed lives at `/bi/v1/odata` under it. */
   baseUrl: string | URL;
+  /**
+   * An SDK client: the feed runs on its transport (token cache, language, retries, retry budget). The usual way:
+   * `biFeed({ baseUrl, client })`.
+   */
+  client?: BiClient;
+  /** OAuth client id (scope `Shop`), when the feed should obtain its own tokens. */
+  clientId?: string;
+  /** OAuth client secret, with `clientId`. */
+  clientSecret?: string;
+  /** Scopes to request with `clientId` (default `Shop`). */
+  scope?: string;
   /** Supplies a bearer token per request (e.g. the SDK client's token helper, which caches and refreshes). */
   getToken?: () => string | Promise<string>;
   /** A fixed bearer token (when you manage tokens yourself). */
@@ -20,9 +47,15 @@ export interface BiFeedOptions {
   locale?: string;
   /** Default page size, sent as `Prefer: odata.maxpagesize`. The server may choose smaller pages. */
   maxPageSize?: number;
-  /** Attempts per page for network errors, 408, 429, 500, 502, 503 and 504 (pages are safe GETs). Default 4. */
+  /**
+   * Attempts per page (pages are safe GETs), retried on the SDK's retryable outcomes: network errors, timeouts,
+   * 408, 425, 429 and 5xx except 501/505. Default 4.
+   */
   maxAttempts?: number;
-  /** Upper bound for one wait between attempts (ms), also for `Retry-After`. Default 30 000. */
+  /**
+   * Upper bound for one backoff between attempts (ms), and the longest `Retry-After` (seconds or HTTP-date)
+   * waited for; a longer one ends the retries. Default 30 000.
+   */
   maxRetryDelayMs?: number;
 }
 
@@ -50,13 +83,14 @@ export type RowOf<Q> = Q extends ODataQuery<infer _S, infer _K> ? NonNullable<Q[
 
 const MAX_RAW = 65_536;
 
-// 501 (an unsupported query option) and other 5xx that will not change on their own are not retried.
-const retryable = (status: number) => [408, 429, 500, 502, 503, 504].includes(status);
-const backoff = (attempt: number) => 250 * 2 ** attempt * (0.5 + Math.random() / 2);
-
-/** Reads an OData JSON error, or describes a non-OData body, keeping the raw text. */
-function errorFrom(status: number, text: string, url: string): ODataError {
+/**
+ * The error of a failed page: an OData JSON error as `ODataError`; problem details and OAuth errors as the SDK's
+ * own kinds; anything else (HTML from a proxy, an empty 429) as an `ODataError` keeping the raw body.
+ */
+function errorFrom(response: Response, text: string, url: string, attempts: number) {
+  const status = response.status;
   const rawBody = text.slice(0, MAX_RAW);
+  const logId = response.headers.get("x-log-id") ?? undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -71,18 +105,17 @@ function errorFrom(status: number, text: string, url: string): ODataError {
       details: Array.isArray(error.details) ? error.details : undefined,
       rawBody,
       url,
+      logId,
     });
   }
-  // Failures before the OData layer (auth, rate limits) may come as RFC 9457 problem+json.
-  const problem = parsed as { type?: unknown; title?: unknown; detail?: unknown } | undefined;
-  if (status >= 400 && typeof problem?.type === "string" && typeof problem.title === "string") {
-    return new ODataError({
-      status,
-      code: problem.type.slice(problem.type.lastIndexOf("/") + 1) || "http_error",
-      message: typeof problem.detail === "string" ? problem.detail : problem.title,
-      rawBody,
+  if (status >= 400 && parsed !== undefined) {
+    const sdkError = errorFromResponse(status, response.headers, text, {
+      method: "GET",
       url,
+      logId,
+      attempts,
     });
+    if (sdkError.kind !== "unexpected-body") return sdkError;
   }
   return new ODataError({
     status,
@@ -90,6 +123,7 @@ function errorFrom(status: number, text: string, url: string): ODataError {
     message: `BI feed answered ${status} without an OData ${status < 300 ? "payload" : "error body"}`,
     rawBody,
     url,
+    logId,
   });
 }
 
@@ -102,7 +136,9 @@ function errorFrom(status: number, text: string, url: string): ODataError {
 export class BiFeed {
   readonly root: URL;
   readonly #options: BiFeedOptions;
-  readonly #fetch: FetchLike;
+  readonly #transport: Transport;
+  /** Per-call settings when the feed rides on a client's transport (its own defaults stay the client's). */
+  readonly #call: CallOptions;
 
   constructor(options: BiFeedOptions) {
     let base: URL;
@@ -113,76 +149,106 @@ export class BiFeed {
     }
     if (base.protocol !== "https:" && base.protocol !== "http:")
       throw new TypeError("BI baseUrl must be http(s)");
-    if (!options.getToken && !options.accessToken && !options.fetch) {
-      throw new TypeError("biFeed needs getToken or accessToken (or a fetch that authenticates itself)");
+    const shared =
+      options.client?.[TRANSPORT] ?? (options.fetch as Partial<BiClient> | undefined)?.[TRANSPORT];
+    const hasCredentials = options.clientId !== undefined || options.clientSecret !== undefined;
+    if (!shared && !hasCredentials && !options.getToken && !options.accessToken && !options.fetch) {
+      throw new TypeError(
+        "biFeed needs a client, clientId and clientSecret, getToken or accessToken (or a fetch that authenticates itself)",
+      );
     }
+    if (hasCredentials && (!options.clientId || !options.clientSecret))
+      throw new TypeError("biFeed needs both clientId and clientSecret");
     const size = options.maxPageSize;
     if (size !== undefined && (!Number.isSafeInteger(size) || size < 1)) {
       throw new TypeError("maxPageSize must be a positive integer");
     }
-    this.root = new URL(`${base.href.replace(/\/+$/, "")}/bi/v1/odata`);
+    const attempts = options.maxAttempts;
+    if (attempts !== undefined && (!Number.isSafeInteger(attempts) || attempts < 1 || attempts > 11))
+      throw new TypeError("maxAttempts must be an integer from 1 to 11");
+    const root = base.href.replace(/\/+$/, "");
+    this.root = new URL(`${root}/bi/v1/odata`);
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    const cap = options.maxRetryDelayMs ?? 30_000;
+    const retry = {
+      maxRetries: (attempts ?? 4) - 1,
+      baseDelayMs: Math.min(250, cap),
+      maxDelayMs: cap,
+      maxRetryAfterMs: cap,
+    };
+    if (shared) {
+      this.#transport = shared;
+      this.#call = {
+        ...(attempts !== undefined || options.maxRetryDelayMs !== undefined ? { retry } : {}),
+        ...(options.locale ? { locale: options.locale as CallOptions["locale"] } : {}),
+      };
+      return;
+    }
+    const given = options.fetch;
+    const fetch: TransportFetch = given
+      ? (request, init) =>
+          given(request.url, {
+            method: request.method,
+            headers: request.headers,
+            signal: init?.signal ?? null,
+          })
+      : (request, init) => globalThis.fetch(request, init);
+    const transport = newTransport({ baseUrl: root, fetch, locale: options.locale, retry });
+    if (hasCredentials) {
+      const scope = options.scope ?? "Shop";
+      const cache = new TokenCache({
+        credentials: { clientId: options.clientId as string, clientSecret: options.clientSecret as string },
+        requestToken: createTokenRequester(transport, `${root}/connect/token`, scope),
+      });
+      transport.config.auth = cacheAuth(cache);
+    } else if (options.getToken) {
+      // Asked on every page: such a function (the SDK's `getAccessToken`) caches and refreshes by itself.
+      const getToken = options.getToken;
+      transport.config.auth = {
+        peek: () => undefined,
+        get: async () => await getToken(),
+        invalidate: () => true,
+      };
+    } else if (options.accessToken) {
+      transport.config.auth = staticAuth(options.accessToken);
+    }
+    this.#transport = transport;
+    this.#call = {};
   }
 
   /** Fetches one page (with retries). Exposed for custom paging; most callers want `pages()` or `rows()`. */
   async page<Row>(url: string, options: BiRequestOptions = {}): Promise<ODataPage<Row>> {
-    const { signal } = options;
     const maxPageSize = options.maxPageSize ?? this.#options.maxPageSize;
-    const attempts = this.#options.maxAttempts ?? 4;
-    const cap = this.#options.maxRetryDelayMs ?? 30_000;
-    for (let attempt = 1; ; attempt++) {
-      signal?.throwIfAborted();
-      const headers: Record<string, string> = {
-        accept: "application/json;odata.metadata=minimal",
-        "odata-maxversion": "4.01",
-      };
-      if (maxPageSize) headers.prefer = `odata.maxpagesize=${maxPageSize}`;
-      if (this.#options.locale) headers["accept-language"] = this.#options.locale;
-      const token = this.#options.getToken ? await this.#options.getToken() : this.#options.accessToken;
-      if (token) headers.authorization = `Bearer ${token}`;
-      let response: Response;
-      let text: string;
-      try {
-        response = await this.#fetch(url, { method: "GET", headers, signal: signal ?? null });
-        text = await response.text();
-      } catch (cause) {
-        if (signal?.aborted) throw signal.reason;
-        if (attempt >= attempts) {
-          throw new ODataError({
-            status: 0,
-            code: "network_error",
-            message: `BI feed unreachable: ${String(cause)}`,
-            url,
-            cause,
-          });
-        }
-        await sleep(Math.min(cap, backoff(attempt)), signal);
-        continue;
-      }
-      if (response.ok) {
-        let json: Record<string, unknown> | undefined;
-        try {
-          json = JSON.parse(text);
-        } catch {}
-        if (!json || !Array.isArray(json.value)) throw errorFrom(response.status, text, url);
-        const next = json["@odata.nextLink"];
-        const count = json["@odata.count"];
-        return {
-          value: json.value as Row[],
-          count: typeof count === "number" ? count : undefined,
-          nextLink: typeof next === "string" ? this.#checkNextLink(next, url) : undefined,
-          context:
-            typeof json["@odata.context"] === "string" ? (json["@odata.context"] as string) : undefined,
-          bytes: new TextEncoder().encode(text).length,
-        };
-      }
-      if (!retryable(response.status) || attempt >= attempts) throw errorFrom(response.status, text, url);
-      const header = response.headers.get("retry-after");
-      const retryAfter = header === null ? Number.NaN : Number(header);
-      const delay = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : backoff(attempt);
-      await sleep(Math.min(cap, delay), signal);
+    const headers: Record<string, string> = {
+      accept: "application/json;odata.metadata=minimal",
+      "odata-maxversion": "4.01",
+    };
+    if (maxPageSize) headers.prefer = `odata.maxpagesize=${maxPageSize}`;
+    const state: CallState = { attempts: 0, holdTimer: true, operationId: "biFeed" };
+    const request = new Request(url, { headers, ...(options.signal ? { signal: options.signal } : {}) });
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#transport.send(request, this.#call, state);
+      text = response.ok ? await response.text() : (state.errorBody ?? "");
+    } finally {
+      state.settle?.();
     }
+    if (!response.ok) throw errorFrom(response, text, url, state.attempts);
+    let json: Record<string, unknown> | undefined;
+    try {
+      json = JSON.parse(text);
+    } catch {}
+    if (!json || !Array.isArray(json.value)) throw errorFrom(response, text, url, state.attempts);
+    const next = json["@odata.nextLink"];
+    const count = json["@odata.count"];
+    return {
+      value: json.value as Row[],
+      count: typeof count === "number" ? count : undefined,
+      nextLink: typeof next === "string" ? this.#checkNextLink(next, url) : undefined,
+      context: typeof json["@odata.context"] === "string" ? (json["@odata.context"] as string) : undefined,
+      bytes: new TextEncoder().encode(text).length,
+    };
   }
 
   /** Next links must stay on the feed's origin: the bearer token is never sent anywhere else. */

@@ -5,7 +5,9 @@
  *   entrada-bi-export --base-url https://api.entrada.example --dataset Tickets --format csv --out tickets.csv
  *
  * Credentials come from --client-id/--client-secret or ENTRADA_CLIENT_ID/ENTRADA_CLIENT_SECRET.
- * Exit codes: 0 done, 1 I/O or unexpected error, 2 usage, 3 authentication, 4 BI feed error, 130 interrupted.
+ * Exit codes follow the SDK error's kind: 0 done, 1 I/O or unexpected error, 2 usage (and invalid-argument),
+ * 3 authentication (oauth, or a 401/403 answer), 4 BI feed error (odata, problem, unexpected-body), 5 network
+ * (host unreachable), 6 timeout, 130 interrupted (aborted).
  */
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
@@ -22,6 +24,7 @@ import {
   odata,
 } from "../bi/index.ts";
 import { isEntitySet } from "../bi/metadata.ts";
+import { type EntradaError, isEntradaError } from "../core/errors.ts";
 import { progressReporter } from "./progress.ts";
 
 const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format ndjson|csv --out FILE|-
@@ -32,7 +35,8 @@ const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format n
 Datasets: ${Object.keys(biEntitySets).join(", ")}
 An --out file ending in .gz is written gzip-compressed.
 Credentials default to the ENTRADA_CLIENT_ID and ENTRADA_CLIENT_SECRET environment variables.
-Exit codes: 0 done, 1 I/O error, 2 usage, 3 authentication, 4 BI feed error, 130 interrupted.`;
+Exit codes: 0 done, 1 I/O error, 2 usage, 3 authentication, 4 BI feed error, 5 network (host unreachable),
+6 timeout, 130 interrupted.`;
 
 class CliError extends Error {
   readonly exitCode: number;
@@ -153,57 +157,6 @@ function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
   };
 }
 
-/** Client-credentials tokens (RFC 6749 §4.4, client_secret_basic), renewed a minute before they expire. */
-function tokenSource(config: Config): () => Promise<string> {
-  let cached: { token: string; expiresAt: number } | undefined;
-  let pending: Promise<string> | undefined;
-  const request = async (): Promise<string> => {
-    const basic = Buffer.from(
-      `${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`,
-    ).toString("base64");
-    const url = new URL(
-      "connect/token",
-      config.baseUrl.href.endsWith("/") ? config.baseUrl : `${config.baseUrl.href}/`,
-    );
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: "POST",
-        headers: {
-          authorization: `Basic ${basic}`,
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
-        },
-        body: new URLSearchParams({ grant_type: "client_credentials", scope: config.scope }),
-      });
-    } catch (e) {
-      throw new CliError(3, `Token request to ${url.origin} failed: ${(e as Error).message}`);
-    }
-    const text = await response.text();
-    let json: Record<string, unknown> = {};
-    try {
-      json = JSON.parse(text);
-    } catch {}
-    if (!response.ok || typeof json.access_token !== "string") {
-      const reason =
-        typeof json.error === "string"
-          ? `${json.error}${typeof json.error_description === "string" ? `: ${json.error_description}` : ""}`
-          : `HTTP ${response.status} ${text.slice(0, 200)}`;
-      throw new CliError(3, `Authentication failed (${reason})`);
-    }
-    const ttl = typeof json.expires_in === "number" ? json.expires_in : 3000;
-    cached = { token: json.access_token, expiresAt: Date.now() + Math.max(0, ttl - 60) * 1000 };
-    return json.access_token;
-  };
-  return () => {
-    if (cached && cached.expiresAt > Date.now()) return Promise.resolve(cached.token);
-    pending ??= request().finally(() => {
-      pending = undefined;
-    });
-    return pending;
-  };
-}
-
 async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const config = readConfig(argv, env);
   if (config === "help") {
@@ -214,9 +167,12 @@ async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promi
   let query = odata(config.dataset).count() as unknown as ODataQuery<BiEntitySet, never>;
   if (config.filter) query = query.filter(config.filter);
   if (config.select) query = query.select(...(config.select as never[]));
+  // The SDK's transport: client-credentials tokens (HTTP Basic, single flight), language, retries, typed errors.
   const feed = biFeed({
     baseUrl: config.baseUrl,
-    getToken: tokenSource(config),
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    scope: config.scope,
     maxPageSize: config.pageSize,
     locale: config.locale,
   });
@@ -251,9 +207,27 @@ async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promi
   } catch (e) {
     if (!toStdout) await rm(partial, { force: true });
     if (controller.signal.aborted) throw controller.signal.reason;
+    // A failed page ends the stream with the SDK error as its cause (pipeTo rethrows it as is).
     throw e;
   } finally {
     process.off("SIGINT", onSignal);
+  }
+}
+
+/** Exit code of an SDK error, by its kind. */
+function exitCodeOf(error: EntradaError): number {
+  if (error.kind === "oauth" || error.status === 401 || error.status === 403) return 3;
+  switch (error.kind) {
+    case "network":
+      return 5;
+    case "timeout":
+      return 6;
+    case "aborted":
+      return 130;
+    case "invalid-argument":
+      return 2;
+    default:
+      return 4;
   }
 }
 
@@ -263,12 +237,21 @@ function report(e: unknown): number {
     console.error(`entrada-bi-export: ${e.message}`);
     return e.exitCode;
   }
-  if (e instanceof ODataError) {
-    const where = e.status ? `HTTP ${e.status}` : "protocol";
-    const target = e.target ? ` [${e.target}]` : "";
-    console.error(`entrada-bi-export: BI feed error (${where}, ${e.code})${target}: ${e.message}`);
-    if (e.status === 401 || e.status === 403) return 3;
-    return 4;
+  if (isEntradaError(e)) {
+    const label: Record<string, string> = {
+      oauth: "authentication failed",
+      network: "network error",
+      timeout: "timeout",
+      aborted: "interrupted",
+      "invalid-argument": "invalid argument",
+      odata: "BI feed error",
+      problem: "BI feed error",
+      "unexpected-body": "BI feed error",
+    };
+    const target = e instanceof ODataError && e.target ? ` [${e.target}]` : "";
+    const log = e.logId ? ` (log id ${e.logId})` : "";
+    console.error(`entrada-bi-export: ${label[e.kind] ?? e.kind}${target}: ${e.message}${log}`);
+    return exitCodeOf(e);
   }
   console.error(`entrada-bi-export: ${(e as Error)?.message ?? String(e)}`);
   return 1;

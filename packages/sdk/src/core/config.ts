@@ -7,7 +7,7 @@ import type { RetryOptions } from "./retry.ts";
 import type { RetryBudgetOptions } from "./retry-budget.ts";
 import { isBrowserLike } from "./runtime.ts";
 import type { TokenLifetimeOptions, TokenStore } from "./token-cache.ts";
-import type { FetchLike } from "./transport.ts";
+import type { FetchLike, Locale } from "./transport.ts";
 
 /** OAuth scopes of the API: `Shop` (shop, sessions, survey, assets, webhooks, BI), `TERP` (entrance). */
 export type Scope = "Shop" | "TERP";
@@ -30,8 +30,16 @@ export interface EntradaClientOptions {
    * `401`; it returns the token or `{ sessionToken, sessionId }` (so the backend can renew the same session).
    */
   sessionToken?: SessionTokenSource;
-  /** Default culture for `Accept-Language`, of the form `language-REGION` (e.g. `de-CH`). */
-  locale?: string;
+  /**
+   * Default culture (`Accept-Language`): one the API serves (`de-CH`, `fr-CH`, `it-CH`, `en-GB`), or any other
+   * `language-REGION` tag through `customLocale("de-AT")`. Beats an `accept-language` in `headers`.
+   */
+  locale?: Locale;
+  /**
+   * Headers sent with every request (a gateway's key, a tracing header). A call's own `headers` beat them, the
+   * dedicated options (`locale`, `idempotencyKey`) beat both, and `Authorization` always comes from the credentials.
+   */
+  headers?: Record<string, string>;
   /** The fetch to use (default: the global `fetch`, looked up at call time). */
   fetch?: FetchLike | typeof globalThis.fetch;
   /** Shares tokens across processes. */
@@ -57,6 +65,7 @@ export type AuthConfig =
   | { kind: "token"; source: SessionTokenSource };
 
 export interface ResolvedConfig {
+  headers: Headers | undefined;
   baseUrl: string;
   tokenUrl: string;
   auth: AuthConfig;
@@ -194,7 +203,17 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
       positive(`retry.${key}`, options.retry[key]);
   }
 
+  let headers: Headers | undefined;
+  if (options.headers !== undefined) {
+    try {
+      headers = new Headers(options.headers);
+    } catch (error) {
+      fail(`"headers" must map header names to string values: ${(error as Error).message}`);
+    }
+  }
+
   return {
+    headers,
     baseUrl,
     tokenUrl,
     auth,

@@ -1,32 +1,16 @@
 /**
- * Every failure the client reports is an `EntradaError`; programs switch on `kind`, and for problem details
- * on `slug` (the last segment of the RFC 9457 `type` URI), never on the localized text.
+ * One error model for every entry point (typed client, token, BI feed, CLI, the widget's transport): each failure
+ * is an `EntradaError` with a `kind`. Programs switch on `kind`, and for problem details on `slug` (the last
+ * segment of the RFC 9457 `type` URI), never on the text. `message` is English and names the request:
+ * `POST /shop/v1/cart/crt_1/checkout → 402 payment-declined: <server detail>`.
+ *
+ * Errors carry a `Symbol.for` brand and `instanceof` checks the brand, so an error made by the CommonJS build is
+ * recognised by the ESM build (and by another copy of the SDK in the same process) and vice versa.
  */
 
-/** Problem slugs of the catalogue in the contract (`https://docs.entrada.dev/problems/<slug>`). */
-export type ProblemSlug =
-  | "validation-error"
-  | "malformed-request"
-  | "unauthorized"
-  | "forbidden"
-  | "not-found"
-  | "method-not-allowed"
-  | "not-acceptable"
-  | "payload-too-large"
-  | "unsupported-media-type"
-  | "idempotency-key-in-use"
-  | "idempotency-key-reused"
-  | "conflict"
-  | "sold-out"
-  | "insufficient-capacity"
-  | "hold-expired"
-  | "cart-locked"
-  | "cart-not-ready"
-  | "payment-declined"
-  | "unprocessable"
-  | "rate-limited"
-  | "service-unavailable"
-  | "internal-error";
+import type { ProblemSlug } from "../generated/problems.ts";
+
+export type { ProblemSlug } from "../generated/problems.ts";
 
 /** The base URI of problem types. */
 export const PROBLEM_TYPE_BASE = "https://docs.entrada.dev/problems/";
@@ -77,10 +61,45 @@ export interface ErrorContext {
   cause?: unknown;
 }
 
-export type EntradaErrorKind = "problem" | "oauth" | "network" | "timeout" | "unexpected-response";
+export type EntradaErrorKind =
+  | "problem"
+  | "oauth"
+  | "network"
+  | "timeout"
+  | "aborted"
+  | "invalid-argument"
+  | "unexpected-body"
+  | "odata";
 
-/** Base class of every error a request can end in. */
+const BRAND = Symbol.for("@entrada/sdk.error");
+
+/** `POST /shop/v1/cart/crt_1/checkout → ` (empty when the request is unknown). */
+function prefix(info: ErrorContext): string {
+  if (!info.method && !info.url) return "";
+  let path = info.url ?? "";
+  try {
+    path = new URL(path).pathname;
+  } catch {}
+  return `${info.method ?? ""} ${path} → `.trimStart();
+}
+
+/** True when `value` is an `EntradaError` from any build or copy of the SDK. */
+export function isEntradaError(value: unknown): value is EntradaError {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** Base class of every error the SDK reports. */
 export abstract class EntradaError extends Error {
+  /** The kind a subclass stands for (`instanceof` compares it, so the check works across builds). */
+  static readonly kind: EntradaErrorKind | undefined = undefined;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // `this` is the class on the right of `instanceof` (a subclass too): the kind it stands for.
+    // biome-ignore lint/complexity/noThisInStatic: the subclass's own static `kind` is meant, not the base's.
+    const kind = this.kind;
+    return isEntradaError(value) && (kind === undefined || value.kind === kind);
+  }
+
   abstract readonly kind: EntradaErrorKind;
   readonly status: number | undefined;
   readonly logId: string | undefined;
@@ -91,8 +110,10 @@ export abstract class EntradaError extends Error {
   readonly url: string | undefined;
   readonly attempts: number | undefined;
 
+  /** `message` is prefixed with `METHOD /path → ` when the request is known. */
   constructor(message: string, info: ErrorContext = {}) {
-    super(message, info.cause === undefined ? undefined : { cause: info.cause });
+    super(prefix(info) + message, info.cause === undefined ? undefined : { cause: info.cause });
+    Object.defineProperty(this, BRAND, { value: true });
     this.status = info.status;
     this.logId = info.logId;
     this.idempotencyKey = info.idempotencyKey;
@@ -106,6 +127,7 @@ export abstract class EntradaError extends Error {
 
 /** The API answered with `application/problem+json` (RFC 9457). */
 export class EntradaProblemError<S extends string = ProblemSlug | (string & {})> extends EntradaError {
+  static override readonly kind = "problem";
   readonly kind = "problem" as const;
   override readonly name: string = "EntradaProblemError";
   declare readonly status: number;
@@ -113,7 +135,9 @@ export class EntradaProblemError<S extends string = ProblemSlug | (string & {})>
   readonly type: string;
   /** Last segment of `type`: what programs switch on (a catalogue slug, or a newer one this SDK predates). */
   readonly slug: S;
+  /** The server's title, in the response's culture (`Content-Language`). */
   readonly title: string;
+  /** The server's explanation, in the response's culture. */
   readonly detail: string | undefined;
   readonly instance: string | undefined;
   /** Invalid inputs of a `validation-error` (empty otherwise). */
@@ -127,12 +151,13 @@ export class EntradaProblemError<S extends string = ProblemSlug | (string & {})>
     problem: ProblemDetails,
     info: ErrorContext & { status: number; retryAfter?: number | undefined },
   ) {
-    super(`${problem.title}${problem.detail ? `: ${problem.detail}` : ""} (${problemSlug(problem.type)})`, {
+    const slug = problemSlug(problem.type);
+    super(`${info.status} ${slug}: ${problem.detail ?? problem.title}`, {
       ...info,
       logId: info.logId ?? problem.logId,
     });
     this.type = problem.type;
-    this.slug = problemSlug(problem.type) as S;
+    this.slug = slug as S;
     this.title = problem.title;
     this.detail = problem.detail;
     this.instance = problem.instance;
@@ -149,6 +174,7 @@ export class EntradaProblemError<S extends string = ProblemSlug | (string & {})>
 
 /** The token endpoint refused the credentials or the request (RFC 6749 §5.2). */
 export class OAuthError extends EntradaError {
+  static override readonly kind = "oauth";
   readonly kind = "oauth" as const;
   override readonly name: string = "OAuthError";
   /** The RFC 6749 error code, e.g. `invalid_client`. */
@@ -161,7 +187,7 @@ export class OAuthError extends EntradaError {
     info: ErrorContext = {},
   ) {
     super(
-      `Token request failed: ${body.error}${body.error_description ? ` (${body.error_description})` : ""}`,
+      `${info.status ?? ""} ${body.error}${body.error_description ? `: ${body.error_description}` : ""}`.trim(),
       info,
     );
     this.error = body.error;
@@ -170,38 +196,59 @@ export class OAuthError extends EntradaError {
   }
 }
 
-/** No response arrived: DNS, connection reset, TLS, CORS, offline. */
+/** No response arrived: DNS, connection refused or reset, TLS, CORS, offline. */
 export class NetworkError extends EntradaError {
+  static override readonly kind = "network";
   readonly kind = "network" as const;
   override readonly name: string = "NetworkError";
-  constructor(message: string, info: ErrorContext = {}) {
-    super(message, info);
-  }
 }
 
 /** An attempt or the whole call ran out of time. */
 export class TimeoutError extends EntradaError {
+  static override readonly kind = "timeout";
   readonly kind = "timeout" as const;
   override readonly name: string = "TimeoutError";
   /** `attempt`: one try exceeded `timeoutMs`; `total`: the call exceeded `totalTimeoutMs`. */
   readonly scope: "attempt" | "total";
   readonly timeoutMs: number;
   constructor(scope: "attempt" | "total", timeoutMs: number, info: ErrorContext = {}) {
-    super(
-      scope === "attempt"
-        ? `The request timed out after ${timeoutMs} ms`
-        : `The call exceeded its total timeout of ${timeoutMs} ms`,
-      info,
-    );
+    super(`timed out (${scope === "attempt" ? "attempt" : "total"} timeout of ${timeoutMs} ms)`, info);
     this.scope = scope;
     this.timeoutMs = timeoutMs;
   }
 }
 
+/** The caller aborted the call (its `AbortSignal`); `cause` is the signal's reason. */
+export class AbortedError extends EntradaError {
+  static override readonly kind = "aborted";
+  readonly kind = "aborted" as const;
+  override readonly name: string = "AbortedError";
+  /** The signal's `reason`, as given to `abort()`. */
+  readonly reason: unknown;
+  constructor(reason: unknown, info: ErrorContext = {}) {
+    super(`aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, { ...info, cause: reason });
+    this.reason = reason;
+  }
+}
+
+/** An argument of a call is invalid (a malformed locale, a 300-character idempotency key): nothing was sent. */
+export class InvalidArgumentError extends EntradaError {
+  static override readonly kind = "invalid-argument";
+  readonly kind = "invalid-argument" as const;
+  override readonly name: string = "InvalidArgumentError";
+  /** The option at fault, e.g. `locale` or `idempotencyKey`. */
+  readonly argument: string;
+  constructor(argument: string, message: string, info: ErrorContext = {}) {
+    super(message, info);
+    this.argument = argument;
+  }
+}
+
 /** The server answered something the contract does not describe (HTML from a proxy, garbage, wrong type). */
-export class UnexpectedResponseError extends EntradaError {
-  readonly kind = "unexpected-response" as const;
-  override readonly name: string = "UnexpectedResponseError";
+export class UnexpectedBodyError extends EntradaError {
+  static override readonly kind = "unexpected-body";
+  readonly kind = "unexpected-body" as const;
+  override readonly name: string = "UnexpectedBodyError";
   declare readonly status: number;
   /** The raw body, exactly as received (decoded as UTF-8). */
   readonly body: string;
@@ -212,11 +259,16 @@ export class UnexpectedResponseError extends EntradaError {
     contentType: string | undefined,
     info: ErrorContext & { status: number },
   ) {
-    super(`Unexpected response (HTTP ${info.status}, ${contentType ?? "no content type"}): ${reason}`, info);
+    super(`${info.status} unexpected ${contentType ?? "body without content type"}: ${reason}`, info);
     this.body = body;
     this.contentType = contentType;
   }
 }
+
+/** @deprecated Renamed `UnexpectedBodyError` (kind `unexpected-body`). */
+export const UnexpectedResponseError = UnexpectedBodyError;
+/** @deprecated Renamed `UnexpectedBodyError`. */
+export type UnexpectedResponseError = UnexpectedBodyError;
 
 /** Invalid client configuration, thrown by `createClient` before any request is made. */
 export class EntradaConfigError extends Error {
@@ -227,11 +279,31 @@ export class EntradaConfigError extends Error {
 export function problemSlug(type: string): string {
   if (type.startsWith(PROBLEM_TYPE_BASE)) return type.slice(PROBLEM_TYPE_BASE.length);
   const trimmed = type.replace(/[?#].*$/, "").replace(/\/+$/, "");
-  const slash = trimmed.lastIndexOf("/");
-  return slash === -1 ? trimmed : trimmed.slice(slash + 1);
+  return trimmed.slice(trimmed.lastIndexOf("/") + 1);
 }
 
-/** True when `error` is a problem with the given slug, narrowing its type. */
-export function isProblem<S extends ProblemSlug>(error: unknown, slug: S): error is EntradaProblemError<S> {
-  return error instanceof EntradaProblemError && error.slug === slug;
+/**
+ * True when `error` is an `EntradaError` of that kind (`isEntradaError(error, "oauth")`), from any build of the
+ * SDK; without a kind, any `EntradaError`.
+ */
+export function isErrorKind<K extends EntradaErrorKind>(
+  error: unknown,
+  kind: K,
+): error is Extract<KnownEntradaError, { kind: K }> {
+  return isEntradaError(error) && error.kind === kind;
 }
+
+/** True when `error` is a problem with the given slug (from any build of the SDK), narrowing its type. */
+export function isProblem<S extends ProblemSlug>(error: unknown, slug: S): error is EntradaProblemError<S> {
+  return isErrorKind(error, "problem") && error.slug === slug;
+}
+
+/** The error classes of the core (the BI entry adds `ODataError`). */
+export type KnownEntradaError =
+  | EntradaProblemError
+  | OAuthError
+  | NetworkError
+  | TimeoutError
+  | AbortedError
+  | InvalidArgumentError
+  | UnexpectedBodyError;

@@ -1,14 +1,21 @@
 /**
- * Section methods: one function per operation of the contract, calling openapi-fetch with the transport as its
- * `fetch` and turning the outcome into `{ data } | { error }` with response meta.
+ * Section methods: one function per operation of the contract. Each builds its request from the generated table
+ * (path and query serialization as OpenAPI's defaults: `simple` path segments, `form` + `explode` queries), sends
+ * it through the transport and turns the outcome into `{ data } | { error }` with response meta. Nothing rejects:
+ * invalid arguments, aborts and network failures come back as `{ error }` too (`.orThrow` throws them).
  */
 
-import type { Client } from "openapi-fetch";
-import { EntradaError, type ErrorContext, NetworkError, UnexpectedResponseError } from "./errors.ts";
-import { localeProblem, normalizeLocale } from "./language.ts";
+import {
+  AbortedError,
+  type ErrorContext,
+  InvalidArgumentError,
+  isEntradaError,
+  NetworkError,
+  UnexpectedBodyError,
+} from "./errors.ts";
 import { errorFromResponse, isJsonContentType } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
-import type { EntradaResult, EntradaSuccess, OperationMethod, RequestError, ResponseMeta } from "./types.ts";
+import type { EntradaResult, EntradaSuccess, OperationMethod, ResponseMeta } from "./types.ts";
 
 type ResponseMode = "json" | "mixed" | "text" | "blob";
 
@@ -28,15 +35,39 @@ export function parseOperationSpec(operationId: string, spec: string): Operation
   return { operationId, method, path, mode, form: flags.includes("form") };
 }
 
-interface RawInit extends CallOptions {
-  params?: Record<string, unknown>;
+interface Init extends CallOptions {
+  params?: {
+    path?: Record<string, unknown>;
+    query?: Record<string, unknown>;
+    header?: Record<string, unknown>;
+  };
   body?: unknown;
-  headers?: Record<string, string>;
 }
 
-const formSerializer = (body: unknown) => new URLSearchParams(body as Record<string, string>).toString();
-const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
-const ACCEPT_JSON = { accept: "application/json" };
+/** What a section method needs besides its spec. */
+export interface OperationContext {
+  transport: Transport;
+  baseUrl: string;
+  /** `Authorization` of the token operation (HTTP Basic with the client's credentials), if the client has them. */
+  basic(): string | undefined;
+}
+
+const encode = encodeURIComponent;
+const text = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
+
+/** Query string in OpenAPI's default style (`form`, `explode`): arrays repeat the name, objects go deep. */
+function queryString(query: Record<string, unknown> | undefined): string {
+  const parts: string[] = [];
+  const add = (name: string, value: unknown) => {
+    if (value == null) return;
+    if (Array.isArray(value)) for (const v of value) add(name, v);
+    else if (typeof value === "object" && !(value instanceof Date))
+      for (const [k, v] of Object.entries(value)) add(`${name}[${k}]`, v);
+    else parts.push(`${encode(name)}=${encode(text(value))}`);
+  };
+  for (const [name, value] of Object.entries(query ?? {})) add(name, value);
+  return parts.length ? `?${parts.join("&")}` : "";
+}
 
 /** Response meta, read from the headers on first access (most calls never look). */
 class Meta implements ResponseMeta {
@@ -66,133 +97,111 @@ class Meta implements ResponseMeta {
   }
 }
 
-function metaOf(response: Response | undefined, state: CallState): ResponseMeta {
-  return new Meta(response, state);
-}
-
-function contextOf(
-  response: Response,
-  meta: ResponseMeta,
-  spec: OperationSpec,
-): ErrorContext & { status: number } {
-  return {
-    status: response.status,
-    logId: meta.logId,
-    requestId: meta.requestId,
-    idempotencyKey: meta.idempotencyKey,
-    operationId: spec.operationId,
-    method: spec.method,
-    url: response.url || undefined,
-    attempts: meta.attempts,
-  };
-}
-
 async function invoke(
-  raw: Client<Record<string, never>>,
-  transport: Transport,
+  context: OperationContext,
   spec: OperationSpec,
-  init: RawInit = {},
+  init: Init = {},
 ): Promise<EntradaResult<unknown>> {
-  const { params, body, locale, idempotencyKey, signal, timeoutMs, totalTimeoutMs, retry } = init;
-  let headers = init.headers;
-  if (locale !== undefined) {
-    const tag = normalizeLocale(locale);
-    if (tag === undefined) throw new TypeError(localeProblem(locale));
-    headers = { ...headers, "accept-language": tag };
-  }
   const state: CallState = {
     attempts: 0,
     fromSection: true,
     holdTimer: true,
-    prepared: true,
     sameOrigin: true,
     operationId: spec.operationId,
   };
-  const call: CallOptions = { idempotencyKey, signal, timeoutMs, totalTimeoutMs, retry };
+  const { params, body, signal } = init;
+  const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params?.path?.[name];
+    return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
+  });
+  const url = `${context.baseUrl}${path}${queryString(params?.query)}`;
   let response: Response | undefined;
+  const fail = (error: unknown) => {
+    const result = { error, response, meta: new Meta(response, state) };
+    return result as EntradaResult<unknown>;
+  };
   try {
-    // biome-ignore lint/suspicious/noExplicitAny: the generic raw client is typed per path by the public types.
-    const result = await (raw.request as any)(spec.method, spec.path, {
-      params,
-      body,
-      headers: spec.form
-        ? { ...FORM_HEADERS, ...headers }
-        : spec.mode === "mixed"
-          ? { ...ACCEPT_JSON, ...headers }
-          : headers,
-      bodySerializer: spec.form ? formSerializer : undefined,
-      parseAs: spec.mode === "blob" ? "blob" : "text",
-      fetch: (request: Request) => transport.send(request, call, state),
-    });
-    state.settle?.();
-    response = result.response as Response;
-    const meta = metaOf(response, state);
+    // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
+    // call's headers may ask otherwise, the contract's header parameters win over both.
+    const headers = new Headers(spec.mode === "mixed" ? { accept: "application/json" } : undefined);
+    for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
+    for (const [name, value] of Object.entries(params?.header ?? {}))
+      if (value != null) headers.set(name, text(value));
+    let payload: string | undefined;
+    if (spec.form) {
+      headers.set("content-type", "application/x-www-form-urlencoded");
+      const basic = context.basic();
+      if (basic) headers.set("authorization", basic);
+      payload = new URLSearchParams(body as Record<string, string>).toString();
+    } else if (body !== undefined) {
+      headers.set("content-type", "application/json");
+      payload = JSON.stringify(body);
+    }
+    const request = new Request(url, { method: spec.method, headers, body: payload ?? null });
+    response = await context.transport.send(request, init, state);
+    const info: ErrorContext & { status: number } = {
+      status: response.status,
+      logId: response.headers.get("x-log-id") ?? undefined,
+      requestId: response.headers.get("x-request-id") ?? undefined,
+      idempotencyKey: state.idempotencyKey,
+      operationId: spec.operationId,
+      method: spec.method,
+      url,
+      attempts: state.attempts,
+    };
     if (!response.ok) {
-      const error = errorFromResponse(
-        response.status,
-        response.headers,
-        state.errorBody ?? "",
-        contextOf(response, meta, spec),
-      );
-      return { error: error as RequestError, response, meta };
+      state.settle?.();
+      return fail(errorFromResponse(response.status, response.headers, state.errorBody ?? "", info));
     }
     const contentType = response.headers.get("content-type");
-    // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
-    if (
-      spec.mode === "blob" ||
-      spec.mode === "text" ||
-      (spec.mode === "mixed" && !isJsonContentType(contentType))
-    ) {
-      return { data: result.data ?? (spec.mode === "blob" ? undefined : ""), response, meta };
+    let data: unknown;
+    try {
+      data = spec.mode === "blob" ? await response.blob() : await response.text();
+    } finally {
+      state.settle?.();
     }
-    const text = (result.data as string | undefined) ?? "";
-    if (text === "") return { data: undefined, response, meta };
+    // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
+    if (spec.mode !== "json" && (spec.mode !== "mixed" || !isJsonContentType(contentType)))
+      return { data, response, meta: new Meta(response, state) };
+    if (data === "" || response.status === 204)
+      return { data: undefined, response, meta: new Meta(response, state) };
     let reason = "expected a JSON body";
     if (isJsonContentType(contentType)) {
       try {
-        return { data: JSON.parse(text), response, meta };
+        return { data: JSON.parse(data as string), response, meta: new Meta(response, state) };
       } catch {
         reason = "the body is not valid JSON";
       }
     }
-    const error = new UnexpectedResponseError(
-      reason,
-      text,
-      contentType ?? undefined,
-      contextOf(response, meta, spec),
-    );
-    return { error, response, meta };
+    return fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info));
   } catch (error) {
     state.settle?.();
     response ??= state.response;
-    if (error instanceof EntradaError)
-      return { error: error as RequestError, response, meta: metaOf(response, state) };
+    if (isEntradaError(error)) return fail(error);
+    const info: ErrorContext = {
+      status: response?.status,
+      logId: response?.headers.get("x-log-id") ?? undefined,
+      idempotencyKey: state.idempotencyKey,
+      operationId: spec.operationId,
+      method: spec.method,
+      url,
+      attempts: state.attempts,
+      cause: error,
+    };
+    if (signal?.aborted) return fail(new AbortedError(signal.reason, info));
     // A 2xx body that broke off while it was read (connection reset): a network error, like a failed fetch.
-    if (state.response && !(signal?.aborted && error === signal.reason)) {
-      const message = error instanceof Error ? error.message : String(error);
-      const network = new NetworkError(`Network error while reading the response: ${message}`, {
-        status: state.response.status,
-        logId: state.response.headers.get("x-log-id") ?? undefined,
-        idempotencyKey: state.idempotencyKey,
-        operationId: spec.operationId,
-        method: spec.method,
-        attempts: state.attempts,
-        cause: error,
-      });
-      return { error: network, response, meta: metaOf(response, state) };
-    }
-    // The caller's abort reason, or a programming error (e.g. an invalid idempotency key): rethrown as is.
-    throw error;
+    if (response) return fail(new NetworkError(`network error while reading the body: ${text(error)}`, info));
+    // Building the request failed: a body that is no JSON (a cycle, a BigInt), a header value with a newline.
+    return fail(new InvalidArgumentError("init", `invalid request: ${text(error)}`, info));
   }
 }
 
 /** Builds the callable for one operation, with `.orThrow`. */
 export function createOperationMethod(
-  raw: Client<Record<string, never>>,
-  transport: Transport,
+  context: OperationContext,
   spec: OperationSpec,
 ): OperationMethod<unknown, unknown> {
-  const method = (init?: unknown) => invoke(raw, transport, spec, init as RawInit | undefined);
+  const method = (init?: unknown) => invoke(context, spec, init as Init | undefined);
   const orThrow = async (init?: unknown): Promise<EntradaSuccess<unknown>> => {
     const result = await method(init);
     if (result.error) throw result.error;

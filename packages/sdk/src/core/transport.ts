@@ -5,12 +5,22 @@
  * request: the body is buffered once here and every attempt gets a fresh `Request` built from it.
  */
 
-import type { Deadlines } from "./deadlines.ts";
-import { EntradaError, type ErrorContext, NetworkError, TimeoutError } from "./errors.ts";
-import { isWriteMethod, resolveIdempotencyKey } from "./idempotency.ts";
+import type { Culture } from "../generated/problems.ts";
+import { Deadlines } from "./deadlines.ts";
+import {
+  AbortedError,
+  type EntradaError,
+  type ErrorContext,
+  InvalidArgumentError,
+  isEntradaError,
+  NetworkError,
+  TimeoutError,
+} from "./errors.ts";
+import { idempotencyKeyProblem, isWriteMethod, resolveIdempotencyKey } from "./idempotency.ts";
 import { localeProblem, normalizeLocale } from "./language.ts";
 import { isJsonContentType } from "./response.ts";
 import {
+  DEFAULT_RETRY,
   isRetryableStatus,
   parseRetryAfter,
   type RetryOptions,
@@ -18,7 +28,7 @@ import {
   resolveRetryPolicy,
   retryDelay,
 } from "./retry.ts";
-import type { RetryBudget } from "./retry-budget.ts";
+import { RetryBudget, type RetryBudgetOptions } from "./retry-budget.ts";
 import { raceSignal, sleep } from "./signals.ts";
 
 /** Where bearer tokens come from: a client-credentials cache, a static token or a token function. */
@@ -41,6 +51,8 @@ export interface TransportConfig {
   fetch: FetchLike;
   auth: AuthProvider | undefined;
   locale: string | undefined;
+  /** Client-wide extra headers (`Authorization` excluded: credentials own it). */
+  headers: Headers | undefined;
   /** Sent as `User-Agent` outside browsers. */
   userAgent: string | undefined;
   timeoutMs: number;
@@ -55,11 +67,31 @@ export interface TransportConfig {
   random: () => number;
 }
 
+/**
+ * A culture tag the SDK does not list (`de-AT`: the API falls back to `de`, then to its default). Make one with
+ * `customLocale("de-AT")` (validated) — the escape hatch of the `Locale` type.
+ */
+export type CustomLocale = string & { readonly __customLocale: true };
+
+/** A culture the API serves (completed by editors), or a `customLocale(...)` for any other tag. */
+export type Locale = Culture | CustomLocale;
+
 /** Per-call options understood by the transport. */
 export interface CallOptions {
-  /** Culture for this call (`Accept-Language`), overriding the client default. */
-  locale?: string | undefined;
-  /** Idempotency key of this write; `null` sends none (the write is then never retried). */
+  /**
+   * Culture for this call (`Accept-Language`), overriding the client default and any `accept-language` in
+   * `headers`.
+   */
+  locale?: Locale | undefined;
+  /**
+   * Extra headers of this call. They beat the client's `headers`; the dedicated options (`locale`,
+   * `idempotencyKey`) beat both, and `Authorization` is always the client's credentials'.
+   */
+  headers?: Record<string, string> | undefined;
+  /**
+   * Idempotency key of this write (1–255 visible ASCII characters); `null` sends none (the write is then never
+   * retried). Beats an `idempotency-key` in `headers`.
+   */
   idempotencyKey?: string | null | undefined;
   /** Aborts the call, retries and backoff included. */
   signal?: AbortSignal | undefined;
@@ -133,18 +165,38 @@ export class Transport {
     const headers = request.headers;
     const write = isWriteMethod(method);
 
-    // Section methods and the raw client set language and User-Agent while building the request.
+    // A caller's abort or a bad argument ends the call before anything is sent, as an `EntradaError` too.
+    const info = (status?: number): ErrorContext => ({
+      status,
+      idempotencyKey: key,
+      operationId: state.operationId,
+      method,
+      url: request.url,
+      attempts: state.attempts,
+    });
+    let key: string | undefined;
+    // The raw client sets language and User-Agent while building the request.
     if (!state.prepared) {
-      let locale = cfg.locale;
+      // Precedence: client headers < client locale < call headers < call locale; the request's own headers stay.
+      const extra = new Headers(cfg.headers);
+      if (cfg.locale) extra.set("accept-language", cfg.locale);
+      if (call.headers) for (const [name, value] of new Headers(call.headers)) extra.set(name, value);
+      extra.delete("authorization");
       if (call.locale !== undefined) {
-        locale = normalizeLocale(call.locale);
-        if (locale === undefined) throw new TypeError(localeProblem(call.locale));
+        const locale = typeof call.locale === "string" ? normalizeLocale(call.locale) : undefined;
+        if (locale === undefined)
+          throw new InvalidArgumentError("locale", localeProblem(call.locale), info());
+        headers.set("accept-language", locale);
       }
-      if (locale && !headers.has("accept-language")) headers.set("accept-language", locale);
+      if (call.idempotencyKey != null) headers.delete("idempotency-key");
+      for (const [name, value] of extra) if (!headers.has(name)) headers.set(name, value);
       if (cfg.userAgent) headers.set("user-agent", cfg.userAgent);
     }
-    let key: string | undefined;
     if (write) {
+      if (call.idempotencyKey === null) headers.delete("idempotency-key");
+      const problem =
+        typeof call.idempotencyKey === "string" ? idempotencyKeyProblem(call.idempotencyKey) : undefined;
+      if (problem) throw new InvalidArgumentError("idempotencyKey", problem, info());
       key = headers.get("idempotency-key") ?? resolveIdempotencyKey(method, call.idempotencyKey);
       if (key !== undefined) headers.set("idempotency-key", key);
     }
@@ -164,15 +216,6 @@ export class Transport {
       cfg.auth !== undefined &&
       !headers.has("authorization") &&
       (state.sameOrigin === true || request.url.startsWith(cfg.origin));
-    const info = (status?: number): ErrorContext => ({
-      status,
-      idempotencyKey: key,
-      operationId: state.operationId,
-      method,
-      url: request.url,
-      attempts: state.attempts,
-    });
-
     let retries = 0;
     let authRetried = false;
     for (let attempt = 1; ; attempt++) {
@@ -181,7 +224,7 @@ export class Transport {
       const controller = new AbortController();
       const remaining = deadline - cfg.now();
       if (remaining <= 0) throw new TimeoutError("total", totalMs ?? 0, info());
-      if (callerSignal?.aborted) throw callerSignal.reason;
+      if (callerSignal?.aborted) throw new AbortedError(callerSignal.reason, info());
       const attemptScope = timeoutMs <= remaining;
       // Every abort goes through here, so a pending wait can be ended without listening on the signal.
       let stopWaiting: ((reason: unknown) => void) | undefined;
@@ -237,13 +280,13 @@ export class Transport {
       } catch (error) {
         cleanup();
         const failure = this.#classify(error, controller.signal, callerSignal, info);
-        if (failure.kind === "caller") throw failure.reason;
+        if (failure.kind === "caller") throw new AbortedError(failure.reason, info());
         if (!failure.retryable || !mayRetry || retries >= policy.maxRetries) throw failure.error;
         const afterTimeout = failure.error instanceof TimeoutError;
         const delay = retryDelay(retries + 1, policy, undefined, cfg.random) ?? 0;
         if (cfg.now() + delay >= deadline) throw failure.error;
         if (cfg.budget && !cfg.budget.tryAcquire(afterTimeout)) throw failure.error;
-        await this.#pause(delay, callerSignal);
+        await this.#pause(delay, callerSignal, info);
         retries++;
         continue;
       }
@@ -276,7 +319,7 @@ export class Transport {
         if (delay !== undefined && now + delay < deadline && (!cfg.budget || cfg.budget.tryAcquire())) {
           cleanup();
           if (text === undefined) discard(response);
-          await this.#pause(delay, callerSignal);
+          await this.#pause(delay, callerSignal, info);
           retries++;
           continue;
         }
@@ -310,13 +353,19 @@ export class Transport {
     } catch (error) {
       cleanup();
       const failure = this.#classify(error, attemptSignal, callerSignal, () => info(response.status));
-      throw failure.kind === "caller" ? failure.reason : failure.error;
+      throw failure.kind === "caller"
+        ? new AbortedError(failure.reason, info(response.status))
+        : failure.error;
     }
   }
 
-  async #pause(ms: number, signal: AbortSignal | undefined | null): Promise<void> {
-    if (ms > 0) await sleep(ms, signal ?? undefined);
-    else if (signal?.aborted) throw signal.reason;
+  async #pause(ms: number, signal: AbortSignal | undefined | null, info: () => ErrorContext): Promise<void> {
+    try {
+      if (ms > 0) await sleep(ms, signal ?? undefined);
+      else if (signal?.aborted) throw signal.reason;
+    } catch (reason) {
+      throw new AbortedError(reason, info());
+    }
   }
 
   #classify(
@@ -336,12 +385,48 @@ export class Transport {
       error instanceof TimeoutError ? error : reason instanceof TimeoutError ? reason : undefined;
     if (timeout) return { kind: "error", error: timeout, retryable: timeout.scope === "attempt" };
     // Errors of the token request (OAuth, its own network failure) are final: it already retried.
-    if (error instanceof EntradaError) return { kind: "error", error, retryable: false };
+    if (isEntradaError(error)) return { kind: "error", error, retryable: false };
     const message = error instanceof Error ? error.message : String(error);
     return {
       kind: "error",
-      error: new NetworkError(`Network error: ${message}`, { ...info(), cause: error }),
+      error: new NetworkError(`network error: ${message}`, { ...info(), cause: error }),
       retryable: true,
     };
   }
+}
+
+/** Where a client keeps its transport, so the BI feed (`biFeed({ client })`) rides on the same pipeline. */
+export const TRANSPORT: unique symbol = Symbol.for("@entrada/sdk.transport") as never;
+
+/** What `newTransport` needs; everything else takes the client's defaults. */
+export interface TransportOptions {
+  baseUrl: string;
+  fetch: FetchLike;
+  locale?: string | undefined;
+  headers?: Headers | undefined;
+  userAgent?: string | undefined;
+  timeoutMs?: number | undefined;
+  totalTimeoutMs?: number | undefined;
+  retry?: (RetryOptions & { budget?: RetryBudgetOptions | false }) | false | undefined;
+}
+
+/** A transport with the client's defaults (retries, shared retry budget, one deadline timer); no auth yet. */
+export function newTransport(options: TransportOptions): Transport {
+  const retry = options.retry;
+  const budget = retry === false ? false : retry?.budget;
+  return new Transport({
+    fetch: options.fetch,
+    auth: undefined,
+    locale: options.locale,
+    headers: options.headers,
+    userAgent: options.userAgent,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    totalTimeoutMs: options.totalTimeoutMs,
+    retry: resolveRetryPolicy(DEFAULT_RETRY, retry),
+    budget: budget === false ? undefined : new RetryBudget(budget),
+    deadlines: new Deadlines(),
+    origin: `${new URL(options.baseUrl).origin}/`,
+    now: Date.now,
+    random: Math.random,
+  });
 }

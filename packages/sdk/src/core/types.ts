@@ -1,22 +1,30 @@
 /** Public types of section methods, derived from the contract's `operations` (openapi-typescript output). */
 
 import type { ParamsOption, RequestBodyOption } from "openapi-fetch";
+import type { ProblemSlug } from "../generated/problems.ts";
 import type {
+  AbortedError,
   EntradaProblemError,
+  InvalidArgumentError,
   NetworkError,
   OAuthError,
   TimeoutError,
-  UnexpectedResponseError,
+  UnexpectedBodyError,
 } from "./errors.ts";
 import type { CallOptions } from "./transport.ts";
 
-/** Every error a call can end in; `switch (error.kind)` narrows it. */
-export type RequestError =
-  | EntradaProblemError
+/**
+ * Every error a call can end in; `switch (error.kind)` narrows it. `Slug` lists the problem slugs the operation
+ * documents (a section method's error names only its own).
+ */
+export type RequestError<Slug extends string = ProblemSlug> =
+  | EntradaProblemError<Slug>
   | OAuthError
   | NetworkError
   | TimeoutError
-  | UnexpectedResponseError;
+  | AbortedError
+  | InvalidArgumentError
+  | UnexpectedBodyError;
 
 /** Facts about the response every result carries. */
 export interface ResponseMeta {
@@ -41,16 +49,16 @@ export interface EntradaSuccess<T> {
   meta: ResponseMeta;
 }
 
-export interface EntradaFailure {
+export interface EntradaFailure<Slug extends string = ProblemSlug> {
   data?: undefined;
-  error: RequestError;
+  error: RequestError<Slug>;
   /** The final response, or `undefined` when none arrived (network error, timeout, token failure). */
   response: Response | undefined;
   meta: ResponseMeta;
 }
 
 /** `{ data }` or `{ error }`, never both: check `error` first. */
-export type EntradaResult<T> = EntradaSuccess<T> | EntradaFailure;
+export type EntradaResult<T, Slug extends string = ProblemSlug> = EntradaSuccess<T> | EntradaFailure<Slug>;
 
 type OkStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | "2XX";
 type ResponsesOf<Op> = Op extends { responses: infer R } ? R : never;
@@ -76,12 +84,7 @@ export type SuccessData<Op> = {
 }[keyof ResponsesOf<Op> & OkStatus];
 
 /** Options of one call: the contract's `params` and `body`, plus the client's per-call controls. */
-export type OperationInit<Op> = ParamsOption<Op> &
-  RequestBodyOption<Op> &
-  CallOptions & {
-    /** Extra request headers. */
-    headers?: Record<string, string>;
-  };
+export type OperationInit<Op> = ParamsOption<Op> & RequestBodyOption<Op> & CallOptions;
 
 // biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object here, the standard required-keys test.
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
@@ -89,9 +92,9 @@ type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[k
 export type InitArgs<Init> = [RequiredKeys<Init>] extends [never] ? [init?: Init] : [init: Init];
 
 /** A typed call of one operation. */
-export interface OperationMethod<Init, Data> {
-  /** Never rejects for API, network or timeout failures: they come back as `{ error }`. */
-  (...args: InitArgs<Init>): Promise<EntradaResult<Data>>;
+export interface OperationMethod<Init, Data, Slug extends string = ProblemSlug> {
+  /** Never rejects: every failure (API, network, timeout, abort, invalid argument) comes back as `{ error }`. */
+  (...args: InitArgs<Init>): Promise<EntradaResult<Data, Slug>>;
   /** Resolves to `{ data, response, meta }` or rejects with the typed error. */
   orThrow(...args: InitArgs<Init>): Promise<EntradaSuccess<Data>>;
   readonly operationId: string;
@@ -99,5 +102,9 @@ export interface OperationMethod<Init, Data> {
   readonly path: string;
 }
 
-/** The method type of one operation of the contract. */
-export type Operation<Op> = OperationMethod<OperationInit<Op>, SuccessData<Op>>;
+/** The method type of one operation of the contract: its init, its named result type and its problem slugs. */
+export type Operation<Op, Data = SuccessData<Op>, Slug extends string = ProblemSlug> = OperationMethod<
+  OperationInit<Op>,
+  Data,
+  Slug
+>;

@@ -120,7 +120,8 @@ function run(
   });
 }
 
-describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
+// Each test spawns Node processes (about a second each on a loaded 2-core machine): a generous limit.
+describe("entrada-bi-export (spawned against a local HTTP feed)", { timeout: 30_000 }, () => {
   let server: Server;
   let base: string;
   let dir: string;
@@ -229,7 +230,9 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
       out,
     ]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain("Authentication failed (invalid_client: Unknown client)");
+    expect(r.stderr).toContain(
+      "entrada-bi-export: authentication failed: POST /connect/token → 401 invalid_client: Unknown client",
+    );
     expect(existsSync(out)).toBe(false);
     expect(existsSync(`${out}.partial`)).toBe(false);
   });
@@ -250,7 +253,9 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
       "broken",
     ]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain("BI feed error (HTTP 400, InvalidFilter) [$filter]: Syntax error");
+    expect(r.stderr).toMatch(
+      /BI feed error \[\$filter\]: GET \/bi\/v1\/odata\/\w+ → 400 InvalidFilter: Syntax error/,
+    );
     expect(existsSync(out)).toBe(false);
     expect(existsSync(`${out}.partial`)).toBe(false);
   });
@@ -343,8 +348,10 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
         /--locale must be a culture tag/,
       ],
     ];
-    for (const [args, message] of cases) {
-      const r = await run(args);
+    // Spawned together: each process only parses its arguments and exits.
+    const results = await Promise.all(cases.map(([args]) => run(args)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = results[i] as Awaited<ReturnType<typeof run>>;
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).toContain("Usage: entrada-bi-export");
@@ -352,7 +359,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
     expect(seen.token.length).toBe(before);
   });
 
-  it("exits 3 when the token endpoint is unreachable", async () => {
+  it("exits 5 (network) when the host is unreachable, not 3 (authentication)", async () => {
     const r = await run([
       "--base-url",
       "http://127.0.0.1:9",
@@ -364,12 +371,12 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
       "--out",
       "-",
     ]);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/Token request to http:\/\/127\.0\.0\.1:9 failed/);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/entrada-bi-export: network error: POST \/connect\/token → network error/);
   });
 });
 
-describe("entrada-bi-export against the mock server", () => {
+describe("entrada-bi-export against the mock server", { timeout: 30_000 }, () => {
   let mock: MockServer;
   let dir: string;
   beforeAll(async () => {

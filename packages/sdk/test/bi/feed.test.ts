@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { biFeed, ODataError, odata } from "../../src/bi/index.ts";
+import { EntradaError, EntradaProblemError, NetworkError, OAuthError } from "../../src/index.ts";
 import { fakeFeed, tickets } from "./fake-feed.ts";
 
 const collect = async <T>(it: AsyncIterable<T>): Promise<T[]> => {
@@ -82,8 +83,10 @@ describe("biFeed", () => {
     expect(err).toBeInstanceOf(ODataError);
     expect(err).toMatchObject({
       status: 400,
+      kind: "odata",
       code: "UnknownProperty",
-      message: "Property 'foo' does not exist",
+      detail: "Property 'foo' does not exist",
+      message: "GET /bi/v1/odata/Orders → 400 UnknownProperty: Property 'foo' does not exist",
       target: "$filter",
       details: [{ code: "UnknownProperty", message: "foo", target: "foo" }],
     });
@@ -146,10 +149,9 @@ describe("biFeed", () => {
       maxAttempts: 2,
       maxRetryDelayMs: 1,
     });
-    await expect(collect(bi3.rows(odata("Tickets")))).rejects.toMatchObject({
-      status: 0,
-      code: "network_error",
-    });
+    const down3 = await collect(bi3.rows(odata("Tickets"))).catch((e: unknown) => e);
+    expect(down3).toBeInstanceOf(NetworkError);
+    expect(down3).toMatchObject({ kind: "network", status: undefined, method: "GET", attempts: 2 });
     expect(down).toHaveBeenCalledTimes(2);
   });
 
@@ -167,10 +169,13 @@ describe("biFeed", () => {
         ),
       { baseUrl: "https://api.test" },
     );
-    await expect(collect(bi.rows(odata("Orders")))).rejects.toMatchObject({
+    const err = await collect(bi.rows(odata("Orders"))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EntradaProblemError);
+    expect(err).toMatchObject({
+      kind: "problem",
       status: 401,
-      code: "unauthorized",
-      message: "Token expired",
+      slug: "unauthorized",
+      detail: "Token expired",
     });
   });
 
@@ -181,32 +186,52 @@ describe("biFeed", () => {
     expect(feed.calls[0]?.headers.get("authorization")).toBeNull();
   });
 
-  it("backs off exponentially without Retry-After, honours it (capped) when present", async () => {
-    const delays: number[] = [];
-    vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms: number) => {
-      delays.push(ms);
-      fn();
-      return 0;
-    }) as typeof setTimeout);
+  it("waits as Retry-After says, as seconds and as an HTTP-date, through the SDK's transport", async () => {
+    vi.useFakeTimers({ now: Date.parse("2026-11-23T10:00:00Z") });
     try {
-      const statuses = [503, 502, 429];
-      const fetch = vi.fn(async () => {
-        const status = statuses.shift();
-        if (status === 429) return new Response("", { status, headers: { "retry-after": "120" } });
-        return status ? new Response("", { status }) : Response.json({ value: [] });
-      });
+      const answers = [
+        () => new Response("", { status: 503, headers: { "retry-after": "2" } }),
+        () => new Response("", { status: 429, headers: { "retry-after": "Mon, 23 Nov 2026 10:00:05 GMT" } }),
+      ];
+      const fetch = vi.fn(
+        async () => answers.shift()?.() ?? Response.json({ value: [{ OrderId: "ord_1" }] }),
+      );
       const bi = biFeed({ baseUrl: "https://api.test", fetch, accessToken: "t", maxRetryDelayMs: 60_000 });
-      expect(await collect(bi.rows(odata("Orders")))).toEqual([]);
-      expect(fetch).toHaveBeenCalledTimes(4);
-      expect(delays).toHaveLength(3);
-      expect(delays[0]).toBeGreaterThanOrEqual(250); // attempt 1: 500 ms × [0.5, 1)
-      expect(delays[0]).toBeLessThan(500);
-      expect(delays[1]).toBeGreaterThanOrEqual(500); // attempt 2: 1000 ms × [0.5, 1)
-      expect(delays[1]).toBeLessThan(1000);
-      expect(delays[2]).toBe(60_000); // Retry-After 120 s, capped
+      const rows = collect(bi.rows(odata("Orders")));
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(fetch).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(fetch).toHaveBeenCalledTimes(2);
+      // The HTTP-date is 10:00:05, three seconds after the second attempt at 10:00:02.
+      await vi.advanceTimersByTimeAsync(2_999);
+      expect(fetch).toHaveBeenCalledTimes(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await rows).toEqual([{ OrderId: "ord_1" }]);
+      expect(fetch).toHaveBeenCalledTimes(3);
     } finally {
-      vi.restoreAllMocks();
+      vi.useRealTimers();
     }
+  });
+
+  it("gives up when Retry-After asks for longer than maxRetryDelayMs", async () => {
+    const fetch = vi.fn(async () => new Response("", { status: 429, headers: { "retry-after": "120" } }));
+    const bi = biFeed({ baseUrl: "https://api.test", fetch, accessToken: "t", maxRetryDelayMs: 60_000 });
+    await expect(collect(bi.rows(odata("Orders")))).rejects.toMatchObject({ kind: "odata", status: 429 });
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it("reports a wrong client secret as an OAuthError after one token request (not a network error)", async () => {
+    const fetch = vi.fn(async (url: string) =>
+      url.endsWith("/connect/token")
+        ? Response.json({ error: "invalid_client", error_description: "Unknown client" }, { status: 401 })
+        : Response.json({ value: [] }),
+    );
+    const bi = biFeed({ baseUrl: "https://api.test", fetch, clientId: "id", clientSecret: "wrong" });
+    const err = await collect(bi.rows(odata("Orders"))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OAuthError);
+    expect(err).toBeInstanceOf(EntradaError);
+    expect(err).toMatchObject({ kind: "oauth", error: "invalid_client", status: 401 });
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   it("does not retry 501 (an unsupported query option)", async () => {

@@ -1,18 +1,33 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
+  type AbortedError,
+  type Cart,
+  type CheckoutCartResult,
+  type CheckoutCompleted,
+  type CheckoutPending,
+  type Culture,
   type components,
   type createClient,
+  customLocale,
   type EntradaProblemError,
   type EntradaResult,
+  type Event,
+  type EventSummary,
+  type InvalidArgumentError,
+  type Locale,
   type NetworkError,
   type OAuthError,
+  type OperationProblems,
   paginate,
   type RequestError,
   type ResponseMeta,
+  type Session,
   type TimeoutError,
   type TokenRequest,
-  type UnexpectedResponseError,
+  type UnexpectedBodyError,
+  type WebhookSubscriptionWithSecret,
 } from "../../src/index.ts";
+import { rawClient } from "../../src/raw.ts";
 
 declare const client: ReturnType<typeof createClient>;
 declare const createClientFn: typeof createClient;
@@ -22,10 +37,10 @@ describe("section methods", () => {
   it("types data from the contract's 2xx responses", async () => {
     const result = await client.shop.getEvent({ params: { path: { eventId: "evt_1" } } });
     if (result.error) {
-      expectTypeOf(result.error).toEqualTypeOf<RequestError>();
+      expectTypeOf(result.error).toEqualTypeOf<RequestError<OperationProblems["getEvent"]>>();
       expectTypeOf(result.data).toEqualTypeOf<undefined>();
     } else {
-      expectTypeOf(result.data).toEqualTypeOf<Schemas["Event"]>();
+      expectTypeOf(result.data).toEqualTypeOf<Event>();
       expectTypeOf(result.response).toEqualTypeOf<Response>();
     }
     expectTypeOf(result.meta).toEqualTypeOf<ResponseMeta>();
@@ -33,7 +48,49 @@ describe("section methods", () => {
 
   it("unions several success responses (checkout: 200 completed, 202 pending)", async () => {
     const { data } = await client.shop.checkoutCart.orThrow({ params: { path: { id: "crt_1" } }, body: {} });
-    expectTypeOf(data).toEqualTypeOf<Schemas["CheckoutCompleted"] | Schemas["CheckoutPending"]>();
+    expectTypeOf(data).toEqualTypeOf<CheckoutCartResult>();
+    expectTypeOf<CheckoutCartResult>().toEqualTypeOf<CheckoutCompleted | CheckoutPending>();
+    // Named types keep hovers short, and stay the contract's structure.
+    expectTypeOf<CheckoutCompleted>().toExtend<Schemas["CheckoutCompleted"]>();
+    expectTypeOf<Schemas["CheckoutCompleted"]>().toExtend<CheckoutCompleted>();
+  });
+
+  it("lists only the problem slugs an operation documents", async () => {
+    const checkout = await client.shop.checkoutCart({ params: { path: { id: "crt_1" } }, body: {} });
+    if (checkout.error?.kind === "problem") {
+      const slug = checkout.error.slug;
+      expectTypeOf(slug).toEqualTypeOf<OperationProblems["checkoutCart"]>();
+      expectTypeOf<"payment-declined">().toExtend<typeof slug>();
+      expectTypeOf<"sold-out">().toExtend<typeof slug>();
+    }
+    const venues = await client.shop.listVenues();
+    if (venues.error?.kind === "problem") {
+      const slug = venues.error.slug;
+      expectTypeOf<"payment-declined">().not.toExtend<typeof slug>();
+      expectTypeOf<"sold-out">().not.toExtend<typeof slug>();
+      // @ts-expect-error — listVenues cannot answer sold-out
+      venues.error.is("sold-out");
+    }
+  });
+
+  it("types locale as the contract's cultures, with customLocale() as the escape hatch", () => {
+    expectTypeOf<Culture>().toEqualTypeOf<"de-CH" | "fr-CH" | "it-CH" | "en-GB">();
+    client.shop.listVenues({ locale: "it-CH" });
+    // @ts-expect-error — not a culture the API serves: use customLocale("de-AT")
+    client.shop.listVenues({ locale: "de-AT" });
+    // @ts-expect-error — not a culture tag at all
+    client.shop.listVenues({ locale: "german" });
+    client.shop.listVenues({ locale: customLocale("de-AT") });
+    expectTypeOf(customLocale).returns.toExtend<Locale>();
+    // @ts-expect-error — the client-wide default is checked the same way
+    createClientFn({ baseUrl: "https://api.example", sessionToken: "t", locale: "de_CH" });
+  });
+
+  it("takes client-wide and per-call headers", () => {
+    createClientFn({ baseUrl: "https://api.example", sessionToken: "t", headers: { "x-gateway-key": "k" } });
+    client.shop.listVenues({ headers: { "x-trace-id": "t1" } });
+    // @ts-expect-error — header values are strings
+    client.shop.listVenues({ headers: { "x-retries": 3 } });
   });
 
   it("requires path parameters and bodies where the contract does", () => {
@@ -71,7 +128,7 @@ describe("section methods", () => {
 
   it("orThrow returns non-optional data", async () => {
     const { data } = await client.shop.getCart.orThrow({ params: { path: { id: "crt_1" } } });
-    expectTypeOf(data).toEqualTypeOf<Schemas["Cart"]>();
+    expectTypeOf(data).toEqualTypeOf<Cart>();
   });
 
   it("exposes operations of every section, the token endpoint included", () => {
@@ -98,9 +155,8 @@ describe("errors", () => {
     if (!error) return;
     switch (error.kind) {
       case "problem":
-        expectTypeOf(error).toEqualTypeOf<EntradaProblemError>();
-        expectTypeOf(error.slug).toEqualTypeOf<import("../../src/index.ts").ProblemSlug | (string & {})>();
-        if (error.is("sold-out")) expectTypeOf(error.slug).toEqualTypeOf<"sold-out">();
+        expectTypeOf(error).toEqualTypeOf<EntradaProblemError<OperationProblems["listVenues"]>>();
+        if (error.is("rate-limited")) expectTypeOf(error.slug).toEqualTypeOf<"rate-limited">();
         expectTypeOf(error.status).toEqualTypeOf<number>();
         break;
       case "oauth":
@@ -112,8 +168,15 @@ describe("errors", () => {
       case "timeout":
         expectTypeOf(error).toEqualTypeOf<TimeoutError>();
         break;
-      case "unexpected-response":
-        expectTypeOf(error).toEqualTypeOf<UnexpectedResponseError>();
+      case "aborted":
+        expectTypeOf(error).toEqualTypeOf<AbortedError>();
+        break;
+      case "invalid-argument":
+        expectTypeOf(error).toEqualTypeOf<InvalidArgumentError>();
+        expectTypeOf(error.argument).toEqualTypeOf<string>();
+        break;
+      case "unexpected-body":
+        expectTypeOf(error).toEqualTypeOf<UnexpectedBodyError>();
         expectTypeOf(error.body).toEqualTypeOf<string>();
         break;
     }
@@ -125,29 +188,31 @@ describe("errors", () => {
 describe("pagination and sessions", () => {
   it("infers the item type of a list operation", async () => {
     for await (const event of paginate(client.shop.listEvents, { params: { query: { venueId: "v" } } })) {
-      expectTypeOf(event).toEqualTypeOf<Schemas["EventSummary"]>();
+      expectTypeOf(event).toEqualTypeOf<EventSummary>();
     }
     const all = await paginate(client.shop.listEvents).all({ max: 50 });
     const byQuery = await paginate(client.shop.listEvents, { query: { venueId: "v", limit: 10 } }).all();
-    expectTypeOf(byQuery).toEqualTypeOf<Schemas["EventSummary"][]>();
+    expectTypeOf(byQuery).toEqualTypeOf<EventSummary[]>();
     // @ts-expect-error — not a query parameter of listEvents
     paginate(client.shop.listEvents, { query: { venue: "v" } });
-    expectTypeOf(all).toEqualTypeOf<Schemas["EventSummary"][]>();
+    expectTypeOf(all).toEqualTypeOf<EventSummary[]>();
   });
 
   it("creates session tokens with a typed body", async () => {
     const result = await client.sessions.create({ allowedOrigins: ["https://shop.example"] });
-    expectTypeOf(result).toEqualTypeOf<EntradaResult<Schemas["Session"]>>();
+    expectTypeOf(result).toEqualTypeOf<EntradaResult<Session, OperationProblems["createSession"]>>();
     // @ts-expect-error — allowedOrigins is a list
     client.sessions.create({ allowedOrigins: "https://shop.example" });
   });
 
   it("renews sessions: create({ sessionId }), renew(sessionId, { allowedOrigins }), no sessionId in renew's body", async () => {
-    expectTypeOf(await client.sessions.create()).toEqualTypeOf<EntradaResult<Schemas["Session"]>>();
+    expectTypeOf(await client.sessions.create()).toEqualTypeOf<
+      EntradaResult<Session, OperationProblems["createSession"]>
+    >();
     const renewed = await client.sessions.renew.orThrow("ses_1", {
       allowedOrigins: ["https://shop.example"],
     });
-    expectTypeOf(renewed.data).toEqualTypeOf<Schemas["Session"]>();
+    expectTypeOf(renewed.data).toEqualTypeOf<Session>();
     expectTypeOf(client.sessions.create)
       .parameter(0)
       .toEqualTypeOf<Schemas["CreateSessionRequest"] | undefined>();
@@ -177,7 +242,9 @@ describe("request bodies with server defaults", () => {
     const result = await client.webhooks.createWebhookSubscription({
       body: { url: "https://hooks.example.com/entrada", eventTypes: ["cart.completed"] },
     });
-    expectTypeOf(result).toEqualTypeOf<EntradaResult<Schemas["WebhookSubscriptionWithSecret"]>>();
+    expectTypeOf(result).toEqualTypeOf<
+      EntradaResult<WebhookSubscriptionWithSecret, OperationProblems["createWebhookSubscription"]>
+    >();
     type Body = Parameters<typeof client.webhooks.createWebhookSubscription>[0]["body"];
     expectTypeOf<Body["enabled"]>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<Body["culture"]>().toEqualTypeOf<string | undefined>();
@@ -197,7 +264,7 @@ describe("request bodies with server defaults", () => {
 
 describe("raw client", () => {
   it("is the openapi-fetch client over the contract's paths", async () => {
-    const { data } = await client.raw.GET("/shop/v1/cart/{id}", { params: { path: { id: "crt_1" } } });
+    const { data } = await rawClient(client).GET("/shop/v1/cart/{id}", { params: { path: { id: "crt_1" } } });
     expectTypeOf(data).toEqualTypeOf<Schemas["Cart"] | undefined>();
   });
 });

@@ -1,14 +1,18 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  AbortedError,
   createClient,
   EntradaConfigError,
   EntradaProblemError,
+  InvalidArgumentError,
+  type Locale,
   memoryTokenStore,
   NetworkError,
   OAuthError,
   TimeoutError,
   UnexpectedResponseError,
 } from "../../src/index.ts";
+import { rawClient } from "../../src/raw.ts";
 import { BASE, CREDENTIALS, deferred, fakeApi, hangUntilAborted, json, problem } from "../helpers.ts";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -22,7 +26,12 @@ afterEach(() => {
 describe("requests", () => {
   it("sends the bearer token, the default culture and a User-Agent; no idempotency key on reads", async () => {
     const api = fakeApi(() => json(200, { items: [] }, { "content-language": "fr-CH", "x-log-id": "log_A" }));
-    const client = createClient({ ...CREDENTIALS, locale: "fr-ch", fetch: api.fetch, userAgent: "shop/2" });
+    const client = createClient({
+      ...CREDENTIALS,
+      locale: "fr-ch" as Locale,
+      fetch: api.fetch,
+      userAgent: "shop/2",
+    });
     const { data, error, meta } = await client.shop.listVenues();
     expect(error).toBeUndefined();
     expect(data).toEqual({ items: [] });
@@ -61,10 +70,20 @@ describe("requests", () => {
     expect(api.calls[1]?.headers.get("accept-language")).toBe("de-CH");
   });
 
-  it("rejects a malformed per-call culture before sending", async () => {
+  it("returns a malformed per-call culture or idempotency key as { error } before sending (orThrow throws)", async () => {
     const api = fakeApi();
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
-    await expect(client.shop.listVenues({ locale: "de_CH" })).rejects.toThrow(/language-REGION/);
+    const bad = await client.shop.listVenues({ locale: "de_CH" as Locale });
+    expect(bad.error).toBeInstanceOf(InvalidArgumentError);
+    expect(bad.error).toMatchObject({ kind: "invalid-argument", argument: "locale", method: "GET" });
+    expect(bad.error?.message).toMatch(
+      /^GET \/shop\/v1\/discovery\/venues → Invalid locale "de_CH".*language-REGION/,
+    );
+    const long = await client.shop.createCart({ body: {}, idempotencyKey: "k".repeat(300) });
+    expect(long.error).toMatchObject({ kind: "invalid-argument", argument: "idempotencyKey" });
+    await expect(
+      client.shop.createCart.orThrow({ body: {}, idempotencyKey: "k".repeat(300) }),
+    ).rejects.toThrow(/300 characters long; at most 255/);
     expect(api.calls).toHaveLength(0);
   });
 });
@@ -238,14 +257,17 @@ describe("timeouts and cancellation", () => {
     expect(api.calls).toHaveLength(1);
   });
 
-  it("rejects with the caller's abort reason and stops retrying", async () => {
+  it("returns an aborted error carrying the caller's abort reason and stops retrying", async () => {
     const controller = new AbortController();
     const api = fakeApi((req) => {
       setTimeout(() => controller.abort(new Error("user left")), 5);
       return hangUntilAborted(req.signal);
     });
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
-    await expect(client.shop.listVenues({ signal: controller.signal })).rejects.toThrow("user left");
+    const { error } = await client.shop.listVenues({ signal: controller.signal });
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).toMatchObject({ kind: "aborted", reason: new Error("user left") });
+    await expect(client.shop.listVenues.orThrow({ signal: controller.signal })).rejects.toThrow("user left");
     expect(api.calls).toHaveLength(1);
   });
 
@@ -256,7 +278,10 @@ describe("timeouts and cancellation", () => {
       return problem(503, "service-unavailable", {}, { "retry-after": "10" });
     });
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
-    await expect(client.shop.listVenues({ signal: controller.signal })).rejects.toThrow("stop");
+    await expect(client.shop.listVenues.orThrow({ signal: controller.signal })).rejects.toMatchObject({
+      kind: "aborted",
+      reason: new Error("stop"),
+    });
     expect(api.calls).toHaveLength(1);
   });
 
@@ -474,7 +499,7 @@ describe("errors and results", () => {
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch, retry: false });
     const { error } = await client.shop.listVenues();
     expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect(error?.kind === "unexpected-response" && error.body).toBe(html);
+    expect(error?.kind === "unexpected-body" && error.body).toBe(html);
     expect(error?.status).toBe(502);
   });
 
@@ -489,8 +514,8 @@ describe("errors and results", () => {
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
     const { error, data } = await client.shop.listVenues();
     expect(data).toBeUndefined();
-    expect(error?.kind).toBe("unexpected-response");
-    expect(error?.kind === "unexpected-response" && error.body).toBe("<html>captive portal</html>");
+    expect(error?.kind).toBe("unexpected-body");
+    expect(error?.kind === "unexpected-body" && error.body).toBe("<html>captive portal</html>");
   });
 
   it("refuses truncated JSON", async () => {
@@ -499,7 +524,7 @@ describe("errors and results", () => {
     );
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
     const { error } = await client.shop.listVenues();
-    expect(error?.kind).toBe("unexpected-response");
+    expect(error?.kind).toBe("unexpected-body");
   });
 
   it("orThrow resolves with data or rejects with the typed error", async () => {
@@ -564,7 +589,7 @@ describe("other entry points", () => {
   it("routes the raw openapi-fetch client through the same transport", async () => {
     const api = fakeApi((_req, i) => (i === 0 ? problem(503, "service-unavailable") : json(201, CART)));
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch, retry: FAST, locale: "it-CH" });
-    const { data } = await client.raw.POST("/shop/v1/cart", { body: {} });
+    const { data } = await rawClient(client).POST("/shop/v1/cart", { body: {} });
     expect(data).toEqual(CART);
     expect(api.calls).toHaveLength(2);
     expect(api.calls[0]?.headers.get("idempotency-key")).toMatch(UUID_V4);
