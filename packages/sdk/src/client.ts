@@ -145,6 +145,9 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
     },
   };
 
+  // `biFeed(client.fetch, { baseUrl })` rides on this transport rather than wrapping it in another one.
+  Object.defineProperty(client.fetch, TRANSPORT, { value: transport });
+
   // The token operation authenticates the client with HTTP Basic (RFC 6749 §2.3.1), never with a bearer token.
   const context: OperationContext = {
     transport,

@@ -1,3 +1,4 @@
+import type { EntradaClient } from "../client.ts";
 import { cacheAuth, staticAuth } from "../core/auth.ts";
 import { createTokenRequester } from "../core/oauth.ts";
 import { errorFromResponse } from "../core/response.ts";
@@ -19,9 +20,8 @@ import type { ODataQuery } from "./query.ts";
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** An SDK client (`createClient(...)`): the feed then shares its transport, token cache and retry budget. */
-export interface BiClient {
-  readonly [TRANSPORT]: Transport;
-}
+export type BiClient = Pick<EntradaClient, "fetch" | "getAccessToken">;
+type WithTransport = { readonly [TRANSPORT]?: Transport };
 
 export interface BiFeedOptions {
   /** The API base URL, e.g. `https://api.entrada.example`; the feed lives at `/bi/v1/odata` under it. */
@@ -150,7 +150,10 @@ export class BiFeed {
     if (base.protocol !== "https:" && base.protocol !== "http:")
       throw new TypeError("BI baseUrl must be http(s)");
     const shared =
-      options.client?.[TRANSPORT] ?? (options.fetch as Partial<BiClient> | undefined)?.[TRANSPORT];
+      (options.client as WithTransport | undefined)?.[TRANSPORT] ??
+      (options.fetch as WithTransport | undefined)?.[TRANSPORT];
+    if (options.client && !shared)
+      throw new TypeError("biFeed: `client` must be a client from createClient()");
     const hasCredentials = options.clientId !== undefined || options.clientSecret !== undefined;
     if (!shared && !hasCredentials && !options.getToken && !options.accessToken && !options.fetch) {
       throw new TypeError(

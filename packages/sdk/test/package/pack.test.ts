@@ -50,13 +50,36 @@ const CONSUMER_LOGIC = `
   const calls = [];
   const fetch = async (request) => {
     calls.push({ url: request.url, auth: request.headers.get("authorization"), key: request.headers.get("idempotency-key") });
-    if (new URL(request.url).pathname === "/connect/token") {
+    const path = new URL(request.url).pathname;
+    if (path === "/connect/token") {
+      if (request.headers.get("authorization") !== "Basic " + btoa("id:secret"))
+        return new Response(JSON.stringify({ error: "invalid_client" }), { status: 401, headers: { "content-type": "application/json" } });
       return new Response(JSON.stringify({ access_token: "tok", token_type: "Bearer", expires_in: 3600 }), { headers: { "content-type": "application/json" } });
+    }
+    if (path.endsWith("/checkout")) {
+      return new Response(JSON.stringify({ type: "https://docs.entrada.dev/problems/payment-declined", title: "Zahlung abgelehnt", status: 402, detail: "Karte abgelehnt." }), { status: 402, headers: { "content-type": "application/problem+json", "x-log-id": "log_2", "x-request-id": "req_2" } });
     }
     return new Response(JSON.stringify({ id: "crt_1" }), { status: 201, headers: { "content-type": "application/json", "x-log-id": "log_1" } });
   };
   const client = sdk.createClient({ baseUrl: "https://api.example.test", clientId: "id", clientSecret: "secret", locale: "de-CH", fetch });
   const result = await client.shop.createCart({ body: {} });
+  // The token operation itself: HTTP Basic with the client's credentials, not a bearer token.
+  const token = await client.token.createToken({ body: { grant_type: "client_credentials", scope: "Shop" } });
+  const tokenCall = calls.at(-1);
+  const badLocale = await client.shop.listVenues({ locale: "de_CH" });
+  const longKey = await client.shop.createCart({ body: {}, idempotencyKey: "k".repeat(300) });
+  let thrownLongKey = "";
+  try { await client.shop.createCart.orThrow({ body: {}, idempotencyKey: "k".repeat(300) }); } catch (e) { thrownLongKey = e.kind; }
+  const checkout = await client.shop.checkoutCart({ params: { path: { id: "crt_1" } }, body: {} });
+  // A wrong secret under the BI feed is an OAuth error after one token request, not a network error.
+  let biCalls = 0;
+  const biError = await (async () => {
+    const feed = bi.biFeed({ baseUrl: "https://api.example.test", clientId: "id", clientSecret: "wrong",
+      fetch: async (url, init) => { biCalls++; return fetch(new Request(url, init)); } });
+    for await (const row of feed.rows(bi.odata("Orders"))) void row;
+  })().catch((e) => e);
+  // An error made by the other build (CJS vs ESM) is recognised by this one's guards.
+  const foreign = new other.EntradaProblemError({ type: "https://docs.entrada.dev/problems/sold-out", title: "Sold out", status: 409 }, { status: 409 });
   let configError = "";
   try { sdk.createClient({ baseUrl: "nope", clientId: "a", clientSecret: "b" }); } catch (e) { configError = e.name; }
   const body = JSON.stringify({ type: "ticket.issued", timestamp: new Date().toISOString(), data: {} });
@@ -68,12 +91,19 @@ const CONSUMER_LOGIC = `
     logId: result.meta.logId,
     keyed: typeof result.meta.idempotencyKey === "string",
     auth: calls[1].auth,
+    token: { data: token.data, auth: tokenCall.auth },
+    badLocale: { kind: badLocale.error?.kind, argument: badLocale.error?.argument, isError: badLocale.error instanceof sdk.EntradaError },
+    longKey: { kind: longKey.error?.kind, argument: longKey.error?.argument, thrown: thrownLongKey },
+    problem: { message: checkout.error?.message, url: checkout.error?.url, method: checkout.error?.method, status: checkout.error?.status, logId: checkout.error?.logId, requestId: checkout.error?.requestId, slug: checkout.error?.slug },
+    biError: { kind: biError?.kind, error: biError?.error, name: biError?.name, isEntradaError: sdk.isEntradaError(biError), calls: biCalls },
+    crossBuild: { isProblem: sdk.isProblem(foreign, "sold-out"), instanceOf: foreign instanceof sdk.EntradaProblemError, base: foreign instanceof sdk.EntradaError, notNetwork: !(foreign instanceof sdk.NetworkError) },
     configError,
     problemClass: typeof sdk.EntradaProblemError,
     webhookHeaders: Object.keys(signed).sort(),
     coreVerifier: sdk.verifyWebhook === webhooks.verifyWebhook || typeof sdk.verifyWebhook === "function",
     verifiedType: verified.type,
     bi: typeof bi,
+    raw: typeof raw.rawClient,
   }));
 `;
 
@@ -116,9 +146,12 @@ beforeAll(() => {
   writeFileSync(
     join(tmp, "esm.mjs"),
     `
+    import { createRequire } from "node:module";
     import * as sdk from "@entrada/sdk";
     import * as webhooks from "@entrada/sdk/webhooks";
     import * as bi from "@entrada/sdk/bi";
+    import * as raw from "@entrada/sdk/raw";
+    const other = createRequire(import.meta.url)("@entrada/sdk");
     ${CONSUMER_LOGIC}
   `,
   );
@@ -128,7 +161,8 @@ beforeAll(() => {
     const sdk = require("@entrada/sdk");
     const webhooks = require("@entrada/sdk/webhooks");
     const bi = require("@entrada/sdk/bi");
-    (async () => { ${CONSUMER_LOGIC} })().catch((e) => { console.error(e); process.exit(1); });
+    const raw = require("@entrada/sdk/raw");
+    (async () => { const other = await import("@entrada/sdk"); ${CONSUMER_LOGIC} })().catch((e) => { console.error(e); process.exit(1); });
   `,
   );
 }, 180_000);
@@ -138,8 +172,12 @@ afterAll(() => {
 });
 
 describe("packed tarball", () => {
-  it("ships dist, README and package.json only (no sources, tests or maps of tests)", () => {
-    expect(readdirSync(packageRoot).sort()).toEqual(["README.md", "dist", "package.json"]);
+  it("ships dist, the docs the README links, README and package.json only (no sources or tests)", () => {
+    expect(readdirSync(packageRoot).sort()).toEqual(["README.md", "dist", "docs", "package.json"]);
+    const readme = readFileSync(join(packageRoot, "README.md"), "utf8");
+    const links = [...readme.matchAll(/\]\(((?!https?:|#)[^)]+)\)/g)].map((m) => m[1] as string);
+    expect(links).toEqual(expect.arrayContaining(["docs/webhooks.md", "docs/bi.md"]));
+    for (const link of links) expect(existsSync(join(packageRoot, link)), link).toBe(true);
     const dist = readdirSync(join(packageRoot, "dist"));
     expect(dist).toEqual(
       expect.arrayContaining(["index.js", "index.cjs", "index.d.ts", "index.d.cts", "webhooks.js", "bi.js"]),
@@ -165,6 +203,19 @@ describe("packed tarball", () => {
     );
   });
 
+  it("names its repository, homepage and supported Node versions", () => {
+    const manifest = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest.repository).toMatchObject({
+      type: "git",
+      url: expect.stringMatching(/^git\+https:\/\//),
+    });
+    expect(manifest.homepage).toMatch(/^https:\/\//);
+    expect(manifest.engines).toEqual({ node: ">=20" });
+  });
+
   const binaries = nodeBinaries();
   it("finds Node 20 and Node 24 on this machine", () => {
     expect(binaries.map(([name]) => name)).toEqual(expect.arrayContaining(["node 20", "node 24"]));
@@ -185,6 +236,27 @@ describe("packed tarball", () => {
           bi: "object",
           verifiedType: "ticket.issued",
           coreVerifier: true,
+          raw: "function",
+          token: { data: { access_token: "tok" }, auth: `Basic ${btoa("id:secret")}` },
+          badLocale: { kind: "invalid-argument", argument: "locale", isError: true },
+          longKey: { kind: "invalid-argument", argument: "idempotencyKey", thrown: "invalid-argument" },
+          problem: {
+            message: "POST /shop/v1/cart/crt_1/checkout → 402 payment-declined: Karte abgelehnt.",
+            url: "https://api.example.test/shop/v1/cart/crt_1/checkout",
+            method: "POST",
+            status: 402,
+            logId: "log_2",
+            requestId: "req_2",
+            slug: "payment-declined",
+          },
+          biError: {
+            kind: "oauth",
+            error: "invalid_client",
+            name: "OAuthError",
+            isEntradaError: true,
+            calls: 1,
+          },
+          crossBuild: { isProblem: true, instanceOf: true, base: true, notNetwork: true },
         });
         expect(result.webhookHeaders).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp"]);
       });
@@ -231,6 +303,63 @@ describe("packed tarball", () => {
     expect(typecheck("tsconfig.json")).toBe("");
   }, 60_000);
 
+  // A fresh strict project per moduleResolution: every subpath resolves (TS2307 under node10 before) and the
+  // types guide (cultures, per-operation problem slugs, named results).
+  const TYPED_CONSUMER = `
+    import { createClient, customLocale, type Cart, type CheckoutCartResult, type OperationProblems } from "@entrada/sdk";
+    import { verifyWebhook } from "@entrada/sdk/webhooks";
+    import { biFeed, odata } from "@entrada/sdk/bi";
+    import { rawClient } from "@entrada/sdk/raw";
+    export async function main(): Promise<void> {
+      const client = createClient({ baseUrl: "https://x.test", clientId: "a", clientSecret: "b", locale: "fr-CH", headers: { "x-gateway": "g" } });
+      // @ts-expect-error — not a culture of the contract; customLocale() is the escape hatch
+      createClient({ baseUrl: "https://x.test", sessionToken: "t", locale: "de-AT" });
+      createClient({ baseUrl: "https://x.test", sessionToken: "t", locale: customLocale("de-AT") });
+      const cart = await client.shop.getCart.orThrow({ params: { path: { id: "crt_1" } } });
+      const named: Cart = cart.data;
+      const checkout = await client.shop.checkoutCart({ params: { path: { id: "crt_1" } }, body: {} });
+      if (checkout.error?.kind === "problem") {
+        const slug: OperationProblems["checkoutCart"] = checkout.error.slug;
+        void slug;
+      }
+      if (!checkout.error) { const result: CheckoutCartResult = checkout.data; void result; }
+      const venues = await client.shop.listVenues();
+      // @ts-expect-error — listVenues never answers payment-declined
+      if (venues.error?.kind === "problem" && venues.error.slug === "payment-declined") void 0;
+      void named; void verifyWebhook; void rawClient(client);
+      void biFeed({ baseUrl: "https://x.test", client }).rows(odata("Orders"));
+    }
+  `;
+  for (const [resolution, module] of [
+    ["node10", "commonjs"],
+    // node16 and nodenext resolve alike in TypeScript 5.9; one run covers both.
+    ["node16", "node16"],
+    ["bundler", "esnext"],
+  ] as const) {
+    it(`resolves every subpath and its types under moduleResolution ${resolution} (fresh strict project)`, () => {
+      const dir = join(tmp, `ts-${resolution}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "consumer.ts"), TYPED_CONSUMER);
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            module,
+            moduleResolution: resolution,
+            target: "es2022",
+            lib: ["es2022", "dom"],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: [],
+          },
+          files: ["consumer.ts"],
+        }),
+      );
+      expect(typecheck(`ts-${resolution}/tsconfig.json`)).toBe("");
+    }, 60_000);
+  }
+
   it("type-checks a Node-types-only consumer (lib ES2022 + types node, no DOM lib)", () => {
     // Node's types without the DOM lib: a DOM-only type name in the declarations (CryptoKey, RequestInit from
     // lib.dom) fails here. @types/node and undici-types are copied from the workspace like openapi-fetch.
@@ -251,7 +380,7 @@ describe("packed tarball", () => {
        const pdf = await client.assets.getTicketPdf({ params: { path: { ticketId: "tkt_1" } } });
        if (!pdf.error) { const blob: Blob = pdf.data; void blob; }
        const { error } = await client.shop.createCart({ body: {} });
-       if (isProblem(error, "sold-out")) void error.slug;
+       if (isProblem(error, "conflict")) void error.slug;
        for await (const e of paginate(client.shop.listEvents)) void e.id;
        const secret = "whsec_" + Buffer.from("0123456789abcdef").toString("base64");
        const headers = await signWebhook({ id: "msg_1", body: "{}", secret });
