@@ -6,6 +6,7 @@ export default defineConfig({
     webhooks: "src/webhooks/index.ts",
     bi: "src/bi/index.ts",
     raw: "src/raw.ts",
+    shop: "src/shop.ts",
     "cli/bi-export": "src/cli/bi-export.ts",
   },
   format: ["esm", "cjs"],

@@ -3,7 +3,7 @@
 // packages/sdk).
 // Every figure is measured in this run against a baseline from the same run:
 // 1. overhead per GET with a fake fetch: the SDK vs openapi-fetch alone vs raw fetch (+ JSON);
-// 2. runtime size, esbuild --minify + gzip (zlib level 9), of the core entry, with and without openapi-fetch;
+// 2. (sizes per entry: size-limit, `pnpm size`, run by `pnpm bench` first and by `pnpm test` as a budget);
 // 3. 1,000 concurrent calls on a cold client: token requests sent (must be 1).
 // Then runs bench/webhooks.mjs (the webhook verifier's benchmark) when present.
 import { spawnSync } from "node:child_process";
@@ -12,7 +12,6 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import createFetchClient from "openapi-fetch";
 
@@ -34,20 +33,12 @@ async function bundle(name, contents, { external = [] } = {}) {
     logLevel: "silent",
   });
   const code = readFileSync(outfile);
-  return { outfile, min: code.length, gzip: gzipSync(code, { level: 9 }).length };
+  return { outfile, min: code.length };
 }
 
-// ---------------------------------------------------------------------------------------------- size
-const sizes = {
-  core: await bundle("core", 'export { createClient } from "./src/index.ts";'),
-  coreOwn: await bundle("core-own", 'export { createClient } from "./src/index.ts";', {
-    external: ["openapi-fetch"],
-  }),
-  withPaginate: await bundle("core-paginate", 'export { createClient, paginate } from "./src/index.ts";'),
-  everything: await bundle("everything", 'export * from "./src/index.ts";'),
-  openapiFetch: await bundle("openapi-fetch", 'export { default } from "openapi-fetch";'),
-};
-const sdk = await import(pathToFileURL(sizes.everything.outfile).href);
+// The SDK as users run it: its sources bundled (sizes are measured by size-limit, `pnpm size`).
+const everything = await bundle("everything", 'export * from "./src/index.ts";');
+const sdk = await import(pathToFileURL(everything.outfile).href);
 
 // ------------------------------------------------------------------------------------------ overhead
 const BASE = "https://api.bench.entrada.test";
@@ -241,32 +232,6 @@ printTable(
     `${loopbackRatio(name, "openapi-fetch alone").toFixed(2)}× openapi-fetch`,
     `${loopbackRatio(name, "raw fetch + json").toFixed(2)}× raw fetch`,
   ]),
-);
-
-console.log("\nRuntime size, esbuild --minify + gzip -9");
-const kb = (b) => `${(b / 1024).toFixed(2)} KB`;
-printTable(
-  ["bundle", "min", "min+gzip", "vs openapi-fetch"],
-  [
-    [
-      "createClient (core, incl. openapi-fetch)",
-      kb(sizes.core.min),
-      kb(sizes.core.gzip),
-      `${(sizes.core.gzip / sizes.openapiFetch.gzip).toFixed(2)}×`,
-    ],
-    [
-      "createClient, SDK code only (openapi-fetch external)",
-      kb(sizes.coreOwn.min),
-      kb(sizes.coreOwn.gzip),
-      "—",
-    ],
-    ["createClient + paginate", kb(sizes.withPaginate.min), kb(sizes.withPaginate.gzip), "—"],
-    ["everything exported by @entrada/sdk", kb(sizes.everything.min), kb(sizes.everything.gzip), "—"],
-    ["openapi-fetch alone", kb(sizes.openapiFetch.min), kb(sizes.openapiFetch.gzip), "1.00×"],
-  ],
-);
-console.log(
-  `  goal core ≤ 8 KB: ${sizes.core.gzip <= 8192 ? "met" : "NOT met"} (${kb(sizes.core.gzip)} with openapi-fetch, ${kb(sizes.coreOwn.gzip)} without)`,
 );
 
 console.log("\n1,000 concurrent calls on a cold client (token endpoint answers after 20 ms)");

@@ -6,8 +6,12 @@
 import { cacheAuth, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, resolveConfig } from "./core/config.ts";
 import { basicAuthorization, createTokenRequester } from "./core/oauth.ts";
-import { createOperationMethod, type OperationContext, parseOperationSpec } from "./core/operation.ts";
+import type { OperationContext } from "./core/operation.ts";
 import { isBrowserLike } from "./core/runtime.ts";
+import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sections.ts";
+
+export type { EntradaFetchInit } from "./core/sections.ts";
+
 import { type ClientCredentials, TokenCache } from "./core/token-cache.ts";
 import { type CallOptions, type Locale, newTransport, TRANSPORT } from "./core/transport.ts";
 import type { EntradaResult, EntradaSuccess } from "./core/types.ts";
@@ -54,10 +58,6 @@ export interface SessionsSection extends GeneratedSessions {
    */
   renew: SessionCall<[sessionId: string, body?: RenewSessionBody, options?: CallOptions]>;
 }
-
-/** Per-call options of `client.fetch`. */
-export type EntradaFetchInit = Omit<RequestInit, "headers"> &
-  Omit<CallOptions, "signal" | "headers"> & { headers?: RequestInit["headers"] };
 
 export type EntradaClient = Omit<Sections, "sessions"> & {
   readonly sessions: SessionsSection;
@@ -115,19 +115,7 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
     [TRANSPORT]: transport,
     locale: config.locale,
     baseUrl: config.baseUrl,
-    fetch(input: string | URL | Request, init: EntradaFetchInit = {}) {
-      const { locale, idempotencyKey, timeoutMs, totalTimeoutMs, retry, ...requestInit } = init;
-      const url =
-        typeof input === "string" && !/^[a-z][a-z0-9+.-]*:/i.test(input)
-          ? `${config.baseUrl}${input.startsWith("/") ? "" : "/"}${input}`
-          : input;
-      const request = new Request(url, requestInit);
-      return transport.send(
-        request,
-        { locale, idempotencyKey, timeoutMs, totalTimeoutMs, retry },
-        { attempts: 0 },
-      );
-    },
+    fetch: transportFetch(transport, config.baseUrl),
     getAccessToken: () => authProvider.peek() ?? authProvider.get(),
     setCredentials(next: ClientCredentials, opts?: { dropCachedToken?: boolean }) {
       if (!cache)
@@ -154,12 +142,7 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
     baseUrl: config.baseUrl,
     basic: () => (credentials ? basicAuthorization(credentials) : undefined),
   };
-  for (const [section, ops] of Object.entries(operationTable)) {
-    const methods: Record<string, unknown> = {};
-    for (const [operationId, spec] of Object.entries(ops as Record<string, string>))
-      methods[operationId] = createOperationMethod(context, parseOperationSpec(operationId, spec));
-    client[section] = methods;
-  }
+  Object.assign(client, buildSections(context, operationTable));
 
   const sessions = client.sessions as Record<string, unknown> & Pick<GeneratedSessions, "createSession">;
   const create = (body: CreateSessionBody = {}, callOptions: CallOptions = {}) =>

@@ -1,7 +1,9 @@
 // @vitest-environment node
 /**
- * The SDK adapter (`@entrada/shop-widget/sdk`) stays out of the widget's first load: no static import chain from
- * the npm entries reaches it, and nothing imports `@entrada/sdk` at run time (the host brings its own client).
+ * The widget's transport is the SDK's: the npm entries reach `@entrada/sdk/shop` (the lean shop client) and never
+ * the full `@entrada/sdk` (client credentials, every section), so token renewal, idempotency, retries and problem
+ * parsing are the SDK's code while the first load stays small. The adapter entry (`@entrada/shop-widget/sdk`)
+ * takes a host's own SDK client.
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -56,18 +58,26 @@ function closure(entry: string): { files: Set<string>; packages: Set<string> } {
   return { files, packages };
 }
 
-describe("the SDK adapter entry", () => {
-  it.each(["index.ts", "react/index.ts"])("is not in the static import closure of %s", (entry) => {
+describe("the widget's transport", () => {
+  it.each(["index.ts", "react/index.ts"])("is the SDK's lean shop entry in the closure of %s", (entry) => {
     const { files, packages } = closure(resolve(SRC, entry));
     expect(files.size).toBeGreaterThan(5);
     expect(files).toContain(resolve(SRC, "core/session-token.ts"));
-    expect([...files].filter((f) => /sdk/.test(f))).toEqual([]);
-    expect([...packages].filter((p) => p.startsWith("@entrada/sdk"))).toEqual([]);
+    expect(files).toContain(resolve(SRC, "core/http-shop-api.ts"));
+    expect([...packages].filter((p) => p.startsWith("@entrada/sdk"))).toEqual(["@entrada/sdk/shop"]);
   });
 
-  it("imports only types from @entrada/sdk", () => {
+  it("has no hand-written HTTP of its own: no module of the widget sets auth, key or language headers", () => {
+    const { files } = closure(resolve(SRC, "index.ts"));
+    const headers = /["'](authorization|idempotency-key|accept-language)["']|Bearer \$\{/i;
+    expect([...files].filter((f) => headers.test(readFileSync(f, "utf8")))).toEqual([]);
+  });
+
+  it("the adapter entry imports only types from @entrada/sdk (the host brings its client)", () => {
     const { files, packages } = closure(resolve(SRC, "sdk.ts"));
     expect(files).toContain(resolve(SRC, "core/sdk-shop-api.ts"));
-    expect([...packages].filter((p) => p.startsWith("@entrada/sdk"))).toEqual([]);
+    expect([...packages].filter((p) => p.startsWith("@entrada/sdk") && p !== "@entrada/sdk/shop")).toEqual(
+      [],
+    );
   });
 });

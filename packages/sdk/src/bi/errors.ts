@@ -19,13 +19,13 @@ export class ODataError extends EntradaError {
   override readonly name: string = "ODataError";
   declare readonly status: number;
   /** The server's `error.code`, or ours: `http_error`, `invalid_response`, `cross_origin_next_link`, `next_link_loop`. */
-  readonly code: string;
+  declare readonly code: string;
   /** The server's `error.message` (or ours), without the request prefix of `message`. */
-  readonly detail: string;
-  readonly target: string | undefined;
-  readonly details: readonly ODataErrorDetail[];
+  declare readonly detail: string;
+  declare readonly target: string | undefined;
+  declare readonly details: readonly ODataErrorDetail[];
   /** The response body as received (truncated to 64 KB), for diagnosis. */
-  readonly rawBody: string | undefined;
+  declare readonly rawBody: string | undefined;
 
   constructor(init: {
     status: number;

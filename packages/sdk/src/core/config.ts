@@ -75,11 +75,11 @@ export interface ResolvedConfig {
   totalTimeoutMs: number | undefined;
 }
 
-function fail(message: string): never {
+export function fail(message: string): never {
   throw new EntradaConfigError(`createClient: ${message}`);
 }
 
-function absoluteHttpUrl(name: string, value: unknown): string {
+export function absoluteHttpUrl(name: string, value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") {
     fail(`"${name}" is required: the API's base address, e.g. "https://api.entrada.dev".`);
   }

@@ -101,14 +101,14 @@ export abstract class EntradaError extends Error {
   }
 
   abstract readonly kind: EntradaErrorKind;
-  readonly status: number | undefined;
-  readonly logId: string | undefined;
-  readonly idempotencyKey: string | undefined;
-  readonly requestId: string | undefined;
-  readonly operationId: string | undefined;
-  readonly method: string | undefined;
-  readonly url: string | undefined;
-  readonly attempts: number | undefined;
+  declare readonly status: number | undefined;
+  declare readonly logId: string | undefined;
+  declare readonly idempotencyKey: string | undefined;
+  declare readonly requestId: string | undefined;
+  declare readonly operationId: string | undefined;
+  declare readonly method: string | undefined;
+  declare readonly url: string | undefined;
+  declare readonly attempts: number | undefined;
 
   /** `message` is prefixed with `METHOD /path → ` when the request is known. */
   constructor(message: string, info: ErrorContext = {}) {
@@ -132,20 +132,20 @@ export class EntradaProblemError<S extends string = ProblemSlug | (string & {})>
   override readonly name: string = "EntradaProblemError";
   declare readonly status: number;
   /** The full problem type URI. */
-  readonly type: string;
+  declare readonly type: string;
   /** Last segment of `type`: what programs switch on (a catalogue slug, or a newer one this SDK predates). */
-  readonly slug: S;
+  declare readonly slug: S;
   /** The server's title, in the response's culture (`Content-Language`). */
-  readonly title: string;
+  declare readonly title: string;
   /** The server's explanation, in the response's culture. */
-  readonly detail: string | undefined;
-  readonly instance: string | undefined;
+  declare readonly detail: string | undefined;
+  declare readonly instance: string | undefined;
   /** Invalid inputs of a `validation-error` (empty otherwise). */
-  readonly errors: readonly ProblemFieldError[];
+  declare readonly errors: readonly ProblemFieldError[];
   /** The parsed body, extensions included. */
-  readonly problem: ProblemDetails;
+  declare readonly problem: ProblemDetails;
   /** Seconds from `Retry-After`, when present (429, 503). */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   constructor(
     problem: ProblemDetails,
@@ -178,9 +178,9 @@ export class OAuthError extends EntradaError {
   readonly kind = "oauth" as const;
   override readonly name: string = "OAuthError";
   /** The RFC 6749 error code, e.g. `invalid_client`. */
-  readonly error: OAuthErrorCode | (string & {});
-  readonly errorDescription: string | undefined;
-  readonly errorUri: string | undefined;
+  declare readonly error: OAuthErrorCode | (string & {});
+  declare readonly errorDescription: string | undefined;
+  declare readonly errorUri: string | undefined;
 
   constructor(
     body: { error: string; error_description?: string | undefined; error_uri?: string | undefined },
@@ -209,8 +209,8 @@ export class TimeoutError extends EntradaError {
   readonly kind = "timeout" as const;
   override readonly name: string = "TimeoutError";
   /** `attempt`: one try exceeded `timeoutMs`; `total`: the call exceeded `totalTimeoutMs`. */
-  readonly scope: "attempt" | "total";
-  readonly timeoutMs: number;
+  declare readonly scope: "attempt" | "total";
+  declare readonly timeoutMs: number;
   constructor(scope: "attempt" | "total", timeoutMs: number, info: ErrorContext = {}) {
     super(`timed out (${scope === "attempt" ? "attempt" : "total"} timeout of ${timeoutMs} ms)`, info);
     this.scope = scope;
@@ -224,7 +224,7 @@ export class AbortedError extends EntradaError {
   readonly kind = "aborted" as const;
   override readonly name: string = "AbortedError";
   /** The signal's `reason`, as given to `abort()`. */
-  readonly reason: unknown;
+  declare readonly reason: unknown;
   constructor(reason: unknown, info: ErrorContext = {}) {
     super(`aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, { ...info, cause: reason });
     this.reason = reason;
@@ -237,7 +237,7 @@ export class InvalidArgumentError extends EntradaError {
   readonly kind = "invalid-argument" as const;
   override readonly name: string = "InvalidArgumentError";
   /** The option at fault, e.g. `locale` or `idempotencyKey`. */
-  readonly argument: string;
+  declare readonly argument: string;
   constructor(argument: string, message: string, info: ErrorContext = {}) {
     super(message, info);
     this.argument = argument;
@@ -251,8 +251,8 @@ export class UnexpectedBodyError extends EntradaError {
   override readonly name: string = "UnexpectedBodyError";
   declare readonly status: number;
   /** The raw body, exactly as received (decoded as UTF-8). */
-  readonly body: string;
-  readonly contentType: string | undefined;
+  declare readonly body: string;
+  declare readonly contentType: string | undefined;
   constructor(
     reason: string,
     body: string,

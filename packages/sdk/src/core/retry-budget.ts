@@ -15,10 +15,10 @@ export interface RetryBudgetOptions {
 }
 
 export class RetryBudget {
-  readonly capacity: number;
-  readonly retryCost: number;
-  readonly timeoutCost: number;
-  readonly successRefund: number;
+  declare readonly capacity: number;
+  declare readonly retryCost: number;
+  declare readonly timeoutCost: number;
+  declare readonly successRefund: number;
   #tokens: number;
 
   constructor(options: RetryBudgetOptions = {}) {

@@ -14,6 +14,7 @@ import {
   InvalidArgumentError,
   isEntradaError,
   NetworkError,
+  OAuthError,
   TimeoutError,
 } from "./errors.ts";
 import { idempotencyKeyProblem, isWriteMethod, resolveIdempotencyKey } from "./idempotency.ts";
@@ -255,7 +256,24 @@ export class Transport {
       try {
         if (needsAuth) {
           const auth = cfg.auth as AuthProvider;
-          token = auth.peek() ?? (await raceSignal(auth.get(), controller.signal));
+          token =
+            auth.peek() ??
+            (await raceSignal(
+              // A token function that throws (your backend refused a session) is an auth failure, not a network
+              // one: final, with its error as the cause.
+              auth.get().catch((error: unknown) => {
+                throw isEntradaError(error)
+                  ? error
+                  : new OAuthError(
+                      {
+                        error: "token_unavailable",
+                        error_description: String((error as Error)?.message ?? error),
+                      },
+                      { ...info(), cause: error },
+                    );
+              }),
+              controller.signal,
+            ));
         }
         const attemptRequest = reuse
           ? request

@@ -1,3 +1,5 @@
+import { problemSlug as sdkProblemSlug } from "@entrada/sdk/shop";
+
 /** Problem slugs (DECISIONS.md catalogue) the widget handles specially; everything else is `generic`. */
 export type ShopErrorKind =
   | "sold-out"
@@ -65,11 +67,9 @@ export class ShopError extends Error {
   }
 }
 
-/** The slug of a problem `type` URI (`https://docs.entrada.dev/problems/sold-out` → `sold-out`). */
+/** The slug of a problem `type` URI (`https://docs.entrada.dev/problems/sold-out` → `sold-out`): the SDK's rule. */
 export function problemSlug(type: unknown): string | undefined {
-  if (typeof type !== "string" || type.length === 0) return undefined;
-  const slash = type.lastIndexOf("/");
-  return slash === -1 ? type : type.slice(slash + 1);
+  return typeof type === "string" && type.length > 0 ? sdkProblemSlug(type) : undefined;
 }
 
 /** Turn anything thrown by a transport (SDK error, problem body, TypeError from fetch) into a ShopError. */

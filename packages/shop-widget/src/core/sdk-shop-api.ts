@@ -1,27 +1,43 @@
-import type { EntradaClient } from "@entrada/sdk";
+import type { EntradaFetchInit, Locale, ShopSection, SurveySection } from "@entrada/sdk/shop";
 import { ShopError, toShopError } from "./problem";
 import type { CallOptions, ShopApi } from "./shop-api";
 import type { Survey } from "./survey";
 import type { CheckoutResult } from "./types";
 
-/** SDK errors (typed, with `kind`, `status`, `slug`, `problem`) → the widget's ShopError. */
-function fromSdk(error: unknown): ShopError {
+/**
+ * What the adapter needs of an SDK client: the lean shop client (`createShopClient` from `@entrada/sdk/shop`,
+ * the widget's default) or a full `createClient(...)` client.
+ */
+export interface SdkShopClient {
+  readonly shop: ShopSection;
+  readonly survey?: SurveySection | undefined;
+  fetch(input: string, init?: EntradaFetchInit): Promise<Response>;
+}
+
+/** SDK errors (an `EntradaError` with `kind`, `status`, `slug`, `problem`) → the widget's ShopError. */
+function fromSdk(error: unknown): unknown {
   // A ShopError thrown by the token source inside the SDK (no way to renew the session) comes back as a cause.
   for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; depth += 1) {
     if (e instanceof ShopError) return e;
     e = (e as { cause?: unknown }).cause;
   }
-  const e = error as { kind?: string; status?: number; problem?: unknown; logId?: string; name?: string };
+  const e = error as {
+    kind?: string;
+    status?: number;
+    problem?: unknown;
+    reason?: unknown;
+    message?: string;
+  };
+  // The caller's abort (a newer search, an unmount) ends the call with its own reason, as fetch does.
+  if (e?.kind === "aborted") return e.reason;
   if (e?.kind === "network" || e?.kind === "timeout") {
-    return new ShopError("network", String((error as Error).message), { cause: error });
+    return new ShopError("network", String(e.message), { cause: error });
   }
   if (e?.kind === "oauth" || e?.status === 401) {
-    return new ShopError("session-expired", String((error as Error).message), { status: 401, cause: error });
+    return new ShopError("session-expired", String(e.message), { status: 401, cause: error });
   }
-  if (e?.kind === "problem" && e.problem !== undefined) {
-    const shop = toShopError({ status: e.status, problem: e.problem });
-    return shop;
-  }
+  if (e?.kind === "problem" && e.problem !== undefined)
+    return toShopError({ status: e.status, problem: e.problem });
   return toShopError(error);
 }
 
@@ -34,25 +50,25 @@ async function run<T>(promise: Promise<{ data: T }>): Promise<T> {
 }
 
 const opts = (o: CallOptions) => ({
-  locale: o.locale,
+  locale: o.locale as Locale,
   ...(o.signal ? { signal: o.signal } : {}),
   ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}),
 });
 
 /**
- * The shop operations over an `@entrada/sdk` client instance (the SDK brings session-token renewal on 401,
- * idempotency keys reused across retries, and retries of network failures).
+ * The shop operations over an `@entrada/sdk` client (the SDK brings session-token renewal on 401, idempotency
+ * keys reused across retries, retries of network failures and problem parsing).
  *
  * @example
  * // The SDK calls the function with {} at start and { rejectedToken, sessionId } after a 401 (once per token).
- * const client = createClient({
+ * const client = createShopClient({
  *   baseUrl,
  *   sessionToken: (request) =>
  *     fetch("/backend/shop-session", { method: "POST", body: JSON.stringify(request) }).then((r) => r.json()),
  * });
  * mount("#shop", { api: createSdkShopApi(client) });
  */
-export function createSdkShopApi(client: EntradaClient): ShopApi {
+export function createSdkShopApi(client: SdkShopClient): ShopApi {
   const shop = client.shop;
   return {
     listVenues: async (o) => (await run(shop.listVenues.orThrow({ ...opts(o) }))).items,
@@ -102,7 +118,11 @@ export function createSdkShopApi(client: EntradaClient): ShopApi {
       }
     },
     async getSurvey(surveyId, o) {
-      // Through the client's authenticated fetch: same token, language and retries as the typed sections.
+      if (client.survey) {
+        return (await run(
+          client.survey.getSurvey.orThrow({ params: { path: { surveyId } }, ...opts(o) }),
+        )) as unknown as Survey;
+      }
       try {
         const response = await client.fetch(`/survey/v1/surveys/${encodeURIComponent(surveyId)}`, opts(o));
         const body: unknown = await response.json();

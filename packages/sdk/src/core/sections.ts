@@ -1,0 +1,45 @@
+/** What every client flavour shares: building its sections from the generated table, and its `fetch`. */
+
+import { createOperationMethod, type OperationContext, parseOperationSpec } from "./operation.ts";
+import type { CallOptions, Transport } from "./transport.ts";
+
+/** One object of typed methods per section of `table` (a subset of the generated `operationTable`). */
+export function buildSections(
+  context: OperationContext,
+  table: Record<string, Record<string, string>>,
+): Record<string, Record<string, unknown>> {
+  const sections: Record<string, Record<string, unknown>> = {};
+  for (const [section, ops] of Object.entries(table)) {
+    const methods: Record<string, unknown> = {};
+    for (const [operationId, spec] of Object.entries(ops))
+      methods[operationId] = createOperationMethod(context, parseOperationSpec(operationId, spec));
+    sections[section] = methods;
+  }
+  return sections;
+}
+
+/** Per-call options of `client.fetch`. */
+export type EntradaFetchInit = Omit<RequestInit, "headers"> &
+  Omit<CallOptions, "signal" | "headers"> & { headers?: RequestInit["headers"] };
+
+/**
+ * The client's authenticated `fetch`: a path is taken relative to the base URL, an absolute URL as is (the token
+ * only ever goes to the API's origin). Rejects with an `EntradaError`; HTTP errors resolve.
+ */
+export function transportFetch(
+  transport: Transport,
+  baseUrl: string,
+): (input: string | URL | Request, init?: EntradaFetchInit) => Promise<Response> {
+  return (input, init = {}) => {
+    const { locale, idempotencyKey, timeoutMs, totalTimeoutMs, retry, ...requestInit } = init;
+    const url =
+      typeof input === "string" && !/^[a-z][a-z0-9+.-]*:/i.test(input)
+        ? `${baseUrl}${input.startsWith("/") ? "" : "/"}${input}`
+        : input;
+    return transport.send(
+      new Request(url, requestInit),
+      { locale, idempotencyKey, timeoutMs, totalTimeoutMs, retry },
+      { attempts: 0 },
+    );
+  };
+}
