@@ -7,6 +7,7 @@ export default defineConfig({
     bi: "src/bi/index.ts",
     raw: "src/raw.ts",
     shop: "src/shop.ts",
+    survey: "src/survey.ts",
     "cli/bi-export": "src/cli/bi-export.ts",
   },
   format: ["esm", "cjs"],
