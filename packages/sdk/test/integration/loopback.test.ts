@@ -40,12 +40,15 @@ it("aborts a hanging request at its timeout: the server sees the connection clos
     baseUrl: base,
     clientId: "a",
     clientSecret: "b",
-    timeoutMs: 100,
+    timeoutMs: 1_000,
     retry: false,
   });
+  // The token first, so the attempt timeout is the hanging call's alone (a loaded machine can be slow to connect).
+  await client.getAccessToken();
   const { error } = await client.shop.listVenues();
   expect(error).toBeInstanceOf(TimeoutError);
-  await expect.poll(() => closed).toEqual(["/shop/v1/discovery/venues"]);
+  expect(error).toMatchObject({ kind: "timeout", scope: "attempt", method: "GET" });
+  await expect.poll(() => closed, { timeout: 5_000 }).toEqual(["/shop/v1/discovery/venues"]);
 });
 
 it("re-sends the same body and key on retry after a 503", async () => {
