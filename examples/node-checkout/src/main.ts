@@ -7,7 +7,7 @@
  * ENTRADA_CLIENT_ID and ENTRADA_CLIENT_SECRET against the real service.
  */
 
-import { createClient, type EntradaClient, EntradaError } from "@entrada/sdk";
+import { createClient, customLocale, type EntradaClient, EntradaError } from "@entrada/sdk";
 import { findEntryGate, type ScanResult, scan, setMockClock } from "./entrance.ts";
 import { type CheckoutExampleOptions, optionsFromEnv } from "./options.ts";
 import {
@@ -48,7 +48,8 @@ export type CheckoutExampleResult =
 function clients(options: CheckoutExampleOptions): { shop: EntradaClient; terp: EntradaClient } {
   const common = {
     baseUrl: options.baseUrl,
-    locale: options.locale,
+    // A culture from the environment: any language-REGION tag, validated (the `Locale` type's escape hatch).
+    locale: customLocale(options.locale),
     userAgent: "entrada-example-node-checkout",
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
