@@ -189,7 +189,10 @@ export class Transport {
           throw new InvalidArgumentError("locale", localeProblem(call.locale), info());
         headers.set("accept-language", locale);
       }
-      if (call.idempotencyKey != null) headers.delete("idempotency-key");
+      if (call.idempotencyKey != null) {
+        headers.delete("idempotency-key");
+        extra.delete("idempotency-key");
+      }
       for (const [name, value] of extra) if (!headers.has(name)) headers.set(name, value);
       if (cfg.userAgent) headers.set("user-agent", cfg.userAgent);
     }

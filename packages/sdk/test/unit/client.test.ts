@@ -88,6 +88,42 @@ describe("requests", () => {
   });
 });
 
+describe("headers", () => {
+  it("sends client-wide and per-call headers; dedicated options win; Authorization stays the credentials'", async () => {
+    const api = fakeApi(() => json(201, CART));
+    const client = createClient({
+      ...CREDENTIALS,
+      fetch: api.fetch,
+      locale: "fr-CH",
+      headers: { "x-gateway-key": "g1", "accept-language": "it-CH", authorization: "Basic stolen" },
+    });
+    await client.shop.listVenues();
+    await client.shop.listVenues({ headers: { "accept-language": "en-GB", "x-gateway-key": "g2" } });
+    await client.shop.listVenues({ locale: "de-CH", headers: { "accept-language": "en-GB" } });
+    await client.shop.createCart({
+      body: {},
+      idempotencyKey: "order-1",
+      headers: { "idempotency-key": "raw" },
+    });
+    const [first, second, third, write] = api.calls;
+    // The client's locale beats the client's raw header; the call's header beats both; the call's locale beats all.
+    expect([first, second, third].map((c) => c?.headers.get("accept-language"))).toEqual([
+      "fr-CH",
+      "en-GB",
+      "de-CH",
+    ]);
+    expect([first, second].map((c) => c?.headers.get("x-gateway-key"))).toEqual(["g1", "g2"]);
+    expect(write?.headers.get("idempotency-key")).toBe("order-1");
+    expect(api.calls.every((c) => c.headers.get("authorization") === "Bearer tok_1")).toBe(true);
+  });
+
+  it("refuses headers that are not strings at construction", () => {
+    expect(() =>
+      createClient({ ...CREDENTIALS, headers: { "bad header": "x" } as Record<string, string> }),
+    ).toThrow(EntradaConfigError);
+  });
+});
+
 describe("idempotency", () => {
   it("gives every write its own UUID v4 and reuses it, with the same body, on every retry", async () => {
     const api = fakeApi((_req, i) => (i < 2 ? problem(503, "service-unavailable") : json(201, CART)));
