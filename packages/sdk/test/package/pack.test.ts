@@ -104,6 +104,13 @@ const CONSUMER_LOGIC = `
     verifiedType: verified.type,
     bi: typeof bi,
     raw: typeof raw.rawClient,
+    shop: await (async () => {
+      const shop = shopEntry.createShopClient({ baseUrl: "https://api.example.test", sessionToken: "ses_1", fetch });
+      const r = await shop.shop.createCart({ body: {} });
+      const declined = await shop.shop.checkoutCart({ params: { path: { id: "crt_1" } }, body: {} });
+      return { data: r.data, auth: calls.at(-2).auth, kind: declined.error?.kind, sameModel: sdk.isProblem(declined.error, "payment-declined") };
+    })(),
+    survey: survey.validateSurvey({ questions: [{ id: "q1", type: "text", visibleIf: null, validation: { required: true, minLength: 3 } }] }, { q1: "ab" }).issues,
   }));
 `;
 
@@ -151,6 +158,8 @@ beforeAll(() => {
     import * as webhooks from "@entrada/sdk/webhooks";
     import * as bi from "@entrada/sdk/bi";
     import * as raw from "@entrada/sdk/raw";
+    import * as shopEntry from "@entrada/sdk/shop";
+    import * as survey from "@entrada/sdk/survey";
     const other = createRequire(import.meta.url)("@entrada/sdk");
     ${CONSUMER_LOGIC}
   `,
@@ -162,6 +171,8 @@ beforeAll(() => {
     const webhooks = require("@entrada/sdk/webhooks");
     const bi = require("@entrada/sdk/bi");
     const raw = require("@entrada/sdk/raw");
+    const shopEntry = require("@entrada/sdk/shop");
+    const survey = require("@entrada/sdk/survey");
     (async () => { const other = await import("@entrada/sdk"); ${CONSUMER_LOGIC} })().catch((e) => { console.error(e); process.exit(1); });
   `,
   );
@@ -237,6 +248,8 @@ describe("packed tarball", () => {
           verifiedType: "ticket.issued",
           coreVerifier: true,
           raw: "function",
+          shop: { data: { id: "crt_1" }, auth: "Bearer ses_1", kind: "problem", sameModel: true },
+          survey: { q1: { key: "minLength", count: 3 } },
           token: { data: { access_token: "tok" }, auth: `Basic ${btoa("id:secret")}` },
           badLocale: { kind: "invalid-argument", argument: "locale", isError: true },
           longKey: { kind: "invalid-argument", argument: "idempotencyKey", thrown: "invalid-argument" },
@@ -310,7 +323,14 @@ describe("packed tarball", () => {
     import { verifyWebhook } from "@entrada/sdk/webhooks";
     import { biFeed, odata } from "@entrada/sdk/bi";
     import { rawClient } from "@entrada/sdk/raw";
+    import { createShopClient, isProblem } from "@entrada/sdk/shop";
+    import { validateSurvey, type SurveyIssue } from "@entrada/sdk/survey";
     export async function main(): Promise<void> {
+      const shop = createShopClient({ baseUrl: "https://x.test", sessionToken: async () => "ses", locale: "it-CH" });
+      const event = await shop.shop.getEvent({ params: { path: { eventId: "evt_1" } } });
+      if (isProblem(event.error, "not-found")) void event.error.slug;
+      const issues: Record<string, SurveyIssue> = validateSurvey({ questions: [] }, {}).issues;
+      void issues;
       const client = createClient({ baseUrl: "https://x.test", clientId: "a", clientSecret: "b", locale: "fr-CH", headers: { "x-gateway": "g" } });
       // @ts-expect-error — not a culture of the contract; customLocale() is the escape hatch
       createClient({ baseUrl: "https://x.test", sessionToken: "t", locale: "de-AT" });
