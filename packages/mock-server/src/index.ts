@@ -15,6 +15,15 @@ export type { OpenApiDocument, OperationSpec } from "./core/document.ts";
 export { createMockCore, MockCore, type MockCoreOptions } from "./core/engine.ts";
 export type { FaultKind, FaultRule } from "./core/faults.ts";
 export { PROBLEM_BASE, PROBLEMS } from "./core/problems.ts";
+export {
+  type ContextOf,
+  defineSection,
+  dynamicHandler,
+  type Handler,
+  type Handlers,
+  type OperationId,
+  type ResultOf,
+} from "./core/section.ts";
 export type { EmittedEvent, MockSession } from "./core/session.ts";
 export type {
   AuthInfo,

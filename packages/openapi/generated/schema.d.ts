@@ -796,7 +796,7 @@ export interface paths {
         };
         /**
          * Download an image
-         * @description The image bytes. Raster images can be scaled down with `width` (aspect ratio kept, never enlarged) and converted with `format`; without `format` the server picks, among `image/webp`, `image/png` and `image/jpeg`, the one with the highest `Accept` q-value, preferring the original format among equals (then WebP, PNG, JPEG), and falls back to the original when none is acceptable. SVG originals are served as SVG. Responses are cacheable and carry an `ETag`. Images are public static content, as on a CDN: the request needs no credentials (`{}` alternative), so an `<img src>` (which cannot send a bearer token) and an e-mail can load `EventSummary.imageUrl` directly; a bearer or session token that is sent is still checked.
+         * @description The image bytes. Raster images are served as PNG and can be scaled down with `width` (aspect ratio kept, never enlarged); SVG originals are served as SVG. Content negotiation is honest: an `Accept` header that allows neither the image's type nor a range covering it (`image/*`, `*\/*`) is answered with `406` naming the type it is served in, never with bytes of another type than `Content-Type` says. Responses are cacheable and carry an `ETag`. Images are public static content, as on a CDN: the request needs no credentials (`{}` alternative), so an `<img src>` (which cannot send a bearer token) and an e-mail can load `EventSummary.imageUrl` directly; a bearer or session token that is sent is still checked.
          */
         get: operations["getImage"];
         put?: never;
@@ -2729,7 +2729,7 @@ export interface components {
              * @description Media type of the original.
              * @enum {string}
              */
-            mediaType: "image/png" | "image/jpeg" | "image/webp" | "image/svg+xml";
+            mediaType: "image/png" | "image/svg+xml";
             /** @description Intrinsic width in pixels (`null` for SVG without a fixed size). */
             width: number | null;
             height: number | null;
@@ -3817,6 +3817,35 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The `Accept` header allows none of the representations this operation serves (`not-acceptable`); the problem names them in `errors[0].detail` with pointer `/header/accept`. */
+        NotAcceptable: {
+            headers: {
+                "X-Log-Id": components["headers"]["X-Log-Id"];
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.entrada.dev/problems/not-acceptable",
+                 *       "title": "Not acceptable",
+                 *       "status": 406,
+                 *       "detail": "This image is served as image/png; the Accept header allows none of them.",
+                 *       "errors": [
+                 *         {
+                 *           "pointer": "/header/accept",
+                 *           "detail": "Accept image/png."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ValidationProblem"];
             };
         };
         /** @description Invalid query option (syntax, unknown property, bad `$skiptoken`). */
@@ -7324,10 +7353,10 @@ export interface operations {
                  */
                 width?: number;
                 /**
-                 * @description Convert to this format.
-                 * @example webp
+                 * @description Ask for this format explicitly. Raster images are PNG; `png` for an SVG original is a `406` (the mock does not rasterize SVG).
+                 * @example png
                  */
-                format?: "png" | "jpeg" | "webp";
+                format?: "png";
             };
             header?: {
                 /**
@@ -7373,8 +7402,6 @@ export interface operations {
                 content: {
                     "image/svg+xml": string;
                     "image/png": components["schemas"]["AssetBinary"];
-                    "image/jpeg": components["schemas"]["AssetBinary"];
-                    "image/webp": components["schemas"]["AssetBinary"];
                 };
             };
             /** @description The cached copy named by `If-None-Match` is still current. */
@@ -7393,6 +7420,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -7516,6 +7544,11 @@ export interface operations {
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description ETag of a cached copy; a match returns `304` without a body.
+                 * @example "3f2a9c1e"
+                 */
+                "If-None-Match"?: string;
             };
             path: {
                 /**
@@ -7544,10 +7577,23 @@ export interface operations {
                     "image/png": components["schemas"]["AssetBinary"];
                 };
             };
+            /** @description The cached copy named by `If-None-Match` is still current. */
+            304: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["AssetETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -24,13 +24,9 @@ export function authenticateRequest(
 ): AuthInfo | null | MockResponse {
   const { op, url, headers, now, culture, logId, origin, pathname, rateHeaders } = rq;
   const signatureParam = op.security.signedUrl;
-  if (
-    !op.security.public &&
-    signatureParam !== null &&
-    headers.authorization === undefined &&
-    url.searchParams.has(signatureParam)
-  ) {
-    // A signed link authorizes this one asset (the signature covers the path as sent) until it expires.
+  if (!op.security.public && signatureParam !== null && url.searchParams.has(signatureParam)) {
+    // A signed link authorizes this one asset (the signature covers the path as sent) until it expires. A signature
+    // that is sent is always verified, also next to a bearer token (a bad one never rides on the token).
     const linkPath = withinMount(mountPath, rawPath(rq.request.url)) ?? "/";
     const rejection = links.verify(
       linkPath,
@@ -46,7 +42,8 @@ export function authenticateRequest(
         extensions: { reason: rejection === "expired" ? "link-expired" : "link-invalid" },
       });
     }
-    return null;
+    if (headers.authorization === undefined) return null;
+    return authenticateBearer(op, rq.session, headers, now, culture, logId, origin, pathname, rateHeaders);
   }
   if (
     !op.security.public ||

@@ -27,6 +27,7 @@ import { duplicatedHeaderProblem, mockSessionId, parseTarget, requestCulture } f
 import { withinMount } from "./request-target.ts";
 import { Router } from "./router.ts";
 import { preflight, routeProblem } from "./routing.ts";
+import { handlerFor } from "./section.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
 import { tokenResponse } from "./token-endpoint.ts";
 import type {
@@ -137,7 +138,10 @@ export class MockCore {
     this.errorFormats = options.sections.flatMap((s) => (s.errorFormat ? [s.errorFormat] : []));
     const handlers = new Map<string, OperationHandler>();
     for (const section of options.sections) {
-      for (const [id, handler] of Object.entries(section.handlers)) handlers.set(id, handler);
+      for (const id of Object.keys(section.handlers)) {
+        const handler = handlerFor(section, id);
+        if (handler) handlers.set(id, handler);
+      }
       for (const route of section.controls ?? [])
         this.controlRoutes.add(route.method, route.path, { section, route });
     }

@@ -6,7 +6,14 @@ import { cors } from "./cors.ts";
 import { fingerprint, IdempotencyStore } from "./idempotency.ts";
 import type { OperationRequest } from "./operation-request.ts";
 import { problemResponse } from "./problem-response.ts";
-import type { MockResponse } from "./types.ts";
+import type { Culture, MockResponse } from "./types.ts";
+
+const REUSED: Record<Culture, string> = {
+  "de-CH": "Dieser Schlüssel wurde bereits für eine Anfrage mit anderem Inhalt verwendet.",
+  "fr-CH": "Cette clé a déjà servi pour une requête au contenu différent.",
+  "it-CH": "Questa chiave è già stata usata per una richiesta con un contenuto diverso.",
+  "en-GB": "This key was already used for a request with a different body.",
+};
 
 /**
  * Begins a write: without a key it only evicts a few expired keys (so they go even when no keyed write follows)
@@ -31,9 +38,11 @@ export function beginWrite(rq: OperationRequest, key: string | null): string | n
     return cors({ status: stored.status, headers: replayHeaders, body: stored.body }, rq.origin);
   }
   if (outcome.kind === "reused") {
+    // Names the header, so operations whose 422 is a ValidationProblem (errors required) get a conforming body.
     return problemResponse("idempotency-key-reused", rq.culture, rq.logId, rq.origin, {
       instance: rq.pathname,
       headers: rq.rateHeaders,
+      errors: [{ pointer: "/header/idempotency-key", detail: REUSED[rq.culture] }],
     });
   }
   if (outcome.kind === "in-flight") {

@@ -19,6 +19,7 @@ import type {
   MockResponse,
   OperationContext,
   OperationHandler,
+  WebhookEventType,
 } from "./types.ts";
 
 /** What the pipeline knows about a request once it reaches the handler. */
@@ -49,7 +50,7 @@ export async function invokeHandler(
       headers: rateHeaders,
     });
   }
-  const events: Array<{ type: string; data: Record<string, unknown> }> = [];
+  const events: Array<{ type: WebhookEventType; data: Record<string, unknown> }> = [];
   const query = queryRecord(input.url.searchParams);
   const baseUrl = core.baseUrlFor(input.url.origin);
   const ctx: OperationContext = {

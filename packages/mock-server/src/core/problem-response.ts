@@ -13,6 +13,20 @@ export interface ProblemOptions {
   status?: number | undefined;
 }
 
+// Built from a string: a regex literal with control-character ranges trips the linter's noControlCharactersInRegex.
+const UNPRINTABLE = new RegExp("[%\\u0000-\\u001f\\u007f]", "g");
+
+/**
+ * A JSON Pointer with control characters (and `%`, so the encoding stays reversible) percent-encoded, e.g. a body
+ * member named "a\nb" is `/body/a%0Ab`: the contract's pointers are single-line strings (DECISIONS.md).
+ */
+export function printablePointer(pointer: string): string {
+  return pointer.replace(
+    UNPRINTABLE,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
+}
+
 /** Builds a localized problem+json response (RFC 9457), with CORS headers when `origin` is set. */
 export function problemResponse(
   slug: string,
@@ -39,7 +53,8 @@ export function problemResponse(
     logId,
     ...extensions,
   };
-  if (options.errors && options.errors.length > 0) body.errors = options.errors;
+  if (options.errors && options.errors.length > 0)
+    body.errors = options.errors.map((e) => ({ ...e, pointer: printablePointer(e.pointer) }));
   const response: MockResponse = {
     status,
     headers: {

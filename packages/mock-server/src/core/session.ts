@@ -3,12 +3,13 @@ import { MockClock } from "./clock.ts";
 import type { FaultRule } from "./faults.ts";
 import { IdempotencyStore } from "./idempotency.ts";
 import { mulberry32 } from "./ids.ts";
-import type { SectionModule, SeedData, World } from "./types.ts";
+import type { SectionModule, SeedData, WebhookEventType, World } from "./types.ts";
 
 /** A webhook event as the engine queues it; the webhooks section signs and delivers it. */
 export interface EmittedEvent {
   id: string;
-  type: string;
+  /** An event kind of the contract's `webhooks` section. */
+  type: WebhookEventType;
   /** RFC 3339. */
   timestamp: string;
   data: Record<string, unknown>;

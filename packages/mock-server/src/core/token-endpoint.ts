@@ -57,17 +57,31 @@ export function tokenResponse(
             "invalid_request",
             error instanceof TypeError ? "The body is not valid UTF-8." : "The request is malformed.",
           );
-    const headers: Record<string, string> = { ...base, "content-type": "application/json" };
-    if (e.status === 401) headers["www-authenticate"] = 'Basic realm="entrada", charset="UTF-8"';
-    return cors(
-      {
-        status: e.status,
-        headers,
-        body: JSON.stringify({ error: e.error, error_description: e.description }),
-      },
-      origin,
-    );
+    return oauthErrorResponse(e, base, origin);
   }
+}
+
+/** An OAuth 2.0 error response (RFC 6749 §5.2): `{error, error_description}` as application/json. */
+export function oauthErrorResponse(
+  e: OAuthError,
+  headers: Record<string, string>,
+  origin: string | undefined,
+): MockResponse {
+  const all: Record<string, string> = {
+    "cache-control": "no-store",
+    pragma: "no-cache",
+    ...headers,
+    "content-type": "application/json",
+  };
+  if (e.status === 401) all["www-authenticate"] = 'Basic realm="entrada", charset="UTF-8"';
+  return cors(
+    {
+      status: e.status,
+      headers: all,
+      body: JSON.stringify({ error: e.error, error_description: e.description }),
+    },
+    origin,
+  );
 }
 
 function sweepTokens(session: MockSession, now: number): void {

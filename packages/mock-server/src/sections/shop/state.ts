@@ -1,3 +1,4 @@
+import type { components } from "@entrada/openapi/schema";
 /**
  * The shop's slice of a mock world: plain JSON, so snapshots are `structuredClone` and seeds are files.
  */
@@ -62,14 +63,8 @@ export interface EventRecord {
   surveyId: string | null;
 }
 
-export interface Customer {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone?: string;
-  company?: string;
-  surveyAnswers?: Record<string, unknown>;
-}
+/** The buyer as the contract defines it (stored as sent). */
+export type Customer = components["schemas"]["Customer"];
 
 export interface ItemRecord {
   id: string;

@@ -3,6 +3,7 @@ import type { Clock, Culture, LocalizedText, World } from "../../core/types.ts";
 import {
   type DeliveryAttemptRecord,
   type WebhookDeliveryRecord,
+  type WebhookEventType,
   type WebhookSubscriptionRecord,
   webhooksSlice,
 } from "./state.ts";
@@ -18,7 +19,7 @@ export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1;
 export const JITTER = 0.1;
 
 export interface WebhookEventInput {
-  type: string;
+  type: WebhookEventType;
   /** Event data; values built with `localizedValue()` are resolved per subscription culture. */
   data: Record<string, unknown>;
   /** Message id (`msg_...`, the `webhook-id`); the engine passes its `EmittedEvent.id`. */
@@ -78,14 +79,14 @@ function asCulture(tag: string): Culture {
   );
 }
 
-export function subscribes(subscription: WebhookSubscriptionRecord, type: string): boolean {
-  return subscription.eventTypes.includes("*") || subscription.eventTypes.includes(type);
+export function subscribes(subscription: WebhookSubscriptionRecord, type: WebhookEventType): boolean {
+  return subscription.eventTypes.some((t) => t === "*" || t === type);
 }
 
 /** Build the exact body for a subscription: `{type, timestamp, data}` in its culture. */
 export function bodyFor(
   subscription: Pick<WebhookSubscriptionRecord, "culture">,
-  event: { type: string; timestamp: string; data: unknown },
+  event: { type: WebhookEventType; timestamp: string; data: unknown },
 ): string {
   return JSON.stringify({
     type: event.type,
@@ -97,7 +98,7 @@ export function bodyFor(
 export function createDelivery(
   world: World,
   subscription: WebhookSubscriptionRecord,
-  message: { id: string; type: string; body: string },
+  message: { id: string; type: WebhookEventType; body: string },
   now: number,
   id: IdFactory,
   extra: { test?: boolean; replayOf?: string | null } = {},

@@ -1,4 +1,8 @@
 /** The webhooks slice of a world: subscriptions, messages (events) and their deliveries. Plain JSON. */
+import type { components } from "@entrada/openapi/schema";
+
+/** An event kind of the contract's `webhooks` section. */
+export type WebhookEventType = components["schemas"]["WebhookEventType"];
 
 export interface SubscriptionSecret {
   secret: string;
@@ -14,7 +18,7 @@ export interface WebhookSubscriptionRecord {
   url: string;
   description: string;
   /** Event kinds delivered, or `["*"]` for all. */
-  eventTypes: string[];
+  eventTypes: components["schemas"]["EventTypeSelection"];
   enabled: boolean;
   disabledReason: "manual" | "gone" | null;
   /** Culture of the textual fields of payloads. */
@@ -41,7 +45,7 @@ export interface WebhookDeliveryRecord {
   clientId: string;
   /** The `webhook-id` header value, shared by retries and replays. */
   messageId: string;
-  eventType: string;
+  eventType: WebhookEventType;
   status: "pending" | "succeeded" | "failed";
   test: boolean;
   replayOf: string | null;
