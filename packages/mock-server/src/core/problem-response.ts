@@ -14,7 +14,7 @@ export interface ProblemOptions {
 }
 
 // Built from a string: a regex literal with control-character ranges trips the linter's noControlCharactersInRegex.
-const UNPRINTABLE = new RegExp("[%\\u0000-\\u001f\\u007f]", "g");
+const UNPRINTABLE = /[%\u0000-\u001f\u007f]/g;
 
 /**
  * A JSON Pointer with control characters (and `%`, so the encoding stays reversible) percent-encoded, e.g. a body

@@ -1,7 +1,7 @@
 import type { components } from "@entrada/openapi/schema";
 import { apiUrl } from "../../core/links.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
-import type { OperationContext } from "../../core/types.ts";
+import type { ControlRoute, OperationContext } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 import { orderVisibleTo, shopOrders, shopTickets, webhookShopTicket } from "../entrance/shop-view.ts";
@@ -216,7 +216,7 @@ function themeFor(
   ctx: OperationContext,
   input: { eventId?: string; venueId?: string; channel?: Channel },
 ): ResolvedTheme {
-  const state = ctx.world[ASSETS] as AssetsState;
+  const state = assets.slice(ctx.world);
   const theme = resolveTheme(ctx.world, state.theme, input);
   if (theme === "unknown-event")
     ctx.problem("not-found", detail(ctx, "noEvent", { id: input.eventId ?? "" }));
@@ -244,51 +244,76 @@ function getTheme(ctx: ContextOf<"getTheme">): ResultOf<"getTheme"> {
   return { status: 200, headers: { etag: etag(JSON.stringify(body)) }, body };
 }
 
-function getTicketPdf(ctx: ContextOf<"getTicketPdf">): ResultOf<"getTicketPdf"> {
-  const id = (ctx.params.ticketId as string).replace(/\.pdf$/, "");
+/** The ticket's PDF (404 unknown or, with `visibleTo`, not the caller's order; 409 cancelled). */
+function ticketDocument(ctx: OperationContext, id: string, checkVisibility: boolean) {
   const ticket = shopTickets(ctx.world).find((x) => x.id === id);
   // Tickets are visible to whoever may see their order (the shop's rule: same client, same session).
-  if (!ticket || !orderVisibleTo(ctx.world, ticket.orderId, ctx.auth))
+  if (!ticket || (checkVisibility && !orderVisibleTo(ctx.world, ticket.orderId, ctx.auth)))
     ctx.problem("not-found", detail(ctx, "noTicket", { id }));
   if (ticket.status === "cancelled") ctx.problem("conflict", detail(ctx, "ticketCancelled", { id }));
   const theme = themeFor(ctx, { eventId: ticket.eventId, channel: "pdf" });
-  const pdf = ticketPdf(ctx.world, ticket, theme, ctx.culture, ctx.clock.now());
-  const state = ctx.world[ASSETS] as AssetsState;
-  const count = (state.downloads[id] ?? 0) + 1;
-  state.downloads[id] = count;
-  ctx.emit("ticket.downloaded", {
-    ticket: webhookShopTicket(ctx, ticket),
-    downloadCount: count,
-  });
   return {
-    status: 200,
+    ticket,
     headers: { "content-disposition": `inline; filename="ticket-${ticket.id}.pdf"` },
-    contentType: "application/pdf",
-    raw: pdf,
+    contentType: "application/pdf" as const,
+    raw: ticketPdf(ctx.world, ticket, theme, ctx.culture, ctx.clock.now()),
   };
 }
 
-function getOrderReceipt(ctx: ContextOf<"getOrderReceipt">): ResultOf<"getOrderReceipt"> {
-  const id = ctx.params.orderId as string;
+/** The order's receipt PDF (404 unknown or, with `checkVisibility`, not the caller's order). */
+function receiptDocument(ctx: OperationContext, id: string, checkVisibility: boolean) {
   const order = shopOrders(ctx.world).find((o) => o.id === id);
-  if (!order || !orderVisibleTo(ctx.world, id, ctx.auth))
+  if (!order || (checkVisibility && !orderVisibleTo(ctx.world, id, ctx.auth)))
     ctx.problem("not-found", detail(ctx, "noOrder", { id }));
   const theme = themeFor(ctx, { channel: "pdf" });
   return {
-    status: 200,
     headers: { "content-disposition": `inline; filename="receipt-${order.id}.pdf"` },
-    contentType: "application/pdf",
+    contentType: "application/pdf" as const,
     raw: receiptPdf(ctx.world, order, theme, ctx.culture, ctx.clock.now()),
   };
 }
 
-/** Assets: images (SVG and generated rasters in PNG/JPEG/WebP), icons, ticket PDFs, receipts and themes. */
+function getTicketPdf(ctx: ContextOf<"getTicketPdf">): ResultOf<"getTicketPdf"> {
+  const id = ctx.params.ticketId.replace(/\.pdf$/, "");
+  const { ticket, ...document } = ticketDocument(ctx, id, true);
+  const state = assets.slice(ctx.world);
+  const count = (state.downloads[id] ?? 0) + 1;
+  state.downloads[id] = count;
+  ctx.emit("ticket.downloaded", { ticket: webhookShopTicket(ctx, ticket), downloadCount: count });
+  return { status: 200, ...document };
+}
+
+function getOrderReceipt(ctx: ContextOf<"getOrderReceipt">): ResultOf<"getOrderReceipt"> {
+  return { status: 200, ...receiptDocument(ctx, ctx.params.orderId, true) };
+}
+
+/** The same documents without credentials, for links pasted into a browser (mock only, under `/__mock`). */
+const documentControls: ControlRoute[] = [
+  {
+    method: "GET",
+    path: "/shop/tickets/{ticketId}",
+    description: "Ticket PDF without credentials (the same document as getTicketPdf).",
+    handler: (ctx) => {
+      const { ticket: _ticket, ...document } = ticketDocument(ctx, ctx.params.ticketId ?? "", false);
+      return { status: 200, ...document };
+    },
+  },
+  {
+    method: "GET",
+    path: "/shop/orders/{orderId}/receipt",
+    description: "Receipt PDF without credentials (the same document as getOrderReceipt).",
+    handler: (ctx) => ({ status: 200, ...receiptDocument(ctx, ctx.params.orderId ?? "", false) }),
+  },
+];
+
+/** Assets: images (SVG, and generated rasters as PNG), icons, ticket PDFs, receipts and themes. */
 const assets = defineSection<AssetsState>({
   name: ASSETS,
   initialState(seed) {
     const own = seed[ASSETS] as { theme?: ThemeSeed } | undefined;
     return { theme: structuredClone(own?.theme ?? {}), downloads: {} };
   },
+  controls: documentControls,
   handlers: {
     listImages,
     getImageMetadata,
