@@ -74,6 +74,16 @@ export interface MockCoreOptions {
   onEvent?: (event: EmittedEvent, session: MockSession) => void;
   /** Most sessions kept at once; the least recently used is dropped beyond it (default 500). */
   maxSessions?: number;
+  /** Most Idempotency-Keys a session keeps (default 10 000); the oldest goes first beyond it. */
+  maxIdempotencyKeys?: number;
+  /** Most access and session tokens a session keeps (default 20 000); the oldest issued goes first beyond it. */
+  maxTokens?: number;
+  /**
+   * Most records (carts, idempotency keys, tokens, webhook deliveries) all sessions together keep (default
+   * 150 000, ≈ 1–2 KB each): beyond it the least recently used sessions other than "default" and the current one
+   * are dropped. With the per-session caps this bounds the heap under any load (README: memory budget).
+   */
+  maxRetainedRecords?: number;
   /** Reports handler crashes (default: console.error). */
   onError?: (error: unknown, operationId: string) => void;
   /** Extra mock-only routes under `/__mock` that belong to no single section (e.g. the webhook delivery log). */
@@ -128,6 +138,9 @@ export class MockCore {
       now: Date.now,
       randomSeed: 1,
       maxSessions: 500,
+      maxIdempotencyKeys: 10_000,
+      maxTokens: 20_000,
+      maxRetainedRecords: 150_000,
       ...options,
     };
     this.links = new LinkSigner(options.linkKey);
@@ -215,14 +228,18 @@ export class MockCore {
         let oldest: MockSession | null = null;
         for (const s of this.sessions.values())
           if (s.id !== "default" && (!oldest || s.lastUsed < oldest.lastUsed)) oldest = s;
-        if (oldest) this.sessions.delete(oldest.id);
+        if (oldest) this.dropSession(oldest.id);
       }
       session = new MockSession(
         id,
         this.sections,
         this.options.seed,
         this.options.clients,
-        this.options.idempotencyTtlSeconds * 1000,
+        {
+          idempotencyTtlMs: this.options.idempotencyTtlSeconds * 1000,
+          maxIdempotencyKeys: this.options.maxIdempotencyKeys,
+          maxTokens: this.options.maxTokens,
+        },
         this.options.now,
         this.options.randomSeed,
       );
@@ -231,11 +248,40 @@ export class MockCore {
     return session;
   }
 
+  /** Records all sessions keep (see `maxRetainedRecords`). */
+  get retainedRecords(): number {
+    return this.retained;
+  }
+
+  private retained = 0;
+
+  /**
+   * Re-weighs a session after a request and, past `maxRetainedRecords`, drops the least recently used other
+   * sessions ("default" stays; it is bounded by the per-session caps).
+   */
+  private account(session: MockSession): void {
+    let weight = session.idempotency.size + session.tokens.size;
+    for (const section of this.sections) {
+      if (section.retained) weight += section.retained(session.world[section.name]);
+    }
+    this.retained += weight - session.weight;
+    session.weight = weight;
+    while (this.retained > this.options.maxRetainedRecords) {
+      let oldest: MockSession | null = null;
+      for (const s of this.sessions.values())
+        if (s !== session && s.id !== "default" && (!oldest || s.lastUsed < oldest.lastUsed)) oldest = s;
+      if (!oldest) break;
+      this.dropSession(oldest.id);
+    }
+  }
+
   listSessions(): MockSession[] {
     return [...this.sessions.values()];
   }
 
   dropSession(id: string): boolean {
+    const session = this.sessions.get(id);
+    if (session) this.retained -= session.weight;
     return this.sessions.delete(id);
   }
 
@@ -301,7 +347,9 @@ export class MockCore {
     if (pathname === "/__mock" || pathname.startsWith("/__mock/")) {
       const session = this.session(sessionId);
       session.lastUsed = session.clock.now();
-      return cors(await handleControl(this, session, request, url, pathname, culture, logId), origin);
+      const answer = cors(await handleControl(this, session, request, url, pathname, culture, logId), origin);
+      this.account(session);
+      return answer;
     }
 
     // Routing, then the per-client rate limit (counted only for requests that reach an operation).
@@ -339,8 +387,19 @@ export class MockCore {
       const fault = await injectFault(rq);
       if (fault !== null) return fault;
     }
-    if (op.operationId === TOKEN_OPERATION)
-      return tokenResponse(session, request, logId, origin, rateHeaders, now, this.options.tokenTtlSeconds);
+    if (op.operationId === TOKEN_OPERATION) {
+      const granted = tokenResponse(
+        session,
+        request,
+        logId,
+        origin,
+        rateHeaders,
+        now,
+        this.options.tokenTtlSeconds,
+      );
+      this.account(session);
+      return granted;
+    }
     const refused = notAcceptable(rq);
     if (refused !== null) return refused;
     const auth = authenticateRequest(rq, this.links, this.mountPath);
@@ -359,6 +418,7 @@ export class MockCore {
     const response = await invokeHandler(this, op, handler, rq);
     if (method === "HEAD") response.body = null;
     if (scope !== null) completeWrite(rq, scope, response);
+    if (op.write || scope !== null) this.account(session);
     return response;
   }
 

@@ -46,6 +46,9 @@ function canonical(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
 }
 
+/** Default cap on kept keys per session (a stored response is ≈ 1–3 KB: ≈ 20 MB at most). */
+export const DEFAULT_MAX_IDEMPOTENCY_KEYS = 10_000;
+
 /** Most expired keys one `begin` evicts, so a backlog (after the clock jumped) never stalls one request. */
 const EVICT_BUDGET = 64;
 
@@ -56,8 +59,11 @@ const EVICT_BUDGET = 64;
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
   ttlMs: number;
-  constructor(ttlMs: number) {
+  /** Most keys kept; beyond it the oldest key goes first, expired or not (bounded by design, not only by TTL). */
+  maxKeys: number;
+  constructor(ttlMs: number, maxKeys = DEFAULT_MAX_IDEMPOTENCY_KEYS) {
     this.ttlMs = ttlMs;
+    this.maxKeys = maxKeys;
   }
 
   static scope(client: string, method: string, path: string, key: string): string {
@@ -75,6 +81,12 @@ export class IdempotencyStore {
     // Delete first so the new entry goes to the back: the map stays in creation (≈ expiry) order.
     if (entry) this.entries.delete(scope);
     this.entries.set(scope, { fingerprint: print, response: null, expiresAt: now + this.ttlMs });
+    // The map is in creation order: the first key is the oldest.
+    while (this.entries.size > this.maxKeys) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
     return { kind: "new" };
   }
 

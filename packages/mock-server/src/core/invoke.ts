@@ -81,7 +81,7 @@ export async function invokeHandler(
       const token = `${sessionId}.${randomToken(32)}`;
       const expiresAt = session.clock.now() + ttlSeconds * 1000;
       const creator = input.auth?.clientId ?? "anonymous";
-      session.tokens.set(token, {
+      session.addToken(token, {
         kind: "session",
         clientId: creator,
         scopes: ["Shop"],

@@ -98,6 +98,8 @@ export interface Section<S = unknown> {
   readonly errorFormat?: ErrorFormat;
   /** This section's slice of a world (created by `initialState`). */
   slice(world: World): S;
+  /** How many records (carts, deliveries, …) the slice retains, in O(1): the engine's memory accounting. */
+  retained?(slice: unknown): number;
 }
 
 /** What `defineSection` takes. */
@@ -107,17 +109,20 @@ export interface SectionDefinition<S> {
   handlers: Handlers;
   controls?: readonly ControlRoute[];
   errorFormat?: ErrorFormat;
+  /** How many records the slice retains, in O(1) (see `Section.retained`). */
+  retained?(slice: S): number;
 }
 
 /** Declares a section whose handlers are checked against the contract. */
 export function defineSection<S>(definition: SectionDefinition<S>): Section<S> {
-  const { name } = definition;
+  const { name, retained, ...rest } = definition;
+  // The engine builds every world from `initialState`, so a section's slice holds an S (the one cast, here).
+  const slice = (world: World): S => world[name] as S;
   return {
-    ...definition,
-    slice(world: World): S {
-      // The engine builds every world from `initialState`, so this slice holds an S (one cast, here).
-      return world[name] as S;
-    },
+    ...rest,
+    name,
+    slice,
+    ...(retained ? { retained: (value: unknown) => (value === undefined ? 0 : retained(value as S)) } : {}),
   };
 }
 

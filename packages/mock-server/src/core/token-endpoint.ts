@@ -34,7 +34,7 @@ export function tokenResponse(
       now,
       ttlSeconds,
     });
-    session.tokens.set(grant.token, grant.record);
+    session.addToken(grant.token, grant.record);
     if (session.tokens.size > SWEEP_ABOVE) sweepTokens(session, now);
     return cors(
       {

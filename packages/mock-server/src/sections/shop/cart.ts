@@ -1,5 +1,6 @@
 import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
+import { admitCart } from "./cart-cap.ts";
 import { assertOpen, findCart, invalid, load } from "./common.ts";
 import { webhookCart, webhookItem } from "./events.ts";
 import { availableSeats, reacquire, refreshHold, releaseItem, takeSeats, trackCart } from "./holds.ts";
@@ -52,6 +53,7 @@ export function createCart(ctx: ContextOf<"createCart">): ResultOf<"createCart">
   };
   state.carts[cart.id] = cart;
   trackCart(state, cart);
+  admitCart(state, cart);
   ctx.emit("cart.created", { cart: webhookCart(state, cart) });
   return { ...created(ctx, state, cart), headers: { location: `/shop/v1/cart/${cart.id}` } };
 }

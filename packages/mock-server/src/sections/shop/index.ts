@@ -18,6 +18,7 @@ import { initialShopState, type ShopState } from "./state.ts";
 const shop = defineSection<ShopState>({
   name: "shop",
   initialState: initialShopState,
+  retained: (state) => state.cartCount ?? 0,
   handlers: {
     getSystemConfiguration,
     listVenues,

@@ -4,6 +4,7 @@ import { type ContextOf, defineSection, type ResultOf } from "../../core/section
 import type { OperationContext } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
+import { limitsOf, seedLimits } from "./limits.ts";
 import { createDelivery, failPending } from "./queue.ts";
 import { newSecret, previousSecretExpiresAt, rotateSecret } from "./secrets.ts";
 import {
@@ -132,6 +133,18 @@ function createWebhookSubscription(
   const body = ctx.body;
   checkUrl(ctx, body.url);
   const state = webhooksSlice(ctx.world);
+  const cap = limitsOf(state).maxSubscriptions;
+  if (state.subscriptionOrder.length >= cap)
+    ctx.problem(
+      "conflict",
+      ctx.text({
+        "de-CH": `Höchstens ${cap} Abonnements pro Sitzung; löschen Sie eines, bevor Sie ein neues anlegen.`,
+        "fr-CH": `Au plus ${cap} abonnements par session ; supprimez-en un avant d'en créer un nouveau.`,
+        "it-CH": `Al massimo ${cap} sottoscrizioni per sessione; eliminane una prima di crearne una nuova.`,
+        "en-GB": `At most ${cap} subscriptions per session; delete one before creating another.`,
+      }),
+      { limit: cap },
+    );
   const now = ctx.clock.now();
   const iso = new Date(now).toISOString();
   const secret = newSecret();
@@ -274,9 +287,10 @@ function replayWebhookDelivery(ctx: ContextOf<"replayWebhookDelivery">): ResultO
 /** Webhooks: subscriptions with `whsec_` secrets and rotation, the delivery log, replay and test events. */
 const webhooks = defineSection<WebhooksState>({
   name: WEBHOOKS,
-  initialState() {
-    return initialWebhooksState();
+  initialState(seed) {
+    return initialWebhooksState(seedLimits(seed[WEBHOOKS]));
   },
+  retained: (state) => state.deliveryOrder.length + state.subscriptionOrder.length,
   handlers: {
     listWebhookSubscriptions,
     createWebhookSubscription,

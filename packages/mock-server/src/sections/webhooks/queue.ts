@@ -1,5 +1,6 @@
 import { pickText } from "../../core/culture.ts";
 import type { Clock, Culture, LocalizedText, World } from "../../core/types.ts";
+import { admitDelivery, settle } from "./limits.ts";
 import {
   type DeliveryAttemptRecord,
   type WebhookDeliveryRecord,
@@ -120,6 +121,7 @@ export function createDelivery(
   };
   state.deliveries[delivery.id] = delivery;
   state.deliveryOrder.push(delivery.id);
+  admitDelivery(state, delivery);
   return delivery;
 }
 
@@ -194,10 +196,7 @@ export function failPending(world: World, subscriptionId: string): void {
   const state = webhooksSlice(world);
   for (const did of state.deliveryOrder) {
     const d = state.deliveries[did];
-    if (d && d.subscriptionId === subscriptionId && d.status === "pending") {
-      d.status = "failed";
-      d.nextAttemptAt = null;
-    }
+    if (d && d.subscriptionId === subscriptionId && d.status === "pending") settle(state, d, "failed");
   }
 }
 
@@ -227,8 +226,7 @@ export function recordAttempt(
   };
   delivery.attempts.push(attempt);
   if (ok) {
-    delivery.status = "succeeded";
-    delivery.nextAttemptAt = null;
+    settle(state, delivery, "succeeded");
     return delivery;
   }
   if (code === 410 && !delivery.test) {
@@ -239,14 +237,12 @@ export function recordAttempt(
       subscription.updatedAt = attempt.attemptedAt;
     }
     failPending(world, delivery.subscriptionId);
-    delivery.status = "failed";
-    delivery.nextAttemptAt = null;
+    settle(state, delivery, "failed");
     return delivery;
   }
   const delay = retryDelayMs(attempt.number, random, outcome.retryAfterSeconds);
   if (delay === null) {
-    delivery.status = "failed";
-    delivery.nextAttemptAt = null;
+    settle(state, delivery, "failed");
   } else {
     delivery.nextAttemptAt = now + delay;
   }

@@ -1,5 +1,6 @@
 /** The webhooks slice of a world: subscriptions, messages (events) and their deliveries. Plain JSON. */
 import type { components } from "@entrada/openapi/schema";
+import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from "./limits.ts";
 
 /** An event kind of the contract's `webhooks` section. */
 export type WebhookEventType = components["schemas"]["WebhookEventType"];
@@ -64,10 +65,21 @@ export interface WebhooksState {
   deliveries: Record<string, WebhookDeliveryRecord>;
   /** Delivery ids in creation order. */
   deliveryOrder: string[];
+  /** Pending deliveries per subscription id (see `limits.ts`); optional for old snapshots. */
+  pendingCount?: Record<string, number>;
+  /** The caps of this slice (from the seed); optional for old snapshots (defaults apply). */
+  limits?: WebhookLimits;
 }
 
-export function initialWebhooksState(): WebhooksState {
-  return { subscriptions: {}, subscriptionOrder: [], deliveries: {}, deliveryOrder: [] };
+export function initialWebhooksState(limits: WebhookLimits = DEFAULT_WEBHOOK_LIMITS): WebhooksState {
+  return {
+    subscriptions: {},
+    subscriptionOrder: [],
+    deliveries: {},
+    deliveryOrder: [],
+    pendingCount: {},
+    limits,
+  };
 }
 
 export const WEBHOOKS = "webhooks";
