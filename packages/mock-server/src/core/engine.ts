@@ -80,7 +80,7 @@ export interface MockCoreOptions {
   maxTokens?: number;
   /**
    * Most records (carts, idempotency keys, tokens, webhook deliveries) all sessions together keep (default
-   * 150 000, ≈ 1–2 KB each): beyond it the least recently used sessions other than "default" and the current one
+   * 100 000, ≈ 1–2 KB each): beyond it the least recently used sessions other than "default" and the current one
    * are dropped. With the per-session caps this bounds the heap under any load (README: memory budget).
    */
   maxRetainedRecords?: number;
@@ -140,7 +140,7 @@ export class MockCore {
       maxSessions: 500,
       maxIdempotencyKeys: 10_000,
       maxTokens: 20_000,
-      maxRetainedRecords: 150_000,
+      maxRetainedRecords: 100_000,
       ...options,
     };
     this.links = new LinkSigner(options.linkKey);

@@ -172,6 +172,6 @@ describe("webhooks", () => {
     expect((await send("POST", "/shop/v1/cart", { headers: auth })).status).toBe(201);
     const state = core.session().world.webhooks as { deliveryOrder: string[] };
     expect(state.deliveryOrder.length).toBe(1000);
-    expect(core.retainedRecords).toBeLessThan(150_000);
+    expect(core.retainedRecords).toBeLessThan(100_000);
   });
 });

@@ -44,6 +44,34 @@ export function seedLimits(seed: unknown): WebhookLimits {
   };
 }
 
+/**
+ * Pending deliveries that are due, per subscription in creation order, at most `perSubscription` each (a worker
+ * sends no more than that at once to one receiver anyway), skipping subscriptions `skip` names. Walks only the
+ * pending queues, not the whole log.
+ */
+export function duePerSubscription(
+  state: WebhooksState,
+  now: number,
+  perSubscription: number,
+  skip: (subscriptionId: string) => boolean,
+): WebhookDeliveryRecord[] {
+  const due: WebhookDeliveryRecord[] = [];
+  for (const [sid, queue] of Object.entries(state.pendingQueue ?? {})) {
+    if (skip(sid)) continue;
+    const subscription = state.subscriptions[sid];
+    let taken = 0;
+    for (const id of queue) {
+      const d = state.deliveries[id];
+      if (d?.status !== "pending" || d.nextAttemptAt === null || d.nextAttemptAt > now) continue;
+      // Test deliveries go out even while the subscription is disabled.
+      if (!subscription || (!subscription.enabled && !d.test)) continue;
+      due.push(d);
+      if (++taken >= perSubscription) break;
+    }
+  }
+  return due.sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0));
+}
+
 /** Moves a delivery out of `pending` (succeeded or failed), keeping the per-subscription count in step. */
 export function settle(
   state: WebhooksState,
@@ -64,15 +92,23 @@ export function admitDelivery(state: WebhooksState, delivery: WebhookDeliveryRec
   const counts = (state.pendingCount ??= {});
   const sid = delivery.subscriptionId;
   counts[sid] = (counts[sid] ?? 0) + 1;
+  const queues = (state.pendingQueue ??= {});
+  let queue = (queues[sid] ??= []);
+  queue.push(delivery.id);
   if ((counts[sid] ?? 0) > limits.maxPendingPerSubscription) {
-    // The subscription's oldest pending delivery (the log is in creation order).
-    for (const id of state.deliveryOrder) {
-      const d = state.deliveries[id];
-      if (d && d !== delivery && d.subscriptionId === sid && d.status === "pending") {
+    // The subscription's oldest pending delivery: the front of its queue, past ids that settled meanwhile.
+    while (queue.length > 0) {
+      const d = state.deliveries[queue.shift() as string];
+      if (d && d !== delivery && d.status === "pending") {
         settle(state, d, "failed");
         break;
       }
     }
+  }
+  // Settled ids leave the queue lazily; when they outnumber the pending ones, the queue is rebuilt (amortized O(1)).
+  if (queue.length > 2 * limits.maxPendingPerSubscription + 16) {
+    queue = queue.filter((id) => state.deliveries[id]?.status === "pending");
+    queues[sid] = queue;
   }
   // Trim in batches (at most 1/16 over the cap), so the log is not shifted on every delivery.
   const slack = Math.max(16, limits.maxDeliveries >> 4);

@@ -198,6 +198,7 @@ export function failPending(world: World, subscriptionId: string): void {
     const d = state.deliveries[did];
     if (d && d.subscriptionId === subscriptionId && d.status === "pending") settle(state, d, "failed");
   }
+  if (state.pendingQueue) delete state.pendingQueue[subscriptionId];
 }
 
 /**

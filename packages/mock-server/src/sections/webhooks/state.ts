@@ -67,6 +67,8 @@ export interface WebhooksState {
   deliveryOrder: string[];
   /** Pending deliveries per subscription id (see `limits.ts`); optional for old snapshots. */
   pendingCount?: Record<string, number>;
+  /** Per subscription, its deliveries in creation order while pending (settled ids leave lazily; see `limits.ts`). */
+  pendingQueue?: Record<string, string[]>;
   /** The caps of this slice (from the seed); optional for old snapshots (defaults apply). */
   limits?: WebhookLimits;
 }

@@ -1,5 +1,6 @@
 import { signWebhook } from "@entrada/sdk/webhooks";
 import type { Clock, World } from "../../core/types.ts";
+import { duePerSubscription } from "./limits.ts";
 import { type AttemptOutcome, dueDeliveries, recordAttempt } from "./queue.ts";
 import { activeSecrets } from "./secrets.ts";
 import { type WebhookDeliveryRecord, webhooksSlice } from "./state.ts";
@@ -73,7 +74,15 @@ function parseRetryAfter(value: string | null, now: number): number | null {
 export async function deliverDue(world: World, options: DeliverOptions): Promise<number> {
   const state = webhooksSlice(world);
   const due: WebhookDeliveryRecord[] = [];
-  const pending = dueDeliveries(world, options.clock.now());
+  // Snapshots from before the per-subscription queues existed are scanned the old way.
+  const pending = state.pendingQueue
+    ? duePerSubscription(
+        state,
+        options.clock.now(),
+        MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+        (sid) => (inFlightBySubscription.get(sid) ?? 0) >= MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+      )
+    : dueDeliveries(world, options.clock.now());
   for (const d of pending) {
     if (inFlight.size + due.length >= MAX_IN_FLIGHT) break;
     const busy = inFlightBySubscription.get(d.subscriptionId) ?? 0;
