@@ -29,7 +29,7 @@ import { Router } from "./router.ts";
 import { preflight, routeProblem } from "./routing.ts";
 import { handlerFor } from "./section.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
-import { tokenResponse } from "./token-endpoint.ts";
+import { asOAuthError, TOKEN_PATH, tokenResponse } from "./token-endpoint.ts";
 import type {
   ControlRoute,
   Culture,
@@ -294,10 +294,25 @@ export class MockCore {
     this.session(sessionId).reset(seed);
   }
 
+  /** Whether the request targets the OAuth token endpoint (below the base path). */
+  private isTokenRequest(request: MockRequest): boolean {
+    try {
+      return this.withinMount(new URL(request.url).pathname) === TOKEN_PATH;
+    } catch {
+      return false;
+    }
+  }
+
   /** Answers one request. Never throws: an unexpected failure is a logged 500 problem. */
   async handle(request: MockRequest): Promise<MockResponse> {
     try {
       const response = await this.dispatch(request);
+      if (
+        response.status === 400 &&
+        response.headers["content-type"] === "application/problem+json" &&
+        this.isTokenRequest(request)
+      )
+        return asOAuthError(response, request.headers.origin);
       if (
         this.errorFormats.length > 0 &&
         response.status >= 400 &&

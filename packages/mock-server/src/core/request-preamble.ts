@@ -3,15 +3,10 @@
  * default culture), Accept-Language, the mock session id, duplicated singleton headers.
  */
 
-import { OAuthError } from "./auth.ts";
 import { AcceptLanguageError, DEFAULT_CULTURE, negotiateCulture } from "./culture.ts";
 import { problemResponse } from "./problem-response.ts";
 import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID } from "./request-target.ts";
-import { oauthErrorResponse } from "./token-endpoint.ts";
 import type { Culture, MockRequest, MockResponse } from "./types.ts";
-
-/** The OAuth token endpoint's path below the base path. */
-const TOKEN_PATH = "/connect/token";
 
 /**
  * The request URL, or the 400 to answer. WHATWG URL parsing would silently resolve "/a/../b"; a client sending dot
@@ -44,13 +39,6 @@ export function requestCulture(
     return negotiateCulture(headers["accept-language"]);
   } catch (error) {
     if (!(error instanceof AcceptLanguageError)) throw error;
-    // The OAuth token endpoint answers every error in OAuth's JSON (RFC 6749 §5.2), never problem+json.
-    if (pathname === TOKEN_PATH)
-      return oauthErrorResponse(
-        new OAuthError("invalid_request", `Accept-Language: ${error.message}`),
-        { "x-log-id": logId },
-        origin,
-      );
     return problemResponse("validation-error", DEFAULT_CULTURE, logId, origin, {
       instance: pathname,
       errors: [{ pointer: "/header/accept-language", detail: error.message }],

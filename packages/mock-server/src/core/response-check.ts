@@ -15,6 +15,29 @@ export function checkResponse(
   culture: Culture,
   logId: string,
 ): void {
+  const errors = responseViolations(core, op, response);
+  if (errors.length === 0) return;
+  core.responseViolations.push({ operationId: op.operationId, status: response.status, errors });
+  if (core.options.validateResponses === "strict") {
+    const problem = problemResponse("internal-error", culture, logId, undefined, {
+      detail: `The mock's response violates the document: ${errors.join("; ")}`,
+      extensions: { violations: errors, originalStatus: response.status },
+    });
+    response.status = problem.status;
+    response.headers = problem.headers;
+    response.body = problem.body;
+  }
+}
+
+/**
+ * What makes a response differ from the document: an undocumented status or content type, a body the status's
+ * schema rejects, or a missing body. Empty when it conforms (tests run every fuzzed response through it).
+ */
+export function responseViolations(
+  core: Pick<MockCore, "validator">,
+  op: OperationSpec,
+  response: Pick<MockResponse, "status" | "headers" | "body">,
+): string[] {
   const status = String(response.status);
   const media =
     op.responses.get(status) ?? op.responses.get(`${status[0]}XX`) ?? op.responses.get("default") ?? null;
@@ -36,15 +59,5 @@ export function checkResponse(
       errors.push(`${op.operationId} ${status} has no body but the document describes one.`);
     }
   }
-  if (errors.length === 0) return;
-  core.responseViolations.push({ operationId: op.operationId, status: response.status, errors });
-  if (core.options.validateResponses === "strict") {
-    const problem = problemResponse("internal-error", culture, logId, undefined, {
-      detail: `The mock's response violates the document: ${errors.join("; ")}`,
-      extensions: { violations: errors, originalStatus: response.status },
-    });
-    response.status = problem.status;
-    response.headers = problem.headers;
-    response.body = problem.body;
-  }
+  return errors;
 }

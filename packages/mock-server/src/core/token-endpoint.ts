@@ -87,3 +87,26 @@ export function oauthErrorResponse(
 function sweepTokens(session: MockSession, now: number): void {
   for (const [token, record] of session.tokens) if (record.expiresAt <= now) session.tokens.delete(token);
 }
+
+/** The OAuth token endpoint's path below the base path. */
+export const TOKEN_PATH = "/connect/token";
+
+/**
+ * The token endpoint answers every 400 in OAuth's JSON (RFC 6749 §5.2), never problem+json — also those the
+ * request-wide stages raise before routing (a malformed Accept-Language or X-Mock-Session, a duplicated header):
+ * `invalid_request` with the problem's detail and its first pointer.
+ */
+export function asOAuthError(response: MockResponse, origin: string | undefined): MockResponse {
+  const problem = JSON.parse(String(response.body)) as {
+    detail?: string;
+    errors?: { pointer: string; detail: string }[];
+  };
+  const first = problem.errors?.[0];
+  const description = first
+    ? `${first.pointer}: ${first.detail}`
+    : (problem.detail ?? "The request is malformed.");
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers))
+    if (name === "x-log-id" || name.startsWith("ratelimit-")) headers[name] = value;
+  return oauthErrorResponse(new OAuthError("invalid_request", description), headers, origin);
+}
