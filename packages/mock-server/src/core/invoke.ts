@@ -2,22 +2,21 @@
  * Handler invocation: builds the operation context, runs the section's handler, renders its result (or the problem
  * it threw), validates the response in tests, then publishes the webhook events it emitted.
  */
+
+import { buildContext, publishEvent } from "./context.ts";
 import { cors } from "./cors.ts";
-import { pickText } from "./culture.ts";
 import type { OperationSpec } from "./document.ts";
 import type { MockCore } from "./engine.ts";
-import { prefixedId, randomToken } from "./ids.ts";
 import { problemResponse } from "./problem-response.ts";
 import { ProblemError } from "./problems.ts";
 import { queryRecord } from "./request-target.ts";
 import { checkResponse } from "./response-check.ts";
-import type { EmittedEvent, MockSession } from "./session.ts";
+import type { MockSession } from "./session.ts";
 import type {
   AuthInfo,
   Culture,
   HandlerResult,
   MockResponse,
-  OperationContext,
   OperationHandler,
   WebhookEventType,
 } from "./types.ts";
@@ -51,47 +50,23 @@ export async function invokeHandler(
     });
   }
   const events: Array<{ type: WebhookEventType; data: Record<string, unknown> }> = [];
-  const query = queryRecord(input.url.searchParams);
-  const baseUrl = core.baseUrlFor(input.url.origin);
-  const ctx: OperationContext = {
+  const ctx = buildContext({
+    core,
+    session,
     operationId: op.operationId,
     method: op.method,
     url: input.url,
     params: input.params,
-    query,
+    query: queryRecord(input.url.searchParams),
     headers: input.headers,
     body: input.body,
     culture,
     auth: input.auth,
-    world: session.world,
-    clock: session.clock,
-    baseUrl,
-    mockSession: session.id,
     logId,
-    text: (value) => pickText(value, culture),
-    problem: (slug, detail, extensions) => {
-      throw new ProblemError(slug, detail, extensions);
-    },
-    emit: (type, data) => {
+    publish: (type, data) => {
       events.push({ type, data });
     },
-    id: (prefix) => prefixedId(prefix, session.clock.now()),
-    signedUrl: (path) => core.signedLink(baseUrl, path, session.clock.now()),
-    issueSessionToken: ({ sessionId, ttlSeconds, allowedOrigins }) => {
-      const token = `${sessionId}.${randomToken(32)}`;
-      const expiresAt = session.clock.now() + ttlSeconds * 1000;
-      const creator = input.auth?.clientId ?? "anonymous";
-      session.addToken(token, {
-        kind: "session",
-        clientId: creator,
-        scopes: ["Shop"],
-        sessionId,
-        expiresAt,
-        allowedOrigins,
-      });
-      return { token, expiresAt };
-    },
-  };
+  });
   let response: MockResponse;
   let keepEvents = true;
   try {
@@ -116,19 +91,8 @@ export async function invokeHandler(
     }
   }
   if (core.options.validateResponses) checkResponse(core, op, response, culture, logId);
-  if (keepEvents && events.length > 0) {
-    for (const e of events) {
-      const event: EmittedEvent = {
-        id: prefixedId("msg", session.clock.now()),
-        type: e.type,
-        timestamp: new Date(session.clock.now()).toISOString(),
-        data: e.data,
-        session: session.id,
-      };
-      session.recordEvent(event);
-      core.dispatchEvent(event, session);
-    }
-  }
+  // Events of a handler that crashed are dropped; those of a deliberate problem are kept.
+  if (keepEvents) for (const e of events) publishEvent(core, session, e.type, e.data);
   return cors(response, origin);
 }
 
