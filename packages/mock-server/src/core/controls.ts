@@ -2,11 +2,12 @@
  * Developer controls under `/__mock` (no auth; per session via `X-Mock-Session` or `?mockSession=`).
  * Documented in the package README and listed by `GET /__mock`.
  */
-import type { ClientConfig } from "./auth.ts";
-import { buildContext, publishEvent } from "./context.ts";
+
 import type { MockCore } from "./engine.ts";
-import { parseFaultRule } from "./faults.ts";
 import { randomToken } from "./ids.ts";
+import { parseFaultRule } from "./pipeline/4-faults.ts";
+import type { ClientConfig } from "./pipeline/7-authentication.ts";
+import { buildContext, publishEvent } from "./pipeline/context.ts";
 import { ProblemError } from "./problems.ts";
 import type { MockSession } from "./session.ts";
 import type { Culture, MockRequest, MockResponse, SeedData } from "./types.ts";
@@ -342,7 +343,7 @@ const CONTROLS: Control[] = [
   },
 ];
 
-import { Router } from "./router.ts";
+import { Router } from "./pipeline/2-routing.ts";
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

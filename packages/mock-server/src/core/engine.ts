@@ -1,35 +1,39 @@
 /**
  * The mock's engine: platform-free (no node:, no DOM). Transports hand it a MockRequest and send back the
  * MockResponse it returns. `MockCore` owns the compiled document, the sessions and the event listeners; `dispatch`
- * runs the request pipeline, whose stages live in their own modules: request-preamble (target, culture, mock
- * session, duplicated headers) → routing (preflight, 404/405) → rate-limit → fault-injection → token-endpoint →
- * negotiation (406) → authentication → request-input (parameters, Idempotency-Key, body) → idempotent-write →
- * invoke (handler, response-check in tests) → idempotent-write (store). Problems: problem-response, error-formats.
+ * runs the request pipeline, whose stages live in `pipeline/`, numbered in the order a request takes them:
+ * 1-preamble (target, culture, mock session, duplicated headers) → 2-routing (preflight, 404/405) → 3-rate-limit →
+ * 4-faults → 5-token-endpoint → 6-negotiation (406) → 7-authentication → 8-input (parameters, Idempotency-Key,
+ * body) → 9-idempotency (replay / 409 / 422) → 10-invoke (context, handler, response check) → 9-idempotency
+ * (store). `pipeline/request.ts` is the state they share; `problems.ts` renders every problem.
  */
-import { type ClientConfig, DEMO_CLIENTS } from "./auth.ts";
-import { authenticateRequest } from "./authentication.ts";
+
 import { handleControl } from "./controls.ts";
 import { cors, isPreflight } from "./cors.ts";
 import { DEFAULT_CULTURE } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
-import { reformatProblem } from "./error-formats.ts";
-import { injectFault } from "./fault-injection.ts";
-import { beginWrite, completeWrite } from "./idempotent-write.ts";
 import { ulid } from "./ids.ts";
-import { invokeHandler } from "./invoke.ts";
 import { LinkSigner } from "./links.ts";
-import { notAcceptable } from "./negotiation.ts";
-import type { OperationRequest } from "./operation-request.ts";
-import { type ProblemOptions, problemResponse } from "./problem-response.ts";
-import { countRequest, type RateLimitConfig, rateLimitedResponse } from "./rate-limit.ts";
-import { idempotencyKeyOf, invalidParameters, readBody } from "./request-input.ts";
-import { duplicatedHeaderProblem, mockSessionId, parseTarget, requestCulture } from "./request-preamble.ts";
-import { withinMount } from "./request-target.ts";
-import { Router } from "./router.ts";
-import { preflight, routeProblem } from "./routing.ts";
+import {
+  duplicatedHeaderProblem,
+  mockSessionId,
+  parseTarget,
+  requestCulture,
+} from "./pipeline/1-preamble.ts";
+import { preflight, Router, routeProblem } from "./pipeline/2-routing.ts";
+import { countRequest, type RateLimitConfig, rateLimitedResponse } from "./pipeline/3-rate-limit.ts";
+import { injectFault } from "./pipeline/4-faults.ts";
+import { asOAuthError, TOKEN_PATH, tokenResponse } from "./pipeline/5-token-endpoint.ts";
+import { notAcceptable } from "./pipeline/6-negotiation.ts";
+import { authenticateRequest, type ClientConfig, DEMO_CLIENTS } from "./pipeline/7-authentication.ts";
+import { idempotencyKeyOf, invalidParameters, readBody } from "./pipeline/8-input.ts";
+import { beginWrite, completeWrite } from "./pipeline/9-idempotency.ts";
+import { invokeHandler } from "./pipeline/10-invoke.ts";
+import type { OperationRequest } from "./pipeline/request.ts";
+import { type ProblemOptions, problemResponse, reformatProblem } from "./problems.ts";
 import { handlerFor } from "./section.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
-import { asOAuthError, TOKEN_PATH, tokenResponse } from "./token-endpoint.ts";
+import { withinMount } from "./target.ts";
 import type {
   ControlRoute,
   Culture,

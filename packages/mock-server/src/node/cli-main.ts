@@ -4,8 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { ClientConfig } from "../core/auth.ts";
 import type { OpenApiDocument } from "../core/document.ts";
+import type { ClientConfig } from "../core/pipeline/7-authentication.ts";
 import type { SeedData } from "../core/types.ts";
 import { DEMO_CLIENTS, TEST_CARDS } from "../index.ts";
 import { startMockServer } from "./index.ts";

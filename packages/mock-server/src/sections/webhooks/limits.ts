@@ -79,7 +79,8 @@ export function settle(
   status: "succeeded" | "failed",
 ): void {
   if (delivery.status === "pending") {
-    const counts = (state.pendingCount ??= {});
+    state.pendingCount ??= {};
+    const counts = state.pendingCount;
     counts[delivery.subscriptionId] = Math.max(0, (counts[delivery.subscriptionId] ?? 1) - 1);
   }
   delivery.status = status;
@@ -89,11 +90,14 @@ export function settle(
 /** Applies the caps after `delivery` (pending) joined the log. O(1) amortized. */
 export function admitDelivery(state: WebhooksState, delivery: WebhookDeliveryRecord): void {
   const limits = limitsOf(state);
-  const counts = (state.pendingCount ??= {});
+  state.pendingCount ??= {};
+  state.pendingQueue ??= {};
+  const counts = state.pendingCount;
+  const queues = state.pendingQueue;
   const sid = delivery.subscriptionId;
   counts[sid] = (counts[sid] ?? 0) + 1;
-  const queues = (state.pendingQueue ??= {});
-  let queue = (queues[sid] ??= []);
+  queues[sid] ??= [];
+  let queue = queues[sid];
   queue.push(delivery.id);
   if ((counts[sid] ?? 0) > limits.maxPendingPerSubscription) {
     // The subscription's oldest pending delivery: the front of its queue, past ids that settled meanwhile.

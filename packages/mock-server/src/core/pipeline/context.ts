@@ -3,12 +3,12 @@
  * (`controls.ts`): the request's parts, the session's world and clock, localization, problems, ids, signed links,
  * and `emit`, which hands events to `publish` (operations publish after the handler succeeded; controls at once).
  */
-import { pickText } from "./culture.ts";
-import type { MockCore } from "./engine.ts";
-import { prefixedId, randomToken } from "./ids.ts";
-import { ProblemError } from "./problems.ts";
-import type { EmittedEvent, MockSession } from "./session.ts";
-import type { AuthInfo, Culture, OperationContext, WebhookEventType } from "./types.ts";
+import { pickText } from "../culture.ts";
+import type { MockCore } from "../engine.ts";
+import { prefixedId, randomToken } from "../ids.ts";
+import { ProblemError } from "../problems.ts";
+import type { EmittedEvent, MockSession } from "../session.ts";
+import type { AuthInfo, Culture, OperationContext, WebhookEventType } from "../types.ts";
 
 export interface ContextInput {
   core: MockCore;
