@@ -47,7 +47,12 @@ async function engine(dir) {
     async postCase() {
       const cart = await core.handle({ method: "POST", url: "http://ab/shop/v1/cart", headers, body: null });
       const id = JSON.parse(cart.body).id;
-      const added = await core.handle({ method: "POST", url: `http://ab/shop/v1/cart/${id}/items`, headers, body: item });
+      const added = await core.handle({
+        method: "POST",
+        url: `http://ab/shop/v1/cart/${id}/items`,
+        headers,
+        body: item,
+      });
       if (added.status !== 201) throw new Error(`POST ${added.status}`);
     },
   };
