@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // A/B throughput of two engines in one process: the same requests, alternating batches, so machine noise hits both
-// alike. Each side is the engine's TypeScript source tree (src/); "old" is a checkout of an earlier commit, e.g.
+// alike. Each side is the engine's TypeScript source tree (src/); "old" is a checkout of an earlier commit. Engines
+// loaded later in a process run slower (shared dependencies' call sites go megamorphic: old vs an identical copy of
+// itself measured 0.67 on GET), so each side is loaded twice from two copies in A B B A order and averaged:
 //   mkdir -p bench/.ab/old && git archive <commit> src | tar -x -C bench/.ab/old
+//   cp -r bench/.ab/old bench/.ab/old2 && mkdir -p bench/.ab/new2 && cp -r src bench/.ab/new2/
 //   node --conditions=source --experimental-transform-types --disable-warning=ExperimentalWarning \
-//     bench/ab.mjs bench/.ab/old/src src
+//     bench/ab.mjs bench/.ab/old/src src bench/.ab/new2/src bench/.ab/old2/src
 // Cases: GET event discovery (validated, authenticated) and POST cart + item (stateful, idempotency-free).
 import { join, resolve } from "node:path";
 
-const [oldDir, newDir] = [resolve(process.argv[2] ?? "bench/.ab/old/src"), resolve(process.argv[3] ?? "src")];
+const dirs = process.argv.slice(2).map((d) => resolve(d));
+if (dirs.length !== 4) throw new Error("usage: ab.mjs <old> <new> <new copy> <old copy>");
 const rounds = Number(process.env.AB_ROUNDS ?? 8);
 const batch = Number(process.env.AB_BATCH ?? 3000);
 const encoder = new TextEncoder();
@@ -58,24 +62,28 @@ async function engine(dir) {
   };
 }
 
-const sides = { old: await engine(oldDir), new: await engine(newDir) };
+// A B B A: each side once early and once late.
+const loaded = [];
+for (const dir of dirs) loaded.push(await engine(dir));
+const sideOf = ["old", "new", "new", "old"];
 const totals = { old: { get: 0, post: 0 }, new: { get: 0, post: 0 } };
 const time = async (fn, n) => {
   const started = performance.now();
   for (let i = 0; i < n; i++) await fn();
   return performance.now() - started;
 };
-// Warm-up, then alternate which side goes first.
-for (const side of Object.values(sides)) {
+// Warm-up, then alternate the order each round.
+for (const side of loaded) {
   await time(side.getCase, 500);
   await time(side.postCase, 200);
 }
 for (let r = 0; r < rounds; r++) {
-  const order = r % 2 === 0 ? ["old", "new"] : ["new", "old"];
-  for (const name of order) totals[name].get += await time(sides[name].getCase, batch);
-  for (const name of order) totals[name].post += await time(sides[name].postCase, batch / 2);
+  const order = r % 2 === 0 ? [0, 1, 2, 3] : [3, 2, 1, 0];
+  for (const i of order) totals[sideOf[i]].get += await time(loaded[i].getCase, batch);
+  for (const i of order) totals[sideOf[i]].post += await time(loaded[i].postCase, batch / 2);
 }
-const rate = (ms, n) => Math.round((n * rounds * 1000) / ms);
+// Each side ran two engines per round.
+const rate = (ms, n) => Math.round((2 * n * rounds * 1000) / ms);
 const row = (name) => ({
   engine: name,
   getPerSec: rate(totals[name].get, batch),

@@ -207,7 +207,9 @@ export function authenticateRequest(
       url.searchParams.get(signatureParam) ?? undefined,
       now,
     );
-    if (rejection !== null) {
+    // A forged, tampered or malformed link is refused even next to a token; an expired genuine one gives way to a
+    // valid bearer token (the embedded shop downloads a lapsed link through the API with its session token).
+    if (rejection !== null && (rejection !== "expired" || headers.authorization === undefined)) {
       return problemResponse("unauthorized", culture, logId, origin, {
         instance: pathname,
         detail: linkRejectionDetail(rejection, culture),
