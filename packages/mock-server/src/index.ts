@@ -8,13 +8,22 @@ import { createMockCore, type MockCore, type MockCoreOptions } from "./core/engi
 import { defaultControls, defaultSections } from "./sections/index.ts";
 import { enqueueWebhookEvent } from "./sections/webhooks/index.ts";
 
-export type { ClientConfig } from "./core/auth.ts";
-export { DEMO_CLIENTS } from "./core/auth.ts";
 export { CULTURES, DEFAULT_CULTURE, negotiateCulture } from "./core/culture.ts";
 export type { OpenApiDocument, OperationSpec } from "./core/document.ts";
 export { createMockCore, MockCore, type MockCoreOptions } from "./core/engine.ts";
-export type { FaultKind, FaultRule } from "./core/faults.ts";
+export type { FaultKind, FaultRule } from "./core/pipeline/4-faults.ts";
+export type { ClientConfig } from "./core/pipeline/7-authentication.ts";
+export { DEMO_CLIENTS } from "./core/pipeline/7-authentication.ts";
 export { PROBLEM_BASE, PROBLEMS } from "./core/problems.ts";
+export {
+  type ContextOf,
+  defineSection,
+  dynamicHandler,
+  type Handler,
+  type Handlers,
+  type OperationId,
+  type ResultOf,
+} from "./core/section.ts";
 export type { EmittedEvent, MockSession } from "./core/session.ts";
 export type {
   AuthInfo,

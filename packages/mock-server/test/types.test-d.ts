@@ -3,6 +3,7 @@ import { describe, expectTypeOf, it } from "vitest";
 import {
   type Culture,
   createEntradaMock,
+  defineSection,
   type MockCore,
   type OperationContext,
   type SectionModule,
@@ -37,11 +38,11 @@ describe("public types", () => {
     expectTypeOf(createEntradaMock).returns.toEqualTypeOf<MockCore>();
     expectTypeOf<OperationContext["culture"]>().toEqualTypeOf<Culture>();
     expectTypeOf<OperationContext["problem"]>().returns.toBeNever();
-    const module: SectionModule<{ count: number }> = {
+    const module: SectionModule<{ count: number }> = defineSection({
       name: "example",
       initialState: () => ({ count: 0 }),
-      handlers: { getThing: (ctx) => ({ status: 200, body: { culture: ctx.culture } }) },
-    };
+      handlers: { getEvent: (ctx) => ctx.problem("not-found", ctx.params.eventId) },
+    });
     expectTypeOf(module.initialState).returns.toEqualTypeOf<{ count: number }>();
     expectTypeOf(browserTypes.start).returns.resolves.toHaveProperty("completePayment");
   });

@@ -2,14 +2,15 @@
  * Developer controls under `/__mock` (no auth; per session via `X-Mock-Session` or `?mockSession=`).
  * Documented in the package README and listed by `GET /__mock`.
  */
-import type { ClientConfig } from "./auth.ts";
-import { pickText } from "./culture.ts";
+
 import type { MockCore } from "./engine.ts";
-import { parseFaultRule } from "./faults.ts";
-import { prefixedId, randomToken } from "./ids.ts";
+import { randomToken } from "./ids.ts";
+import { parseFaultRule } from "./pipeline/4-faults.ts";
+import type { ClientConfig } from "./pipeline/7-authentication.ts";
+import { buildContext, publishEvent } from "./pipeline/context.ts";
 import { ProblemError } from "./problems.ts";
 import type { MockSession } from "./session.ts";
-import type { Culture, MockRequest, MockResponse, OperationContext, SeedData } from "./types.ts";
+import type { Culture, MockRequest, MockResponse, SeedData } from "./types.ts";
 
 interface Control {
   method: string;
@@ -342,7 +343,7 @@ const CONTROLS: Control[] = [
   },
 ];
 
-import { Router } from "./router.ts";
+import { Router } from "./pipeline/2-routing.ts";
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -440,7 +441,9 @@ export async function handleControl(
     const sectionMatch = core.controlRoutes.match(method, sub);
     if (sectionMatch.kind === "found") {
       const { route } = sectionMatch.route;
-      const ctx: OperationContext = {
+      const ctx = buildContext({
+        core,
+        session,
         operationId: `control:${route.path}`,
         method,
         url,
@@ -450,29 +453,10 @@ export async function handleControl(
         body: parseControlBody(request),
         culture,
         auth: null,
-        world: session.world,
-        clock: session.clock,
-        baseUrl: core.baseUrlFor(url.origin),
-        mockSession: session.id,
         logId,
-        text: (value) => pickText(value, culture),
-        problem: (slug, detail, extensions) => {
-          throw new ProblemError(slug, detail, extensions);
-        },
-        emit: (type, data) => {
-          const event = {
-            id: prefixedId("msg", session.clock.now()),
-            type,
-            timestamp: new Date(session.clock.now()).toISOString(),
-            data,
-            session: session.id,
-          };
-          session.recordEvent(event);
-          core.dispatchEvent(event, session);
-        },
-        id: (prefix) => prefixedId(prefix, session.clock.now()),
-        signedUrl: (path) => core.signedLink(core.baseUrlFor(url.origin), path, session.clock.now()),
-      };
+        // Controls publish at once (there is no handler outcome to wait for).
+        publish: (type, data) => publishEvent(core, session, type, data),
+      });
       const result = await route.handler(ctx);
       const headers: Record<string, string> = {
         "x-log-id": logId,

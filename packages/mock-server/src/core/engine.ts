@@ -1,34 +1,39 @@
 /**
  * The mock's engine: platform-free (no node:, no DOM). Transports hand it a MockRequest and send back the
  * MockResponse it returns. `MockCore` owns the compiled document, the sessions and the event listeners; `dispatch`
- * runs the request pipeline, whose stages live in their own modules: request-preamble (target, culture, mock
- * session, duplicated headers) → routing (preflight, 404/405) → rate-limit → fault-injection → token-endpoint →
- * negotiation (406) → authentication → request-input (parameters, Idempotency-Key, body) → idempotent-write →
- * invoke (handler, response-check in tests) → idempotent-write (store). Problems: problem-response, error-formats.
+ * runs the request pipeline, whose stages live in `pipeline/`, numbered in the order a request takes them:
+ * 1-preamble (target, culture, mock session, duplicated headers) → 2-routing (preflight, 404/405) → 3-rate-limit →
+ * 4-faults → 5-token-endpoint → 6-negotiation (406) → 7-authentication → 8-input (parameters, Idempotency-Key,
+ * body) → 9-idempotency (replay / 409 / 422) → 10-invoke (context, handler, response check) → 9-idempotency
+ * (store). `pipeline/request.ts` is the state they share; `problems.ts` renders every problem.
  */
-import { type ClientConfig, DEMO_CLIENTS } from "./auth.ts";
-import { authenticateRequest } from "./authentication.ts";
+
 import { handleControl } from "./controls.ts";
 import { cors, isPreflight } from "./cors.ts";
 import { DEFAULT_CULTURE } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
-import { reformatProblem } from "./error-formats.ts";
-import { injectFault } from "./fault-injection.ts";
-import { beginWrite, completeWrite } from "./idempotent-write.ts";
 import { ulid } from "./ids.ts";
-import { invokeHandler } from "./invoke.ts";
 import { LinkSigner } from "./links.ts";
-import { notAcceptable } from "./negotiation.ts";
-import type { OperationRequest } from "./operation-request.ts";
-import { type ProblemOptions, problemResponse } from "./problem-response.ts";
-import { countRequest, type RateLimitConfig, rateLimitedResponse } from "./rate-limit.ts";
-import { idempotencyKeyOf, invalidParameters, readBody } from "./request-input.ts";
-import { duplicatedHeaderProblem, mockSessionId, parseTarget, requestCulture } from "./request-preamble.ts";
-import { withinMount } from "./request-target.ts";
-import { Router } from "./router.ts";
-import { preflight, routeProblem } from "./routing.ts";
+import {
+  duplicatedHeaderProblem,
+  mockSessionId,
+  parseTarget,
+  requestCulture,
+} from "./pipeline/1-preamble.ts";
+import { preflight, Router, routeProblem } from "./pipeline/2-routing.ts";
+import { countRequest, type RateLimitConfig, rateLimitedResponse } from "./pipeline/3-rate-limit.ts";
+import { injectFault } from "./pipeline/4-faults.ts";
+import { asOAuthError, TOKEN_PATH, tokenResponse } from "./pipeline/5-token-endpoint.ts";
+import { notAcceptable } from "./pipeline/6-negotiation.ts";
+import { authenticateRequest, type ClientConfig, DEMO_CLIENTS } from "./pipeline/7-authentication.ts";
+import { idempotencyKeyOf, invalidParameters, readBody } from "./pipeline/8-input.ts";
+import { beginWrite, completeWrite } from "./pipeline/9-idempotency.ts";
+import { invokeHandler } from "./pipeline/10-invoke.ts";
+import type { OperationRequest } from "./pipeline/request.ts";
+import { type ProblemOptions, problemResponse, reformatProblem } from "./problems.ts";
+import { handlerFor } from "./section.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
-import { tokenResponse } from "./token-endpoint.ts";
+import { withinMount } from "./target.ts";
 import type {
   ControlRoute,
   Culture,
@@ -73,6 +78,16 @@ export interface MockCoreOptions {
   onEvent?: (event: EmittedEvent, session: MockSession) => void;
   /** Most sessions kept at once; the least recently used is dropped beyond it (default 500). */
   maxSessions?: number;
+  /** Most Idempotency-Keys a session keeps (default 10 000); the oldest goes first beyond it. */
+  maxIdempotencyKeys?: number;
+  /** Most access and session tokens a session keeps (default 20 000); the oldest issued goes first beyond it. */
+  maxTokens?: number;
+  /**
+   * Most records (carts, idempotency keys, tokens, webhook deliveries) all sessions together keep (default
+   * 100 000, ≈ 1–2 KB each): beyond it the least recently used sessions other than "default" and the current one
+   * are dropped. With the per-session caps this bounds the heap under any load (README: memory budget).
+   */
+  maxRetainedRecords?: number;
   /** Reports handler crashes (default: console.error). */
   onError?: (error: unknown, operationId: string) => void;
   /** Extra mock-only routes under `/__mock` that belong to no single section (e.g. the webhook delivery log). */
@@ -127,6 +142,9 @@ export class MockCore {
       now: Date.now,
       randomSeed: 1,
       maxSessions: 500,
+      maxIdempotencyKeys: 10_000,
+      maxTokens: 20_000,
+      maxRetainedRecords: 100_000,
       ...options,
     };
     this.links = new LinkSigner(options.linkKey);
@@ -137,7 +155,10 @@ export class MockCore {
     this.errorFormats = options.sections.flatMap((s) => (s.errorFormat ? [s.errorFormat] : []));
     const handlers = new Map<string, OperationHandler>();
     for (const section of options.sections) {
-      for (const [id, handler] of Object.entries(section.handlers)) handlers.set(id, handler);
+      for (const id of Object.keys(section.handlers)) {
+        const handler = handlerFor(section, id);
+        if (handler) handlers.set(id, handler);
+      }
       for (const route of section.controls ?? [])
         this.controlRoutes.add(route.method, route.path, { section, route });
     }
@@ -211,14 +232,18 @@ export class MockCore {
         let oldest: MockSession | null = null;
         for (const s of this.sessions.values())
           if (s.id !== "default" && (!oldest || s.lastUsed < oldest.lastUsed)) oldest = s;
-        if (oldest) this.sessions.delete(oldest.id);
+        if (oldest) this.dropSession(oldest.id);
       }
       session = new MockSession(
         id,
         this.sections,
         this.options.seed,
         this.options.clients,
-        this.options.idempotencyTtlSeconds * 1000,
+        {
+          idempotencyTtlMs: this.options.idempotencyTtlSeconds * 1000,
+          maxIdempotencyKeys: this.options.maxIdempotencyKeys,
+          maxTokens: this.options.maxTokens,
+        },
         this.options.now,
         this.options.randomSeed,
       );
@@ -227,11 +252,40 @@ export class MockCore {
     return session;
   }
 
+  /** Records all sessions keep (see `maxRetainedRecords`). */
+  get retainedRecords(): number {
+    return this.retained;
+  }
+
+  private retained = 0;
+
+  /**
+   * Re-weighs a session after a request and, past `maxRetainedRecords`, drops the least recently used other
+   * sessions ("default" stays; it is bounded by the per-session caps).
+   */
+  private account(session: MockSession): void {
+    let weight = session.idempotency.size + session.tokens.size;
+    for (const section of this.sections) {
+      if (section.retained) weight += section.retained(session.world[section.name]);
+    }
+    this.retained += weight - session.weight;
+    session.weight = weight;
+    while (this.retained > this.options.maxRetainedRecords) {
+      let oldest: MockSession | null = null;
+      for (const s of this.sessions.values())
+        if (s !== session && s.id !== "default" && (!oldest || s.lastUsed < oldest.lastUsed)) oldest = s;
+      if (!oldest) break;
+      this.dropSession(oldest.id);
+    }
+  }
+
   listSessions(): MockSession[] {
     return [...this.sessions.values()];
   }
 
   dropSession(id: string): boolean {
+    const session = this.sessions.get(id);
+    if (session) this.retained -= session.weight;
     return this.sessions.delete(id);
   }
 
@@ -244,10 +298,25 @@ export class MockCore {
     this.session(sessionId).reset(seed);
   }
 
+  /** Whether the request targets the OAuth token endpoint (below the base path). */
+  private isTokenRequest(request: MockRequest): boolean {
+    try {
+      return this.withinMount(new URL(request.url).pathname) === TOKEN_PATH;
+    } catch {
+      return false;
+    }
+  }
+
   /** Answers one request. Never throws: an unexpected failure is a logged 500 problem. */
   async handle(request: MockRequest): Promise<MockResponse> {
     try {
       const response = await this.dispatch(request);
+      if (
+        response.status === 400 &&
+        response.headers["content-type"] === "application/problem+json" &&
+        this.isTokenRequest(request)
+      )
+        return asOAuthError(response, request.headers.origin);
       if (
         this.errorFormats.length > 0 &&
         response.status >= 400 &&
@@ -297,7 +366,9 @@ export class MockCore {
     if (pathname === "/__mock" || pathname.startsWith("/__mock/")) {
       const session = this.session(sessionId);
       session.lastUsed = session.clock.now();
-      return cors(await handleControl(this, session, request, url, pathname, culture, logId), origin);
+      const answer = cors(await handleControl(this, session, request, url, pathname, culture, logId), origin);
+      this.account(session);
+      return answer;
     }
 
     // Routing, then the per-client rate limit (counted only for requests that reach an operation).
@@ -335,8 +406,19 @@ export class MockCore {
       const fault = await injectFault(rq);
       if (fault !== null) return fault;
     }
-    if (op.operationId === TOKEN_OPERATION)
-      return tokenResponse(session, request, logId, origin, rateHeaders, now, this.options.tokenTtlSeconds);
+    if (op.operationId === TOKEN_OPERATION) {
+      const granted = tokenResponse(
+        session,
+        request,
+        logId,
+        origin,
+        rateHeaders,
+        now,
+        this.options.tokenTtlSeconds,
+      );
+      this.account(session);
+      return granted;
+    }
     const refused = notAcceptable(rq);
     if (refused !== null) return refused;
     const auth = authenticateRequest(rq, this.links, this.mountPath);
@@ -355,6 +437,7 @@ export class MockCore {
     const response = await invokeHandler(this, op, handler, rq);
     if (method === "HEAD") response.body = null;
     if (scope !== null) completeWrite(rq, scope, response);
+    if (op.write || scope !== null) this.account(session);
     return response;
   }
 

@@ -1,5 +1,10 @@
-import { t } from "./culture.ts";
-import type { LocalizedText } from "./types.ts";
+import { cors } from "./cors.ts";
+import { pickText, t } from "./culture.ts";
+import { rawPath, withinMount } from "./target.ts";
+import type { Culture, ErrorFormat, LocalizedText, MockRequest, MockResponse } from "./types.ts";
+
+/** Localized problem+json responses (RFC 9457): the one shape every engine-made error takes. */
+/** Sections that render errors their own way (BI: OData JSON) get the engine's problems for their paths converted. */
 
 export const PROBLEM_BASE = "https://docs.entrada.dev/problems/";
 
@@ -300,4 +305,91 @@ export class ProblemError extends Error {
 
 export function isProblemError(error: unknown): error is ProblemError {
   return error instanceof ProblemError;
+}
+
+export interface ProblemOptions {
+  detail?: string | undefined;
+  instance?: string;
+  errors?: FieldError[] | undefined;
+  headers?: Record<string, string> | undefined;
+  extensions?: Record<string, unknown> | undefined;
+  status?: number | undefined;
+}
+
+// `%` and every character outside printable ASCII and U+0080–U+FFFF: the C0 controls and DEL.
+const UNPRINTABLE = /%|[^\x20-\x7e\u0080-\uffff]/g;
+
+/**
+ * A JSON Pointer with control characters (and `%`, so the encoding stays reversible) percent-encoded, e.g. a body
+ * member named "a\nb" is `/body/a%0Ab`: the contract's pointers are single-line strings (DECISIONS.md).
+ */
+export function printablePointer(pointer: string): string {
+  return pointer.replace(
+    UNPRINTABLE,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
+}
+
+/** Builds a localized problem+json response (RFC 9457), with CORS headers when `origin` is set. */
+export function problemResponse(
+  slug: string,
+  culture: Culture,
+  logId: string,
+  origin: string | undefined,
+  options: ProblemOptions = {},
+): MockResponse {
+  const spec = PROBLEMS[slug];
+  const extensions = { ...options.extensions };
+  let status = options.status ?? spec?.status;
+  if (status === undefined) {
+    status = typeof extensions.status === "number" ? extensions.status : 400;
+  }
+  delete extensions.status;
+  const body: Record<string, unknown> = {
+    type: `${PROBLEM_BASE}${slug}`,
+    title: spec
+      ? pickText(spec.title, culture)
+      : slug.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()),
+    status,
+    detail: options.detail ?? (spec ? pickText(spec.detail, culture) : slug),
+    ...(options.instance !== undefined ? { instance: options.instance } : {}),
+    logId,
+    ...extensions,
+  };
+  if (options.errors && options.errors.length > 0)
+    body.errors = options.errors.map((e) => ({ ...e, pointer: printablePointer(e.pointer) }));
+  const response: MockResponse = {
+    status,
+    headers: {
+      "content-type": "application/problem+json",
+      "x-log-id": logId,
+      "content-language": culture,
+      vary: "Accept-Language",
+      ...options.headers,
+    },
+    body: JSON.stringify(body),
+  };
+  return cors(response, origin);
+}
+
+/**
+ * The problem+json `response` re-rendered by the error format owning the request's path: same status and headers,
+ * its content type and body. Unchanged when no format owns the path.
+ */
+export function reformatProblem(
+  formats: readonly ErrorFormat[],
+  mountPath: string,
+  request: MockRequest,
+  response: MockResponse,
+): MockResponse {
+  const path = withinMount(mountPath, rawPath(request.url));
+  if (path === null) return response;
+  const format = formats.find((f) => path === f.pathPrefix || path.startsWith(`${f.pathPrefix}/`));
+  if (!format || typeof response.body !== "string") return response;
+  const rendered = format.render(JSON.parse(response.body));
+  return {
+    ...response,
+    headers: { ...response.headers, ...rendered.headers, "content-type": rendered.contentType },
+    body: JSON.stringify(rendered.body),
+  };
 }

@@ -1,14 +1,15 @@
-import type { ClientConfig, TokenRecord } from "./auth.ts";
 import { MockClock } from "./clock.ts";
-import type { FaultRule } from "./faults.ts";
-import { IdempotencyStore } from "./idempotency.ts";
 import { mulberry32 } from "./ids.ts";
-import type { SectionModule, SeedData, World } from "./types.ts";
+import type { FaultRule } from "./pipeline/4-faults.ts";
+import type { ClientConfig, TokenRecord } from "./pipeline/7-authentication.ts";
+import { IdempotencyStore } from "./pipeline/9-idempotency.ts";
+import type { SectionModule, SeedData, WebhookEventType, World } from "./types.ts";
 
 /** A webhook event as the engine queues it; the webhooks section signs and delivers it. */
 export interface EmittedEvent {
   id: string;
-  type: string;
+  /** An event kind of the contract's `webhooks` section. */
+  type: WebhookEventType;
   /** RFC 3339. */
   timestamp: string;
   data: Record<string, unknown>;
@@ -20,11 +21,20 @@ export interface EmittedEvent {
  * Everything one `X-Mock-Session` sees: its own world (section data), clock, tokens, clients,
  * idempotency keys, faults and rate-limit counters. Sessions never share state.
  */
+/** What one session may retain (each also has a lifetime). */
+export interface SessionLimits {
+  idempotencyTtlMs: number;
+  maxIdempotencyKeys: number;
+  /** Most access and session tokens kept; the oldest issued goes first beyond it (its bearer gets a 401). */
+  maxTokens: number;
+}
+
 export class MockSession {
   world: World;
   seed: SeedData;
   readonly clock: MockClock;
   readonly tokens = new Map<string, TokenRecord>();
+  readonly maxTokens: number;
   readonly clients: Map<string, ClientConfig>;
   readonly idempotency: IdempotencyStore;
   faults: FaultRule[] = [];
@@ -32,6 +42,8 @@ export class MockSession {
   readonly events: EmittedEvent[] = [];
   random: () => number;
   lastUsed = 0;
+  /** Records this session retains, as the engine last counted them (see `maxRetainedRecords`). */
+  weight = 0;
   faultCounter = 0;
 
   readonly id: string;
@@ -42,7 +54,7 @@ export class MockSession {
     sections: SectionModule[],
     seed: SeedData,
     clients: ClientConfig[],
-    idempotencyTtlMs: number,
+    limits: SessionLimits,
     now: () => number,
     randomSeed: number,
   ) {
@@ -53,7 +65,8 @@ export class MockSession {
     this.clients = new Map(
       clients.map((c) => [c.clientId, { ...c, secrets: [...c.secrets], scopes: [...c.scopes] }]),
     );
-    this.idempotency = new IdempotencyStore(idempotencyTtlMs);
+    this.idempotency = new IdempotencyStore(limits.idempotencyTtlMs, limits.maxIdempotencyKeys);
+    this.maxTokens = limits.maxTokens;
     this.random = mulberry32(randomSeed);
     this.world = this.buildWorld(seed);
   }
@@ -77,6 +90,16 @@ export class MockSession {
     this.events.length = 0;
     this.faults = [];
     this.rate.clear();
+  }
+
+  /** Stores a token, dropping the oldest issued beyond `maxTokens` (the map is in issue order). */
+  addToken(token: string, record: TokenRecord): void {
+    this.tokens.set(token, record);
+    while (this.tokens.size > this.maxTokens) {
+      const oldest = this.tokens.keys().next().value;
+      if (oldest === undefined) break;
+      this.tokens.delete(oldest);
+    }
   }
 
   recordEvent(event: EmittedEvent): void {

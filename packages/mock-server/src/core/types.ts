@@ -1,3 +1,4 @@
+import type { components } from "@entrada/openapi/schema";
 /**
  * The transport-agnostic contract between the mock's engine and its section modules.
  * The engine (router compiled from the OpenAPI document, validation, auth, idempotency, localization,
@@ -23,6 +24,9 @@ export interface MockResponse {
   /** Fault injection asked to drop the connection: transports destroy the socket / answer a network error. */
   drop?: boolean;
 }
+
+/** An event kind of the contract's `webhooks` section. */
+export type WebhookEventType = components["schemas"]["WebhookEventType"];
 
 export type Culture = "de-CH" | "fr-CH" | "it-CH" | "en-GB";
 
@@ -57,9 +61,9 @@ export interface OperationContext {
   method: string;
   url: URL;
   /** Path parameters, decoded. */
-  params: Record<string, string>;
+  params: Readonly<Record<string, string>>;
   /** Query parameters as received (repeated ones as arrays). */
-  query: Record<string, string | string[]>;
+  query: Readonly<Record<string, string | string[]>>;
   headers: Record<string, string>;
   /** Parsed and schema-validated body (JSON or form), or undefined. */
   body: unknown;
@@ -74,7 +78,7 @@ export interface OperationContext {
   /** Throw an RFC 9457 problem from the catalogue (slug as in DECISIONS.md). Localized by the engine. */
   problem(slug: string, detail?: string, extensions?: Record<string, unknown>): never;
   /** Queue a webhook event (type as in the contract's `webhooks` section) for asynchronous delivery. */
-  emit(type: string, data: Record<string, unknown>): void;
+  emit(type: WebhookEventType, data: Record<string, unknown>): void;
   /** A new opaque id with the given prefix, e.g. `id("crt")` → `crt_01J...`. */
   id(prefix: string): string;
   /**
@@ -105,24 +109,11 @@ export interface World {
   [section: string]: unknown;
 }
 
-export interface SectionModule<S = unknown> {
-  /** Key of this module's slice in the world. */
-  name: string;
-  /** Fresh state from the seed (the default seed or a file given with `--seed`). */
-  initialState(seed: SeedData, clock: Clock): S;
-  /** Handlers keyed by the OpenAPI operationId. */
-  handlers: Record<string, OperationHandler>;
-  /**
-   * Optional mock-only routes under `/__mock` (e.g. the hosted payment page). No auth, no contract
-   * validation; the body is parsed (JSON or form) into `ctx.body` as an object when present.
-   */
-  controls?: ControlRoute[];
-  /**
-   * Optional: the engine's own errors (auth, validation, rate limit, unknown path, …) for requests below
-   * `pathPrefix` are rendered in this section's error format instead of problem+json (BI: OData JSON errors).
-   */
-  errorFormat?: ErrorFormat;
-}
+/**
+ * A section module: its slice of the world, its handlers typed from the contract (see `defineSection` in
+ * `section.ts`), optional `/__mock` routes and an optional error format for its paths.
+ */
+export type { Section as SectionModule } from "./section.ts";
 
 /** Renders an engine problem (the parsed problem+json body) in a section's own error format. */
 export interface ErrorFormat {

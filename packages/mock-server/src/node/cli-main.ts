@@ -4,8 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { ClientConfig } from "../core/auth.ts";
 import type { OpenApiDocument } from "../core/document.ts";
+import type { ClientConfig } from "../core/pipeline/7-authentication.ts";
 import type { SeedData } from "../core/types.ts";
 import { DEMO_CLIENTS, TEST_CARDS } from "../index.ts";
 import { startMockServer } from "./index.ts";
@@ -151,7 +151,9 @@ const shutdown = (signal: string) => {
   if (closing) return;
   closing = true;
   console.log(`\n  ${signal}: stopping the mock server…`);
-  const force = setTimeout(() => process.exit(1), 3000);
+  // Exits within 1 s whatever is in flight: close() aborts webhook attempts and drops open connections; this
+  // timer is the backstop if anything still holds on.
+  const force = setTimeout(() => process.exit(0), 800);
   force.unref();
   mock.close().then(
     () => process.exit(0),

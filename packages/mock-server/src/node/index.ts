@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
+import { Agent, fetch as undiciFetch } from "undici";
 import type { MockCore } from "../core/engine.ts";
 import { ulid } from "../core/ids.ts";
 import type { MockRequest } from "../core/types.ts";
@@ -204,12 +205,28 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 }
 
-/** Starts the webhooks section's delivery worker over every session, posting with the global fetch. */
+/** How long a webhook receiver may take to accept the connection: an unreachable host fails fast. */
+const CONNECT_TIMEOUT_MS = 2_000;
+
+/**
+ * Starts the webhooks section's delivery worker over every session, posting with undici (Node's own HTTP client)
+ * through a dispatcher with a connect timeout and a few connections per receiver; stopping destroys it, so no
+ * socket to a receiver that hangs outlives the server.
+ */
 async function startWebhookDelivery(core: MockCore): Promise<() => Promise<void>> {
+  const dispatcher = new Agent({
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+    connections: 4,
+    headersTimeout: 15_000,
+    bodyTimeout: 15_000,
+  });
   const worker = startDeliveryWorker({
     targets: () => core.listSessions().map((s) => ({ world: s.world, clock: s.clock })),
-    fetch: (url, init) => fetch(url, init),
+    fetch: (url, init) => undiciFetch(url, { ...init, dispatcher }),
     onError: (error) => console.error("webhook delivery:", error),
   });
-  return () => worker.stop();
+  return async () => {
+    await worker.stop();
+    await dispatcher.destroy().catch(() => {});
+  };
 }

@@ -15,14 +15,14 @@ import { webhooksSlice } from "./webhooks/state.ts";
 
 /** Every section, shop first (other sections read the shop's slice when they build their own state). */
 export const defaultSections: SectionModule[] = [
-  shop as SectionModule,
-  entrance as SectionModule,
-  externalEntrance as SectionModule,
-  connections as SectionModule,
-  survey as SectionModule,
-  webhooks as SectionModule,
-  assets as SectionModule,
-  bi as SectionModule,
+  shop,
+  entrance,
+  externalEntrance,
+  connections,
+  survey,
+  webhooks,
+  assets,
+  bi,
 ];
 
 /** Mock-only routes that read across sections (listed by `GET /__mock`). */

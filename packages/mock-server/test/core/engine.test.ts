@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "../../src/core/document.ts";
 import { createMockCore } from "../../src/core/engine.ts";
+import { defineSection, dynamicHandler } from "../../src/core/section.ts";
 import type { MockRequest, SectionModule } from "../../src/core/types.ts";
 
 /** A tiny document: one public GET whose response must be {n: integer}. */
@@ -9,7 +10,7 @@ const doc: OpenApiDocument = {
   paths: {
     "/things/{id}": {
       get: {
-        operationId: "getThing",
+        operationId: "getEvent",
         security: [],
         parameters: [
           { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^t_[a-z]+$" } },
@@ -33,8 +34,13 @@ const doc: OpenApiDocument = {
   },
 };
 
+/** The tiny document reuses the contract's operationId `getEvent`; its bodies are not Events, so dynamic. */
 function section(body: unknown): SectionModule {
-  return { name: "things", initialState: () => ({}), handlers: { getThing: () => ({ status: 200, body }) } };
+  return defineSection({
+    name: "things",
+    initialState: () => ({}),
+    handlers: { getEvent: dynamicHandler(() => ({ status: 200, body })) },
+  });
 }
 
 const get = (path: string): MockRequest => ({
@@ -75,7 +81,7 @@ describe("response validation mode", () => {
     });
     expect((await report.handle(get("/things/t_a"))).status).toBe(200);
     expect(report.responseViolations).toHaveLength(1);
-    expect(report.responseViolations[0]?.operationId).toBe("getThing");
+    expect(report.responseViolations[0]?.operationId).toBe("getEvent");
   });
 
   it("validates path parameters against their schema before the handler runs", async () => {
@@ -83,11 +89,11 @@ describe("response validation mode", () => {
     const core = createMockCore({
       document: doc,
       sections: [
-        {
+        defineSection({
           name: "things",
           initialState: () => ({}),
-          handlers: { getThing: () => ({ status: 200, body: { n: ++calls } }) },
-        },
+          handlers: { getEvent: dynamicHandler(() => ({ status: 200, body: { n: ++calls } })) },
+        }),
       ],
     });
     const response = await core.handle(get("/things/NOPE"));
@@ -98,7 +104,7 @@ describe("response validation mode", () => {
 
   it("answers 501 for operations no section implements, and lists them", async () => {
     const core = createMockCore({ document: doc, sections: [] });
-    expect(core.unimplemented).toEqual(["getThing"]);
+    expect(core.unimplemented).toEqual(["getEvent"]);
     expect((await core.handle(get("/things/t_a"))).status).toBe(501);
   });
 
@@ -107,17 +113,17 @@ describe("response validation mode", () => {
     const core = createMockCore({
       document: doc,
       sections: [
-        {
+        defineSection({
           name: "things",
           initialState: () => ({}),
           handlers: {
-            getThing: (ctx) => {
-              ctx.emit(ctx.params.id === "t_crash" ? "crash.event" : "declined.event", {});
+            getEvent: dynamicHandler((ctx) => {
+              ctx.emit(ctx.params.id === "t_crash" ? "cart.expired" : "cart.created", {});
               if (ctx.params.id === "t_crash") throw new Error("boom");
               return ctx.problem("conflict", "nope");
-            },
+            }),
           },
-        },
+        }),
       ],
       onEvent: (event) => seen.push(event.type),
       onError: () => {},
@@ -126,7 +132,7 @@ describe("response validation mode", () => {
     const crash = await core.handle(get("/things/t_crash"));
     expect(crash.status).toBe(500);
     expect(JSON.parse(String(crash.body)).type).toMatch(/internal-error$/);
-    expect(seen).toEqual(["declined.event"]);
+    expect(seen).toEqual(["cart.created"]);
   });
 
   it("answers HEAD like GET without a body, and plain OPTIONS with 405 + Allow", async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OperationSpec } from "../../src/core/document.ts";
 import { getPointer } from "../../src/core/document.ts";
 import { mulberry32 } from "../../src/core/ids.ts";
+import { responseViolations } from "../../src/core/pipeline/10-invoke.ts";
 import { type Api, startApi } from "../helpers.ts";
 
 const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -376,6 +377,18 @@ function casesFor(op: OperationSpec, random: () => number): Case[] {
   return out;
 }
 
+/** Whether the case's path (as the engine routes it) is this operation's. */
+function routesTo(op: OperationSpec, c: Case): boolean {
+  let path: string;
+  try {
+    path = new URL(c.path, api.url).pathname;
+  } catch {
+    return false;
+  }
+  const match = api.mock.core.router.match(c.method, path);
+  return match.kind === "found" && match.route.op.operationId === op.operationId;
+}
+
 function isValidBody(op: OperationSpec, c: Case): boolean {
   // A mutation that happens to satisfy the schema is not bad input (e.g. removing an optional field).
   if (!op.body || typeof c.body !== "string" || c.headers["content-type"] !== "application/json")
@@ -416,6 +429,21 @@ describe("fuzz every operation", () => {
         }
         const type = String(response.headers["content-type"] ?? "");
         if (response.status === 501 && unimplemented.has(op.operationId)) continue;
+        // Conformance on every status: when the request reached this operation's route, whatever it answered
+        // (the engine's own 400/401/403/406/413/415 included) is a documented status with a conforming body.
+        // Known gap, left to the BI feed's owner: the contract does not yet document the feed's 406 (an OData
+        // error body); every other status of every operation is checked.
+        const knownGap = op.tag === "bi" && response.status === 406;
+        if (routesTo(op, c) && !knownGap) {
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(response.headers)) if (typeof v === "string") headers[k] = v;
+          const violations = responseViolations(api.mock.core, op, {
+            status: response.status,
+            headers,
+            body: response.body === "" ? null : response.body,
+          });
+          if (violations.length > 0) failures.push(`${c.name}: ${response.status} ${violations.join("; ")}`);
+        }
         if (response.status >= 500)
           failures.push(`${c.name}: ${response.status} ${response.body.slice(0, 200)}`);
         else if (response.status < 400) failures.push(`${c.name}: accepted with ${response.status}`);

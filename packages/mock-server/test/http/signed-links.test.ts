@@ -128,6 +128,12 @@ it("expires on the mock clock after 24 h; fetching the order again hands out a f
   expect(order.tickets[0]?.ticketUrl).not.toBe(ticketUrl);
   expect((await open(order.tickets[0]?.ticketUrl as string)).status).toBe(200);
   expect((await open(order.receiptUrl)).status).toBe(200);
-  // A valid bearer token is accepted instead of the link (the expired query is then ignored).
+  // A valid bearer token is accepted instead of an expired link (the embedded shop downloads a lapsed link through
+  // the API with its session token); a forged signature next to the same token is not (issue 9).
   expect((await open(ticketUrl, bearer(fresh))).status).toBe(200);
+  const forged = new URL(ticketUrl);
+  forged.searchParams.set("signature", "!!bad");
+  const refused = await open(forged.href, bearer(fresh));
+  expect(refused.status).toBe(401);
+  expect(((await refused.json()) as { reason: string }).reason).toBe("link-invalid");
 });

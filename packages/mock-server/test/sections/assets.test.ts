@@ -1,3 +1,4 @@
+import { decode } from "fast-png";
 import { unzlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import assets from "../../src/sections/assets/index.ts";
@@ -25,61 +26,12 @@ const bytesOf = (raw: unknown): Uint8Array =>
   typeof raw === "string" ? new TextEncoder().encode(raw) : (raw as Uint8Array);
 const ascii = (b: Uint8Array, start: number, end: number) => String.fromCharCode(...b.slice(start, end));
 
-/** Decode our PNGs (RGBA, filter Sub on every row) back to pixels. */
+/** Decode a PNG with fast-png (the library the mock encodes with) to RGBA pixels. */
 function decodePng(png: Uint8Array): { width: number; height: number; data: Uint8Array } {
   expect(Array.from(png.slice(0, 8))).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  let offset = 8;
-  let width = 0;
-  let height = 0;
-  const idat: Uint8Array[] = [];
-  while (offset < png.length) {
-    const length = view.getUint32(offset);
-    const type = ascii(png, offset + 4, offset + 8);
-    const body = png.slice(offset + 8, offset + 8 + length);
-    if (type === "IHDR") {
-      width = new DataView(body.buffer).getUint32(0);
-      height = new DataView(body.buffer).getUint32(4);
-    }
-    if (type === "IDAT") idat.push(body);
-    offset += 12 + length;
-  }
-  const raw = unzlibSync(new Uint8Array(idat.flatMap((c) => Array.from(c))));
-  const data = new Uint8Array(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    expect(raw[y * (width * 4 + 1)]).toBe(1);
-    for (let x = 0; x < width * 4; x++) {
-      const left = x >= 4 ? (data[y * width * 4 + x - 4] as number) : 0;
-      data[y * width * 4 + x] = ((raw[y * (width * 4 + 1) + 1 + x] as number) + left) & 0xff;
-    }
-  }
-  return { width, height, data };
-}
-
-function jpegSize(jpeg: Uint8Array): { width: number; height: number } {
-  expect([jpeg[0], jpeg[1], jpeg.at(-2), jpeg.at(-1)]).toEqual([0xff, 0xd8, 0xff, 0xd9]);
-  let i = 2;
-  while (i < jpeg.length) {
-    const marker = jpeg[i + 1] as number;
-    const length = ((jpeg[i + 2] as number) << 8) | (jpeg[i + 3] as number);
-    if (marker === 0xc0)
-      return {
-        height: ((jpeg[i + 5] as number) << 8) | (jpeg[i + 6] as number),
-        width: ((jpeg[i + 7] as number) << 8) | (jpeg[i + 8] as number),
-      };
-    i += 2 + length;
-  }
-  throw new Error("no SOF0");
-}
-
-function webpSize(webp: Uint8Array): { width: number; height: number } {
-  expect(ascii(webp, 0, 4)).toBe("RIFF");
-  expect(ascii(webp, 8, 16)).toBe("WEBPVP8L");
-  const view = new DataView(webp.buffer, webp.byteOffset);
-  expect(view.getUint32(4, true)).toBe(webp.length - 8);
-  expect(webp[20]).toBe(0x2f);
-  const bits = view.getUint32(21, true);
-  return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+  const image = decode(png);
+  expect([image.channels, image.depth]).toEqual([4, 8]);
+  return { width: image.width, height: image.height, data: new Uint8Array(image.data) };
 }
 
 /** Check a PDF's structure: header, every xref offset pointing at its object, trailer; return its page text. */
@@ -151,69 +103,69 @@ describe("assets: images", () => {
     );
   });
 
-  it("negotiates WebP, PNG or JPEG from Accept, converts with format, scales down only, keeping the aspect ratio", async () => {
+  it("serves rasters as PNG, negotiates honestly (406 when Accept rules the one type out), scales down only", async () => {
     const h = setup();
-    const get = (query: Record<string, string>, accept?: string) =>
-      h.call(assets, "getImage", {
+    const get = (query: Record<string, string>, accept?: string, imageId = "ast_defaultBanner") =>
+      h.call(assets, "getImage", { params: { imageId }, query, headers: accept ? { accept } : {} });
+    // A browser's <img> (Chromium) sends image/avif,image/webp,…,image/*: it gets the PNG.
+    const browser = await get({}, "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8");
+    expect(browser.contentType).toBe("image/png");
+    expect((await get({}, "image/png")).contentType).toBe("image/png");
+    expect((await get({ format: "png" })).contentType).toBe("image/png");
+    // Only WebP or JPEG acceptable: no bytes of another type under a false Content-Type, a 406 naming PNG.
+    for (const accept of ["image/webp", "image/jpeg, image/webp;q=0.9", "image/png;q=0, image/*"]) {
+      const refused = await h.problem(assets, "getImage", {
         params: { imageId: "ast_defaultBanner" },
-        query,
-        headers: accept ? { accept } : {},
+        headers: { accept },
       });
-    const webp = await get({}, "image/avif,image/webp,*/*;q=0.8");
-    expect(webp.contentType).toBe("image/webp");
-    expect(webpSize(bytesOf(webp.raw))).toEqual({ width: 960, height: 320 });
-    // Compressed (transforms, copies, Huffman codes from the image), not 4 bytes a pixel: smaller than the PNG.
-    const asPng = await get({ format: "png" });
-    expect(bytesOf(webp.raw).length).toBeLessThan(bytesOf(asPng.raw).length);
-    expect(bytesOf(webp.raw).length).toBeLessThan(960 * 320);
-    // The highest q-value wins; among equals the original (no transcoding), then webp, png, jpeg.
-    expect((await get({}, "image/png,image/*;q=0.5")).contentType).toBe("image/png");
-    expect((await get({}, "image/jpeg,image/webp;q=0.9")).contentType).toBe("image/jpeg");
-    // A browser's <img> (Chromium) rates every image type 1: it gets the original PNG as is.
-    expect(
-      (await get({}, "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8")).contentType,
-    ).toBe("image/png");
+      expect([accept, refused.slug, refused.extensions?.errors]).toEqual([
+        accept,
+        "not-acceptable",
+        [{ pointer: "/header/accept", detail: "Accept image/png." }],
+      ]);
+    }
     const png = await get({ width: "480" }, "image/png");
-    expect(png.contentType).toBe("image/png");
     const decoded = decodePng(bytesOf(png.raw));
     expect([decoded.width, decoded.height]).toEqual([480, 160]);
     // Lossless: the pixels are exactly the rendering at that size.
     expect(decoded.data).toEqual(
       renderRaster({ width: 960, height: 320, from: "#0b5fff", to: "#ff7a00", seed: 1 }, 480, 160).data,
     );
-    const jpeg = await get({ format: "jpeg", width: "4000" }, "image/webp");
-    expect(jpeg.contentType).toBe("image/jpeg");
-    expect(jpegSize(bytesOf(jpeg.raw))).toEqual({ width: 960, height: 320 });
-    const excluded = await get({}, "image/webp;q=0, image/png;q=0, image/jpeg");
-    expect(excluded.contentType).toBe("image/jpeg");
-    const none = await get({}, "text/html");
-    expect(none.contentType).toBe("image/png"); // the original
-    const svg = await h.call(assets, "getImage", {
+    // Never enlarged.
+    const big = decodePng(bytesOf((await get({ width: "4000" })).raw));
+    expect([big.width, big.height]).toEqual([960, 320]);
+    // SVG originals are SVG: format=png or an Accept without SVG is a 406, not a PNG.
+    expect((await get({}, undefined, "ast_entradaLogo")).contentType).toBe("image/svg+xml");
+    const svgAsPng = await h.problem(assets, "getImage", {
       params: { imageId: "ast_entradaLogo" },
       query: { format: "png" },
     });
-    expect(svg.contentType).toBe("image/svg+xml");
+    expect([svgAsPng.slug, svgAsPng.extensions?.errors]).toEqual([
+      "not-acceptable",
+      [{ pointer: "/query/format", detail: "Accept image/svg+xml." }],
+    ]);
+    const svgRefused = await h.problem(assets, "getImage", {
+      params: { imageId: "ast_entradaLogo" },
+      headers: { accept: "image/png" },
+    });
+    expect(svgRefused.slug).toBe("not-acceptable");
   });
 
   it("answers 304 for a matching If-None-Match; ETags differ per representation", async () => {
     const h = setup();
-    const first = await h.call(assets, "getImage", {
-      params: { imageId: "ast_foyer" },
-      query: { format: "png" },
-    });
+    const first = await h.call(assets, "getImage", { params: { imageId: "ast_foyer" } });
     const tag = first.headers?.etag as string;
     expect(tag).toMatch(/^"[0-9a-f]+"$/);
     expect(first.headers?.["cache-control"]).toBe("public, max-age=86400");
     const again = await h.call(assets, "getImage", {
       params: { imageId: "ast_foyer" },
-      query: { format: "png" },
       headers: { "if-none-match": `"x", W/${tag}` },
     });
     expect(again.status).toBe(304);
     expect(again.raw).toBeUndefined();
     const other = await h.call(assets, "getImage", {
       params: { imageId: "ast_foyer" },
-      query: { format: "jpeg" },
+      query: { width: "320" },
       headers: { "if-none-match": tag },
     });
     expect(other.status).toBe(200);

@@ -2,8 +2,10 @@
  * Hand-built OperationContexts for unit-testing section handlers without the engine: a world, a frozen clock,
  * `problem()` throwing the engine's ProblemError, `emit()` recording events, deterministic ids.
  */
+
 import { pickText } from "../../src/core/culture.ts";
 import { ProblemError } from "../../src/core/problems.ts";
+import { handlerFor } from "../../src/core/section.ts";
 import type {
   AuthInfo,
   Clock,
@@ -72,7 +74,7 @@ export function harness(
   for (const m of modules) world[m.name] = m.initialState(options.seed ?? {}, clock);
   const emitted: Emitted[] = [];
   const call: Harness["call"] = async (module, operationId, input = {}) => {
-    const handler = module.handlers[operationId];
+    const handler = handlerFor(module, operationId);
     if (!handler) throw new Error(`${module.name} has no handler ${operationId}`);
     const culture = input.culture ?? "de-CH";
     const ctx: OperationContext = {

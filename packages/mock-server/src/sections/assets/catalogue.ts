@@ -5,7 +5,7 @@ import type { RasterRecipe } from "./raster.ts";
 
 export type ImageSource =
   | { kind: "svg"; svg: string }
-  | { kind: "raster"; recipe: RasterRecipe; original: "image/png" | "image/jpeg" };
+  | { kind: "raster"; recipe: RasterRecipe; original: "image/png" };
 
 export interface ImageRecord {
   id: string;
@@ -115,7 +115,7 @@ export const DEFAULT_IMAGES: ImageRecord[] = [
     createdAt: SEEDED,
     source: {
       kind: "raster",
-      original: "image/jpeg",
+      original: "image/png",
       recipe: { width: 640, height: 427, from: "#3e2723", to: "#ffcc80", seed: 7 },
     },
   },

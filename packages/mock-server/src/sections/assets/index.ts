@@ -1,14 +1,14 @@
+import type { components } from "@entrada/openapi/schema";
 import { apiUrl } from "../../core/links.ts";
-import type { HandlerResult, OperationContext, SectionModule } from "../../core/types.ts";
+import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
+import type { ControlRoute, OperationContext } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 import { orderVisibleTo, shopOrders, shopTickets, webhookShopTicket } from "../entrance/shop-view.ts";
 import { allImages, hash, type ImageRecord, imageById } from "./catalogue.ts";
 import { receiptPdf, ticketPdf } from "./documents.ts";
-import { encodeJpeg } from "./encode/jpeg.ts";
-import { encodePng } from "./encode/png.ts";
-import { encodeWebp } from "./encode/webp.ts";
 import { ICONS } from "./icons.ts";
+import { encodePng } from "./png.ts";
 import { iconSvg, renderIcon, renderRaster, scaledSize } from "./raster.ts";
 import { type Channel, type ResolvedTheme, resolveTheme, type ThemeSeed } from "./theme.ts";
 
@@ -22,43 +22,38 @@ export interface AssetsState {
   downloads: Record<string, number>;
 }
 
-type RasterType = "image/png" | "image/jpeg" | "image/webp";
-
 const CACHE = "public, max-age=86400";
 const encoded = new Map<string, Uint8Array>();
 
-/** Encode (and memoize: images are pure functions of their recipe) a raster at a size and type. */
-function rasterBytes(
-  image: ImageRecord & { source: { kind: "raster" } },
-  type: RasterType,
-  width?: number,
-): Uint8Array {
+/** Encode (and memoize: images are pure functions of their recipe) a raster as PNG at a width. */
+function rasterBytes(image: RasterImage, width?: number): Uint8Array {
   const size = scaledSize(image.source.recipe, width);
-  const key = `${JSON.stringify(image.source.recipe)}|${type}|${size.width}`;
+  const key = `${JSON.stringify(image.source.recipe)}|${size.width}`;
   let bytes = encoded.get(key);
   if (!bytes) {
-    const pixels = renderRaster(image.source.recipe, size.width, size.height);
-    bytes =
-      type === "image/png"
-        ? encodePng(pixels)
-        : type === "image/jpeg"
-          ? encodeJpeg(pixels, 85)
-          : encodeWebp(pixels);
-    if (encoded.size > 200) encoded.clear();
+    bytes = encodePng(renderRaster(image.source.recipe, size.width, size.height));
+    // Bounded: at most 200 encodings kept (a few MB); the cache starts over beyond that.
+    if (encoded.size >= 200) encoded.clear();
     encoded.set(key, bytes);
   }
   return bytes;
 }
 
+type RasterImage = ImageRecord & { source: { kind: "raster" } };
+
+function isRaster(image: ImageRecord): image is RasterImage {
+  return image.source.kind === "raster";
+}
+
 function originalBytes(image: ImageRecord): number {
-  return image.source.kind === "svg"
-    ? new TextEncoder().encode(image.source.svg).length
-    : rasterBytes(image as ImageRecord & { source: { kind: "raster" } }, image.source.original).length;
+  return isRaster(image)
+    ? rasterBytes(image).length
+    : new TextEncoder().encode(image.source.kind === "svg" ? image.source.svg : "").length;
 }
 
 function metadataJson(ctx: OperationContext, image: ImageRecord) {
   const source = image.source;
-  let media: { mediaType: string; width: number | null; height: number | null };
+  let media: Pick<components["schemas"]["ImageMetadata"], "mediaType" | "width" | "height">;
   if (source.kind === "svg") {
     const size = /width="(\d+)" height="(\d+)"/.exec(source.svg);
     media = {
@@ -108,23 +103,17 @@ function quality(ranges: { type: string; q: number }[], type: string): number {
   return range?.q ?? 0;
 }
 
-/**
- * The raster type to send without `format`: the highest q-value wins; among equals the original (no
- * transcoding: a browser's `<img>` sends `image/avif,image/webp,…,image/*,*\/*;q=0.8`, which rates every type
- * 1, and gets the seeded PNG or JPEG as is), then WebP, PNG, JPEG. Nothing acceptable: the original.
- */
-function negotiateRaster(accept: string | undefined, original: RasterType): RasterType {
-  const ranges = acceptRanges(accept);
-  let best: RasterType = original;
-  let bestQ = 0;
-  for (const type of [original, "image/webp", "image/png", "image/jpeg"] as const) {
-    const q = quality(ranges, type);
-    if (q > bestQ) {
-      best = type;
-      bestQ = q;
-    }
-  }
-  return best;
+/** The 406 for an image whose one representation the client's Accept (or `format`) rules out. */
+function notAcceptable(ctx: OperationContext, served: "image/png" | "image/svg+xml"): never {
+  return ctx.problem(
+    "not-acceptable",
+    `This image is served as ${served}; the request accepts none of that.`,
+    {
+      errors: [
+        { pointer: ctx.query.format ? "/query/format" : "/header/accept", detail: `Accept ${served}.` },
+      ],
+    },
+  );
 }
 
 function etag(parts: string): string {
@@ -137,7 +126,7 @@ function notModified(ctx: OperationContext, tag: string): boolean {
   return header.trim() === "*" || header.split(",").some((v) => v.trim().replace(/^W\//, "") === tag);
 }
 
-function listImages(ctx: OperationContext): HandlerResult {
+function listImages(ctx: ContextOf<"listImages">): ResultOf<"listImages"> {
   const kind = queryParam(ctx, "kind");
   const eventId = queryParam(ctx, "eventId");
   const venueId = queryParam(ctx, "venueId");
@@ -158,37 +147,38 @@ function listImages(ctx: OperationContext): HandlerResult {
   };
 }
 
-function getImageMetadata(ctx: OperationContext): HandlerResult {
+function getImageMetadata(ctx: ContextOf<"getImageMetadata">): ResultOf<"getImageMetadata"> {
   return { status: 200, body: metadataJson(ctx, imageOr404(ctx)) };
 }
 
-function getImage(ctx: OperationContext): HandlerResult {
+function getImage(ctx: ContextOf<"getImage">): ResultOf<"getImage"> {
   const image = imageOr404(ctx);
   const widthText = queryParam(ctx, "width");
   const width = widthText === undefined ? undefined : Number(widthText);
   const format = queryParam(ctx, "format");
-  if (image.source.kind === "svg") {
-    const tag = etag(`${image.id}|svg|${image.source.svg}`);
+  const accepts = (type: string) => quality(acceptRanges(ctx.headers.accept), type) > 0;
+  if (!isRaster(image)) {
+    const svg = image.source.kind === "svg" ? image.source.svg : "";
+    // One representation: SVG (the mock does not rasterize SVG), so `format=png` or an Accept without it is a 406.
+    if (format !== undefined || !accepts("image/svg+xml")) notAcceptable(ctx, "image/svg+xml");
+    const tag = etag(`${image.id}|svg|${svg}`);
     const headers = { etag: tag, "cache-control": CACHE };
     if (notModified(ctx, tag)) return { status: 304, headers };
-    return { status: 200, headers, contentType: "image/svg+xml", raw: image.source.svg };
+    return { status: 200, headers, contentType: "image/svg+xml", raw: svg };
   }
-  const type: RasterType = format
-    ? (`image/${format}` as RasterType)
-    : negotiateRaster(ctx.headers.accept, image.source.original);
-  const raster = image as ImageRecord & { source: { kind: "raster" } };
-  const size = scaledSize(raster.source.recipe, width);
-  const tag = etag(`${image.id}|${JSON.stringify(raster.source.recipe)}|${type}|${size.width}`);
+  if (!accepts("image/png")) notAcceptable(ctx, "image/png");
+  const size = scaledSize(image.source.recipe, width);
+  const tag = etag(`${image.id}|${JSON.stringify(image.source.recipe)}|image/png|${size.width}`);
   const headers: Record<string, string> = {
     etag: tag,
     "cache-control": CACHE,
     vary: "Accept, Accept-Language",
   };
   if (notModified(ctx, tag)) return { status: 304, headers };
-  return { status: 200, headers, contentType: type, raw: rasterBytes(raster, type, width) };
+  return { status: 200, headers, contentType: "image/png", raw: rasterBytes(image, width) };
 }
 
-function listIcons(ctx: OperationContext): HandlerResult {
+function listIcons(ctx: ContextOf<"listIcons">): ResultOf<"listIcons"> {
   return {
     status: 200,
     body: {
@@ -201,11 +191,13 @@ function listIcons(ctx: OperationContext): HandlerResult {
   };
 }
 
-function getIcon(ctx: OperationContext): HandlerResult {
+function getIcon(ctx: ContextOf<"getIcon">): ResultOf<"getIcon"> {
   const name = ctx.params.iconName as string;
   const icon = ICONS.find((i) => i.name === name);
   if (!icon) ctx.problem("not-found", detail(ctx, "noIcon", { id: name }));
   const format = queryParam(ctx, "format") ?? "svg";
+  const served = format === "png" ? "image/png" : "image/svg+xml";
+  if (quality(acceptRanges(ctx.headers.accept), served) <= 0) notAcceptable(ctx, served);
   const size = Number(queryParam(ctx, "size") ?? 48);
   const tag = etag(`${name}|${format}|${format === "png" ? size : ""}|${ctx.culture}`);
   const headers = { etag: tag, "cache-control": CACHE };
@@ -224,7 +216,7 @@ function themeFor(
   ctx: OperationContext,
   input: { eventId?: string; venueId?: string; channel?: Channel },
 ): ResolvedTheme {
-  const state = ctx.world[ASSETS] as AssetsState;
+  const state = assets.slice(ctx.world);
   const theme = resolveTheme(ctx.world, state.theme, input);
   if (theme === "unknown-event")
     ctx.problem("not-found", detail(ctx, "noEvent", { id: input.eventId ?? "" }));
@@ -233,7 +225,7 @@ function themeFor(
   return theme;
 }
 
-function getTheme(ctx: OperationContext): HandlerResult {
+function getTheme(ctx: ContextOf<"getTheme">): ResultOf<"getTheme"> {
   const input = {
     ...(queryParam(ctx, "eventId") ? { eventId: queryParam(ctx, "eventId") as string } : {}),
     ...(queryParam(ctx, "venueId") ? { venueId: queryParam(ctx, "venueId") as string } : {}),
@@ -252,51 +244,76 @@ function getTheme(ctx: OperationContext): HandlerResult {
   return { status: 200, headers: { etag: etag(JSON.stringify(body)) }, body };
 }
 
-function getTicketPdf(ctx: OperationContext): HandlerResult {
-  const id = (ctx.params.ticketId as string).replace(/\.pdf$/, "");
+/** The ticket's PDF (404 unknown or, with `visibleTo`, not the caller's order; 409 cancelled). */
+function ticketDocument(ctx: OperationContext, id: string, checkVisibility: boolean) {
   const ticket = shopTickets(ctx.world).find((x) => x.id === id);
   // Tickets are visible to whoever may see their order (the shop's rule: same client, same session).
-  if (!ticket || !orderVisibleTo(ctx.world, ticket.orderId, ctx.auth))
+  if (!ticket || (checkVisibility && !orderVisibleTo(ctx.world, ticket.orderId, ctx.auth)))
     ctx.problem("not-found", detail(ctx, "noTicket", { id }));
   if (ticket.status === "cancelled") ctx.problem("conflict", detail(ctx, "ticketCancelled", { id }));
   const theme = themeFor(ctx, { eventId: ticket.eventId, channel: "pdf" });
-  const pdf = ticketPdf(ctx.world, ticket, theme, ctx.culture, ctx.clock.now());
-  const state = ctx.world[ASSETS] as AssetsState;
-  const count = (state.downloads[id] ?? 0) + 1;
-  state.downloads[id] = count;
-  ctx.emit("ticket.downloaded", {
-    ticket: webhookShopTicket(ctx, ticket),
-    downloadCount: count,
-  });
   return {
-    status: 200,
+    ticket,
     headers: { "content-disposition": `inline; filename="ticket-${ticket.id}.pdf"` },
-    contentType: "application/pdf",
-    raw: pdf,
+    contentType: "application/pdf" as const,
+    raw: ticketPdf(ctx.world, ticket, theme, ctx.culture, ctx.clock.now()),
   };
 }
 
-function getOrderReceipt(ctx: OperationContext): HandlerResult {
-  const id = ctx.params.orderId as string;
+/** The order's receipt PDF (404 unknown or, with `checkVisibility`, not the caller's order). */
+function receiptDocument(ctx: OperationContext, id: string, checkVisibility: boolean) {
   const order = shopOrders(ctx.world).find((o) => o.id === id);
-  if (!order || !orderVisibleTo(ctx.world, id, ctx.auth))
+  if (!order || (checkVisibility && !orderVisibleTo(ctx.world, id, ctx.auth)))
     ctx.problem("not-found", detail(ctx, "noOrder", { id }));
   const theme = themeFor(ctx, { channel: "pdf" });
   return {
-    status: 200,
     headers: { "content-disposition": `inline; filename="receipt-${order.id}.pdf"` },
-    contentType: "application/pdf",
+    contentType: "application/pdf" as const,
     raw: receiptPdf(ctx.world, order, theme, ctx.culture, ctx.clock.now()),
   };
 }
 
-/** Assets: images (SVG and generated rasters in PNG/JPEG/WebP), icons, ticket PDFs, receipts and themes. */
-const assets: SectionModule<AssetsState> = {
+function getTicketPdf(ctx: ContextOf<"getTicketPdf">): ResultOf<"getTicketPdf"> {
+  const id = ctx.params.ticketId.replace(/\.pdf$/, "");
+  const { ticket, ...document } = ticketDocument(ctx, id, true);
+  const state = assets.slice(ctx.world);
+  const count = (state.downloads[id] ?? 0) + 1;
+  state.downloads[id] = count;
+  ctx.emit("ticket.downloaded", { ticket: webhookShopTicket(ctx, ticket), downloadCount: count });
+  return { status: 200, ...document };
+}
+
+function getOrderReceipt(ctx: ContextOf<"getOrderReceipt">): ResultOf<"getOrderReceipt"> {
+  return { status: 200, ...receiptDocument(ctx, ctx.params.orderId, true) };
+}
+
+/** The same documents without credentials, for links pasted into a browser (mock only, under `/__mock`). */
+const documentControls: ControlRoute[] = [
+  {
+    method: "GET",
+    path: "/shop/tickets/{ticketId}",
+    description: "Ticket PDF without credentials (the same document as getTicketPdf).",
+    handler: (ctx) => {
+      const { ticket: _ticket, ...document } = ticketDocument(ctx, ctx.params.ticketId ?? "", false);
+      return { status: 200, ...document };
+    },
+  },
+  {
+    method: "GET",
+    path: "/shop/orders/{orderId}/receipt",
+    description: "Receipt PDF without credentials (the same document as getOrderReceipt).",
+    handler: (ctx) => ({ status: 200, ...receiptDocument(ctx, ctx.params.orderId ?? "", false) }),
+  },
+];
+
+/** Assets: images (SVG, and generated rasters as PNG), icons, ticket PDFs, receipts and themes. */
+const assets = defineSection<AssetsState>({
   name: ASSETS,
   initialState(seed) {
     const own = seed[ASSETS] as { theme?: ThemeSeed } | undefined;
     return { theme: structuredClone(own?.theme ?? {}), downloads: {} };
   },
+  controls: documentControls,
   handlers: {
     listImages,
     getImageMetadata,
@@ -307,6 +324,6 @@ const assets: SectionModule<AssetsState> = {
     getTicketPdf,
     getOrderReceipt,
   },
-};
+});
 
 export default assets;

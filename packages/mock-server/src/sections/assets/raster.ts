@@ -1,5 +1,5 @@
 import { mulberry32 } from "../../core/ids.ts";
-import type { Rgba } from "./encode/png.ts";
+import type { Rgba } from "./png.ts";
 
 /** A procedural picture: a diagonal gradient with soft discs, the same at every size (so scaling is exact). */
 export interface RasterRecipe {

@@ -1,4 +1,5 @@
-import type { Culture, HandlerResult, OperationContext, SectionModule, World } from "../../core/types.ts";
+import { defineSection, dynamicHandler } from "../../core/section.ts";
+import type { Culture, HandlerResult, OperationContext, World } from "../../core/types.ts";
 import { DEFAULT_HISTORY, type HistoryConfig, history } from "./history.ts";
 import { ENTITY_SETS, type EntitySetDef, metadataJson, metadataXml, propertyTypes } from "./model.ts";
 import { badRequest, ODataError } from "./odata/errors.ts";
@@ -147,7 +148,7 @@ function getBiMetadata(ctx: OperationContext): HandlerResult {
 }
 
 /** Business Intelligence: the read-only OData v4 feed over the world's history (seeded past + live data). */
-const bi: SectionModule<BiState> = {
+const bi = defineSection<BiState>({
   name: BI,
   initialState(seed, clock) {
     const own = seed[BI] as { history?: Partial<Omit<HistoryConfig, "anchor">> | false } | undefined;
@@ -163,15 +164,16 @@ const bi: SectionModule<BiState> = {
       body: problemToODataError(problem),
     }),
   },
+  // OData rows are shaped at run time by `$select`: registered as dynamic handlers (checked by response validation).
   handlers: {
-    getBiServiceDocument,
-    getBiMetadata,
-    listBiOrders: collection("Orders"),
-    listBiTickets: collection("Tickets"),
-    listBiPayments: collection("Payments"),
-    listBiEntrances: collection("Entrances"),
+    getBiServiceDocument: dynamicHandler(getBiServiceDocument),
+    getBiMetadata: dynamicHandler(getBiMetadata),
+    listBiOrders: dynamicHandler(collection("Orders")),
+    listBiTickets: dynamicHandler(collection("Tickets")),
+    listBiPayments: dynamicHandler(collection("Payments")),
+    listBiEntrances: dynamicHandler(collection("Entrances")),
   },
-};
+});
 
 export default bi;
 

@@ -1,5 +1,7 @@
+import type { components } from "@entrada/openapi/schema";
 import { t } from "../../core/culture.ts";
-import type { HandlerResult, OperationContext, SectionModule, World } from "../../core/types.ts";
+import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
+import type { World } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 
@@ -119,7 +121,7 @@ function find(
 }
 
 /** A contact as its owner sees it: the e-mail address is shared only once both sides scanned each other. */
-function connectionJson(state: ConnectionsState, c: ConnectionRecord) {
+function connectionJson(state: ConnectionsState, c: ConnectionRecord): components["schemas"]["Connection"] {
   const reverse = find(state, c.contactBadgeId, c.badgeId);
   const other = state.badges[c.contactBadgeId] as BadgeRecord;
   const mutual = reverse !== undefined;
@@ -141,9 +143,9 @@ function connectionJson(state: ConnectionsState, c: ConnectionRecord) {
   };
 }
 
-function createConnectionScan(ctx: OperationContext): HandlerResult {
+function createConnectionScan(ctx: ContextOf<"createConnectionScan">): ResultOf<"createConnectionScan"> {
   const state = slice(ctx.world);
-  const body = ctx.body as { scannerBadgeId: string; scannedBadgeQr: string; note?: string };
+  const body = ctx.body;
   if (!state.badges[body.scannerBadgeId])
     ctx.problem("not-found", detail(ctx, "noBadge", { id: body.scannerBadgeId }));
   const scanned = decodeBadgeQr(body.scannedBadgeQr);
@@ -191,7 +193,7 @@ function createConnectionScan(ctx: OperationContext): HandlerResult {
   return { status: 201, body: connectionJson(state, record) };
 }
 
-function listBadgeContacts(ctx: OperationContext): HandlerResult {
+function listBadgeContacts(ctx: ContextOf<"listBadgeContacts">): ResultOf<"listBadgeContacts"> {
   const state = slice(ctx.world);
   const badgeId = ctx.params.badgeId as string;
   if (!state.badges[badgeId]) ctx.problem("not-found", detail(ctx, "noBadge", { id: badgeId }));
@@ -206,7 +208,7 @@ function listBadgeContacts(ctx: OperationContext): HandlerResult {
   return { status: 200, body: page };
 }
 
-function deleteBadgeContact(ctx: OperationContext): HandlerResult {
+function deleteBadgeContact(ctx: ContextOf<"deleteBadgeContact">): ResultOf<"deleteBadgeContact"> {
   const state = slice(ctx.world);
   const badgeId = ctx.params.badgeId as string;
   const contactId = ctx.params.contactId as string;
@@ -220,7 +222,7 @@ function deleteBadgeContact(ctx: OperationContext): HandlerResult {
 }
 
 /** Badge-scan connections: one-directional contacts that become mutual when both attendees scan each other. */
-const connections: SectionModule<ConnectionsState> = {
+const connections = defineSection<ConnectionsState>({
   name: CONNECTIONS,
   initialState(seed) {
     const own = seed[CONNECTIONS] as { badges?: BadgeRecord[] } | undefined;
@@ -228,6 +230,6 @@ const connections: SectionModule<ConnectionsState> = {
     return { badges: Object.fromEntries(badges.map((b) => [b.id, b])), connections: {}, order: [] };
   },
   handlers: { createConnectionScan, listBadgeContacts, deleteBadgeContact },
-};
+});
 
 export default connections;

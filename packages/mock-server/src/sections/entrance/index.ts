@@ -1,6 +1,8 @@
+import type { components } from "@entrada/openapi/schema";
 import { CULTURES, pickText } from "../../core/culture.ts";
 import { apiUrl } from "../../core/links.ts";
-import type { HandlerResult, LocalizedText, OperationContext, SectionModule } from "../../core/types.ts";
+import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
+import type { LocalizedText, OperationContext } from "../../core/types.ts";
 import { localizedValue } from "../webhooks/queue.ts";
 import { resolveTicket } from "./admission.ts";
 import { detail } from "./details.ts";
@@ -14,6 +16,7 @@ import {
   initialEntranceState,
   type QuicodeCategoryRecord,
   resolvedGates,
+  type ScanOutcome,
   type ScanRecord,
   type TicketSummaryRecord,
 } from "./state.ts";
@@ -22,8 +25,11 @@ import { reasonText, UNCATEGORIZED } from "./texts.ts";
 /** A scan may be buffered offline, but not come from the future (small clock skew tolerated). */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
-const localize = (ctx: OperationContext, v: LocalizedText | string | null): string | null =>
-  v === null ? null : typeof v === "string" ? v : pickText(v, ctx.culture);
+function localize(ctx: OperationContext, v: LocalizedText | string): string;
+function localize(ctx: OperationContext, v: LocalizedText | string | null): string | null;
+function localize(ctx: OperationContext, v: LocalizedText | string | null): string | null {
+  return v === null ? null : typeof v === "string" ? v : pickText(v, ctx.culture);
+}
 
 function gateOr404(ctx: OperationContext) {
   const gateId = ctx.params.gateId as string;
@@ -53,30 +59,55 @@ function categoryRef(ctx: OperationContext, state: EntranceState, id: string | n
   return c ? { id: c.id, name: localize(ctx, c.name) as string } : null;
 }
 
-function scanJson(ctx: OperationContext, state: EntranceState, s: ScanRecord) {
-  const text = reasonText(
+function reasonTextOf(ctx: OperationContext, s: ScanRecord): string {
+  return reasonText(
     s.reason ?? (s.direction === "in" ? "admitted" : "exited"),
     ctx.culture,
     s.reasonAt ? Date.parse(s.reasonAt) : undefined,
   );
-  const base = {
+}
+
+/** An admission attempt in the contract's `ScanResult` shape. */
+function scanJson(
+  ctx: OperationContext,
+  state: EntranceState,
+  s: ScanRecord & { direction: "in" },
+): components["schemas"]["ScanResult"] {
+  return {
     id: s.id,
     gateId: s.gateId,
     eventId: s.eventId,
     result: s.result,
     reason: s.reason,
-    reasonText: text,
-  };
-  if (s.direction === "out") {
-    return { ...base, exitedAt: s.at, deviceId: s.deviceId, ticket: ticketJson(ctx, s.ticket) };
-  }
-  return {
-    ...base,
+    reasonText: reasonTextOf(ctx, s),
     scannedAt: s.at,
     deviceId: s.deviceId,
     ticket: ticketJson(ctx, s.ticket),
     category: categoryRef(ctx, state, s.categoryId),
   };
+}
+
+/** An exit in the contract's `ExitResult` shape. */
+function exitJson(
+  ctx: OperationContext,
+  s: ScanRecord & { direction: "out" },
+): components["schemas"]["ExitResult"] {
+  return {
+    id: s.id,
+    gateId: s.gateId,
+    eventId: s.eventId,
+    result: s.result,
+    reason: s.reason,
+    reasonText: reasonTextOf(ctx, s),
+    exitedAt: s.at,
+    deviceId: s.deviceId,
+    ticket: ticketJson(ctx, s.ticket),
+  };
+}
+
+/** Admissions only: exits are recorded by `recordExit` and are not scans of the gate's list. */
+function isAdmission(s: ScanRecord): s is ScanRecord & { direction: "in" } {
+  return s.direction === "in";
 }
 
 function categoryJson(ctx: OperationContext, c: QuicodeCategoryRecord) {
@@ -178,9 +209,9 @@ function eventCapacity(ctx: OperationContext, eventId: string): number | null {
  * What entries and exits share: the gate (409 when closed or one-way the other way), the scan time and the
  * ticket the Quicode names.
  */
-function readScan(ctx: OperationContext, direction: "in" | "out") {
+function readScan(ctx: ContextOf<"scanQuicode"> | ContextOf<"recordExit">, direction: "in" | "out") {
   const gate = gateOr404(ctx);
-  const body = ctx.body as { quicode: string; deviceId?: string };
+  const body: { quicode: string; deviceId?: string } = ctx.body;
   if (gate.status === "closed") ctx.problem("conflict", detail(ctx, "gateClosed", { id: gate.id }));
   if (direction === "in" && gate.direction === "exit")
     ctx.problem("conflict", detail(ctx, "gateExitOnly", { id: gate.id }));
@@ -192,30 +223,46 @@ function readScan(ctx: OperationContext, direction: "in" | "out") {
 }
 
 /** The scan log entry of an entry or exit. */
+type Scan = ReturnType<typeof readScan>;
+type Outcome<D extends ScanOutcome["direction"]> = Extract<ScanOutcome, { direction: D }> & {
+  reasonAt: string | null;
+};
 function scanRecord(
   ctx: OperationContext,
-  state: ReturnType<typeof entranceSlice>,
-  scan: ReturnType<typeof readScan>,
-  outcome: Pick<ScanRecord, "direction" | "result" | "reason" | "reasonAt">,
+  state: EntranceState,
+  scan: Scan,
+  outcome: Outcome<"in">,
+): ScanRecord & { direction: "in" };
+function scanRecord(
+  ctx: OperationContext,
+  state: EntranceState,
+  scan: Scan,
+  outcome: Outcome<"out">,
+): ScanRecord & { direction: "out" };
+function scanRecord(
+  ctx: OperationContext,
+  state: EntranceState,
+  scan: Scan,
+  outcome: Outcome<"in"> | Outcome<"out">,
 ): ScanRecord {
-  return {
+  const fields = {
     id: ctx.id("scn"),
     gateId: scan.gate.id,
     eventId: scan.ticket?.eventId ?? null,
     quicode: scan.body.quicode,
-    ...outcome,
     at: new Date(scan.at).toISOString(),
     deviceId: scan.body.deviceId ?? null,
     ticket: scan.ticket ? { ...scan.ticket } : null,
     categoryId: classify(state.categories, scan.body.quicode)?.id ?? null,
   };
+  return { ...fields, ...outcome };
 }
 
-function scanQuicode(ctx: OperationContext): HandlerResult {
+function scanQuicode(ctx: ContextOf<"scanQuicode">): ResultOf<"scanQuicode"> {
   const state = entranceSlice(ctx.world);
   const scan = readScan(ctx, "in");
   const { gate, at, resolved, ticket } = scan;
-  let reason: string | null = null;
+  let reason: components["schemas"]["ScanResult"]["reason"] = null;
   let reasonAt: string | null = null;
   const presence = ticket ? state.presence[ticket.id] : undefined;
   if (!ticket) reason = "unknown_quicode";
@@ -265,11 +312,11 @@ function scanQuicode(ctx: OperationContext): HandlerResult {
   return { status: 201, body: scanJson(ctx, state, record) };
 }
 
-function recordExit(ctx: OperationContext): HandlerResult {
+function recordExit(ctx: ContextOf<"recordExit">): ResultOf<"recordExit"> {
   const state = entranceSlice(ctx.world);
   const scan = readScan(ctx, "out");
   const { gate, resolved, ticket } = scan;
-  let reason: string | null = null;
+  let reason: components["schemas"]["ExitResult"]["reason"] = null;
   if (!ticket) reason = "unknown_quicode";
   else if (!gate.eventIds.includes(ticket.eventId)) reason = "wrong_gate";
   else if (!state.presence[ticket.id]?.inside) reason = "not_inside";
@@ -293,10 +340,10 @@ function recordExit(ctx: OperationContext): HandlerResult {
       ctx.emit("entrance.capacity_released", { eventId: ticket.eventId, inside, capacity });
     }
   }
-  return { status: 201, body: scanJson(ctx, state, record) };
+  return { status: 201, body: exitJson(ctx, record) };
 }
 
-function listGates(ctx: OperationContext): HandlerResult {
+function listGates(ctx: ContextOf<"listGates">): ResultOf<"listGates"> {
   const venueId = queryParam(ctx, "venueId");
   const eventId = queryParam(ctx, "eventId");
   const gates = resolvedGates(ctx.world).filter(
@@ -321,11 +368,12 @@ function listGates(ctx: OperationContext): HandlerResult {
   };
 }
 
-function listGateScans(ctx: OperationContext): HandlerResult {
+function listGateScans(ctx: ContextOf<"listGateScans">): ResultOf<"listGateScans"> {
   const state = entranceSlice(ctx.world);
   const gate = gateOr404(ctx);
   const result = queryParam(ctx, "result");
   const scans = state.scans
+    .filter(isAdmission)
     .filter((s) => s.gateId === gate.id && (result === undefined || s.result === result))
     .reverse();
   const page = paginate(ctx, scans, (s) => s.id);
@@ -335,7 +383,7 @@ function listGateScans(ctx: OperationContext): HandlerResult {
   };
 }
 
-function listQuicodeCategories(ctx: OperationContext): HandlerResult {
+function listQuicodeCategories(ctx: ContextOf<"listQuicodeCategories">): ResultOf<"listQuicodeCategories"> {
   const state = entranceSlice(ctx.world);
   const page = paginate(ctx, state.categories, (c) => c.id);
   return {
@@ -344,9 +392,9 @@ function listQuicodeCategories(ctx: OperationContext): HandlerResult {
   };
 }
 
-function createQuicodeCategory(ctx: OperationContext): HandlerResult {
+function createQuicodeCategory(ctx: ContextOf<"createQuicodeCategory">): ResultOf<"createQuicodeCategory"> {
   const state = entranceSlice(ctx.world);
-  const body = ctx.body as { name: string; pattern: string; description?: string };
+  const body = ctx.body;
   try {
     new RegExp(body.pattern);
   } catch (error) {
@@ -377,7 +425,7 @@ function createQuicodeCategory(ctx: OperationContext): HandlerResult {
   };
 }
 
-function getScanReport(ctx: OperationContext): HandlerResult {
+function getScanReport(ctx: ContextOf<"getScanReport">): ResultOf<"getScanReport"> {
   const state = entranceSlice(ctx.world);
   const eventId = queryParam(ctx, "eventId") ?? null;
   const gateId = queryParam(ctx, "gateId") ?? null;
@@ -428,7 +476,7 @@ function getScanReport(ctx: OperationContext): HandlerResult {
   return { status: 200, body: { eventId, gateId, from, to, rows, totals } };
 }
 
-function getEventOccupancy(ctx: OperationContext): HandlerResult {
+function getEventOccupancy(ctx: ContextOf<"getEventOccupancy">): ResultOf<"getEventOccupancy"> {
   const state = entranceSlice(ctx.world);
   const eventId = ctx.params.eventId as string;
   const event = shopEvent(ctx.world, eventId);
@@ -473,7 +521,7 @@ function getEventOccupancy(ctx: OperationContext): HandlerResult {
 }
 
 /** Entrance: gates, admission and exit scans, occupancy, Quicode categories and scan reports. */
-const entrance: SectionModule<EntranceState> = {
+const entrance = defineSection<EntranceState>({
   name: ENTRANCE,
   initialState(seed) {
     return initialEntranceState(seed[ENTRANCE] as Record<string, unknown> | undefined);
@@ -488,6 +536,6 @@ const entrance: SectionModule<EntranceState> = {
     getScanReport,
     getEventOccupancy,
   },
-};
+});
 
 export default entrance;

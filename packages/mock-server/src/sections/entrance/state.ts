@@ -1,3 +1,4 @@
+import type { components } from "@entrada/openapi/schema";
 import { t } from "../../core/culture.ts";
 import type { LocalizedText, World } from "../../core/types.ts";
 import { shopEvents, shopVenues } from "./shop-view.ts";
@@ -35,14 +36,26 @@ export interface TicketSummaryRecord {
   status: "valid" | "used" | "cancelled";
 }
 
-export interface ScanRecord {
+/** Which way a scan went and its outcome: admissions are admitted/denied, exits exited/rejected. */
+export type ScanOutcome =
+  | {
+      direction: "in";
+      result: components["schemas"]["ScanResult"]["result"];
+      reason: components["schemas"]["ScanResult"]["reason"];
+    }
+  | {
+      direction: "out";
+      result: components["schemas"]["ExitResult"]["result"];
+      reason: components["schemas"]["ExitResult"]["reason"];
+    };
+
+export type ScanRecord = ScanFields & ScanOutcome;
+
+interface ScanFields {
   id: string;
   gateId: string;
   eventId: string | null;
   quicode: string;
-  direction: "in" | "out";
-  result: "admitted" | "denied" | "exited" | "rejected";
-  reason: string | null;
   /** For `already_used`: when the ticket was admitted (fills the reason text). */
   reasonAt: string | null;
   at: string;

@@ -1,12 +1,7 @@
 import { t } from "../../core/culture.ts";
 import { apiUrl } from "../../core/links.ts";
-import type {
-  HandlerResult,
-  LocalizedText,
-  OperationContext,
-  SectionModule,
-  World,
-} from "../../core/types.ts";
+import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
+import type { LocalizedText, OperationContext, World } from "../../core/types.ts";
 import { DOORS_OPEN_BEFORE_MS } from "../entrance/admission.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
@@ -221,8 +216,8 @@ function ticketJson(r: ExternalTicketRecord) {
   };
 }
 
-function createExternalImport(ctx: OperationContext): HandlerResult {
-  const body = ctx.body as { vendor: string; tickets: Line[] };
+function createExternalImport(ctx: ContextOf<"createExternalImport">): ResultOf<"createExternalImport"> {
+  const body = ctx.body;
   const record = reconcile(ctx.world, ctx, body.vendor, body.tickets);
   ctx.emit("entrance.external_import_completed", { import: importSummary(record) });
   return {
@@ -232,7 +227,7 @@ function createExternalImport(ctx: OperationContext): HandlerResult {
   };
 }
 
-function getExternalImport(ctx: OperationContext): HandlerResult {
+function getExternalImport(ctx: ContextOf<"getExternalImport">): ResultOf<"getExternalImport"> {
   const state = externalSlice(ctx.world);
   const id = ctx.params.importId as string;
   const record = state.imports[id];
@@ -240,7 +235,7 @@ function getExternalImport(ctx: OperationContext): HandlerResult {
   return { status: 200, body: importJson(ctx, record) };
 }
 
-function listExternalImports(ctx: OperationContext): HandlerResult {
+function listExternalImports(ctx: ContextOf<"listExternalImports">): ResultOf<"listExternalImports"> {
   const state = externalSlice(ctx.world);
   const vendor = queryParam(ctx, "vendor");
   const items = state.importOrder
@@ -251,7 +246,7 @@ function listExternalImports(ctx: OperationContext): HandlerResult {
   return { status: 200, body: { items: page.items.map(importSummary), nextCursor: page.nextCursor } };
 }
 
-function listExternalTickets(ctx: OperationContext): HandlerResult {
+function listExternalTickets(ctx: ContextOf<"listExternalTickets">): ResultOf<"listExternalTickets"> {
   const state = externalSlice(ctx.world);
   const vendor = queryParam(ctx, "vendor");
   const eventId = queryParam(ctx, "eventId");
@@ -272,12 +267,12 @@ function listExternalTickets(ctx: OperationContext): HandlerResult {
 }
 
 /** External entrance: batch import of vendor tickets with reconciliation; imported tickets are admissible at once. */
-const externalEntrance: SectionModule<ExternalEntranceState> = {
+const externalEntrance = defineSection<ExternalEntranceState>({
   name: EXTERNAL_ENTRANCE,
   initialState() {
     return initialExternalEntranceState();
   },
   handlers: { createExternalImport, getExternalImport, listExternalImports, listExternalTickets },
-};
+});
 
 export default externalEntrance;

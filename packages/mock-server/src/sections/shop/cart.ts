@@ -1,21 +1,27 @@
-import type { HandlerResult, OperationContext } from "../../core/types.ts";
+import type { ContextOf, ResultOf } from "../../core/section.ts";
+import type { OperationContext } from "../../core/types.ts";
+import { admitCart } from "./cart-cap.ts";
 import { assertOpen, findCart, invalid, load } from "./common.ts";
 import { webhookCart, webhookItem } from "./events.ts";
 import { availableSeats, reacquire, refreshHold, releaseItem, takeSeats, trackCart } from "./holds.ts";
-import type { ArticleRecord, CartRecord, Currency, Customer, ItemRecord, ShopState } from "./state.ts";
+import type { ArticleRecord, CartRecord, ItemRecord, ShopState } from "./state.ts";
 import { cartTotal, cartView } from "./views.ts";
 
 function touch(cart: CartRecord, now: number): void {
   cart.updatedAt = now;
 }
 
-function ok(ctx: OperationContext, state: ShopState, cart: CartRecord, status = 200): HandlerResult {
-  return { status, body: cartView(state, cart, ctx.culture) };
+function ok(ctx: OperationContext, state: ShopState, cart: CartRecord) {
+  return { status: 200 as const, body: cartView(state, cart, ctx.culture) };
 }
 
-export function createCart(ctx: OperationContext): HandlerResult {
+function created(ctx: OperationContext, state: ShopState, cart: CartRecord) {
+  return { status: 201 as const, body: cartView(state, cart, ctx.culture) };
+}
+
+export function createCart(ctx: ContextOf<"createCart">): ResultOf<"createCart"> {
   const { state, now } = load(ctx);
-  const body = (ctx.body ?? {}) as { currency?: Currency };
+  const body = ctx.body ?? {};
   const currency = body.currency ?? state.config.defaultCurrency;
   if (!state.config.currencies.includes(currency)) {
     invalid(
@@ -47,11 +53,12 @@ export function createCart(ctx: OperationContext): HandlerResult {
   };
   state.carts[cart.id] = cart;
   trackCart(state, cart);
+  admitCart(state, cart);
   ctx.emit("cart.created", { cart: webhookCart(state, cart) });
-  return { ...ok(ctx, state, cart, 201), headers: { location: `/shop/v1/cart/${cart.id}` } };
+  return { ...created(ctx, state, cart), headers: { location: `/shop/v1/cart/${cart.id}` } };
 }
 
-export function getCart(ctx: OperationContext): HandlerResult {
+export function getCart(ctx: ContextOf<"getCart">): ResultOf<"getCart"> {
   const { state, now } = load(ctx);
   return ok(ctx, state, findCart(ctx, state, now));
 }
@@ -92,11 +99,13 @@ function checkMaxPerOrder(
   }
 }
 
-export function addCartItem(ctx: OperationContext): HandlerResult {
+export function addCartItem(ctx: ContextOf<"addCartItem">): ResultOf<"addCartItem"> {
   const { state, now } = load(ctx);
   const cart = findCart(ctx, state, now);
   assertOpen(ctx, cart);
-  const body = ctx.body as { articleId?: string; articleSlug?: string; slotId: string; quantity: number };
+  const body = ctx.body;
+  const byId = "articleId" in body ? body.articleId : undefined;
+  const bySlug = "articleSlug" in body ? body.articleSlug : undefined;
   const slot = state.slots[body.slotId];
   if (!slot) {
     invalid(
@@ -111,17 +120,17 @@ export function addCartItem(ctx: OperationContext): HandlerResult {
     );
   }
   let article: ArticleRecord | undefined;
-  if (body.articleId !== undefined) {
-    article = state.articles[body.articleId];
+  if (byId !== undefined) {
+    article = state.articles[byId];
     if (!article || article.eventId !== slot.eventId) {
       invalid(
         ctx,
         "/body/articleId",
         ctx.text({
-          "de-CH": `Der Artikel ${body.articleId} gehört nicht zum Anlass dieses Slots.`,
-          "fr-CH": `L'article ${body.articleId} n'appartient pas à l'événement de ce créneau.`,
-          "it-CH": `L'articolo ${body.articleId} non appartiene all'evento di questa fascia.`,
-          "en-GB": `The article ${body.articleId} does not belong to this slot's event.`,
+          "de-CH": `Der Artikel ${byId} gehört nicht zum Anlass dieses Slots.`,
+          "fr-CH": `L'article ${byId} n'appartient pas à l'événement de ce créneau.`,
+          "it-CH": `L'articolo ${byId} non appartiene all'evento di questa fascia.`,
+          "en-GB": `The article ${byId} does not belong to this slot's event.`,
         }),
       );
     }
@@ -129,7 +138,7 @@ export function addCartItem(ctx: OperationContext): HandlerResult {
     const event = state.events[slot.eventId];
     for (const assortmentId of event?.assortmentIds ?? []) {
       for (const id of state.assortments[assortmentId]?.articleIds ?? []) {
-        if (state.articles[id]?.slug === body.articleSlug) article = state.articles[id];
+        if (state.articles[id]?.slug === bySlug) article = state.articles[id];
       }
     }
     if (!article) {
@@ -137,10 +146,10 @@ export function addCartItem(ctx: OperationContext): HandlerResult {
         ctx,
         "/body/articleSlug",
         ctx.text({
-          "de-CH": `Der Anlass dieses Slots hat keinen Artikel "${body.articleSlug}".`,
-          "fr-CH": `L'événement de ce créneau n'a pas d'article « ${body.articleSlug} ».`,
-          "it-CH": `L'evento di questa fascia non ha l'articolo "${body.articleSlug}".`,
-          "en-GB": `This slot's event has no article "${body.articleSlug}".`,
+          "de-CH": `Der Anlass dieses Slots hat keinen Artikel "${bySlug}".`,
+          "fr-CH": `L'événement de ce créneau n'a pas d'article « ${bySlug} ».`,
+          "it-CH": `L'evento di questa fascia non ha l'articolo "${bySlug}".`,
+          "en-GB": `This slot's event has no article "${bySlug}".`,
         }),
       );
     }
@@ -148,7 +157,7 @@ export function addCartItem(ctx: OperationContext): HandlerResult {
   if (article.price[cart.currency] === undefined) {
     invalid(
       ctx,
-      body.articleId !== undefined ? "/body/articleId" : "/body/articleSlug",
+      byId !== undefined ? "/body/articleId" : "/body/articleSlug",
       ctx.text({
         "de-CH": `Der Artikel ist in ${cart.currency} nicht erhältlich.`,
         "fr-CH": `L'article n'est pas disponible en ${cart.currency}.`,
@@ -200,7 +209,7 @@ export function addCartItem(ctx: OperationContext): HandlerResult {
     cart: webhookCart(state, cart),
     item: webhookItem(state, item, cart.currency),
   });
-  return ok(ctx, state, cart, 201);
+  return created(ctx, state, cart);
 }
 
 function findItem(ctx: OperationContext, cart: CartRecord): ItemRecord {
@@ -220,12 +229,12 @@ function findItem(ctx: OperationContext, cart: CartRecord): ItemRecord {
   return item;
 }
 
-export function updateCartItem(ctx: OperationContext): HandlerResult {
+export function updateCartItem(ctx: ContextOf<"updateCartItem">): ResultOf<"updateCartItem"> {
   const { state, now } = load(ctx);
   const cart = findCart(ctx, state, now);
   assertOpen(ctx, cart);
   const item = findItem(ctx, cart);
-  const { quantity } = ctx.body as { quantity: number };
+  const { quantity } = ctx.body;
   const article = state.articles[item.articleId];
   const slot = state.slots[item.slotId];
   if (article) {
@@ -257,7 +266,7 @@ export function updateCartItem(ctx: OperationContext): HandlerResult {
   return ok(ctx, state, cart);
 }
 
-export function removeCartItem(ctx: OperationContext): HandlerResult {
+export function removeCartItem(ctx: ContextOf<"removeCartItem">): ResultOf<"removeCartItem"> {
   const { state, now } = load(ctx);
   const cart = findCart(ctx, state, now);
   assertOpen(ctx, cart);
@@ -273,11 +282,11 @@ export function removeCartItem(ctx: OperationContext): HandlerResult {
   return ok(ctx, state, cart);
 }
 
-export function setCartCustomer(ctx: OperationContext): HandlerResult {
+export function setCartCustomer(ctx: ContextOf<"setCartCustomer">): ResultOf<"setCartCustomer"> {
   const { state, now } = load(ctx);
   const cart = findCart(ctx, state, now);
   assertOpen(ctx, cart);
-  const customer = ctx.body as Customer;
+  const customer = ctx.body;
   cart.customer = {
     firstName: customer.firstName,
     lastName: customer.lastName,
@@ -294,7 +303,9 @@ export function setCartCustomer(ctx: OperationContext): HandlerResult {
   return ok(ctx, state, cart);
 }
 
-export function listCartPaymentProviders(ctx: OperationContext): HandlerResult {
+export function listCartPaymentProviders(
+  ctx: ContextOf<"listCartPaymentProviders">,
+): ResultOf<"listCartPaymentProviders"> {
   const { state, now } = load(ctx);
   findCart(ctx, state, now);
   return {
@@ -305,11 +316,13 @@ export function listCartPaymentProviders(ctx: OperationContext): HandlerResult {
   };
 }
 
-export function setCartPaymentProvider(ctx: OperationContext): HandlerResult {
+export function setCartPaymentProvider(
+  ctx: ContextOf<"setCartPaymentProvider">,
+): ResultOf<"setCartPaymentProvider"> {
   const { state, now } = load(ctx);
   const cart = findCart(ctx, state, now);
   assertOpen(ctx, cart);
-  const { paymentProviderId } = ctx.body as { paymentProviderId: string };
+  const { paymentProviderId } = ctx.body;
   if (!state.config.paymentProviders.some((p) => p.id === paymentProviderId)) {
     invalid(
       ctx,

@@ -1,4 +1,5 @@
-import type { HandlerResult, OperationContext } from "../../core/types.ts";
+import type { ContextOf, ResultOf } from "../../core/section.ts";
+import type { OperationContext } from "../../core/types.ts";
 import { assertOpen, findCart, invalid, load, notFound } from "./common.ts";
 import { webhookCart, webhookOrder, webhookPayment, webhookTicket } from "./events.ts";
 import { reacquire, refreshHold, releaseCart } from "./holds.ts";
@@ -103,7 +104,7 @@ function unlock(state: ShopState, cart: CartRecord, now: number): void {
   refreshHold(state, cart, now);
 }
 
-export async function checkoutCart(ctx: OperationContext): Promise<HandlerResult> {
+export async function checkoutCart(ctx: ContextOf<"checkoutCart">): Promise<ResultOf<"checkoutCart">> {
   const { state, now } = load(ctx);
   const cart = findCart(ctx, state, now);
   assertOpen(ctx, cart);
@@ -124,7 +125,7 @@ export async function checkoutCart(ctx: OperationContext): Promise<HandlerResult
     );
   }
   const provider = state.config.paymentProviders.find((p) => p.id === cart.paymentProviderId);
-  const body = (ctx.body ?? {}) as { returnUrl?: string; paymentMethod?: { cardNumber: string } };
+  const body = ctx.body ?? {};
   if (provider?.kind === "card" && !body.paymentMethod) {
     invalid(
       ctx,
@@ -296,7 +297,7 @@ export function completeRedirectPayment(
   return payment;
 }
 
-export function getPayment(ctx: OperationContext): HandlerResult {
+export function getPayment(ctx: ContextOf<"getPayment">): ResultOf<"getPayment"> {
   const { state, now } = load(ctx);
   const id = ctx.params.paymentId ?? "";
   const payment = state.payments[id];
@@ -330,12 +331,12 @@ function findOrder(ctx: OperationContext, state: ShopState, now: number): OrderR
   return order;
 }
 
-export function getOrder(ctx: OperationContext): HandlerResult {
+export function getOrder(ctx: ContextOf<"getOrder">): ResultOf<"getOrder"> {
   const { state, now } = load(ctx);
   return { status: 200, body: orderView(state, findOrder(ctx, state, now), ctx) };
 }
 
-export function listOrderTickets(ctx: OperationContext): HandlerResult {
+export function listOrderTickets(ctx: ContextOf<"listOrderTickets">): ResultOf<"listOrderTickets"> {
   const { state, now } = load(ctx);
   const order = findOrder(ctx, state, now);
   return { status: 200, body: { items: orderView(state, order, ctx).tickets } };
@@ -346,9 +347,9 @@ export function listOrderTickets(ctx: OperationContext): HandlerResult {
  * shop slice (reset, snapshot and restore with it). Insertion order is renewal order, so expired entries are
  * swept from the front: O(1) amortized per request, bounded memory.
  */
-export function createSession(ctx: OperationContext): HandlerResult {
+export function createSession(ctx: ContextOf<"createSession">): ResultOf<"createSession"> {
   const { state, now } = load(ctx);
-  const body = (ctx.body ?? {}) as { sessionId?: string; allowedOrigins?: string[] };
+  const body = ctx.body ?? {};
   const ttl = state.config.sessionTtlSeconds;
   if (!ctx.issueSessionToken) throw new Error("The engine does not issue session tokens.");
   state.sessions ??= {};

@@ -1,4 +1,5 @@
 import type { OperationContext } from "../../core/types.ts";
+import { cartCap, wasEvicted } from "./cart-cap.ts";
 import { webhookCart } from "./events.ts";
 import { releaseCart, sweepCarts, sweepHolds } from "./holds.ts";
 import { type CartRecord, type ShopState, shopSlice } from "./state.ts";
@@ -36,6 +37,15 @@ export function findCart(
     (auth === null ||
       (cart.clientId === auth.clientId &&
         (auth.kind !== "session" || cart.sessionId === (auth.sessionId ?? null))));
+  if (!cart && wasEvicted(state, id)) {
+    const cap = cartCap(state);
+    return notFound(ctx, {
+      de: `Der Warenkorb ${id} wurde verdrängt: der Mock behält höchstens ${cap} Warenkörbe pro Sitzung, die ältesten gehen zuerst (shop.maxCarts im Seed).`,
+      fr: `Le panier ${id} a été évincé : le mock garde au plus ${cap} paniers par session, les plus anciens partent en premier (shop.maxCarts dans le seed).`,
+      it: `Il carrello ${id} è stato rimosso: il mock tiene al massimo ${cap} carrelli per sessione, i più vecchi escono per primi (shop.maxCarts nel seed).`,
+      en: `The cart ${id} was evicted: the mock keeps at most ${cap} carts per session, oldest first (shop.maxCarts in the seed).`,
+    });
+  }
   if (!cart || !visible) {
     return notFound(ctx, {
       de: `Es gibt keinen Warenkorb ${id}.`,

@@ -1,6 +1,7 @@
 import { CULTURES, DEFAULT_CULTURE } from "../../core/culture.ts";
 import { apiUrl } from "../../core/links.ts";
-import type { HandlerResult, OperationContext } from "../../core/types.ts";
+import type { ContextOf, ResultOf } from "../../core/section.ts";
+import type { OperationContext } from "../../core/types.ts";
 import { load, notFound } from "./common.ts";
 import type { EventRecord, ShopState } from "./state.ts";
 import { eventDetail, eventSummary, venueView } from "./views.ts";
@@ -12,7 +13,9 @@ const CULTURE_NAMES: Record<string, string> = {
   "en-GB": "English (United Kingdom)",
 };
 
-export function getSystemConfiguration(ctx: OperationContext): HandlerResult {
+export function getSystemConfiguration(
+  ctx: ContextOf<"getSystemConfiguration">,
+): ResultOf<"getSystemConfiguration"> {
   const { state } = load(ctx);
   return {
     status: 200,
@@ -37,7 +40,7 @@ export function getSystemConfiguration(ctx: OperationContext): HandlerResult {
   };
 }
 
-export function listVenues(ctx: OperationContext): HandlerResult {
+export function listVenues(ctx: ContextOf<"listVenues">): ResultOf<"listVenues"> {
   const { state } = load(ctx);
   return { status: 200, body: { items: state.venueOrder.map((id) => venueView(state, id, ctx.culture)) } };
 }
@@ -85,7 +88,7 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function listEvents(ctx: OperationContext): HandlerResult {
+export function listEvents(ctx: ContextOf<"listEvents">): ResultOf<"listEvents"> {
   const { state } = load(ctx);
   const dateFrom = single(ctx.query.dateFrom);
   const dateTo = single(ctx.query.dateTo);
@@ -149,7 +152,7 @@ export function findEvent(ctx: OperationContext, state: ShopState, id: string): 
   return event;
 }
 
-export function getEvent(ctx: OperationContext): HandlerResult {
+export function getEvent(ctx: ContextOf<"getEvent">): ResultOf<"getEvent"> {
   const { state } = load(ctx);
   const event = findEvent(ctx, state, ctx.params.eventId ?? "");
   return {

@@ -3,6 +3,7 @@
  * check-then-take on a slot can never interleave with another request — that is what rules out
  * overselling under concurrency. Holds expire lazily: every shop request first sweeps the queue.
  */
+import { forgetCart } from "./cart-cap.ts";
 import type { CartRecord, ItemRecord, ShopState, SlotRecord } from "./state.ts";
 
 export function availableSeats(slot: SlotRecord): number {
@@ -65,6 +66,15 @@ export function sweepHolds(state: ShopState, now: number): void {
     state.holdQueue = queue.slice(state.holdQueueHead);
     state.holdQueueHead = 0;
   }
+  // Bounded: each change of a cart queues a new expiry, so a busy cart leaves stale entries behind. When the
+  // queue outgrows the carts (twice the cap plus slack), keep only each live cart's current expiry: O(1) amortized.
+  const live = state.holdQueue.length - state.holdQueueHead;
+  if (live > 2 * (state.config.maxCarts ?? 10_000) + 1024) {
+    state.holdQueue = state.holdQueue
+      .slice(state.holdQueueHead)
+      .filter((e) => state.carts[e.cartId]?.holdExpiresAt === e.expiresAt);
+    state.holdQueueHead = 0;
+  }
 }
 
 /** Most retention entries one request looks at, so no single request pays for a backlog (O(1) per request). */
@@ -108,11 +118,16 @@ export function sweepCarts(state: ShopState, now: number): void {
       queue.push({ cartId: cart.id, dueAt: due });
       continue;
     }
-    releaseCart(state, cart);
-    delete state.carts[cart.id];
+    forgetCart(state, cart);
   }
   if (head > 1024 && head * 2 > queue.length) {
     state.retentionQueue = queue.slice(head);
+    head = 0;
+  }
+  // Bounded: entries of carts the cap evicted stay until due; when the queue outgrows the carts, drop them.
+  const current = state.retentionQueue ?? queue;
+  if (current.length - head > 2 * (state.config.maxCarts ?? 10_000) + 1024) {
+    state.retentionQueue = current.slice(head).filter((e) => state.carts[e.cartId] !== undefined);
     head = 0;
   }
   state.retentionQueueHead = head;

@@ -1,4 +1,4 @@
-import type { SectionModule } from "../../core/types.ts";
+import { defineSection } from "../../core/section.ts";
 import {
   addCartItem,
   createCart,
@@ -15,9 +15,10 @@ import { shopControls } from "./payment-page.ts";
 import { initialShopState, type ShopState } from "./state.ts";
 
 /** The shop section: catalogue, carts with seat holds, payments (card and hosted redirect), orders, tickets. */
-const shop: SectionModule<ShopState> = {
+const shop = defineSection<ShopState>({
   name: "shop",
   initialState: initialShopState,
+  retained: (state) => state.cartCount ?? 0,
   handlers: {
     getSystemConfiguration,
     listVenues,
@@ -38,6 +39,6 @@ const shop: SectionModule<ShopState> = {
     createSession,
   },
   controls: shopControls,
-};
+});
 
 export default shop;

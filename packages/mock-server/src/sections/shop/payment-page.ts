@@ -1,13 +1,11 @@
 /**
- * Mock-only routes: the hosted payment page of the `redirect` provider (no script, CSP-friendly) and the
- * ticket / receipt documents the checkout links to.
+ * Mock-only routes: the hosted payment page of the `redirect` provider (no script, CSP-friendly). The credential-free
+ * ticket and receipt documents are the assets section's (one PDF writer, `assets/pdf.ts`).
  */
 import { pickText } from "../../core/culture.ts";
 import type { ControlRoute, Culture, HandlerResult, OperationContext } from "../../core/types.ts";
 import { completeRedirectPayment, type PaymentResult } from "./checkout.ts";
 import { load } from "./common.ts";
-import { simplePdf } from "./pdf.ts";
-import { shopSlice } from "./state.ts";
 
 const TEXT: Record<string, Record<Culture, string>> = {
   title: {
@@ -162,56 +160,6 @@ function submit(ctx: OperationContext): HandlerResult {
   };
 }
 
-function ticketPdf(ctx: OperationContext): HandlerResult {
-  const state = shopSlice(ctx.world);
-  const ticket = state.tickets[ctx.params.ticketId ?? ""];
-  if (!ticket) return ctx.problem("not-found", `No ticket ${ctx.params.ticketId}.`);
-  const event = state.events[ticket.eventId];
-  const slot = state.slots[ticket.slotId];
-  const article = state.articles[ticket.articleId];
-  const venue = event ? state.venues[event.venueId] : undefined;
-  const lines = [
-    `${article ? ctx.text(article.name) : ""}`,
-    `${venue ? `${ctx.text(venue.name)}, ${ctx.text(venue.city)}` : ""}`,
-    `${slot ? slot.startsAt : ""}`,
-    `${ticket.holderName}`,
-    `Quicode: ${ticket.quicode}`,
-    `${ticket.id} (${ticket.status})`,
-  ];
-  return {
-    status: 200,
-    contentType: "application/pdf",
-    raw: simplePdf(event ? ctx.text(event.name) : "Ticket", lines),
-    headers: { "content-disposition": `inline; filename="${ticket.id}.pdf"` },
-  };
-}
-
-function receiptPdf(ctx: OperationContext): HandlerResult {
-  const state = shopSlice(ctx.world);
-  const order = state.orders[ctx.params.orderId ?? ""];
-  if (!order) return ctx.problem("not-found", `No order ${ctx.params.orderId}.`);
-  const money = (minor: number) =>
-    new Intl.NumberFormat(ctx.culture, { style: "currency", currency: order.currency }).format(minor / 100);
-  const lines = order.items.map((item) => {
-    const article = state.articles[item.articleId];
-    const event = state.events[item.eventId];
-    const unit = article?.price[order.currency] ?? 0;
-    return `${item.quantity} x ${event ? ctx.text(event.name) : ""} – ${article ? ctx.text(article.name) : ""}: ${money(unit * item.quantity)}`;
-  });
-  lines.push(
-    "",
-    `Total: ${money(order.total)}`,
-    `${order.customer.firstName} ${order.customer.lastName} <${order.customer.email}>`,
-    `${order.id} · ${order.createdAt}`,
-  );
-  return {
-    status: 200,
-    contentType: "application/pdf",
-    raw: simplePdf(`Receipt ${order.id}`, lines),
-    headers: { "content-disposition": `inline; filename="${order.id}-receipt.pdf"` },
-  };
-}
-
 export const shopControls: ControlRoute[] = [
   {
     method: "GET",
@@ -236,17 +184,5 @@ export const shopControls: ControlRoute[] = [
       raw: STYLE,
       headers: { "cache-control": "max-age=3600" },
     }),
-  },
-  {
-    method: "GET",
-    path: "/shop/tickets/{ticketId}",
-    description: "Ticket PDF (the ticketUrl of an issued ticket).",
-    handler: ticketPdf,
-  },
-  {
-    method: "GET",
-    path: "/shop/orders/{orderId}/receipt",
-    description: "Receipt PDF (an order's receiptUrl).",
-    handler: receiptPdf,
   },
 ];

@@ -1,3 +1,4 @@
+import type { components } from "@entrada/openapi/schema";
 /**
  * The shop's slice of a mock world: plain JSON, so snapshots are `structuredClone` and seeds are files.
  */
@@ -62,14 +63,8 @@ export interface EventRecord {
   surveyId: string | null;
 }
 
-export interface Customer {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone?: string;
-  company?: string;
-  surveyAnswers?: Record<string, unknown>;
-}
+/** The buyer as the contract defines it (stored as sent). */
+export type Customer = components["schemas"]["Customer"];
 
 export interface ItemRecord {
   id: string;
@@ -165,6 +160,8 @@ export interface ShopState {
      * expired, i.e. `cartTtlSeconds + cartRetentionSeconds` after their last change on the mock clock.
      */
     cartRetentionSeconds: number;
+    /** Most carts kept; the oldest are evicted first beyond it (see `cart-cap.ts`). Optional for old snapshots. */
+    maxCarts?: number;
     paymentProviders: PaymentProviderRecord[];
   };
   venues: Record<string, VenueRecord>;
@@ -188,6 +185,14 @@ export interface ShopState {
    */
   retentionQueue?: Array<{ cartId: string; dueAt: number }>;
   retentionQueueHead?: number;
+  /** Cart ids in creation order for the cap's eviction (see `cart-cap.ts`), with its head and the live count. */
+  cartOrder?: string[];
+  cartOrderHead?: number;
+  cartCount?: number;
+  /** Ids of carts the cap evicted (at most `maxCarts`, oldest forgotten first), so reads can say so. */
+  evictedCarts?: Record<string, 1>;
+  evictedOrder?: string[];
+  evictedHead?: number;
   /**
    * The shop sessions tokens were issued for (`createSession`), by session id. Insertion order is renewal order
    * (see there). Optional so snapshots taken before it existed still restore.
@@ -217,6 +222,8 @@ export interface ShopSeed {
   cartTtlSeconds?: number;
   /** How long abandoned carts are kept after they expired (default 86 400). */
   cartRetentionSeconds?: number;
+  /** Most carts a session keeps (default 10 000); creating one more evicts the oldest. */
+  maxCarts?: number;
   currencies?: Currency[];
 }
 
@@ -258,6 +265,7 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
       paymentTtlSeconds: positiveInt(shopSeed.paymentTtlSeconds, 1800),
       cartTtlSeconds: positiveInt(shopSeed.cartTtlSeconds, 86_400),
       cartRetentionSeconds: positiveInt(shopSeed.cartRetentionSeconds, 86_400),
+      maxCarts: positiveInt(shopSeed.maxCarts, 10_000),
       paymentProviders: PAYMENT_PROVIDERS,
     },
     venues: {},

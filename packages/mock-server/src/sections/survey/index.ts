@@ -1,22 +1,11 @@
 import { pickText, t } from "../../core/culture.ts";
 import { apiUrl } from "../../core/links.ts";
-import type {
-  HandlerResult,
-  LocalizedText,
-  OperationContext,
-  SectionModule,
-  World,
-} from "../../core/types.ts";
+import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
+import type { LocalizedText, OperationContext, World } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 import { shopEvents, shopOrders, shopTickets } from "../entrance/shop-view.ts";
-import {
-  type AnswerValue,
-  SURVEY,
-  type SurveyRecord,
-  type SurveyResponseRecord,
-  type SurveyState,
-} from "./model.ts";
+import { SURVEY, type SurveyRecord, type SurveyResponseRecord, type SurveyState } from "./model.ts";
 import { DEFAULT_SURVEYS } from "./seed.ts";
 import { validateSurveyAnswers } from "./validate.ts";
 
@@ -85,7 +74,7 @@ function getSurveyOr404(ctx: OperationContext): SurveyRecord {
   return survey;
 }
 
-function listSurveys(ctx: OperationContext): HandlerResult {
+function listSurveys(ctx: ContextOf<"listSurveys">): ResultOf<"listSurveys"> {
   const state = surveySlice(ctx.world);
   const eventId = queryParam(ctx, "eventId");
   const status = queryParam(ctx, "status");
@@ -114,13 +103,13 @@ function listSurveys(ctx: OperationContext): HandlerResult {
   };
 }
 
-function getSurvey(ctx: OperationContext): HandlerResult {
+function getSurvey(ctx: ContextOf<"getSurvey">): ResultOf<"getSurvey"> {
   return { status: 200, body: surveyJson(ctx, getSurveyOr404(ctx)) };
 }
 
-function submitSurveyResponse(ctx: OperationContext): HandlerResult {
+function submitSurveyResponse(ctx: ContextOf<"submitSurveyResponse">): ResultOf<"submitSurveyResponse"> {
   const survey = getSurveyOr404(ctx);
-  const body = ctx.body as { answers: Record<string, AnswerValue>; orderId?: string; ticketId?: string };
+  const body = ctx.body;
   if (survey.status === "closed") ctx.problem("conflict", detail(ctx, "surveyClosed", { id: survey.id }));
   const errors = validateSurveyAnswers(survey, body.answers, { culture: ctx.culture });
   if (body.orderId !== undefined && !shopOrders(ctx.world).some((o) => o.id === body.orderId)) {
@@ -161,7 +150,7 @@ function submitSurveyResponse(ctx: OperationContext): HandlerResult {
   };
 }
 
-function listSurveyResponses(ctx: OperationContext): HandlerResult {
+function listSurveyResponses(ctx: ContextOf<"listSurveyResponses">): ResultOf<"listSurveyResponses"> {
   const survey = getSurveyOr404(ctx);
   const from = queryParam(ctx, "submittedFrom");
   const items = [...(surveySlice(ctx.world).responses[survey.id] ?? [])]
@@ -175,7 +164,7 @@ function listSurveyResponses(ctx: OperationContext): HandlerResult {
 }
 
 /** Survey: seeded surveys with dynamic forms in four cultures; responses validated against the form's rules. */
-const survey: SectionModule<SurveyState> = {
+const survey = defineSection<SurveyState>({
   name: SURVEY,
   initialState(seed) {
     const own = seed[SURVEY] as { surveys?: SurveyRecord[] } | undefined;
@@ -187,6 +176,6 @@ const survey: SectionModule<SurveyState> = {
     };
   },
   handlers: { listSurveys, getSurvey, submitSurveyResponse, listSurveyResponses },
-};
+});
 
 export default survey;

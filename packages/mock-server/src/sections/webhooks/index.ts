@@ -1,8 +1,10 @@
 import document from "@entrada/openapi/openapi.json" with { type: "json" };
 import { apiUrl } from "../../core/links.ts";
-import type { HandlerResult, OperationContext, SectionModule } from "../../core/types.ts";
+import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
+import type { OperationContext } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
+import { limitsOf, seedLimits } from "./limits.ts";
 import { createDelivery, failPending } from "./queue.ts";
 import { newSecret, previousSecretExpiresAt, rotateSecret } from "./secrets.ts";
 import {
@@ -58,7 +60,7 @@ function subscriptionJson(s: WebhookSubscriptionRecord, now: number) {
     id: s.id,
     url: s.url,
     description: s.description,
-    eventTypes: [...s.eventTypes],
+    eventTypes: s.eventTypes,
     enabled: s.enabled,
     disabledReason: s.disabledReason,
     culture: s.culture,
@@ -80,7 +82,8 @@ function deliveryJson(d: WebhookDeliveryRecord) {
     attempts: d.attempts.map((a) => ({ ...a })),
     nextAttemptAt: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString(),
     createdAt: d.createdAt,
-    payload: JSON.parse(d.body) as unknown,
+    // The exact body sent: built from the contract-typed event when it was queued.
+    payload: JSON.parse(d.body),
   };
 }
 
@@ -108,7 +111,9 @@ function ownDelivery(ctx: OperationContext): WebhookDeliveryRecord {
   return d;
 }
 
-function listWebhookSubscriptions(ctx: OperationContext): HandlerResult {
+function listWebhookSubscriptions(
+  ctx: ContextOf<"listWebhookSubscriptions">,
+): ResultOf<"listWebhookSubscriptions"> {
   const state = webhooksSlice(ctx.world);
   const now = ctx.clock.now();
   const items = state.subscriptionOrder
@@ -122,16 +127,24 @@ function listWebhookSubscriptions(ctx: OperationContext): HandlerResult {
   };
 }
 
-function createWebhookSubscription(ctx: OperationContext): HandlerResult {
-  const body = ctx.body as {
-    url: string;
-    description?: string;
-    eventTypes: string[];
-    enabled?: boolean;
-    culture?: string;
-  };
+function createWebhookSubscription(
+  ctx: ContextOf<"createWebhookSubscription">,
+): ResultOf<"createWebhookSubscription"> {
+  const body = ctx.body;
   checkUrl(ctx, body.url);
   const state = webhooksSlice(ctx.world);
+  const cap = limitsOf(state).maxSubscriptions;
+  if (state.subscriptionOrder.length >= cap)
+    ctx.problem(
+      "conflict",
+      ctx.text({
+        "de-CH": `Höchstens ${cap} Abonnements pro Sitzung; löschen Sie eines, bevor Sie ein neues anlegen.`,
+        "fr-CH": `Au plus ${cap} abonnements par session ; supprimez-en un avant d'en créer un nouveau.`,
+        "it-CH": `Al massimo ${cap} sottoscrizioni per sessione; eliminane una prima di crearne una nuova.`,
+        "en-GB": `At most ${cap} subscriptions per session; delete one before creating another.`,
+      }),
+      { limit: cap },
+    );
   const now = ctx.clock.now();
   const iso = new Date(now).toISOString();
   const secret = newSecret();
@@ -141,7 +154,7 @@ function createWebhookSubscription(ctx: OperationContext): HandlerResult {
     clientId: ctx.auth?.clientId ?? "",
     url: body.url,
     description: body.description ?? "",
-    eventTypes: [...body.eventTypes],
+    eventTypes: body.eventTypes,
     enabled,
     disabledReason: enabled ? null : "manual",
     culture: body.culture ?? "de-CH",
@@ -158,25 +171,23 @@ function createWebhookSubscription(ctx: OperationContext): HandlerResult {
   };
 }
 
-function getWebhookSubscription(ctx: OperationContext): HandlerResult {
+function getWebhookSubscription(
+  ctx: ContextOf<"getWebhookSubscription">,
+): ResultOf<"getWebhookSubscription"> {
   return { status: 200, body: subscriptionJson(ownSubscription(ctx), ctx.clock.now()) };
 }
 
-function updateWebhookSubscription(ctx: OperationContext): HandlerResult {
+function updateWebhookSubscription(
+  ctx: ContextOf<"updateWebhookSubscription">,
+): ResultOf<"updateWebhookSubscription"> {
   const s = ownSubscription(ctx);
-  const body = ctx.body as Partial<{
-    url: string;
-    description: string;
-    eventTypes: string[];
-    enabled: boolean;
-    culture: string;
-  }>;
+  const body = ctx.body;
   if (body.url !== undefined) {
     checkUrl(ctx, body.url);
     s.url = body.url;
   }
   if (body.description !== undefined) s.description = body.description;
-  if (body.eventTypes !== undefined) s.eventTypes = [...body.eventTypes];
+  if (body.eventTypes !== undefined) s.eventTypes = body.eventTypes;
   if (body.culture !== undefined) s.culture = body.culture;
   if (body.enabled !== undefined && body.enabled !== s.enabled) {
     s.enabled = body.enabled;
@@ -186,7 +197,9 @@ function updateWebhookSubscription(ctx: OperationContext): HandlerResult {
   return { status: 200, body: subscriptionJson(s, ctx.clock.now()) };
 }
 
-function deleteWebhookSubscription(ctx: OperationContext): HandlerResult {
+function deleteWebhookSubscription(
+  ctx: ContextOf<"deleteWebhookSubscription">,
+): ResultOf<"deleteWebhookSubscription"> {
   const s = ownSubscription(ctx);
   const state = webhooksSlice(ctx.world);
   failPending(ctx.world, s.id);
@@ -195,9 +208,9 @@ function deleteWebhookSubscription(ctx: OperationContext): HandlerResult {
   return { status: 204 };
 }
 
-function rotateWebhookSecret(ctx: OperationContext): HandlerResult {
+function rotateWebhookSecret(ctx: ContextOf<"rotateWebhookSecret">): ResultOf<"rotateWebhookSecret"> {
   const s = ownSubscription(ctx);
-  const body = (ctx.body ?? {}) as { overlapSeconds?: number };
+  const body = ctx.body ?? {};
   const now = ctx.clock.now();
   const secret = rotateSecret(s, now, body.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS);
   return {
@@ -211,9 +224,9 @@ function rotateWebhookSecret(ctx: OperationContext): HandlerResult {
   };
 }
 
-function sendWebhookTestEvent(ctx: OperationContext): HandlerResult {
+function sendWebhookTestEvent(ctx: ContextOf<"sendWebhookTestEvent">): ResultOf<"sendWebhookTestEvent"> {
   const s = ownSubscription(ctx);
-  const body = (ctx.body ?? {}) as { eventType?: string };
+  const body = ctx.body ?? {};
   const type = body.eventType ?? "ticket.issued";
   const example = examplePayload(type);
   if (!example) ctx.problem("unprocessable", detail(ctx, "noExample", { type }));
@@ -229,7 +242,7 @@ function sendWebhookTestEvent(ctx: OperationContext): HandlerResult {
   };
 }
 
-function listWebhookDeliveries(ctx: OperationContext): HandlerResult {
+function listWebhookDeliveries(ctx: ContextOf<"listWebhookDeliveries">): ResultOf<"listWebhookDeliveries"> {
   const s = ownSubscription(ctx);
   const state = webhooksSlice(ctx.world);
   const status = queryParam(ctx, "status");
@@ -247,11 +260,11 @@ function listWebhookDeliveries(ctx: OperationContext): HandlerResult {
   return { status: 200, body: { items: page.items.map(deliveryJson), nextCursor: page.nextCursor } };
 }
 
-function getWebhookDelivery(ctx: OperationContext): HandlerResult {
+function getWebhookDelivery(ctx: ContextOf<"getWebhookDelivery">): ResultOf<"getWebhookDelivery"> {
   return { status: 200, body: deliveryJson(ownDelivery(ctx)) };
 }
 
-function replayWebhookDelivery(ctx: OperationContext): HandlerResult {
+function replayWebhookDelivery(ctx: ContextOf<"replayWebhookDelivery">): ResultOf<"replayWebhookDelivery"> {
   const original = ownDelivery(ctx);
   const s = webhooksSlice(ctx.world).subscriptions[original.subscriptionId];
   if (!s) ctx.problem("conflict", detail(ctx, "subscriptionDeleted", { id: original.id }));
@@ -272,11 +285,12 @@ function replayWebhookDelivery(ctx: OperationContext): HandlerResult {
 }
 
 /** Webhooks: subscriptions with `whsec_` secrets and rotation, the delivery log, replay and test events. */
-const webhooks: SectionModule<WebhooksState> = {
+const webhooks = defineSection<WebhooksState>({
   name: WEBHOOKS,
-  initialState() {
-    return initialWebhooksState();
+  initialState(seed) {
+    return initialWebhooksState(seedLimits(seed[WEBHOOKS]));
   },
+  retained: (state) => state.deliveryOrder.length + state.subscriptionOrder.length,
   handlers: {
     listWebhookSubscriptions,
     createWebhookSubscription,
@@ -289,6 +303,6 @@ const webhooks: SectionModule<WebhooksState> = {
     getWebhookDelivery,
     replayWebhookDelivery,
   },
-};
+});
 
 export default webhooks;

@@ -1,8 +1,10 @@
 import { pickText } from "../../core/culture.ts";
 import type { Clock, Culture, LocalizedText, World } from "../../core/types.ts";
+import { admitDelivery, settle } from "./limits.ts";
 import {
   type DeliveryAttemptRecord,
   type WebhookDeliveryRecord,
+  type WebhookEventType,
   type WebhookSubscriptionRecord,
   webhooksSlice,
 } from "./state.ts";
@@ -18,7 +20,7 @@ export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1;
 export const JITTER = 0.1;
 
 export interface WebhookEventInput {
-  type: string;
+  type: WebhookEventType;
   /** Event data; values built with `localizedValue()` are resolved per subscription culture. */
   data: Record<string, unknown>;
   /** Message id (`msg_...`, the `webhook-id`); the engine passes its `EmittedEvent.id`. */
@@ -78,14 +80,14 @@ function asCulture(tag: string): Culture {
   );
 }
 
-export function subscribes(subscription: WebhookSubscriptionRecord, type: string): boolean {
-  return subscription.eventTypes.includes("*") || subscription.eventTypes.includes(type);
+export function subscribes(subscription: WebhookSubscriptionRecord, type: WebhookEventType): boolean {
+  return subscription.eventTypes.some((t) => t === "*" || t === type);
 }
 
 /** Build the exact body for a subscription: `{type, timestamp, data}` in its culture. */
 export function bodyFor(
   subscription: Pick<WebhookSubscriptionRecord, "culture">,
-  event: { type: string; timestamp: string; data: unknown },
+  event: { type: WebhookEventType; timestamp: string; data: unknown },
 ): string {
   return JSON.stringify({
     type: event.type,
@@ -97,7 +99,7 @@ export function bodyFor(
 export function createDelivery(
   world: World,
   subscription: WebhookSubscriptionRecord,
-  message: { id: string; type: string; body: string },
+  message: { id: string; type: WebhookEventType; body: string },
   now: number,
   id: IdFactory,
   extra: { test?: boolean; replayOf?: string | null } = {},
@@ -119,6 +121,7 @@ export function createDelivery(
   };
   state.deliveries[delivery.id] = delivery;
   state.deliveryOrder.push(delivery.id);
+  admitDelivery(state, delivery);
   return delivery;
 }
 
@@ -193,11 +196,9 @@ export function failPending(world: World, subscriptionId: string): void {
   const state = webhooksSlice(world);
   for (const did of state.deliveryOrder) {
     const d = state.deliveries[did];
-    if (d && d.subscriptionId === subscriptionId && d.status === "pending") {
-      d.status = "failed";
-      d.nextAttemptAt = null;
-    }
+    if (d && d.subscriptionId === subscriptionId && d.status === "pending") settle(state, d, "failed");
   }
+  if (state.pendingQueue) delete state.pendingQueue[subscriptionId];
 }
 
 /**
@@ -226,8 +227,7 @@ export function recordAttempt(
   };
   delivery.attempts.push(attempt);
   if (ok) {
-    delivery.status = "succeeded";
-    delivery.nextAttemptAt = null;
+    settle(state, delivery, "succeeded");
     return delivery;
   }
   if (code === 410 && !delivery.test) {
@@ -238,14 +238,12 @@ export function recordAttempt(
       subscription.updatedAt = attempt.attemptedAt;
     }
     failPending(world, delivery.subscriptionId);
-    delivery.status = "failed";
-    delivery.nextAttemptAt = null;
+    settle(state, delivery, "failed");
     return delivery;
   }
   const delay = retryDelayMs(attempt.number, random, outcome.retryAfterSeconds);
   if (delay === null) {
-    delivery.status = "failed";
-    delivery.nextAttemptAt = null;
+    settle(state, delivery, "failed");
   } else {
     delivery.nextAttemptAt = now + delay;
   }

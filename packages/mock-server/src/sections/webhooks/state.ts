@@ -1,4 +1,9 @@
 /** The webhooks slice of a world: subscriptions, messages (events) and their deliveries. Plain JSON. */
+import type { components } from "@entrada/openapi/schema";
+import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from "./limits.ts";
+
+/** An event kind of the contract's `webhooks` section. */
+export type WebhookEventType = components["schemas"]["WebhookEventType"];
 
 export interface SubscriptionSecret {
   secret: string;
@@ -14,7 +19,7 @@ export interface WebhookSubscriptionRecord {
   url: string;
   description: string;
   /** Event kinds delivered, or `["*"]` for all. */
-  eventTypes: string[];
+  eventTypes: components["schemas"]["EventTypeSelection"];
   enabled: boolean;
   disabledReason: "manual" | "gone" | null;
   /** Culture of the textual fields of payloads. */
@@ -41,7 +46,7 @@ export interface WebhookDeliveryRecord {
   clientId: string;
   /** The `webhook-id` header value, shared by retries and replays. */
   messageId: string;
-  eventType: string;
+  eventType: WebhookEventType;
   status: "pending" | "succeeded" | "failed";
   test: boolean;
   replayOf: string | null;
@@ -60,10 +65,23 @@ export interface WebhooksState {
   deliveries: Record<string, WebhookDeliveryRecord>;
   /** Delivery ids in creation order. */
   deliveryOrder: string[];
+  /** Pending deliveries per subscription id (see `limits.ts`); optional for old snapshots. */
+  pendingCount?: Record<string, number>;
+  /** Per subscription, its deliveries in creation order while pending (settled ids leave lazily; see `limits.ts`). */
+  pendingQueue?: Record<string, string[]>;
+  /** The caps of this slice (from the seed); optional for old snapshots (defaults apply). */
+  limits?: WebhookLimits;
 }
 
-export function initialWebhooksState(): WebhooksState {
-  return { subscriptions: {}, subscriptionOrder: [], deliveries: {}, deliveryOrder: [] };
+export function initialWebhooksState(limits: WebhookLimits = DEFAULT_WEBHOOK_LIMITS): WebhooksState {
+  return {
+    subscriptions: {},
+    subscriptionOrder: [],
+    deliveries: {},
+    deliveryOrder: [],
+    pendingCount: {},
+    limits,
+  };
 }
 
 export const WEBHOOKS = "webhooks";

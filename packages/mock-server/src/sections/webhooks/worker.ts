@@ -1,8 +1,9 @@
 import { signWebhook } from "@entrada/sdk/webhooks";
 import type { Clock, World } from "../../core/types.ts";
+import { duePerSubscription } from "./limits.ts";
 import { type AttemptOutcome, dueDeliveries, recordAttempt } from "./queue.ts";
 import { activeSecrets } from "./secrets.ts";
-import { webhooksSlice } from "./state.ts";
+import { type WebhookDeliveryRecord, webhooksSlice } from "./state.ts";
 
 /** The subset of `fetch` the worker needs, so Node, browsers and tests can inject their own. */
 export type FetchLike = (
@@ -28,10 +29,21 @@ export interface DeliverOptions {
   timeoutMs?: number;
   random?: () => number;
   userAgent?: string;
+  /**
+   * Aborts every attempt in progress when it fires (shutdown): an aborted attempt is not recorded, so the delivery
+   * stays pending and is retried by the next run.
+   */
+  signal?: AbortSignal;
 }
 
-/** Deliveries currently being sent, so overlapping ticks never send one twice. */
+/** Most attempts in flight at once, over every world (so a burst never opens thousands of sockets). */
+export const MAX_IN_FLIGHT = 64;
+/** Most attempts in flight per subscription: a receiver that hangs holds at most this many, nothing else waits. */
+export const MAX_IN_FLIGHT_PER_SUBSCRIPTION = 2;
+
+/** Deliveries currently being sent, so overlapping ticks never send one twice; and their subscriptions. */
 const inFlight = new Set<string>();
+const inFlightBySubscription = new Map<string, number>();
 
 /** Map a fetch failure to the contract's transport error codes. */
 export function classifyError(error: unknown): NonNullable<AttemptOutcome["error"]> {
@@ -61,14 +73,30 @@ function parseRetryAfter(value: string | null, now: number): number | null {
  */
 export async function deliverDue(world: World, options: DeliverOptions): Promise<number> {
   const state = webhooksSlice(world);
-  const due = dueDeliveries(world, options.clock.now()).filter((d) => !inFlight.has(d.id));
+  const due: WebhookDeliveryRecord[] = [];
+  // Snapshots from before the per-subscription queues existed are scanned the old way.
+  const pending = state.pendingQueue
+    ? duePerSubscription(
+        state,
+        options.clock.now(),
+        MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+        (sid) => (inFlightBySubscription.get(sid) ?? 0) >= MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+      )
+    : dueDeliveries(world, options.clock.now());
+  for (const d of pending) {
+    if (inFlight.size + due.length >= MAX_IN_FLIGHT) break;
+    const busy = inFlightBySubscription.get(d.subscriptionId) ?? 0;
+    if (inFlight.has(d.id) || busy >= MAX_IN_FLIGHT_PER_SUBSCRIPTION) continue;
+    inFlightBySubscription.set(d.subscriptionId, busy + 1);
+    inFlight.add(d.id);
+    due.push(d);
+  }
   await Promise.all(
     due.map(async (delivery) => {
-      const subscription = state.subscriptions[delivery.subscriptionId];
-      if (!subscription) return;
-      inFlight.add(delivery.id);
       const started = Date.now();
       try {
+        const subscription = state.subscriptions[delivery.subscriptionId];
+        if (!subscription) return;
         const signed = await signWebhook({
           id: delivery.messageId,
           timestamp: Math.floor((options.wallClock ?? Date.now)() / 1000),
@@ -76,6 +104,8 @@ export async function deliverDue(world: World, options: DeliverOptions): Promise
           secret: activeSecrets(subscription, options.clock.now()),
         });
         const outcome: AttemptOutcome = { statusCode: null, error: null, responseBody: null, durationMs: 0 };
+        const timeout = AbortSignal.timeout(options.timeoutMs ?? 15_000);
+        const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
         try {
           const response = await options.fetch(subscription.url, {
             method: "POST",
@@ -85,21 +115,30 @@ export async function deliverDue(world: World, options: DeliverOptions): Promise
               ...signed,
             },
             body: delivery.body,
-            signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+            signal,
           });
           outcome.statusCode = response.status;
           outcome.retryAfterSeconds = parseRetryAfter(
             response.headers.get("retry-after"),
             options.clock.now(),
           );
-          outcome.responseBody = await response.text().catch(() => null);
+          // The excerpt is 1 KB: read at most that much of what a receiver sends back.
+          outcome.responseBody = await response.text().then(
+            (text) => text.slice(0, 1024),
+            () => null,
+          );
         } catch (error) {
+          // Shutdown: not the receiver's fault, no attempt recorded (the delivery stays pending).
+          if (options.signal?.aborted) return;
           outcome.error = classifyError(error);
         }
         outcome.durationMs = Date.now() - started;
         recordAttempt(world, delivery.id, outcome, options.clock.now(), options.random);
       } finally {
         inFlight.delete(delivery.id);
+        const left = (inFlightBySubscription.get(delivery.subscriptionId) ?? 1) - 1;
+        if (left > 0) inFlightBySubscription.set(delivery.subscriptionId, left);
+        else inFlightBySubscription.delete(delivery.subscriptionId);
       }
     }),
   );
@@ -118,7 +157,7 @@ export interface DeliveryWorkerOptions extends Omit<DeliverOptions, "clock"> {
 export interface DeliveryWorker {
   /** Deliver what is due now in every world (also runs on the interval). */
   tick(): Promise<number>;
-  /** Stop polling and wait for the attempts in progress. */
+  /** Stop polling and abort the attempts in progress (their deliveries stay pending); resolves at once. */
   stop(): Promise<void>;
 }
 
@@ -128,20 +167,21 @@ export interface DeliveryWorker {
  * @example const worker = startDeliveryWorker({ targets: () => [...core.sessions.values()], fetch }); await worker.stop();
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
-  let running: Promise<number> | null = null;
+  const shutdown = new AbortController();
+  const running = new Set<Promise<number>>();
   let stopped = false;
+  // Every world is served on its own: a tick starts each world's due attempts and does not wait for another
+  // world's (or a previous tick's) receivers, so one that hangs delays nothing but its own deliveries.
   const tick = (): Promise<number> => {
-    if (running) return running;
-    running = (async () => {
-      let attempts = 0;
-      for (const target of options.targets()) {
-        attempts += await deliverDue(target.world, { ...options, clock: target.clock });
-      }
-      return attempts;
-    })().finally(() => {
-      running = null;
-    });
-    return running;
+    if (stopped) return Promise.resolve(0);
+    const started: Promise<number>[] = [];
+    for (const target of options.targets()) {
+      const run = deliverDue(target.world, { ...options, clock: target.clock, signal: shutdown.signal });
+      running.add(run);
+      run.finally(() => running.delete(run)).catch(() => {});
+      started.push(run);
+    }
+    return Promise.all(started).then((counts) => counts.reduce((a, b) => a + b, 0));
   };
   const timer = setInterval(() => {
     if (stopped) return;
@@ -153,7 +193,9 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     async stop() {
       stopped = true;
       clearInterval(timer);
-      if (running) await running.catch(() => 0);
+      // Attempts in progress are aborted (their deliveries stay pending): stopping never waits for a receiver.
+      shutdown.abort();
+      await Promise.allSettled([...running]);
     },
   };
 }

@@ -2,6 +2,15 @@
  * Idempotency-Key handling (draft-ietf-httpapi-idempotency-key-header, Stripe's practice): keys are
  * scoped to (client, method, path) and bound to a fingerprint of the request body.
  */
+import { cors } from "../cors.ts";
+import { problemResponse } from "../problems.ts";
+import type { Culture, MockResponse } from "../types.ts";
+import type { OperationRequest } from "./request.ts";
+
+/**
+ * The idempotency wrap around a handler (draft-ietf-httpapi-idempotency-key-header): a keyed write is begun before
+ * the handler runs (replay, 422 reused key, 409 in flight) and its response stored after it (abandoned on a 5xx).
+ */
 
 export interface StoredResponse {
   status: number;
@@ -46,6 +55,9 @@ function canonical(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
 }
 
+/** Default cap on kept keys per session (a stored response is ≈ 1–3 KB: ≈ 20 MB at most). */
+export const DEFAULT_MAX_IDEMPOTENCY_KEYS = 10_000;
+
 /** Most expired keys one `begin` evicts, so a backlog (after the clock jumped) never stalls one request. */
 const EVICT_BUDGET = 64;
 
@@ -56,8 +68,11 @@ const EVICT_BUDGET = 64;
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
   ttlMs: number;
-  constructor(ttlMs: number) {
+  /** Most keys kept; beyond it the oldest key goes first, expired or not (bounded by design, not only by TTL). */
+  maxKeys: number;
+  constructor(ttlMs: number, maxKeys = DEFAULT_MAX_IDEMPOTENCY_KEYS) {
     this.ttlMs = ttlMs;
+    this.maxKeys = maxKeys;
   }
 
   static scope(client: string, method: string, path: string, key: string): string {
@@ -75,6 +90,12 @@ export class IdempotencyStore {
     // Delete first so the new entry goes to the back: the map stays in creation (≈ expiry) order.
     if (entry) this.entries.delete(scope);
     this.entries.set(scope, { fingerprint: print, response: null, expiresAt: now + this.ttlMs });
+    // The map is in creation order: the first key is the oldest.
+    while (this.entries.size > this.maxKeys) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
     return { kind: "new" };
   }
 
@@ -108,4 +129,65 @@ export class IdempotencyStore {
       this.entries.delete(scope);
     }
   }
+}
+
+const REUSED: Record<Culture, string> = {
+  "de-CH": "Dieser Schlüssel wurde bereits für eine Anfrage mit anderem Inhalt verwendet.",
+  "fr-CH": "Cette clé a déjà servi pour une requête au contenu différent.",
+  "it-CH": "Questa chiave è già stata usata per una richiesta con un contenuto diverso.",
+  "en-GB": "This key was already used for a request with a different body.",
+};
+
+/**
+ * Begins a write: without a key it only evicts a few expired keys (so they go even when no keyed write follows)
+ * and returns null; with one it returns the store scope to complete later, or the response to answer now.
+ */
+export function beginWrite(rq: OperationRequest, key: string | null): string | null | MockResponse {
+  const { session, auth, now } = rq;
+  if (key === null) {
+    if (rq.op.write) session.idempotency.evict(now);
+    return null;
+  }
+  const client = auth ? (auth.kind === "session" ? `session:${auth.sessionId}` : auth.clientId) : "anonymous";
+  const scope = IdempotencyStore.scope(client, rq.method, rq.pathname, key);
+  const outcome = session.idempotency.begin(scope, fingerprint(rq.body), now);
+  if (outcome.kind === "replay") {
+    const stored = outcome.response;
+    const replayHeaders: Record<string, string> = {
+      ...stored.headers,
+      ...rq.rateHeaders,
+      "idempotent-replayed": "true",
+    };
+    return cors({ status: stored.status, headers: replayHeaders, body: stored.body }, rq.origin);
+  }
+  if (outcome.kind === "reused") {
+    // Names the header, so operations whose 422 is a ValidationProblem (errors required) get a conforming body.
+    return problemResponse("idempotency-key-reused", rq.culture, rq.logId, rq.origin, {
+      instance: rq.pathname,
+      headers: rq.rateHeaders,
+      errors: [{ pointer: "/header/idempotency-key", detail: REUSED[rq.culture] }],
+    });
+  }
+  if (outcome.kind === "in-flight") {
+    return problemResponse("idempotency-key-in-use", rq.culture, rq.logId, rq.origin, {
+      instance: rq.pathname,
+      headers: { ...rq.rateHeaders, "retry-after": "1" },
+    });
+  }
+  return scope;
+}
+
+/** Stores the keyed write's response for replays (without its CORS headers), or abandons the key on a 5xx. */
+export function completeWrite(rq: OperationRequest, scope: string, response: MockResponse): void {
+  const store = rq.session.idempotency;
+  if (response.status >= 500) {
+    store.abandon(scope);
+    return;
+  }
+  const { "access-control-allow-origin": _a, vary: _v, ...stored } = response.headers;
+  store.complete(scope, {
+    status: response.status,
+    headers: { ...stored, vary: "Accept-Language" },
+    body: response.body,
+  });
 }

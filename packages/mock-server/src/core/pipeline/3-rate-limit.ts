@@ -1,7 +1,7 @@
 /** Fixed-window rate limiting per client (Authorization header) and session, with RateLimit-* headers. */
-import { problemResponse } from "./problem-response.ts";
-import type { MockSession } from "./session.ts";
-import type { Culture, MockResponse } from "./types.ts";
+import { problemResponse } from "../problems.ts";
+import type { MockSession } from "../session.ts";
+import type { Culture, MockResponse } from "../types.ts";
 
 export interface RateLimitConfig {
   limit: number;

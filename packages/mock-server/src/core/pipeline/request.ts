@@ -3,9 +3,9 @@
  * pipeline stages read (and the body and auth stages fill in), and the handler's input. Created once per request,
  * with every field present from the start so its shape never changes.
  */
-import type { OperationSpec } from "./document.ts";
-import type { HandlerInput } from "./invoke.ts";
-import type { MockRequest } from "./types.ts";
+import type { OperationSpec } from "../document.ts";
+import type { MockRequest } from "../types.ts";
+import type { HandlerInput } from "./10-invoke.ts";
 
 export interface OperationRequest extends HandlerInput {
   request: MockRequest;

@@ -2,24 +2,24 @@
  * Handler invocation: builds the operation context, runs the section's handler, renders its result (or the problem
  * it threw), validates the response in tests, then publishes the webhook events it emitted.
  */
-import { cors } from "./cors.ts";
-import { pickText } from "./culture.ts";
-import type { OperationSpec } from "./document.ts";
-import type { MockCore } from "./engine.ts";
-import { prefixedId, randomToken } from "./ids.ts";
-import { problemResponse } from "./problem-response.ts";
-import { ProblemError } from "./problems.ts";
-import { queryRecord } from "./request-target.ts";
-import { checkResponse } from "./response-check.ts";
-import type { EmittedEvent, MockSession } from "./session.ts";
+
+import { cors } from "../cors.ts";
+import type { OperationSpec } from "../document.ts";
+import type { MockCore } from "../engine.ts";
+import { ProblemError, problemResponse } from "../problems.ts";
+import type { MockSession } from "../session.ts";
+import { queryRecord } from "../target.ts";
 import type {
   AuthInfo,
   Culture,
   HandlerResult,
   MockResponse,
-  OperationContext,
   OperationHandler,
-} from "./types.ts";
+  WebhookEventType,
+} from "../types.ts";
+import { buildContext, publishEvent } from "./context.ts";
+
+/** Response validation (tests): the mock's own answers checked against the document. */
 
 /** What the pipeline knows about a request once it reaches the handler. */
 export interface HandlerInput {
@@ -49,48 +49,24 @@ export async function invokeHandler(
       headers: rateHeaders,
     });
   }
-  const events: Array<{ type: string; data: Record<string, unknown> }> = [];
-  const query = queryRecord(input.url.searchParams);
-  const baseUrl = core.baseUrlFor(input.url.origin);
-  const ctx: OperationContext = {
+  const events: Array<{ type: WebhookEventType; data: Record<string, unknown> }> = [];
+  const ctx = buildContext({
+    core,
+    session,
     operationId: op.operationId,
     method: op.method,
     url: input.url,
     params: input.params,
-    query,
+    query: queryRecord(input.url.searchParams),
     headers: input.headers,
     body: input.body,
     culture,
     auth: input.auth,
-    world: session.world,
-    clock: session.clock,
-    baseUrl,
-    mockSession: session.id,
     logId,
-    text: (value) => pickText(value, culture),
-    problem: (slug, detail, extensions) => {
-      throw new ProblemError(slug, detail, extensions);
-    },
-    emit: (type, data) => {
+    publish: (type, data) => {
       events.push({ type, data });
     },
-    id: (prefix) => prefixedId(prefix, session.clock.now()),
-    signedUrl: (path) => core.signedLink(baseUrl, path, session.clock.now()),
-    issueSessionToken: ({ sessionId, ttlSeconds, allowedOrigins }) => {
-      const token = `${sessionId}.${randomToken(32)}`;
-      const expiresAt = session.clock.now() + ttlSeconds * 1000;
-      const creator = input.auth?.clientId ?? "anonymous";
-      session.tokens.set(token, {
-        kind: "session",
-        clientId: creator,
-        scopes: ["Shop"],
-        sessionId,
-        expiresAt,
-        allowedOrigins,
-      });
-      return { token, expiresAt };
-    },
-  };
+  });
   let response: MockResponse;
   let keepEvents = true;
   try {
@@ -115,19 +91,8 @@ export async function invokeHandler(
     }
   }
   if (core.options.validateResponses) checkResponse(core, op, response, culture, logId);
-  if (keepEvents && events.length > 0) {
-    for (const e of events) {
-      const event: EmittedEvent = {
-        id: prefixedId("msg", session.clock.now()),
-        type: e.type,
-        timestamp: new Date(session.clock.now()).toISOString(),
-        data: e.data,
-        session: session.id,
-      };
-      session.recordEvent(event);
-      core.dispatchEvent(event, session);
-    }
-  }
+  // Events of a handler that crashed are dropped; those of a deliberate problem are kept.
+  if (keepEvents) for (const e of events) publishEvent(core, session, e.type, e.data);
   return cors(response, origin);
 }
 
@@ -155,4 +120,62 @@ function renderResult(
   }
   if (result.headers) for (const [k, v] of Object.entries(result.headers)) headers[k.toLowerCase()] = v;
   return { status: result.status, headers, body };
+}
+
+/**
+ * Records a response that the document does not describe (status, content type, body schema) in
+ * `core.responseViolations`; in "strict" mode turns it into a 500 naming the violations.
+ */
+export function checkResponse(
+  core: MockCore,
+  op: OperationSpec,
+  response: MockResponse,
+  culture: Culture,
+  logId: string,
+): void {
+  const errors = responseViolations(core, op, response);
+  if (errors.length === 0) return;
+  core.responseViolations.push({ operationId: op.operationId, status: response.status, errors });
+  if (core.options.validateResponses === "strict") {
+    const problem = problemResponse("internal-error", culture, logId, undefined, {
+      detail: `The mock's response violates the document: ${errors.join("; ")}`,
+      extensions: { violations: errors, originalStatus: response.status },
+    });
+    response.status = problem.status;
+    response.headers = problem.headers;
+    response.body = problem.body;
+  }
+}
+
+/**
+ * What makes a response differ from the document: an undocumented status or content type, a body the status's
+ * schema rejects, or a missing body. Empty when it conforms (tests run every fuzzed response through it).
+ */
+export function responseViolations(
+  core: Pick<MockCore, "validator">,
+  op: OperationSpec,
+  response: Pick<MockResponse, "status" | "headers" | "body">,
+): string[] {
+  const status = String(response.status);
+  const media =
+    op.responses.get(status) ?? op.responses.get(`${status[0]}XX`) ?? op.responses.get("default") ?? null;
+  const errors: string[] = [];
+  if (!media) {
+    errors.push(`Status ${status} is not documented for ${op.operationId}.`);
+  } else {
+    const type = (response.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "";
+    if (media.size > 0 && response.body !== null) {
+      if (!media.has(type))
+        errors.push(`Content-Type ${type} is not documented for ${op.operationId} ${status}.`);
+      else {
+        const pointer = media.get(type);
+        if (pointer && typeof response.body === "string" && type.endsWith("json")) {
+          errors.push(...core.validator.response(pointer, JSON.parse(response.body)));
+        }
+      }
+    } else if (media.size > 0 && response.body === null && status !== "204") {
+      errors.push(`${op.operationId} ${status} has no body but the document describes one.`);
+    }
+  }
+  return errors;
 }

@@ -2,10 +2,10 @@
  * Request-wide checks that run before routing, in this order: the target (dot segments, URL syntax; problems in the
  * default culture), Accept-Language, the mock session id, duplicated singleton headers.
  */
-import { AcceptLanguageError, DEFAULT_CULTURE, negotiateCulture } from "./culture.ts";
-import { problemResponse } from "./problem-response.ts";
-import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID } from "./request-target.ts";
-import type { Culture, MockRequest, MockResponse } from "./types.ts";
+import { AcceptLanguageError, DEFAULT_CULTURE, negotiateCulture } from "../culture.ts";
+import { problemResponse } from "../problems.ts";
+import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID } from "../target.ts";
+import type { Culture, MockRequest, MockResponse } from "../types.ts";
 
 /**
  * The request URL, or the 400 to answer. WHATWG URL parsing would silently resolve "/a/../b"; a client sending dot

@@ -1,8 +1,8 @@
 /** Content negotiation (RFC 9110 §12.5.1): which success media an operation answers, and does Accept allow one. */
-import type { OperationSpec } from "./document.ts";
-import type { OperationRequest } from "./operation-request.ts";
-import { problemResponse } from "./problem-response.ts";
-import type { MockResponse } from "./types.ts";
+import type { OperationSpec } from "../document.ts";
+import { problemResponse } from "../problems.ts";
+import type { MockResponse } from "../types.ts";
+import type { OperationRequest } from "./request.ts";
 
 const successMediaCache = new WeakMap<OperationSpec, string[]>();
 

@@ -1,0 +1,170 @@
+/**
+ * Request input stages: path, query and header parameters against the operation's schemas, the Idempotency-Key
+ * syntax, then the body (size, media type, UTF-8, syntax, schema).
+ */
+import type { OperationSpec } from "../document.ts";
+import type { FieldError } from "../problems.ts";
+import { problemResponse } from "../problems.ts";
+import { queryRecord } from "../target.ts";
+import type { Culture, MockResponse } from "../types.ts";
+import type { Validator } from "../validation.ts";
+import { parseIdempotencyKey } from "./9-idempotency.ts";
+import type { OperationRequest } from "./request.ts";
+
+/** Request bodies: size, media type and charset, UTF-8, JSON or form parsing, then schema validation. */
+
+/** A 400 naming every invalid path, query and header parameter at once; null when all are valid. */
+export function invalidParameters(validator: Validator, rq: OperationRequest): MockResponse | null {
+  const { op, url, culture } = rq;
+  const errors: FieldError[] = [];
+  if (rq.template.includes("{")) errors.push(...validator.params(op, "path", rq.params, culture));
+  if (url.search !== "" || op.params.some((p) => p.in === "query" && p.required)) {
+    const query = queryRecord(url.searchParams);
+    errors.push(...validator.params(op, "query", query, culture));
+  }
+  if (validator.checks(op, "header")) errors.push(...validator.params(op, "header", rq.headers, culture));
+  if (errors.length === 0) return null;
+  return problemResponse("validation-error", culture, rq.logId, rq.origin, {
+    instance: rq.pathname,
+    errors,
+    headers: rq.rateHeaders,
+  });
+}
+
+/**
+ * The write's idempotency key (null when none is sent or the operation is no write), or the 400 for a malformed
+ * one.
+ */
+export function idempotencyKeyOf(rq: OperationRequest): string | null | MockResponse {
+  const rawKey = rq.headers["idempotency-key"];
+  if (!rq.op.write || rawKey === undefined) return null;
+  const key = parseIdempotencyKey(rawKey);
+  if (key !== null) return key;
+  return problemResponse("validation-error", rq.culture, rq.logId, rq.origin, {
+    instance: rq.pathname,
+    headers: rq.rateHeaders,
+    errors: [
+      {
+        pointer: "/header/idempotency-key",
+        detail: "1–255 characters: a bare token or a quoted sf-string.",
+      },
+    ],
+  });
+}
+
+/** Reads the request body into `rq.body`; returns the problem to answer instead, or null. */
+export function readBody(
+  validator: Validator,
+  maxBodyBytes: number,
+  rq: OperationRequest,
+): MockResponse | null {
+  const { op, culture, logId, origin, pathname, rateHeaders } = rq;
+  const bytes = rq.request.body;
+  if (bytes && bytes.length > maxBodyBytes) {
+    return problemResponse("payload-too-large", culture, logId, origin, {
+      instance: pathname,
+      headers: rateHeaders,
+    });
+  }
+  if (bytes && bytes.length > 0) {
+    const parsed = parseBody(validator, op, rq.headers["content-type"], bytes, culture);
+    if (parsed.problem) {
+      return problemResponse(parsed.problem.slug, culture, logId, origin, {
+        instance: pathname,
+        headers: { ...rateHeaders, ...parsed.problem.headers },
+        detail: parsed.problem.detail,
+        errors: parsed.problem.errors,
+      });
+    }
+    rq.body = parsed.value;
+  } else if (op.body?.required) {
+    return problemResponse("validation-error", culture, logId, origin, {
+      instance: pathname,
+      headers: rateHeaders,
+      errors: [{ pointer: "/body", detail: "A request body is required." }],
+    });
+  }
+  return null;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A parsed body (`value`), or the problem to answer instead. */
+export interface ParsedBody {
+  value?: unknown;
+  problem?: { slug: string; detail?: string; errors?: FieldError[]; headers?: Record<string, string> };
+}
+
+/** Parses and validates a non-empty request body against the operation's documented request body. */
+export function parseBody(
+  validator: Validator,
+  op: OperationSpec,
+  contentType: string | undefined,
+  bytes: Uint8Array,
+  culture: Culture,
+): ParsedBody {
+  if (!op.body) {
+    return {
+      problem: {
+        slug: "malformed-request",
+        detail: `${op.method} ${op.template} takes no request body.`,
+        errors: [{ pointer: "/body", detail: "Send no body." }],
+      },
+    };
+  }
+  const accepted = [...op.body.media.keys()];
+  const [rawMedia = "", ...params] = (contentType ?? "").split(";");
+  const media = rawMedia.trim().toLowerCase();
+  const charset = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("charset="));
+  const isJson = media === "application/json" || media.endsWith("+json");
+  if (!op.body.media.has(media) || (charset && !/^charset="?utf-8"?$/.test(charset))) {
+    return {
+      problem: {
+        slug: "unsupported-media-type",
+        detail: `Send ${accepted.join(" or ")} (UTF-8); got ${contentType ?? "no Content-Type"}.`,
+        errors: [{ pointer: "/header/content-type", detail: `Expected ${accepted.join(" or ")}.` }],
+        headers: { [op.method === "PATCH" ? "accept-patch" : "accept-post"]: accepted.join(", ") },
+      },
+    };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return {
+      problem: {
+        slug: "malformed-request",
+        detail: "The request body is not valid UTF-8.",
+        errors: [{ pointer: "/body", detail: "Not valid UTF-8." }],
+      },
+    };
+  }
+  let value: unknown;
+  if (isJson) {
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return {
+        problem: {
+          slug: "malformed-request",
+          detail: `The request body is not valid JSON: ${(error as Error).message}`,
+          errors: [{ pointer: "/body", detail: "Not valid JSON." }],
+        },
+      };
+    }
+  } else if (media === "application/x-www-form-urlencoded") {
+    const form: Record<string, string | string[]> = {};
+    for (const [k, v] of new URLSearchParams(text)) {
+      const existing = form[k];
+      if (existing === undefined) form[k] = v;
+      else if (Array.isArray(existing)) existing.push(v);
+      else form[k] = [existing, v];
+    }
+    value = form;
+  } else {
+    value = text;
+  }
+  const errors = validator.body(op, media, value, culture);
+  if (errors.length > 0) return { problem: { slug: "validation-error", errors } };
+  return { value };
+}

@@ -1,0 +1,177 @@
+/**
+ * Bounded by design: what a session (and the engine) retains has a cap as well as a lifetime, oldest first, and
+ * what was dropped says so. Runs the whole engine in process with strict response validation.
+ */
+import { describe, expect, it } from "vitest";
+import type { MockCoreOptions } from "../../src/core/engine.ts";
+import type { MockResponse } from "../../src/core/types.ts";
+import { createEntradaMock } from "../../src/index.ts";
+
+function setup(options: Partial<MockCoreOptions> = {}) {
+  const core = createEntradaMock({ validateResponses: "strict", rateLimit: false, ...options });
+  const send = (
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; json?: unknown; session?: string } = {},
+  ): Promise<MockResponse> => {
+    const headers: Record<string, string> = { "accept-language": "en-GB", ...init.headers };
+    if (init.session) headers["x-mock-session"] = init.session;
+    let body: Uint8Array | null = null;
+    if (init.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = new TextEncoder().encode(JSON.stringify(init.json));
+    }
+    return core.handle({ method, url: `http://mock.test${path}`, headers, body });
+  };
+  const token = async (session?: string): Promise<Record<string, string>> => {
+    const res = await core.handle({
+      method: "POST",
+      url: "http://mock.test/connect/token",
+      headers: {
+        authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
+        "content-type": "application/x-www-form-urlencoded",
+        ...(session ? { "x-mock-session": session } : {}),
+      },
+      body: new TextEncoder().encode("grant_type=client_credentials"),
+    });
+    expect(res.status).toBe(200);
+    return { authorization: `Bearer ${JSON.parse(String(res.body)).access_token}` };
+  };
+  return { core, send, token };
+}
+
+const json = (r: MockResponse) => JSON.parse(String(r.body));
+
+describe("carts", () => {
+  it("keeps at most shop.maxCarts, evicts the oldest first with its holds, and says so when one is read", async () => {
+    const { core, send, token } = setup({ seed: { shop: { maxCarts: 3 } } });
+    const auth = await token();
+    const events = json(await send("GET", "/shop/v1/discovery/events", { headers: auth })).items;
+    const event = json(await send("GET", `/shop/v1/discovery/events/${events[0].id}`, { headers: auth }));
+    const slot = event.slots[0];
+    const articleId = event.pricingAssortments[0].articles[0].id;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const cart = json(await send("POST", "/shop/v1/cart", { headers: auth }));
+      const added = await send("POST", `/shop/v1/cart/${cart.id}/items`, {
+        headers: auth,
+        json: { articleId, slotId: slot.id, quantity: 1 },
+      });
+      expect(added.status).toBe(201);
+      ids.push(cart.id);
+    }
+    expect(Object.keys(core.session().world.shop as object)).toContain("carts");
+    const shop = core.session().world.shop as { carts: Record<string, unknown>; cartCount: number };
+    expect(Object.keys(shop.carts).sort()).toEqual(ids.slice(2).sort());
+    expect(shop.cartCount).toBe(3);
+    for (const id of ids.slice(0, 2)) {
+      const gone = await send("GET", `/shop/v1/cart/${id}`, { headers: auth });
+      expect(gone.status).toBe(404);
+      expect(json(gone).detail).toBe(
+        `The cart ${id} was evicted: the mock keeps at most 3 carts per session, oldest first (shop.maxCarts in the seed).`,
+      );
+    }
+    // The evicted carts' seats went back: only the three kept carts hold one each.
+    const after = json(await send("GET", `/shop/v1/discovery/events/${event.id}`, { headers: auth }));
+    expect(after.slots[0].available).toBe(slot.available - 3);
+    // A cart that never existed is still a plain 404.
+    const never = await send("GET", "/shop/v1/cart/crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W", { headers: auth });
+    expect(json(never).detail).toBe("There is no cart crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W.");
+    expect(core.responseViolations).toEqual([]);
+  });
+});
+
+describe("keys, tokens and sessions", () => {
+  it("keeps at most maxIdempotencyKeys keys: the oldest is forgotten first", async () => {
+    const { core, send, token } = setup({ maxIdempotencyKeys: 2 });
+    const auth = await token();
+    for (const key of ["k1", "k2", "k3"])
+      expect(
+        (await send("POST", "/shop/v1/cart", { headers: { ...auth, "idempotency-key": key } })).status,
+      ).toBe(201);
+    expect(core.session().idempotency.size).toBe(2);
+    // k3 is kept: a replay. k1 was forgotten: a new cart.
+    const replay = await send("POST", "/shop/v1/cart", { headers: { ...auth, "idempotency-key": "k3" } });
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    const fresh = await send("POST", "/shop/v1/cart", { headers: { ...auth, "idempotency-key": "k1" } });
+    expect(fresh.headers["idempotent-replayed"]).toBeUndefined();
+  });
+
+  it("keeps at most maxTokens tokens: the oldest issued stops working (401 invalid_token)", async () => {
+    const { core, send, token } = setup({ maxTokens: 2 });
+    const first = await token();
+    const second = await token();
+    const third = await token();
+    expect(core.session().tokens.size).toBe(2);
+    const old = await send("GET", "/shop/v1/discovery/events", { headers: first });
+    expect(old.status).toBe(401);
+    expect(old.headers["www-authenticate"]).toContain('error="invalid_token"');
+    for (const auth of [second, third])
+      expect((await send("GET", "/shop/v1/discovery/events", { headers: auth })).status).toBe(200);
+  });
+
+  it("drops the least recently used sessions (never default) once all of them retain more than maxRetainedRecords", async () => {
+    const { core, send, token } = setup({ maxRetainedRecords: 12 });
+    const auth = await token();
+    for (const session of ["a", "b", "c"]) {
+      const own = await token(session);
+      for (let i = 0; i < 4; i++) await send("POST", "/shop/v1/cart", { headers: own, session });
+    }
+    for (let i = 0; i < 3; i++) await send("POST", "/shop/v1/cart", { headers: auth });
+    const kept = core.listSessions().map((s) => s.id);
+    expect(kept).toContain("default");
+    expect(kept).not.toContain("a");
+    expect(core.retainedRecords).toBeLessThanOrEqual(12);
+  });
+});
+
+describe("webhooks", () => {
+  const subscribe = (send: ReturnType<typeof setup>["send"], auth: Record<string, string>, n: number) =>
+    send("POST", "/webhooks/v1/subscriptions", {
+      headers: auth,
+      json: { url: `http://127.0.0.1:9/hook-${n}`, eventTypes: ["cart.created"] },
+    });
+
+  it("caps subscriptions (409 beyond), pending deliveries per subscription and the delivery log", async () => {
+    const { core, send, token } = setup({
+      seed: { webhooks: { limits: { maxSubscriptions: 2, maxPendingPerSubscription: 3, maxDeliveries: 4 } } },
+    });
+    const auth = await token();
+    expect((await subscribe(send, auth, 1)).status).toBe(201);
+    expect((await subscribe(send, auth, 2)).status).toBe(201);
+    const third = await subscribe(send, auth, 3);
+    expect(third.status).toBe(409);
+    expect(json(third)).toMatchObject({
+      limit: 2,
+      detail: expect.stringContaining("At most 2 subscriptions"),
+    });
+    for (let i = 0; i < 5; i++) await send("POST", "/shop/v1/cart", { headers: auth });
+    const state = core.session().world.webhooks as {
+      deliveries: Record<string, { status: string; subscriptionId: string }>;
+      deliveryOrder: string[];
+    };
+    // 10 deliveries were created; the log keeps the newest (at most 4 + its batch slack of 16).
+    expect(state.deliveryOrder.length).toBeLessThanOrEqual(4 + 16);
+    const bySubscription = new Map<string, number>();
+    for (const d of Object.values(state.deliveries))
+      if (d.status === "pending")
+        bySubscription.set(d.subscriptionId, (bySubscription.get(d.subscriptionId) ?? 0) + 1);
+    expect([...bySubscription.values()]).toEqual([3, 3]);
+    expect(core.responseViolations).toEqual([]);
+  });
+
+  it("survives a 10k-subscription burst: 1 000 kept, the rest a 409, one event fans out within the caps, no 5xx", async () => {
+    const { core, send, token } = setup();
+    const auth = await token();
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 10_000; i++) {
+      const status = (await subscribe(send, auth, i)).status;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 201: 1000, 409: 9000 });
+    expect((await send("POST", "/shop/v1/cart", { headers: auth })).status).toBe(201);
+    const state = core.session().world.webhooks as { deliveryOrder: string[] };
+    expect(state.deliveryOrder.length).toBe(1000);
+    expect(core.retainedRecords).toBeLessThan(100_000);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * SIGTERM during load: the CLI stops while requests are in flight and a webhook receiver hangs, exits 0, and no
+ * socket to the receiver outlives it (the exit deadline itself, 1 s, is the CLI's backstop timer, not timed here).
+ */
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "../..");
+
+it("entrada-mock: SIGTERM under load with a hanging webhook receiver exits 0 and drops every connection", async () => {
+  let receiverSockets = 0;
+  let receiverClosed = 0;
+  const hanging = createServer((req) => {
+    receiverSockets++;
+    req.socket.on("close", () => {
+      receiverClosed++;
+    });
+  });
+  await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=source",
+      "--experimental-transform-types",
+      "--disable-warning=ExperimentalWarning",
+      "src/node/cli.ts",
+      "--port",
+      "0",
+      "--no-docs",
+      "--rate-limit",
+      "off",
+    ],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => {
+    output += c.toString();
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    output += c.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  await expect.poll(() => /Ctrl-C stops the server/.test(output), { timeout: 20_000 }).toBe(true);
+  const url = /Entrada mock server {2}(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] as string;
+  const tokenResponse = await fetch(`${url}/connect/token`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: "grant_type=client_credentials",
+  });
+  const auth = {
+    authorization: `Bearer ${((await tokenResponse.json()) as { access_token: string }).access_token}`,
+  };
+  const subscribed = await fetch(`${url}/webhooks/v1/subscriptions`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({
+      url: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`,
+      eventTypes: ["*"],
+    }),
+  });
+  expect(subscribed.status).toBe(201);
+  // Load: 20 clients creating carts back to back until the server goes away.
+  let stopped = false;
+  let created = 0;
+  const failures: string[] = [];
+  const load = Array.from({ length: 20 }, async () => {
+    while (!stopped) {
+      try {
+        const res = await fetch(`${url}/shop/v1/cart`, { method: "POST", headers: auth });
+        if (res.status === 201) created++;
+        else if (res.status >= 500) failures.push(String(res.status));
+        await res.arrayBuffer();
+      } catch {
+        // The connection went away with the server: expected once SIGTERM lands.
+        if (stopped) return;
+      }
+    }
+  });
+  await expect.poll(() => receiverSockets > 0 && created > 50, { timeout: 20_000 }).toBe(true);
+  child.kill("SIGTERM");
+  expect(await exited).toBe(0);
+  stopped = true;
+  await Promise.all(load);
+  expect(failures).toEqual([]);
+  expect(output).toContain("SIGTERM: stopping");
+  await expect.poll(() => receiverClosed).toBe(receiverSockets);
+  hanging.closeAllConnections();
+  await new Promise((resolve) => hanging.close(resolve));
+});
