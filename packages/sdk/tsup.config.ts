@@ -5,6 +5,7 @@ export default defineConfig({
     index: "src/index.ts",
     webhooks: "src/webhooks/index.ts",
     bi: "src/bi/index.ts",
+    conversions: "src/conversions/index.ts",
     "cli/bi-export": "src/cli/bi-export.ts",
   },
   format: ["esm", "cjs"],
