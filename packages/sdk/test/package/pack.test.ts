@@ -74,6 +74,8 @@ const CONSUMER_LOGIC = `
     coreVerifier: sdk.verifyWebhook === webhooks.verifyWebhook || typeof sdk.verifyWebhook === "function",
     verifiedType: verified.type,
     bi: typeof bi,
+    parquetBytes: (() => { const e = new bi.ParquetEncoder("Entrances", ["ScanId", "ScannedAt"]); e.push([{ ScanId: "scn_1", ScannedAt: "2026-12-05T18:02:41Z" }]); return new TextDecoder().decode(e.finish().slice(0, 4)); })(),
+    conversion: (await conversions.ga4FromWebhook({ type: "ticket.issued" })).code,
   }));
 `;
 
@@ -112,6 +114,12 @@ beforeAll(() => {
   cpSync(openapiFetch, join(modules, "openapi-fetch"), { recursive: true, dereference: true });
   const helpers = realpathSync(join(openapiFetch, "..", "openapi-typescript-helpers"));
   cpSync(helpers, join(modules, "openapi-typescript-helpers"), { recursive: true, dereference: true });
+  for (const name of ["hyparquet-writer", "hyparquet"]) {
+    // (Their exports maps hide package.json: walk up from the entry.)
+    let dir = realpathSync(dirname(require.resolve(name)));
+    while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
+    cpSync(dir, join(modules, name), { recursive: true, dereference: true });
+  }
 
   writeFileSync(
     join(tmp, "esm.mjs"),
@@ -119,6 +127,7 @@ beforeAll(() => {
     import * as sdk from "@entrada/sdk";
     import * as webhooks from "@entrada/sdk/webhooks";
     import * as bi from "@entrada/sdk/bi";
+    import * as conversions from "@entrada/sdk/conversions";
     ${CONSUMER_LOGIC}
   `,
   );
@@ -128,6 +137,7 @@ beforeAll(() => {
     const sdk = require("@entrada/sdk");
     const webhooks = require("@entrada/sdk/webhooks");
     const bi = require("@entrada/sdk/bi");
+    const conversions = require("@entrada/sdk/conversions");
     (async () => { ${CONSUMER_LOGIC} })().catch((e) => { console.error(e); process.exit(1); });
   `,
   );
@@ -183,6 +193,8 @@ describe("packed tarball", () => {
           configError: "EntradaConfigError",
           problemClass: "function",
           bi: "object",
+          parquetBytes: "PAR1",
+          conversion: "unknown_kind",
           verifiedType: "ticket.issued",
           coreVerifier: true,
         });
