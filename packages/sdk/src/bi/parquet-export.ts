@@ -1,7 +1,7 @@
 import type { BiExportOptions, BiExportProgress } from "./export.ts";
 import type { BiFeed } from "./feed.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
-import { ParquetEncoder } from "./parquet.ts";
+import type { ParquetEncoder } from "./parquet.ts";
 import type { ODataQuery } from "./query.ts";
 
 /**
@@ -15,10 +15,15 @@ export function parquetExportStream<S extends BiEntitySet, K extends BiProperty<
   options: BiExportOptions,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   const pages = feed.pages(query, options);
-  const encoder = new ParquetEncoder(query.entitySet, query.selected, options.parquet);
+  let encoder: ParquetEncoder;
   const progress: BiExportProgress = { rows: 0, pages: 0, bytes: 0, total: undefined };
   return new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
+      // Loaded on first use: the writer (about 16 KB gzip) stays out of NDJSON/CSV exports and of start-up.
+      async start() {
+        const { ParquetEncoder } = await import("./parquet.ts");
+        encoder = new ParquetEncoder(query.entitySet, query.selected, options.parquet);
+      },
       async pull(controller) {
         for (;;) {
           const next = await pages.next();

@@ -14,21 +14,14 @@ import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import {
-  type BiEntitySet,
-  type BiExportFormat,
-  type BiExportProgress,
-  type BiFeed,
-  BiStateError,
-  biEntitySets,
-  biFeed,
-  ODataError,
-  type ODataQuery,
-  odata,
-} from "../bi/index.ts";
-import { isEntitySet } from "../bi/metadata.ts";
+// Modules, not the `bi/index.ts` barrel: the Parquet writer is then loaded only by a Parquet export (start-up).
+import { ODataError } from "../bi/errors.ts";
+import type { BiExportFormat, BiExportProgress } from "../bi/export.ts";
+import { type BiFeed, biFeed } from "../bi/feed.ts";
+import { BiStateError } from "../bi/incremental.ts";
+import { type BiEntitySet, biEntitySets, isEntitySet } from "../bi/metadata.ts";
+import { type ODataQuery, odata } from "../bi/query.ts";
 import { progressReporter } from "./progress.ts";
-import { runWarehouseTarget } from "./warehouse.ts";
 
 const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format ndjson|csv|parquet --out FILE|-
                          [--state FILE]
@@ -299,6 +292,8 @@ async function runWarehouse(
   process.once("SIGINT", onSignal);
   const progress = progressReporter(process.stderr, config.quiet);
   try {
+    // Loaded only for these runs (DuckDB, state files): plain exports start faster.
+    const { runWarehouseTarget } = await import("./warehouse.ts");
     const done = await runWarehouseTarget(config, feed, query, controller.signal, (p) => progress.update(p));
     progress.done(done.progress, done.target);
     if (!config.quiet) process.stderr.write(`${done.summary}\n`);

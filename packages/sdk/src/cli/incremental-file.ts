@@ -1,16 +1,11 @@
 import { createWriteStream, existsSync } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { Writable } from "node:stream";
-import {
-  type BiEntitySet,
-  type BiExportOptions,
-  type BiExportProgress,
-  type BiFeed,
-  type BiIncrementalState,
-  exportIncremental,
-  type ODataQuery,
-  readIncrementalState,
-} from "../bi/index.ts";
+import type { BiExportOptions, BiExportProgress } from "../bi/export.ts";
+import type { BiFeed } from "../bi/feed.ts";
+import { type BiIncrementalState, exportIncremental, readIncrementalState } from "../bi/incremental.ts";
+import type { BiEntitySet } from "../bi/metadata.ts";
+import type { ODataQuery } from "../bi/query.ts";
 
 /**
  * `entrada-bi-export --state FILE`: one incremental run into one output file, crash-safe in two phases.

@@ -1,5 +1,8 @@
-import type { BiEntitySet, BiExportFormat, BiExportProgress, BiFeed, ODataQuery } from "../bi/index.ts";
-import { loadIntoDuckDb } from "../bi/index.ts";
+import { loadIntoDuckDb } from "../bi/duckdb.ts";
+import type { BiExportFormat, BiExportProgress } from "../bi/export.ts";
+import type { BiFeed } from "../bi/feed.ts";
+import type { BiEntitySet } from "../bi/metadata.ts";
+import type { ODataQuery } from "../bi/query.ts";
 import { runIncrementalToFile } from "./incremental-file.ts";
 
 /** What `entrada-bi-export` needs to know for a `--duckdb` or `--state` run. */

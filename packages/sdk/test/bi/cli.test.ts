@@ -287,7 +287,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", () => {
       ],
       [
         ["--base-url", base, "--dataset", "Tickets", "--format", "xml", "--out", "-", ...creds],
-        /--format must be ndjson or csv/,
+        /--format must be ndjson, csv or parquet/,
       ],
       [
         ["--base-url", base, "--dataset", "Tickets", "--format", "csv", "--out", "-"],
