@@ -117,10 +117,11 @@ describe("activation example against the mock over HTTP", () => {
       name: "purchase",
       params: { transaction_id: order.id, currency: "CHF", value: order.total.amount / 100 },
     });
-    expect((purchase.events[0]?.params.items as { quantity: number }[])[0]?.quantity).toBe(2);
-    const metaEvent = (meta.bodies[0] as { data: Record<string, unknown>[] }).data[0];
+    const items = purchase.events[0]?.params.items as { quantity: number }[] | undefined;
+    expect(items?.[0]?.quantity).toBe(2);
+    const metaEvent = (meta.bodies[0] as { data: Record<string, unknown>[] }).data[0] ?? {};
     expect(metaEvent).toMatchObject({ event_name: "Purchase", event_id: order.id, action_source: "other" });
-    expect((metaEvent?.user_data as { em: string[] }).em).toEqual([sha("lea.rossi@example.com")]);
+    expect((metaEvent.user_data as { em: string[] }).em).toEqual([sha("lea.rossi@example.com")]);
 
     // The visitor arrives: the mock's clock moves to the slot, the gate scans the ticket.
     await fetch(`${mock.url}/__mock/clock`, {

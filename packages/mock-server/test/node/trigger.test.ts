@@ -52,7 +52,7 @@ describe("entrada-mock trigger", () => {
   });
   afterAll(async () => {
     await mock?.close();
-    await new Promise((r) => (hook?.server as Server).close(r));
+    if (hook) await new Promise((r) => (hook.server as Server).close(r));
   });
 
   const io = () => {
