@@ -32,8 +32,6 @@ describe("bi: the ModifiedAt change stamp", () => {
       expect(rows.length, set).toBeGreaterThan(100);
       for (const row of rows) {
         expect(typeof row.ModifiedAt, set).toBe("string");
-          true,
-        );
         for (const name of instants)
           if (row[name] !== null) expect(ms(row.ModifiedAt)).toBeGreaterThanOrEqual(ms(row[name]));
       }
