@@ -8,6 +8,7 @@ export default defineConfig({
     raw: "src/raw.ts",
     shop: "src/shop.ts",
     survey: "src/survey.ts",
+    conversions: "src/conversions/index.ts",
     "cli/bi-export": "src/cli/bi-export.ts",
   },
   format: ["esm", "cjs"],

@@ -10,6 +10,9 @@ export default defineProject({
     name: "sdk",
     include: ["test/**/*.test.ts"],
     environment: "node",
+    // Tests that spawn the CLI or start the mock take seconds on a loaded 2-core machine (as in mock-server's).
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     typecheck: {
       enabled: true,
       include: ["test/**/*.test-d.ts"],

@@ -3498,6 +3498,11 @@ export interface components {
             CustomerFirstName?: string;
             CustomerLastName?: string;
             CustomerCompany?: string | null;
+            /**
+             * Format: date-time
+             * @description When this row last changed (the order was paid, refunded or cancelled). Monotonic per row; incremental loads filter `ModifiedAt gt <watermark>` and order by `ModifiedAt` (the key breaks ties).
+             */
+            ModifiedAt?: string;
         };
         BiOrderCollection: {
             /** Format: uri */
@@ -3530,6 +3535,11 @@ export interface components {
             IssuedAt?: string;
             /** Format: date-time */
             FirstAdmittedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When this row last changed (the ticket was issued or imported, changed status, was personalized or first admitted). Monotonic per row; incremental loads filter `ModifiedAt gt <watermark>` and order by `ModifiedAt` (the key breaks ties).
+             */
+            ModifiedAt?: string;
         };
         BiTicketCollection: {
             /** Format: uri */
@@ -3554,6 +3564,11 @@ export interface components {
             /** Format: date-time */
             CompletedAt?: string | null;
             FailureCode?: string | null;
+            /**
+             * Format: date-time
+             * @description When this row last changed (the payment started or reached a final state). Monotonic per row; incremental loads filter `ModifiedAt gt <watermark>` and order by `ModifiedAt` (the key breaks ties).
+             */
+            ModifiedAt?: string;
         };
         BiPaymentCollection: {
             /** Format: uri */
@@ -3582,6 +3597,11 @@ export interface components {
             /** Format: date-time */
             ScannedAt?: string;
             DeviceId?: string | null;
+            /**
+             * Format: date-time
+             * @description When this row last changed (the scan was recorded; scans never change afterwards). Monotonic per row; incremental loads filter `ModifiedAt gt <watermark>` and order by `ModifiedAt` (the key breaks ties).
+             */
+            ModifiedAt?: string;
         };
         BiEntranceCollection: {
             /** Format: uri */

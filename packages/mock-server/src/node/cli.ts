@@ -7,4 +7,16 @@
 import module from "node:module";
 
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-await import("./cli-main.ts");
+// `entrada-mock trigger …` is a client of a running mock (trigger.ts); everything else starts one.
+const args = process.argv.slice(2);
+if (args[0] === "--") args.shift();
+if (args[0] === "trigger") {
+  const { triggerMain } = await import("./trigger.ts");
+  process.exitCode = await triggerMain(
+    args.slice(1),
+    { out: (line) => console.log(line), err: (line) => console.error(line) },
+    process.env,
+  );
+} else {
+  await import("./cli-main.ts");
+}

@@ -1,9 +1,11 @@
 import { csvField, csvRecord } from "./csv.ts";
 import type { BiFeed, BiRequestOptions } from "./feed.ts";
 import { type BiEntitySet, type BiProperty, biEntitySets } from "./metadata.ts";
+import type { ParquetEncoderOptions } from "./parquet.ts";
+import { parquetExportStream } from "./parquet-export.ts";
 import type { ODataQuery } from "./query.ts";
 
-export type BiExportFormat = "ndjson" | "csv";
+export type BiExportFormat = "ndjson" | "csv" | "parquet";
 
 export interface BiExportProgress {
   rows: number;
@@ -18,6 +20,8 @@ export interface BiExportOptions extends BiRequestOptions {
   format: BiExportFormat;
   /** Called after every page is encoded. */
   onProgress?: (progress: BiExportProgress) => void;
+  /** Parquet only: rows per row group and footer metadata. */
+  parquet?: ParquetEncoderOptions;
 }
 
 const encoder = new TextEncoder();
@@ -33,8 +37,8 @@ function orderColumns(set: BiEntitySet, row: object): string[] {
 }
 
 /**
- * Streams a whole dataset as NDJSON (one JSON object per line) or CSV (RFC 4180, CRLF, header row from `$select`,
- * else from the first row). Pages are fetched only as the consumer reads, so memory stays at about one page.
+ * Streams a whole dataset as NDJSON (one JSON object per line), CSV (RFC 4180, CRLF, header row from `$select`,
+ * else from the first row) or Parquet (typed columns, see `parquet.ts`). Pages are fetched only as the consumer reads, so memory stays at about one page.
  */
 export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
   feed: BiFeed,
@@ -42,6 +46,7 @@ export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
   options: BiExportOptions,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { format, onProgress } = options;
+  if (format === "parquet") return parquetExportStream(feed, query, options);
   if (format !== "ndjson" && format !== "csv")
     throw new TypeError(`Unknown export format "${String(format)}"`);
   const pages = feed.pages(query, options);

@@ -1,4 +1,6 @@
 export { csvField, csvRecord } from "./csv.ts";
+export type { DuckDbLoadOptions, DuckDbLoadResult } from "./duckdb.ts";
+export { loadIntoDuckDb } from "./duckdb.ts";
 export type { ODataErrorDetail } from "./errors.ts";
 export { ODataError } from "./errors.ts";
 export type { BiExportFormat, BiExportOptions, BiExportProgress } from "./export.ts";
@@ -7,6 +9,23 @@ export type { BiFeedOptions, BiRequestOptions, FetchLike, ODataPage, RowOf } fro
 export { BiFeed, biFeed } from "./feed.ts";
 export type { ODataFilterBuilder, ODataOperand } from "./filter.ts";
 export { ODataFilter } from "./filter.ts";
+export type {
+  BiIncrementalResult,
+  BiIncrementalState,
+  BiStateErrorCode,
+  BiStateIdentity,
+  BiWatermark,
+} from "./incremental.ts";
+export {
+  BiStateError,
+  biKeys,
+  CHANGE_STAMP,
+  exportIncremental,
+  incrementalQuery,
+  newIncrementalState,
+  readIncrementalState,
+  WatermarkTracker,
+} from "./incremental.ts";
 export { formatLiteral } from "./literals.ts";
 export type {
   BiEntitySet,
@@ -19,4 +38,6 @@ export type {
   ODataPropertySpec,
 } from "./metadata.ts";
 export { biEntitySets } from "./metadata.ts";
+export type { ParquetEncoderOptions } from "./parquet.ts";
+export { ParquetEncoder, parquetSchema } from "./parquet.ts";
 export { ODataQuery, odata } from "./query.ts";

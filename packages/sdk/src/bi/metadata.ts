@@ -50,6 +50,7 @@ export const biEntitySets = {
     CustomerFirstName: "string",
     CustomerLastName: "string",
     CustomerCompany: "string?",
+    ModifiedAt: "datetime",
   },
   Tickets: {
     TicketId: "string",
@@ -68,6 +69,7 @@ export const biEntitySets = {
     Status: "string",
     IssuedAt: "datetime",
     FirstAdmittedAt: "datetime?",
+    ModifiedAt: "datetime",
   },
   Payments: {
     PaymentId: "string",
@@ -80,6 +82,7 @@ export const biEntitySets = {
     CreatedAt: "datetime",
     CompletedAt: "datetime?",
     FailureCode: "string?",
+    ModifiedAt: "datetime",
   },
   Entrances: {
     ScanId: "string",
@@ -95,6 +98,7 @@ export const biEntitySets = {
     CategoryName: "string?",
     ScannedAt: "datetime",
     DeviceId: "string?",
+    ModifiedAt: "datetime",
   },
 } as const satisfies { [S in BiEntitySet]: { [P in BiProperty<S>]: ODataPropertySpec } };
 

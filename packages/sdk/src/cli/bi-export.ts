@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 /**
- * entrada-bi-export: exports one BI dataset to NDJSON or CSV, page by page, in constant memory.
+ * entrada-bi-export: exports one BI dataset to NDJSON, CSV or Parquet, page by page, in constant memory; with
+ * --state only the rows changed since the last run; with --duckdb into a local DuckDB file (upsert by key).
  *
  *   entrada-bi-export --base-url https://api.entrada.example --dataset Tickets --format csv --out tickets.csv
+ *   entrada-bi-export ... --dataset Tickets --format parquet --out tickets-$(date +%s).parquet --state tickets.state.json
+ *   entrada-bi-export ... --dataset Tickets --duckdb entrada.duckdb
  *
  * Credentials come from --client-id/--client-secret or ENTRADA_CLIENT_ID/ENTRADA_CLIENT_SECRET.
  * Exit codes follow the SDK error's kind: 0 done, 1 I/O or unexpected error, 2 usage (and invalid-argument),
@@ -13,24 +16,28 @@ import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import {
-  type BiEntitySet,
-  type BiExportFormat,
-  type BiExportProgress,
-  biEntitySets,
-  biFeed,
-  ODataError,
-  type ODataQuery,
-  odata,
-} from "../bi/index.ts";
-import { isEntitySet } from "../bi/metadata.ts";
+// Modules, not the `bi/index.ts` barrel: the Parquet writer is then loaded only by a Parquet export (start-up).
+import { ODataError } from "../bi/errors.ts";
+import type { BiExportFormat, BiExportProgress } from "../bi/export.ts";
+import { type BiFeed, biFeed } from "../bi/feed.ts";
+import { BiStateError } from "../bi/incremental.ts";
+import { type BiEntitySet, biEntitySets, isEntitySet } from "../bi/metadata.ts";
+import { type ODataQuery, odata } from "../bi/query.ts";
 import { type EntradaError, isEntradaError } from "../core/errors.ts";
 import { progressReporter } from "./progress.ts";
 
-const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format ndjson|csv --out FILE|-
+const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format ndjson|csv|parquet --out FILE|-
+                         [--state FILE]
+       entrada-bi-export --base-url URL --dataset NAME --duckdb FILE.duckdb [--full]
                          [--client-id ID --client-secret SECRET] [--scope Shop]
                          [--filter "OData expression"] [--select a,b,c] [--page-size N]
                          [--locale de-CH] [--quiet]
+
+--state FILE   incremental: export only rows changed (ModifiedAt) since the run that wrote FILE, then move its
+               watermark; a stopped run is repeated or finished, never doubled. FILE is bound to the feed,
+               dataset and --filter.
+--duckdb FILE  load into a DuckDB file, upsert by key, incremental (watermark kept in FILE); --full reloads all.
+               Needs the optional package @duckdb/node-api.
 
 Datasets: ${Object.keys(biEntitySets).join(", ")}
 An --out file ending in .gz is written gzip-compressed.
@@ -57,6 +64,9 @@ interface Config {
   dataset: keyof typeof biEntitySets;
   format: BiExportFormat;
   out: string;
+  state: string | undefined;
+  duckdb: string | undefined;
+  full: boolean;
   filter: string | undefined;
   select: string[] | undefined;
   pageSize: number | undefined;
@@ -81,6 +91,9 @@ function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
         filter: { type: "string" },
         select: { type: "string" },
         "page-size": { type: "string" },
+        state: { type: "string" },
+        duckdb: { type: "string" },
+        full: { type: "boolean", default: false },
         quiet: { type: "boolean", short: "q", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -115,9 +128,16 @@ function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
       `--dataset must be one of ${Object.keys(biEntitySets).join(", ")}${dataset ? ` (got "${dataset}")` : ""}`,
     );
   }
-  const format = values.format;
-  if (format !== "ndjson" && format !== "csv") throw usage("--format must be ndjson or csv");
-  if (!values.out) throw usage("--out is required (a file path, or - for standard output)");
+  const duckdb = values.duckdb;
+  const format = duckdb && values.format === undefined ? "parquet" : values.format;
+  if (format !== "ndjson" && format !== "csv" && format !== "parquet")
+    throw usage("--format must be ndjson, csv or parquet");
+  if (duckdb && (values.out !== undefined || values.state !== undefined))
+    throw usage("--duckdb loads into the database (its watermark lives there): drop --out and --state");
+  if (!duckdb && !values.out) throw usage("--out is required (a file path, or - for standard output)");
+  if (values.state !== undefined && values.out === "-")
+    throw usage("--state needs an --out file: the watermark moves only once the file is in place");
+  if (values.full && !duckdb) throw usage("--full goes with --duckdb (without --state every export is full)");
   let select: string[] | undefined;
   if (values.select !== undefined) {
     select = values.select
@@ -149,7 +169,10 @@ function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
     locale: values.locale,
     dataset,
     format,
-    out: values.out,
+    out: values.out ?? "",
+    state: values.state,
+    duckdb,
+    full: values.full ?? false,
     filter: values.filter,
     select,
     pageSize,
@@ -177,6 +200,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promi
     locale: config.locale,
   });
 
+  if (config.duckdb || config.state) return runWarehouse(config, feed, query);
   const toStdout = config.out === "-";
   // Write next to the target and rename at the end, so a failed export never looks like a complete file.
   const partial = `${config.out}.partial`;
@@ -231,8 +255,37 @@ function exitCodeOf(error: EntradaError): number {
   }
 }
 
+/** `--duckdb` and `--state` runs (see warehouse.ts), with the same progress bar and Ctrl-C handling. */
+async function runWarehouse(
+  config: Config,
+  feed: BiFeed,
+  query: ODataQuery<BiEntitySet, never>,
+): Promise<number> {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new CliError(130, "Interrupted"));
+  process.once("SIGINT", onSignal);
+  const progress = progressReporter(process.stderr, config.quiet);
+  try {
+    // Loaded only for these runs (DuckDB, state files): plain exports start faster.
+    const { runWarehouseTarget } = await import("./warehouse.ts");
+    const done = await runWarehouseTarget(config, feed, query, controller.signal, (p) => progress.update(p));
+    progress.done(done.progress, done.target);
+    if (!config.quiet) process.stderr.write(`${done.summary}\n`);
+    return 0;
+  } catch (e) {
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw e;
+  } finally {
+    process.off("SIGINT", onSignal);
+  }
+}
+
 function report(e: unknown): number {
   if (process.stderr.isTTY) process.stderr.write("\n");
+  if (e instanceof BiStateError) {
+    console.error(`entrada-bi-export: ${e.message}`);
+    return 2;
+  }
   if (e instanceof CliError) {
     console.error(`entrada-bi-export: ${e.message}`);
     return e.exitCode;

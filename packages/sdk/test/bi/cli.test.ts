@@ -292,7 +292,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", { timeout: 30_
       ],
       [
         ["--base-url", base, "--dataset", "Tickets", "--format", "xml", "--out", "-", ...creds],
-        /--format must be ndjson or csv/,
+        /--format must be ndjson, csv or parquet/,
       ],
       [
         ["--base-url", base, "--dataset", "Tickets", "--format", "csv", "--out", "-"],

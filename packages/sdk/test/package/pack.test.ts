@@ -111,6 +111,8 @@ const CONSUMER_LOGIC = `
       return { data: r.data, auth: calls.at(-2).auth, kind: declined.error?.kind, sameModel: sdk.isProblem(declined.error, "payment-declined") };
     })(),
     survey: survey.validateSurvey({ questions: [{ id: "q1", type: "text", visibleIf: null, validation: { required: true, minLength: 3 } }] }, { q1: "ab" }).issues,
+    parquetBytes: (() => { const e = new bi.ParquetEncoder("Entrances", ["ScanId", "ScannedAt"]); e.push([{ ScanId: "scn_1", ScannedAt: "2026-12-05T18:02:41Z" }]); return new TextDecoder().decode(e.finish().slice(0, 4)); })(),
+    conversion: (await conversions.ga4FromWebhook({ type: "ticket.issued" })).code,
   }));
 `;
 
@@ -149,6 +151,12 @@ beforeAll(() => {
   cpSync(openapiFetch, join(modules, "openapi-fetch"), { recursive: true, dereference: true });
   const helpers = realpathSync(join(openapiFetch, "..", "openapi-typescript-helpers"));
   cpSync(helpers, join(modules, "openapi-typescript-helpers"), { recursive: true, dereference: true });
+  for (const name of ["hyparquet-writer", "hyparquet"]) {
+    // (Their exports maps hide package.json: walk up from the entry.)
+    let dir = realpathSync(dirname(require.resolve(name)));
+    while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
+    cpSync(dir, join(modules, name), { recursive: true, dereference: true });
+  }
 
   writeFileSync(
     join(tmp, "esm.mjs"),
@@ -161,6 +169,7 @@ beforeAll(() => {
     import * as shopEntry from "@entrada/sdk/shop";
     import * as survey from "@entrada/sdk/survey";
     const other = createRequire(import.meta.url)("@entrada/sdk");
+    import * as conversions from "@entrada/sdk/conversions";
     ${CONSUMER_LOGIC}
   `,
   );
@@ -173,6 +182,7 @@ beforeAll(() => {
     const raw = require("@entrada/sdk/raw");
     const shopEntry = require("@entrada/sdk/shop");
     const survey = require("@entrada/sdk/survey");
+    const conversions = require("@entrada/sdk/conversions");
     (async () => { const other = await import("@entrada/sdk"); ${CONSUMER_LOGIC} })().catch((e) => { console.error(e); process.exit(1); });
   `,
   );
@@ -245,6 +255,8 @@ describe("packed tarball", () => {
           configError: "EntradaConfigError",
           problemClass: "function",
           bi: "object",
+          parquetBytes: "PAR1",
+          conversion: "unknown_kind",
           verifiedType: "ticket.issued",
           coreVerifier: true,
           raw: "function",

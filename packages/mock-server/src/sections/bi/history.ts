@@ -159,6 +159,7 @@ function generate(config: HistoryConfig): RawHistory {
       TicketSource: source,
       ScannedAt: iso(at),
       DeviceId: `dev-${gate + 1}-${1 + Math.floor(rand() * 4)}`,
+      ModifiedAt: iso(at),
       $gate: gate,
       $category: source,
     });
@@ -190,6 +191,7 @@ function generate(config: HistoryConfig): RawHistory {
         FailureCode: failed
           ? pick(["card_declined", "card_declined", "insufficient_funds", "authentication_failed"])
           : null,
+        ModifiedAt: iso(createdAt - 90_000),
       });
     }
     const orderId = `ord_${ulid(createdAt, rand)}`;
@@ -220,6 +222,8 @@ function generate(config: HistoryConfig): RawHistory {
         Status: refunded ? "cancelled" : used ? "used" : "valid",
         IssuedAt: iso(createdAt),
         FirstAdmittedAt: used ? iso(admittedAt) : null,
+        // A refund cancels the tickets two days after the sale.
+        ModifiedAt: iso(used ? admittedAt : refunded ? createdAt + 2 * DAY : createdAt),
         $event: eventIndex,
         $article: articleIndex,
       });
@@ -254,6 +258,7 @@ function generate(config: HistoryConfig): RawHistory {
       CustomerFirstName: first,
       CustomerLastName: last,
       CustomerCompany: pick(COMPANIES),
+      ModifiedAt: iso(refunded ? createdAt + 2 * DAY : createdAt),
     });
     out.payments.push({
       PaymentId: `pay_${ulid(createdAt - 1_000, rand)}`,
@@ -266,6 +271,7 @@ function generate(config: HistoryConfig): RawHistory {
       CreatedAt: iso(createdAt - 1_000),
       CompletedAt: iso(createdAt),
       FailureCode: null,
+      ModifiedAt: iso(refunded ? createdAt + 2 * DAY : createdAt),
     });
   }
   // Tickets imported from an external registration vendor, and their scans.
@@ -291,6 +297,7 @@ function generate(config: HistoryConfig): RawHistory {
       Status: used ? "used" : "valid",
       IssuedAt: iso(eventDay - 10 * DAY),
       FirstAdmittedAt: used ? iso(admittedAt) : null,
+      ModifiedAt: iso(used ? admittedAt : eventDay - 10 * DAY),
       $event: eventIndex,
       $article: null,
     });

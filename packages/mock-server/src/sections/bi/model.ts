@@ -53,6 +53,7 @@ export const ENTITY_SETS: readonly EntitySetDef[] = [
       p("CustomerFirstName", "String", "Buyer first name."),
       p("CustomerLastName", "String", "Buyer last name."),
       p("CustomerCompany", "String", "Buyer company.", true),
+      p("ModifiedAt", "DateTimeOffset", "When the row last changed (paid, refunded or cancelled)."),
     ],
   },
   {
@@ -77,6 +78,11 @@ export const ENTITY_SETS: readonly EntitySetDef[] = [
       p("Status", "String", "valid, used or cancelled."),
       p("IssuedAt", "DateTimeOffset", "When the ticket was issued or imported."),
       p("FirstAdmittedAt", "DateTimeOffset", "First admission at a gate.", true),
+      p(
+        "ModifiedAt",
+        "DateTimeOffset",
+        "When the row last changed (issued, imported, status change, first admission).",
+      ),
     ],
   },
   {
@@ -99,6 +105,7 @@ export const ENTITY_SETS: readonly EntitySetDef[] = [
       p("CreatedAt", "DateTimeOffset", "When the payment started."),
       p("CompletedAt", "DateTimeOffset", "When the payment reached a final state.", true),
       p("FailureCode", "String", "Why a payment failed (card_declined, ...).", true),
+      p("ModifiedAt", "DateTimeOffset", "When the row last changed (started or reached a final state)."),
     ],
   },
   {
@@ -120,6 +127,7 @@ export const ENTITY_SETS: readonly EntitySetDef[] = [
       p("CategoryName", "String", "Quicode category name in the request's culture.", true),
       p("ScannedAt", "DateTimeOffset", "When the device read the code."),
       p("DeviceId", "String", "Scanning device.", true),
+      p("ModifiedAt", "DateTimeOffset", "When the scan was recorded (scans never change)."),
     ],
   },
 ];

@@ -14,6 +14,15 @@ type Obj = Record<string, unknown>;
 const text = (v: LocalizedText | string | null | undefined, culture: Culture): string | null =>
   v === null || v === undefined ? null : typeof v === "string" ? v : pickText(v, culture);
 const major = (minor: number) => Math.round(minor) / 100;
+/** The row's change stamp (`ModifiedAt`): the record's own `updatedAt` when it keeps one, else its latest instant. */
+const latest = (record: Obj, ...instants: (string | null | undefined)[]): string => {
+  const stamps = [record.updatedAt, ...instants].filter(
+    (v): v is string => typeof v === "string" && v !== "",
+  );
+  let best = stamps[0] ?? new Date(0).toISOString();
+  for (const s of stamps) if (Date.parse(s) > Date.parse(best)) best = s;
+  return best;
+};
 
 function shopTable(world: World, name: string): Obj {
   const shop = world.shop as Obj | undefined;
@@ -59,6 +68,7 @@ export function liveOrders(world: World): Row[] {
       CustomerFirstName: typeof customer.firstName === "string" ? customer.firstName : "",
       CustomerLastName: typeof customer.lastName === "string" ? customer.lastName : "",
       CustomerCompany: typeof customer.company === "string" ? customer.company : null,
+      ModifiedAt: latest(o.record, o.createdAt),
     };
   });
 }
@@ -91,6 +101,7 @@ export function liveTickets(world: World, culture: Culture): Row[] {
       Status: t.status,
       IssuedAt: order?.createdAt ?? new Date(0).toISOString(),
       FirstAdmittedAt: admitted.get(t.id) ?? null,
+      ModifiedAt: latest(t.record, order?.createdAt, admitted.get(t.id)),
     };
   });
   const external = world[EXTERNAL_ENTRANCE] as ExternalEntranceState | undefined;
@@ -114,6 +125,7 @@ export function liveTickets(world: World, culture: Culture): Row[] {
       Status: t.status,
       IssuedAt: t.importedAt,
       FirstAdmittedAt: admitted.get(t.id) ?? null,
+      ModifiedAt: latest(t as unknown as Obj, t.importedAt, admitted.get(t.id)),
     });
   }
   return rows;
@@ -140,6 +152,7 @@ export function livePayments(world: World): Row[] {
       CreatedAt: p.createdAt,
       CompletedAt: p.status === "pending" ? null : p.completedAt,
       FailureCode: failure,
+      ModifiedAt: latest(record, p.createdAt, p.status === "pending" ? null : p.completedAt),
     };
   });
 }
@@ -165,6 +178,7 @@ export function liveEntrances(world: World, culture: Culture): Row[] {
       CategoryName: text(category?.name, culture),
       ScannedAt: s.at,
       DeviceId: s.deviceId,
+      ModifiedAt: s.at,
     };
   });
 }

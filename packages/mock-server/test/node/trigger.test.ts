@@ -1,0 +1,145 @@
+import { spawn } from "node:child_process";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import document from "@entrada/openapi/openapi.json" with { type: "json" };
+import { verifyWebhook } from "@entrada/sdk/webhooks";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MockServer, startMockServer } from "../../src/node/index.ts";
+import { triggerMain, webhookKinds } from "../../src/node/trigger.ts";
+
+interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A receiver that records deliveries and lets a test await the next one (no sleeps). */
+function receiver(status: () => number) {
+  const got: Delivery[] = [];
+  let wake: (() => void) | undefined;
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    got.push({ headers: req.headers, body: Buffer.concat(chunks) });
+    res.writeHead(status()).end();
+    wake?.();
+  });
+  const arrival = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  return { server, got, arrival };
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false });
+addFormats(ajv);
+ajv.addSchema(document as object, "contract");
+const validEvent = ajv.getSchema("contract#/components/schemas/WebhookEvent");
+
+describe("entrada-mock trigger", () => {
+  let mock: MockServer;
+  let hook: ReturnType<typeof receiver>;
+  let url: string;
+  let answer = 204;
+
+  beforeAll(async () => {
+    mock = await startMockServer({ port: 0 });
+    hook = receiver(() => answer);
+    await new Promise<void>((r) => hook.server.listen(0, "127.0.0.1", r));
+    url = `http://127.0.0.1:${(hook.server.address() as AddressInfo).port}/hooks`;
+  });
+  afterAll(async () => {
+    await mock?.close();
+    if (hook) await new Promise((r) => (hook.server as Server).close(r));
+  });
+
+  const io = () => {
+    const lines = { out: [] as string[], err: [] as string[] };
+    const seen = hook.got.length;
+    return {
+      lines,
+      io: {
+        out: (l: string) => void lines.out.push(l),
+        err: (l: string) => void lines.err.push(l),
+        // Poll again once the receiver has been called, never on a timer.
+        // (once it has, the attempt may still be being recorded: poll again at once).
+        sleep: () => (hook.got.length > seen ? Promise.resolve() : hook.arrival()),
+      },
+    };
+  };
+
+  it("lists the 30 kinds of the contract", async () => {
+    const { lines, io: out } = io();
+    expect(await triggerMain(["--list"], out)).toBe(0);
+    expect(lines.out).toHaveLength(30);
+    expect(lines.out.join("\n")).toMatch(/^cart\.completed\s+A purchase was completed$/m);
+    expect(webhookKinds().map((k) => k.kind)).toEqual(
+      Object.keys((document as { webhooks: object }).webhooks).sort(),
+    );
+  });
+
+  it("delivers every kind signed, through the normal delivery path, with a contract-valid payload", async () => {
+    let secret: string | undefined;
+    for (const { kind } of webhookKinds()) {
+      const { lines, io: out } = io();
+      const before = hook.got.length;
+      const arrived = hook.arrival();
+      const code = await triggerMain([kind, "--url", url, "--base-url", mock.url, "--wait", "0"], out);
+      expect(code, lines.err.join("\n")).toBe(0);
+      secret ??= /secret (whsec_\S+)/.exec(lines.out.join("\n"))?.[1];
+      if (hook.got.length === before) await arrived;
+      const delivery = hook.got.at(-1) as Delivery;
+      const event = await verifyWebhook(delivery.body, delivery.headers, secret as string);
+      expect(event.type).toBe(kind);
+      expect(Date.parse(event.timestamp)).toBeGreaterThan(Date.parse("2026-01-01"));
+      expect(validEvent?.(event), `${kind}: ${JSON.stringify(validEvent?.errors)}`).toBe(true);
+    }
+    expect(secret).toMatch(/^whsec_/);
+  }, 60_000);
+
+  it("waits for the attempt and reports the receiver's answer; 5xx exits 1", async () => {
+    answer = 500;
+    const { lines, io: out } = io();
+    expect(await triggerMain(["entrance.admitted", "--url", url, "--base-url", mock.url], out)).toBe(1);
+    expect(lines.out.join("\n")).toMatch(/subscription whk_\S+ for .* \(existing/);
+    expect(lines.out.at(-1)).toMatch(
+      /^entrance\.admitted: your receiver answered HTTP 500 in \d+ ms \(delivery pending\)$/,
+    );
+    answer = 204;
+  });
+
+  it("refuses an unknown kind with the near ones, before any request", async () => {
+    const { lines, io: out } = io();
+    expect(await triggerMain(["cart.complete", "--url", url, "--base-url", "http://127.0.0.1:9"], out)).toBe(
+      2,
+    );
+    expect(lines.err[0]).toContain('unknown kind "cart.complete"; did you mean cart.completed');
+    expect(await triggerMain(["cart.completed"], out)).toBe(2);
+    expect(lines.err[1]).toContain("--url is required");
+  });
+
+  it("is wired into the entrada-mock binary", async () => {
+    const root = join(import.meta.dirname, "../..");
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=source",
+        "--experimental-transform-types",
+        "--disable-warning=ExperimentalWarning",
+        "src/node/cli.ts",
+        "trigger",
+        "--list",
+      ],
+      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c;
+    });
+    const code = await new Promise<number | null>((r) => child.on("exit", r));
+    expect(code).toBe(0);
+    expect(stdout.trim().split("\n")).toHaveLength(30);
+  });
+});

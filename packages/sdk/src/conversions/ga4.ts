@@ -1,0 +1,180 @@
+import type { WebhookEventOf } from "../webhooks/events.ts";
+import { at, currency, instant, int, list, majorUnits, optionalStr, str } from "./fields.ts";
+import { GA4_LIMITS } from "./ga4-rules.ts";
+import { type ConversionResult, guarded, SkipConversion } from "./result.ts";
+
+/** One GA4 e-commerce item (`items[]`), the shape the shop widget's client-side events use. */
+export interface Ga4Item {
+  item_id: string;
+  item_name: string;
+  item_variant?: string;
+  price: number;
+  quantity: number;
+}
+
+/** One event of a Measurement Protocol request. */
+export interface Ga4Event {
+  name: string;
+  params: Record<string, string | number | Ga4Item[]>;
+}
+
+/** The JSON body of `POST https://www.google-analytics.com/mp/collect?measurement_id=…&api_secret=…`. */
+export interface Ga4MeasurementPayload {
+  client_id: string;
+  user_id?: string;
+  /** When the event happened (µs since the epoch); GA4 accepts up to 72 hours back. */
+  timestamp_micros: number;
+  events: Ga4Event[];
+}
+
+/** The webhook kinds GA4 mapping converts. */
+export type Ga4Kind = "cart.completed" | "entrance.admitted";
+
+export interface Ga4Options {
+  /**
+   * The browser's GA4 client id (the `_ga` cookie's `1234567890.1700000000` part) if your site passed it through,
+   * as a value or looked up per event. Without one, a stable id is derived from the order (or ticket) id: the
+   * conversion still counts and deduplicates, but is not joined to the browser session.
+   */
+  clientId?: string | ((event: WebhookEventOf<Ga4Kind>) => string | undefined);
+  /** Your own user id (`user_id`), if you have one for the buyer. */
+  userId?: string;
+  /** Name of the custom event for an admission (default `entrance`). */
+  entranceEventName?: string;
+}
+
+/** FNV-1a, for a stable derived client id (not a secret: it only needs to be the same for the same order). */
+function fnv(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function clientIdFor(
+  event: WebhookEventOf<Ga4Kind>,
+  seed: string,
+  when: Date,
+  options: Ga4Options,
+  warnings: string[],
+): string {
+  const given = typeof options.clientId === "function" ? options.clientId(event) : options.clientId;
+  if (given) return given;
+  warnings.push("no client_id was passed through: derived one from the id, so no browser session is joined");
+  return `${fnv(seed)}.${Math.floor(when.getTime() / 1000)}`;
+}
+
+/** Truncates a string parameter to GA4's length limit, noting it. */
+function clip(value: string, max: number, what: string, warnings: string[]): string {
+  if (value.length <= max) return value;
+  warnings.push(`${what} cut to ${max} characters`);
+  return value.slice(0, max);
+}
+
+function purchase(event: WebhookEventOf<"cart.completed">, options: Ga4Options, warnings: string[]) {
+  const orderId = str(event, "/data/order/id");
+  const code = currency(event, "/data/order/total/currency");
+  const total = int(event, "/data/order/total/amount", 0);
+  const when = instant(event, "/data/order/createdAt");
+  const lines = list(event, "/data/order/items");
+  if (lines.length === 0)
+    throw new SkipConversion("invalid_field", "/data/order/items is empty", "/data/order/items");
+  const max = GA4_LIMITS.paramValueLength;
+  let items: Ga4Item[] = lines.map((_, i) => {
+    const base = `/data/order/items/${i}`;
+    const unitCurrency = currency(event, `${base}/unitPrice/currency`);
+    if (unitCurrency !== code)
+      throw new SkipConversion(
+        "invalid_field",
+        `${base}/unitPrice is not in ${code}`,
+        `${base}/unitPrice/currency`,
+      );
+    const variant = optionalStr(event, `${base}/slotId`);
+    return {
+      item_id: clip(str(event, `${base}/articleId`), max, "item_id", warnings),
+      item_name: clip(str(event, `${base}/name`), max, "item_name", warnings),
+      ...(variant ? { item_variant: clip(variant, max, "item_variant", warnings) } : {}),
+      price: majorUnits(int(event, `${base}/unitPrice/amount`, 0), code),
+      quantity: int(event, `${base}/quantity`, 1),
+    };
+  });
+  if (items.length > GA4_LIMITS.itemsPerEvent) {
+    warnings.push(
+      `items cut from ${items.length} to ${GA4_LIMITS.itemsPerEvent} (GA4's limit); value is the order total`,
+    );
+    items = items.slice(0, GA4_LIMITS.itemsPerEvent);
+  }
+  const payload: Ga4MeasurementPayload = {
+    client_id: clientIdFor(event, orderId, when, options, warnings),
+    timestamp_micros: when.getTime() * 1000,
+    events: [
+      {
+        name: "purchase",
+        params: {
+          // The shop widget's client-side `purchase` uses the order id too: GA4 counts the order once.
+          transaction_id: clip(orderId, max, "transaction_id", warnings),
+          currency: code,
+          value: majorUnits(total, code),
+          items,
+        },
+      },
+    ],
+  };
+  if (options.userId) payload.user_id = options.userId;
+  return payload;
+}
+
+function entrance(event: WebhookEventOf<"entrance.admitted">, options: Ga4Options, warnings: string[]) {
+  const max = GA4_LIMITS.paramValueLength;
+  const ticketId = str(event, "/data/ticket/id");
+  const when = instant(event, "/data/scan/scannedAt");
+  const params: Record<string, string | number> = {
+    scan_id: clip(str(event, "/data/scan/id"), max, "scan_id", warnings),
+    ticket_id: clip(ticketId, max, "ticket_id", warnings),
+    ticket_source: str(event, "/data/ticket/source"),
+    gate_id: clip(str(event, "/data/scan/gateId"), max, "gate_id", warnings),
+  };
+  const eventId = optionalStr(event, "/data/scan/eventId") ?? optionalStr(event, "/data/ticket/eventId");
+  if (eventId) params.entrada_event_id = clip(eventId, max, "entrada_event_id", warnings);
+  const category = optionalStr(event, "/data/scan/category/id");
+  if (category) params.category_id = clip(category, max, "category_id", warnings);
+  const name = options.entranceEventName ?? "entrance";
+  const payload: Ga4MeasurementPayload = {
+    client_id: clientIdFor(event, ticketId, when, options, warnings),
+    timestamp_micros: when.getTime() * 1000,
+    events: [{ name, params }],
+  };
+  if (options.userId) payload.user_id = options.userId;
+  return payload;
+}
+
+/**
+ * A GA4 Measurement Protocol request body for a webhook event: `cart.completed` → `purchase` (with
+ * `transaction_id` = the order id, as the shop widget's own `purchase`), `entrance.admitted` → a custom `entrance`
+ * event. Any other kind, or a payload missing a field, is skipped with a reason — never half-built.
+ * Pure: it sends nothing; POST the payload to `/mp/collect` yourself (or with the activation example).
+ * @example
+ * const r = await ga4FromWebhook(event, { clientId });
+ * if (r.ok) await fetch(mpUrl, { method: "POST", body: JSON.stringify(r.payload) });
+ * else log.info(`not forwarded: ${r.reason}`);
+ */
+export function ga4FromWebhook(
+  event: unknown,
+  options: Ga4Options = {},
+): Promise<ConversionResult<Ga4MeasurementPayload>> {
+  const kind = typeof at(event, "/type") === "string" ? (at(event, "/type") as string) : "";
+  return guarded(kind, (warnings) => {
+    if (kind === "cart.completed")
+      return purchase(event as WebhookEventOf<"cart.completed">, options, warnings);
+    if (kind === "entrance.admitted")
+      return entrance(event as WebhookEventOf<"entrance.admitted">, options, warnings);
+    throw new SkipConversion(
+      "unknown_kind",
+      kind
+        ? `GA4: no conversion for "${kind}" (converted: cart.completed, entrance.admitted)`
+        : "not a webhook event: no type",
+    );
+  });
+}
