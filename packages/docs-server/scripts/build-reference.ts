@@ -39,6 +39,8 @@ try {
       `${snapshot.api.title} — API reference`,
       // Scripts inlined: no CDN at run time (offline mocks, strict networks).
       "--inlineBundle",
+      // The reference is served at /reference: menu links and deep links (`/reference#/shop/checkoutcart`) stay there.
+      "--openapi.routingBasePath=/reference",
       "--lint-config",
       "off",
     ],
