@@ -83,5 +83,7 @@ export const operationTable = {
     "listBiTickets": "GET /bi/v1/odata/Tickets",
     "listBiPayments": "GET /bi/v1/odata/Payments",
     "listBiEntrances": "GET /bi/v1/odata/Entrances",
+    "getBiEntityCount": "GET /bi/v1/odata/{entitySet}/$count text",
+    "getBiEntity": "GET /bi/v1/odata/{entitySet}({key})",
   },
 } as const;
