@@ -37,6 +37,7 @@ export function authenticateRequest(
       url.searchParams.get("expires") ?? undefined,
       url.searchParams.get(signatureParam) ?? undefined,
       now,
+      rq.session.id,
     );
     if (rejection !== null) {
       return problemResponse("unauthorized", culture, logId, origin, {

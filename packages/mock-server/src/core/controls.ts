@@ -471,7 +471,8 @@ export async function handleControl(
           core.dispatchEvent(event, session);
         },
         id: (prefix) => prefixedId(prefix, session.clock.now()),
-        signedUrl: (path) => core.signedLink(core.baseUrlFor(url.origin), path, session.clock.now()),
+        signedUrl: (path) =>
+          core.signedLink(core.baseUrlFor(url.origin), path, session.clock.now(), session.id),
       };
       const result = await route.handler(ctx);
       const headers: Record<string, string> = {

@@ -75,7 +75,7 @@ export async function invokeHandler(
       events.push({ type, data });
     },
     id: (prefix) => prefixedId(prefix, session.clock.now()),
-    signedUrl: (path) => core.signedLink(baseUrl, path, session.clock.now()),
+    signedUrl: (path) => core.signedLink(baseUrl, path, session.clock.now(), session.id),
     issueSessionToken: ({ sessionId, ttlSeconds, allowedOrigins }) => {
       const token = `${sessionId}.${randomToken(32)}`;
       const expiresAt = session.clock.now() + ttlSeconds * 1000;
