@@ -52,4 +52,7 @@ export const RANKING: readonly (readonly [query: string, first: string])[] = [
   ["ticket issued event", "receiveTicketIssuedEvent"],
   ["list the images of an event", "listImages"],
   ["icons", "listIcons"],
+  ["connect power bi to the odata feed", "guidelines#connecting-power-bi-excel-and-tableau"],
+  ["tableau odata connector", "guidelines#connecting-power-bi-excel-and-tableau"],
+  ["count failed payments in the bi feed", "getBiEntityCount"],
 ];
