@@ -29,6 +29,15 @@ describe("MCP over Streamable HTTP (raw JSON-RPC)", () => {
     expect([note.status, await note.text()]).toEqual([202, ""]);
     const ping = await rpc(docs.url, { jsonrpc: "2.0", id: 7, method: "ping" });
     expect(await ping.json()).toEqual({ jsonrpc: "2.0", id: 7, result: {} });
+    // A batch (revision 2025-03-26) gets the array of responses from the SDK transport.
+    const batch = await rpc(docs.url, [
+      { jsonrpc: "2.0", id: 8, method: "ping" },
+      { jsonrpc: "2.0", id: 9, method: "ping" },
+    ]);
+    expect(await batch.json()).toEqual([
+      { jsonrpc: "2.0", id: 8, result: {} },
+      { jsonrpc: "2.0", id: 9, result: {} },
+    ]);
   });
 
   it("serves the session-less era: tools/list and tools/call without a handshake, with or without a version header", async () => {

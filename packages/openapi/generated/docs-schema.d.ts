@@ -257,7 +257,7 @@ export interface components {
             /** @description `name` selects the tool (an unknown one is JSON-RPC error `-32602`); `arguments` that do not match its input schema are answered as a tool result with `isError: true` saying what to send instead. */
             params: components["schemas"]["SearchDocsCall"] | components["schemas"]["ListModulesCall"] | components["schemas"]["ListEndpointsCall"] | components["schemas"]["GetEndpointCall"] | components["schemas"]["GetGuideCall"] | components["schemas"]["AboutBiAssistantMcpCall"];
         };
-        /** @description A JSON-RPC 2.0 message to the server (batches are not accepted). */
+        /** @description A JSON-RPC 2.0 message to the server. A batch (an array of messages, as revision 2025-03-26 allows) is answered with the array of responses by the MCP SDK transport. */
         McpRequest: components["schemas"]["InitializeRequest"] | components["schemas"]["InitializedNotification"] | components["schemas"]["PingRequest"] | components["schemas"]["ToolsListRequest"] | components["schemas"]["ToolsCallRequest"];
         /**
          * @description Log id (`log_` followed by a 26-character ULID). Our design.
