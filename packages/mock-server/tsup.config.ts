@@ -22,7 +22,8 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   splitting: true,
-  noExternal: [/^@entrada\//],
+  // @entrada/docs-server stays an import: it is an optional peer, loaded by the CLI only when installed.
+  noExternal: [/^@entrada\/(?!docs-server)/],
   esbuildOptions(options) {
     options.conditions = ["source", "import", "module", "default"];
   },

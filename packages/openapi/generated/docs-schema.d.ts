@@ -52,7 +52,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description `index` (list of all mirrors), `guide-<name>` for the guides (`guide-shop-front-end`, `guide-guidelines`, `guide-webhooks`) or `module-<name>` for an API module with all its endpoints (`module-shop`, `module-external-entrance`, ...).
+                 * @description `index` (list of all mirrors), `guide-<name>` for the guides (`guide-shop-front-end`, `guide-guidelines`, `guide-webhooks`), `module-<name>` for an API module with all its endpoints (`module-shop`, `module-external-entrance`, ...) or `endpoint-<operationId>` for one endpoint, the same text as the `get_endpoint` tool (`endpoint-checkoutCart`).
                  * @example guide-webhooks
                  */
                 page: string;
@@ -64,6 +64,46 @@ export interface paths {
          * @description Plain Markdown mirrors of the API reference and the guides for language models and tools, generated from the same snapshot as the reference and the MCP server. `index` links every page.
          */
         get: operations["getMarkdownPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the HTML API reference
+         * @description The browsable API reference with the three guides (shop front-end guide, Guidelines, Webhooks) in its menu, rendered by Redoc (Redocly's `build-docs`) from the same snapshot as the MCP tools and the Markdown mirrors. Deep links are fragments, e.g. `/reference#/shop/checkoutcart` or `/reference#/guide-webhooks/retries`. `/docs` redirects here, and so does `/` for a browser. A server whose reference was not built answers `503`.
+         */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to read the documentation
+         * @description A browser (`Accept` with `text/html`) is redirected to the HTML reference at `/reference`; any other client gets the map of the server's addresses as JSON. Served by the mock too, where the map also names the developer controls (`mockControls`, `/__mock`).
+         */
+        get: operations["getDocsIndex"];
         put?: never;
         post?: never;
         delete?: never;
@@ -214,10 +254,10 @@ export interface components {
             id: components["schemas"]["JsonRpcId"];
             /** @constant */
             method: "tools/call";
-            /** @description `name` selects the tool, `arguments` must match its input schema (else JSON-RPC error `-32602`). */
+            /** @description `name` selects the tool (an unknown one is JSON-RPC error `-32602`); `arguments` that do not match its input schema are answered as a tool result with `isError: true` saying what to send instead. */
             params: components["schemas"]["SearchDocsCall"] | components["schemas"]["ListModulesCall"] | components["schemas"]["ListEndpointsCall"] | components["schemas"]["GetEndpointCall"] | components["schemas"]["GetGuideCall"] | components["schemas"]["AboutBiAssistantMcpCall"];
         };
-        /** @description A JSON-RPC 2.0 message to the server (batches are not accepted). */
+        /** @description A JSON-RPC 2.0 message to the server. A batch (an array of messages, as revision 2025-03-26 allows) is answered with the array of responses by the MCP SDK transport. */
         McpRequest: components["schemas"]["InitializeRequest"] | components["schemas"]["InitializedNotification"] | components["schemas"]["PingRequest"] | components["schemas"]["ToolsListRequest"] | components["schemas"]["ToolsCallRequest"];
         /**
          * @description Log id (`log_` followed by a 26-character ULID). Our design.
@@ -385,7 +425,7 @@ export interface components {
                 isError: boolean;
             };
         };
-        /** @description JSON-RPC 2.0 error. Codes: `-32700` parse error, `-32600` invalid request, `-32601` unknown method, `-32602` invalid params (unknown tool, arguments not matching the input schema), `-32603` internal error, `-32000` transport errors (wrong `Accept` or `Content-Type`, rate limit). `message` is localized. */
+        /** @description JSON-RPC 2.0 error. Codes: `-32700` parse error, `-32600` invalid request, `-32601` unknown method, `-32602` invalid params (unknown tool), `-32603` internal error, `-32000` transport errors (wrong `Accept` or `Content-Type`, unsupported protocol version, body over 1 MiB, `GET`/`DELETE`). `message` is English and carries no "MCP error" prefix (clients add it). */
         JsonRpcError: {
             /** @constant */
             jsonrpc: "2.0";
@@ -457,7 +497,7 @@ export interface components {
     responses: never;
     parameters: {
         /**
-         * @description Culture for generated texts and error messages (`de-CH`, `fr-CH`, `it-CH`, `en-GB`, q-values honoured). The documentation itself is written in English; where no translation exists the English text is returned and `Content-Language` says so.
+         * @description Accepted and ignored. The documentation (the contract and the guides) is written in English only, so every text and every message of this server is English and `Content-Language` is `en-GB` whatever is asked (Node's `fetch` sends `*`); one language per message.
          * @example en-GB
          */
         AcceptLanguage: string;
@@ -520,7 +560,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Culture for generated texts and error messages (`de-CH`, `fr-CH`, `it-CH`, `en-GB`, q-values honoured). The documentation itself is written in English; where no translation exists the English text is returned and `Content-Language` says so.
+                 * @description Accepted and ignored. The documentation (the contract and the guides) is written in English only, so every text and every message of this server is English and `Content-Language` is `en-GB` whatever is asked (Node's `fetch` sends `*`); one language per message.
                  * @example en-GB
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -544,7 +584,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON-RPC response: a result, or a JSON-RPC error for an unknown method or invalid params (JSON-RPC errors about the message itself are HTTP 200 as well once the message parsed). */
+            /** @description The JSON-RPC response: a result, or a JSON-RPC error for an unknown method or an unknown tool. Arguments that do not fit a tool's input schema are a tool result with `isError: true` whose text says what is wrong and what to send instead (MCP 2025-11-25), so a model can read it and correct its call. */
             200: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
@@ -573,7 +613,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not JSON, not a JSON-RPC 2.0 message, a batch, or names an unsupported MCP-Protocol-Version. */
+            /** @description The body is not JSON or not a JSON-RPC 2.0 message, or the request names an unsupported MCP-Protocol-Version. */
             400: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
@@ -656,7 +696,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Culture for generated texts and error messages (`de-CH`, `fr-CH`, `it-CH`, `en-GB`, q-values honoured). The documentation itself is written in English; where no translation exists the English text is returned and `Content-Language` says so.
+                 * @description Accepted and ignored. The documentation (the contract and the guides) is written in English only, so every text and every message of this server is English and `Content-Language` is `en-GB` whatever is asked (Node's `fetch` sends `*`); one language per message.
                  * @example en-GB
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -724,14 +764,14 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Culture for generated texts and error messages (`de-CH`, `fr-CH`, `it-CH`, `en-GB`, q-values honoured). The documentation itself is written in English; where no translation exists the English text is returned and `Content-Language` says so.
+                 * @description Accepted and ignored. The documentation (the contract and the guides) is written in English only, so every text and every message of this server is English and `Content-Language` is `en-GB` whatever is asked (Node's `fetch` sends `*`); one language per message.
                  * @example en-GB
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
             path: {
                 /**
-                 * @description `index` (list of all mirrors), `guide-<name>` for the guides (`guide-shop-front-end`, `guide-guidelines`, `guide-webhooks`) or `module-<name>` for an API module with all its endpoints (`module-shop`, `module-external-entrance`, ...).
+                 * @description `index` (list of all mirrors), `guide-<name>` for the guides (`guide-shop-front-end`, `guide-guidelines`, `guide-webhooks`), `module-<name>` for an API module with all its endpoints (`module-shop`, `module-external-entrance`, ...) or `endpoint-<operationId>` for one endpoint, the same text as the `get_endpoint` tool (`endpoint-checkoutCart`).
                  * @example guide-webhooks
                  */
                 page: string;
@@ -793,6 +833,144 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reference page (one self-contained HTML file; no CDN needed). */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    /**
+                     * @description Validator of the page.
+                     * @example "5f3a9c1e"
+                     */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!DOCTYPE html><html><head><title>Entrada API — API reference</title>… */
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.entrada.dev/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Retry in 12 seconds.",
+                     *       "instance": "/reference"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The reference has not been built on this server (`pnpm --filter @entrada/docs-server build`). */
+            503: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.entrada.dev/problems/reference-not-built",
+                     *       "title": "Reference not built",
+                     *       "status": 503,
+                     *       "detail": "The HTML reference is built with `pnpm --filter @entrada/docs-server build`.",
+                     *       "instance": "/reference"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDocsIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The addresses of the documentation. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Entrada API",
+                     *       "version": "1.0.0",
+                     *       "links": {
+                     *         "reference": "https://docs.entrada.dev/reference",
+                     *         "referenceDocument": "https://docs.entrada.dev/reference/openapi.json",
+                     *         "mcp": "https://docs.entrada.dev/api/mcp",
+                     *         "serverCard": "https://docs.entrada.dev/.well-known/mcp/server-card.json",
+                     *         "markdown": "https://docs.entrada.dev/ai/index.md"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        title: string;
+                        version: string;
+                        links: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description For a browser, to the HTML reference. */
+            302: {
+                headers: {
+                    /**
+                     * @description The HTML reference.
+                     * @example https://docs.entrada.dev/reference
+                     */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.entrada.dev/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Retry in 12 seconds.",
+                     *       "instance": "/reference"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

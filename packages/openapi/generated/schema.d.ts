@@ -1259,6 +1259,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bi/v1/odata/{entitySet}/$count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity set: `Orders`, `Tickets`, `Payments` or `Entrances` (any other name is a `404`).
+                 * @example Orders
+                 */
+                entitySet: components["parameters"]["EntitySet"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Count the rows of an entity set
+         * @description The number of rows of `Orders`, `Tickets`, `Payments` or `Entrances` as plain text (OData's `/$count` path segment), optionally only those matching `$filter`; `$top`, `$skip` and `$orderby` do not change it. The same number as `@odata.count` of the collection with `$count=true`. Example: `/Payments/$count?$filter=Status eq 'failed'`.
+         */
+        get: operations["getBiEntityCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bi/v1/odata/{entitySet}({key})": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity set: `Orders`, `Tickets`, `Payments` or `Entrances` (any other name is a `404`).
+                 * @example Orders
+                 */
+                entitySet: components["parameters"]["EntitySet"];
+                /**
+                 * @description The key predicate between the parentheses: the key in single quotes (`'ord_01JDX4Y7L1P6A4M2J8S5V0Q9XB'`), or named (`OrderId='ord_…'`); a single quote inside the key is doubled. The key properties are `OrderId`, `TicketId`, `PaymentId` and `ScanId`.
+                 * @example 'ord_01JDX4Y7L1P6A4M2J8S5V0Q9XB'
+                 */
+                key: components["parameters"]["EntityKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one row by its key
+         * @description One row of an entity set addressed by its key (OData key lookup): `/Orders('ord_…')` or `/Orders(OrderId='ord_…')`. `$select` applies; `$expand` is valid OData this feed does not offer (`501`); the collection options (`$filter`, `$orderby`, `$top`, `$skip`, `$count`) are a `400`. A key that names no row is a `404`.
+         */
+        get: operations["getBiEntity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "ticket.issued": {
@@ -3611,6 +3668,13 @@ export interface components {
             "@odata.nextLink"?: string;
             value: components["schemas"]["BiEntrance"][];
         };
+        /** @description One row of an entity set with the context URL of a single entity: the properties of `BiOrder`, `BiTicket`, `BiPayment` or `BiEntrance` (those chosen by `$select`), as in the collection. */
+        BiEntity: {
+            /** Format: uri */
+            "@odata.context": string;
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: {
         /** @description Rate limit exceeded (`rate-limited`). Retry after `Retry-After` seconds. */
@@ -4070,6 +4134,35 @@ export interface components {
                 "application/json": components["schemas"]["ODataError"];
             };
         };
+        /** @description No such entity set, or no row with this key. */
+        ODataNotFound: {
+            headers: {
+                "X-Log-Id": components["headers"]["X-Log-Id"];
+                "OData-Version": components["headers"]["OData-Version"];
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "NotFound",
+                 *         "message": "'Orders' has no row with the key 'ord_01JDX4Y7L1P6A4M2J8S5V0Q9XC'.",
+                 *         "target": null,
+                 *         "details": [],
+                 *         "innererror": {
+                 *           "logId": "log_01JDXM5F6G7H8J9K0M1N2P3Q4R"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ODataError"];
+            };
+        };
         /** @description Any 2xx status acknowledges the delivery; the body is ignored. Answer within 15 seconds and do slow work asynchronously: a timeout, a network error or any other status is retried with exponential backoff. */
         Acknowledged: {
             headers: {
@@ -4251,6 +4344,31 @@ export interface components {
          * @example odata.maxpagesize=500
          */
         ODataPrefer: string;
+        /**
+         * @description The entity set: `Orders`, `Tickets`, `Payments` or `Entrances` (any other name is a `404`).
+         * @example Orders
+         */
+        EntitySet: string;
+        /**
+         * @description Count only the rows matching this filter (same syntax as on the collection).
+         * @example Status eq 'failed'
+         */
+        CountFilter: string;
+        /**
+         * @description The key predicate between the parentheses: the key in single quotes (`'ord_01JDX4Y7L1P6A4M2J8S5V0Q9XB'`), or named (`OrderId='ord_…'`); a single quote inside the key is doubled. The key properties are `OrderId`, `TicketId`, `PaymentId` and `ScanId`.
+         * @example 'ord_01JDX4Y7L1P6A4M2J8S5V0Q9XB'
+         */
+        EntityKey: string;
+        /**
+         * @description Comma-separated properties to return.
+         * @example OrderId,TotalAmount,Status
+         */
+        EntitySelect: string;
+        /**
+         * @description Valid OData that this feed does not offer (the entity sets have no navigation properties); answered `501`.
+         * @example Tickets
+         */
+        EntityExpand: string;
         /**
          * @description Unique id of the message (`msg_` prefix). The same across retries and replays of one event, so receivers deduplicate on it.
          * @example msg_01JDXK4M5N6P7Q8R9S0T1V2W3X
@@ -9045,6 +9163,146 @@ export interface operations {
             400: components["responses"]["ODataBadRequest"];
             401: components["responses"]["ODataUnauthorized"];
             403: components["responses"]["ODataForbidden"];
+            429: components["responses"]["ODataTooManyRequests"];
+            501: components["responses"]["ODataNotImplemented"];
+        };
+    };
+    getBiEntityCount: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Count only the rows matching this filter (same syntax as on the collection).
+                 * @example Status eq 'failed'
+                 */
+                $filter?: components["parameters"]["CountFilter"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
+                 * @example 4.01
+                 */
+                "OData-MaxVersion"?: components["parameters"]["ODataMaxVersion"];
+            };
+            path: {
+                /**
+                 * @description The entity set: `Orders`, `Tickets`, `Payments` or `Entrances` (any other name is a `404`).
+                 * @example Orders
+                 */
+                entitySet: components["parameters"]["EntitySet"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count, as a decimal integer in plain text. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "OData-Version": components["headers"]["OData-Version"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 5213 */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["ODataBadRequest"];
+            401: components["responses"]["ODataUnauthorized"];
+            403: components["responses"]["ODataForbidden"];
+            404: components["responses"]["ODataNotFound"];
+            429: components["responses"]["ODataTooManyRequests"];
+            501: components["responses"]["ODataNotImplemented"];
+        };
+    };
+    getBiEntity: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated properties to return.
+                 * @example OrderId,TotalAmount,Status
+                 */
+                $select?: components["parameters"]["EntitySelect"];
+                /**
+                 * @description Valid OData that this feed does not offer (the entity sets have no navigation properties); answered `501`.
+                 * @example Tickets
+                 */
+                $expand?: components["parameters"]["EntityExpand"];
+                /**
+                 * @description Response format. Data is offered as JSON only: `json` or `application/json` (optionally with `;odata.metadata=minimal`); any other format (`xml`, `atom`, ...) is `501`.
+                 * @example json
+                 */
+                $format?: components["parameters"]["ODataFormat"];
+            };
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Highest OData version the client understands; `4.0` or `4.01`. Lower values are `400`.
+                 * @example 4.01
+                 */
+                "OData-MaxVersion"?: components["parameters"]["ODataMaxVersion"];
+            };
+            path: {
+                /**
+                 * @description The entity set: `Orders`, `Tickets`, `Payments` or `Entrances` (any other name is a `404`).
+                 * @example Orders
+                 */
+                entitySet: components["parameters"]["EntitySet"];
+                /**
+                 * @description The key predicate between the parentheses: the key in single quotes (`'ord_01JDX4Y7L1P6A4M2J8S5V0Q9XB'`), or named (`OrderId='ord_…'`); a single quote inside the key is doubled. The key properties are `OrderId`, `TicketId`, `PaymentId` and `ScanId`.
+                 * @example 'ord_01JDX4Y7L1P6A4M2J8S5V0Q9XB'
+                 */
+                key: components["parameters"]["EntityKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "OData-Version": components["headers"]["OData-Version"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BiEntity"];
+                };
+            };
+            400: components["responses"]["ODataBadRequest"];
+            401: components["responses"]["ODataUnauthorized"];
+            403: components["responses"]["ODataForbidden"];
+            404: components["responses"]["ODataNotFound"];
             429: components["responses"]["ODataTooManyRequests"];
             501: components["responses"]["ODataNotImplemented"];
         };

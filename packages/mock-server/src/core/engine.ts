@@ -183,8 +183,8 @@ export class MockCore {
    * A signed link to an asset `path` (relative to `baseUrl`, e.g. `/assets/v1/tickets/tkt_1.pdf`), valid for 24 h
    * from `nowMs` on the mock clock.
    */
-  signedLink(baseUrl: string, path: string, nowMs: number): string {
-    return `${baseUrl}${path}?${this.links.query(path, nowMs)}`;
+  signedLink(baseUrl: string, path: string, nowMs: number, session?: string): string {
+    return `${baseUrl}${path}?${this.links.query(path, nowMs, session)}`;
   }
 
   /** The base path the API is mounted below (`/api`), or "" at the root. */

@@ -1,12 +1,16 @@
 /**
  * Signed, expiring asset links (the contract's `signedUrl` scheme, DECISIONS.md "Signed asset links"):
  * `<base><path>?expires=<unix seconds>&signature=<sig>`, `sig` = unpadded base64url of
- * HMAC-SHA256(key, "GET" + LF + path + LF + expires). Synchronous (noble), so views can sign while they render,
+ * HMAC-SHA256(key, "GET" + LF + path + LF + expires). A link issued inside a mock session other than "default"
+ * carries it first (`?mockSession=<id>&expires=…`) and the signature covers it (+ LF + id), so the link opens in
+ * that session and in no other. Synchronous (noble), so views can sign while they render,
  * and platform-free (no node:crypto), so the same code runs under msw in the browser.
  */
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 
+/** The mock session of requests without `X-Mock-Session`; its links carry no session. */
+const DEFAULT_SESSION = "default";
 /** How long a link stays valid after it was issued (24 h). */
 export const LINK_TTL_SECONDS = 86_400;
 const encoder = new TextEncoder();
@@ -35,15 +39,20 @@ export class LinkSigner {
     }
   }
 
-  /** The signature of `path` (relative to the base URL, as it appears in the link) valid until `expires`. */
-  signature(path: string, expires: number): string {
-    return base64url(hmac(sha256, this.key, encoder.encode(`GET\n${path}\n${expires}`)));
+  /**
+   * The signature of `path` (relative to the base URL, as it appears in the link) valid until `expires`, bound to
+   * the mock `session` unless it is the default one.
+   */
+  signature(path: string, expires: number, session = DEFAULT_SESSION): string {
+    const bound = session === DEFAULT_SESSION ? "" : `\n${session}`;
+    return base64url(hmac(sha256, this.key, encoder.encode(`GET\n${path}\n${expires}${bound}`)));
   }
 
-  /** The query string (`expires=…&signature=…`) of a link to `path` issued at `nowMs`. */
-  query(path: string, nowMs: number): string {
+  /** The query string (`[mockSession=…&]expires=…&signature=…`) of a link to `path` issued at `nowMs`. */
+  query(path: string, nowMs: number, session = DEFAULT_SESSION): string {
     const expires = Math.floor(nowMs / 1000) + LINK_TTL_SECONDS;
-    return `expires=${expires}&signature=${this.signature(path, expires)}`;
+    const prefix = session === DEFAULT_SESSION ? "" : `mockSession=${encodeURIComponent(session)}&`;
+    return `${prefix}expires=${expires}&signature=${this.signature(path, expires, session)}`;
   }
 
   /**
@@ -55,9 +64,10 @@ export class LinkSigner {
     expires: string | undefined,
     signature: string | undefined,
     nowMs: number,
+    session = DEFAULT_SESSION,
   ): LinkRejection | null {
     if (expires === undefined || signature === undefined || !EXPIRES.test(expires)) return "malformed";
-    const expected = this.signature(path, Number(expires));
+    const expected = this.signature(path, Number(expires), session);
     // Compare every character whatever the input, so timing says nothing about how much of it matched.
     let diff = signature.length ^ expected.length;
     const given = SIGNATURE.test(signature) ? signature : expected.replace(/./g, "~");

@@ -65,8 +65,11 @@ export class Validator {
         if (p.required) required.push(p.name);
       }
       // The query parameter of an apiKey-in-query scheme (the signed link's `signature`) is checked by the engine.
-      if (location === "query" && op.security.signedUrl !== null)
+      // A link signed inside a mock session carries it (`mockSession`, covered by the signature): the mock's own.
+      if (location === "query" && op.security.signedUrl !== null) {
         properties[op.security.signedUrl] = { type: "string" };
+        properties.mockSession = { type: "string" };
+      }
       // Nothing left to check in this location (the engine handles Accept-Language and Authorization itself).
       if (Object.keys(properties).length === 0 && location !== "query") continue;
       v.params[location] = this.coercing.compile({

@@ -22,7 +22,7 @@ Options:
   --rate-limit <n|off>     Requests per minute per client and session (default 6000)
   --validate-responses     Check every response against the document (500 on a violation)
   --no-webhooks            Do not deliver webhooks
-  --no-docs                Do not serve the documentation server (/api/mcp, /ai/)
+  --no-docs                Do not serve the documentation server (/reference, /api/mcp, /ai/)
   -h, --help               This help
 `;
 
@@ -135,6 +135,7 @@ const lines = [
   "    provider redirect   checkout answers 202 + redirectUrl to a hosted page (Pay / Fail / Cancel)",
   "",
   `  Developer controls: ${mock.url}/__mock   (contract: ${mock.url}/__mock/openapi.json)`,
+  `  API reference and guides: ${mock.url}/reference   (open ${mock.url}/ in a browser)`,
   `  Documentation server (MCP, no auth): ${mock.url}/api/mcp   Markdown mirrors: ${mock.url}/ai/index.md`,
   "  Isolate parallel test suites with the header X-Mock-Session: <name>.",
   "",

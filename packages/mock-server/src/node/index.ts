@@ -2,17 +2,13 @@
  * The standalone transport: `node:http` straight into the engine — no Fetch Request/Response objects per
  * request, which is what makes it several times faster than running the same core behind msw.
  */
-import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { dirname, join } from "node:path";
 import { Agent, fetch as undiciFetch } from "undici";
 import type { MockCore } from "../core/engine.ts";
 import { ulid } from "../core/ids.ts";
-import type { MockRequest } from "../core/types.ts";
+import type { MockRequest, MockResponse } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
-import type { DocsServer } from "../sections/docs/index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
 
 export interface MockServerOptions extends EntradaMockOptions {
@@ -25,8 +21,9 @@ export interface MockServerOptions extends EntradaMockOptions {
   /** Deliver emitted webhook events to registered endpoints (default true). */
   webhooks?: boolean;
   /**
-   * Also serve the documentation server on the same port: MCP at `/api/mcp`, the server card at
-   * `/.well-known/mcp/server-card.json`, Markdown mirrors under `/ai/` (default true; loaded on first use).
+   * Also serve the documentation server (`@entrada/docs-server`, an optional peer) on the same port: the HTML
+   * reference at `/reference` (`/` and `/docs` lead a browser there), MCP at `/api/mcp`, the server card and the
+   * Markdown mirrors under `/ai/` (default true; loaded on first use, skipped when the package is not installed).
    */
   docs?: boolean;
 }
@@ -65,27 +62,48 @@ function duplicates(raw: string[]): string[] | undefined {
   return dups;
 }
 
-const DOCS_PATHS = /^\/(?:api\/mcp(?:[?#]|$)|\.well-known\/mcp\/server-card\.json(?:[?#]|$)|ai\/)/;
+/** Paths of the documentation server (`@entrada/docs-server`): MCP, server card, /ai mirrors, HTML reference, `/`. */
+const DOCS_PATHS =
+  /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/[^?#]*|reference\/?|reference\/openapi\.json|docs\/?|)(?:[?#]|$)/;
 
-/** The documentation server, created on its first request (it pulls in the MCP SDK and builds a search index). */
-function lazyDocs(core: MockCore): () => Promise<DocsServer> {
-  let docs: Promise<DocsServer> | null = null;
-  const require = createRequire(import.meta.url);
+/** The subset of `@entrada/docs-server` the mock mounts (an optional peer: msw users never install it). */
+interface DocsServer {
+  fetch(request: Request, clientAddress?: string): Promise<Response | null>;
+}
+
+/**
+ * The documentation server, created on its first request (it pulls in the MCP SDK and builds a search index);
+ * `null` when `@entrada/docs-server` is not installed.
+ */
+function lazyDocs(core: MockCore): () => Promise<DocsServer | null> {
+  let docs: Promise<DocsServer | null> | null = null;
   return () => {
-    docs ??= import("../sections/docs/index.ts").then(({ createDocsServer, loadGuides }) =>
-      createDocsServer({
-        document: core.document,
-        guides: loadGuides((pkg, path) => {
-          try {
-            return readFileSync(join(dirname(require.resolve(`${pkg}/package.json`)), path), "utf8");
-          } catch {
-            return null;
-          }
-        }),
-      }),
+    docs ??= import("@entrada/docs-server").then(
+      ({ createNodeDocsServer }) =>
+        createNodeDocsServer({ document: core.document, links: { mockControls: "/__mock" } }),
+      () => null,
     );
     return docs;
   };
+}
+
+/** Ask the documentation server, in web-standard terms, about one mock request; `null` when it does not serve it. */
+async function askDocs(
+  docs: DocsServer,
+  request: MockRequest,
+  address: string | undefined,
+): Promise<MockResponse | null> {
+  const response = await docs.fetch(
+    new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.method === "GET" || request.method === "HEAD" ? null : (request.body as BodyInit | null),
+    }),
+    address,
+  );
+  if (!response) return null;
+  const body = response.body ? await response.text() : null;
+  return { status: response.status, headers: Object.fromEntries(response.headers), body };
 }
 
 /** Serves a core over an existing node:http request (usable as middleware in your own server). */
@@ -105,7 +123,7 @@ export function nodeHandler(core: MockCore, fallbackHost: string, options: { doc
       docs && DOCS_PATHS.test(req.url ?? "")
         ? docs().then(
             async (server) =>
-              (await server.handle(request, req.socket.remoteAddress)) ?? core.handle(request),
+              (server && (await askDocs(server, request, req.socket.remoteAddress))) ?? core.handle(request),
           )
         : core.handle(request);
     answer.then(

@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-it("serves the documentation server beside the API: MCP tools, server card, Markdown mirrors", async () => {
+it("mounts @entrada/docs-server beside the API: MCP tools, server card, Markdown mirrors, the reference at /", async () => {
   const rpc = await api.fetch("/api/mcp", {
     method: "POST",
     headers: { accept: "application/json, text/event-stream" },
@@ -40,6 +40,24 @@ it("serves the documentation server beside the API: MCP tools, server card, Mark
   expect((await card.json()).transport.endpoint).toBe("/api/mcp");
   const mirror = await api.fetch("/ai/index.md");
   expect(mirror.status).toBe(200);
+  // A browser opening the mock's address (or /docs) is sent to the HTML reference; a program gets the map,
+  // which names the mock's developer controls too.
+  for (const path of ["/", "/docs"]) {
+    const page = await api.fetch(path, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    expect([page.status, page.headers.get("location")]).toEqual([302, `${api.url}/reference`]);
+  }
+  const root = await api.fetch("/", { headers: { accept: "application/json" } });
+  expect((await root.json()).links).toMatchObject({
+    reference: `${api.url}/reference`,
+    mcp: `${api.url}/api/mcp`,
+    mockControls: `${api.url}/__mock`,
+  });
+  const referenceDocument = await api.fetch("/reference/openapi.json");
+  expect((await referenceDocument.json())["x-tagGroups"][0].tags).toEqual([
+    "guide-shop-front-end",
+    "guide-guidelines",
+    "guide-webhooks",
+  ]);
   // The API itself is unaffected.
   expect((await api.fetch("/shop/v1/discovery/venues")).status).toBe(401);
 });

@@ -42,11 +42,12 @@ function tamper(link: string, param: string, value: (old: string) => string): st
   return url.toString();
 }
 
-it("hands out signed, expiring links: ?expires=<now + 24 h>&signature=<43 base64url chars>", () => {
+it("hands out signed, expiring links: ?mockSession=<issuing session>&expires=<now + 24 h>&signature=<43 base64url chars>", () => {
   for (const link of [ticketUrl, receiptUrl]) {
     const url = new URL(link);
     expect(url.origin).toBe(api.url);
-    expect([...url.searchParams.keys()]).toEqual(["expires", "signature"]);
+    expect([...url.searchParams.keys()]).toEqual(["mockSession", "expires", "signature"]);
+    expect(url.searchParams.get("mockSession")).toBe(session);
     expect(url.searchParams.get("signature")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const expires = Number(url.searchParams.get("expires"));
     expect(Math.abs(expires - (Math.floor(Date.now() / 1000) + 86_400))).toBeLessThan(120);
@@ -66,7 +67,26 @@ it("opens the ticket PDF and the receipt with no Authorization header", async ()
     items: Array<{ data: { ticket: { ticketUrl: string } } }>;
   };
   expect(events.items.length).toBeGreaterThanOrEqual(1);
-  expect(events.items[0]?.data.ticket.ticketUrl).toMatch(/\?expires=\d+&signature=[A-Za-z0-9_-]{43}$/);
+  expect(events.items[0]?.data.ticket.ticketUrl).toMatch(
+    /\?mockSession=signed-links&expires=\d+&signature=[A-Za-z0-9_-]{43}$/,
+  );
+});
+
+it("opens a link issued inside an X-Mock-Session as given, in that session and no other", async () => {
+  // As a browser clicks it: no Authorization, no X-Mock-Session header.
+  for (const link of [ticketUrl, receiptUrl]) {
+    const clicked = await fetch(link);
+    expect(clicked.status, await clicked.clone().text()).toBe(200);
+    expect(clicked.headers.get("content-type")).toBe("application/pdf");
+  }
+  // The session is part of what is signed: another session's header, or another session in the link, is refused.
+  const elsewhere = await fetch(ticketUrl, { headers: { "x-mock-session": "another-suite" } });
+  expect(elsewhere.status).toBe(401);
+  const moved = await fetch(tamper(ticketUrl, "mockSession", () => "another-suite"));
+  expect([moved.status, (await moved.json()).reason]).toEqual([401, "link-invalid"]);
+  const stripped = new URL(ticketUrl);
+  stripped.searchParams.delete("mockSession");
+  expect((await fetch(stripped)).status).toBe(401);
 });
 
 it("refuses a tampered signature, a moved expiry, a missing expiry or another asset's path with 401 problem+json", async () => {

@@ -24,7 +24,8 @@ function setup(seed: Record<string, unknown> = {}) {
     const search = new URLSearchParams(query).toString().replace(/%24/g, "$");
     return h.call(bi, `listBi${set}`, {
       query,
-      headers,
+      // The feed takes its culture from Accept-Language (English when absent), as a client sends it.
+      headers: culture ? { "accept-language": culture, ...headers } : headers,
       url: `${BASE}/${set}${search ? `?${search}` : ""}`,
       ...(culture ? { culture } : {}),
     });
@@ -215,15 +216,31 @@ describe("bi: collections", () => {
     const bad = await list("Orders", { $filter: "Totl gt 1" });
     expect(bad.status).toBe(400);
     expect(bad.headers?.["odata-version"]).toBe("4.0");
+    expect(bad.headers?.["content-language"]).toBe("en-GB");
     expect(bad.contentType).toBe("application/json");
     expect(bad.body).toMatchObject({
       error: {
         code: "UnknownProperty",
-        message: "Die Eigenschaft «Totl» existiert in «Orders» nicht.",
+        message: "The property 'Totl' does not exist in 'Orders'.",
         target: "$filter",
+        details: [{ message: "Did you mean 'TotalAmount'?" }],
+      },
+    });
+    const german = await list("Orders", { $filter: "Totl gt 1" }, {}, "de-CH");
+    expect(german.body).toMatchObject({
+      error: {
+        message: "Die Eigenschaft «Totl» existiert in «Orders» nicht.",
         details: [{ message: "Meinten Sie «TotalAmount»?" }],
       },
     });
+    // One language per message: a syntax error names what was expected in the message's own language.
+    for (const [culture, text] of [
+      ["en-GB", "Syntax error in $filter at position 17: expected the end of the expression, found 'x'."],
+      ["de-CH", "Syntaxfehler in $filter an Position 17: erwartet das Ende des Ausdrucks, gefunden 'x'."],
+    ] as const) {
+      const syntax = await list("Orders", { $filter: "TicketCount gt 1 x" }, {}, culture);
+      expect((syntax.body as { error: { message: string } }).error.message).toBe(text);
+    }
     const expand = await list("Orders", { $expand: "Tickets" }, {}, "en-GB");
     expect(expand.status).toBe(501);
     expect(expand.body).toMatchObject({

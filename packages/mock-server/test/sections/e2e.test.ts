@@ -70,7 +70,7 @@ describe("sections end to end", () => {
     expect(tickets).toHaveLength(2);
     expect(tickets[0]?.ticketUrl).toMatch(
       new RegExp(
-        `^${api.url}/assets/v1/tickets/${tickets[0]?.id}\\.pdf\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}$`,
+        `^${api.url}/assets/v1/tickets/${tickets[0]?.id}\\.pdf\\?mockSession=sections-e2e&expires=\\d+&signature=[A-Za-z0-9_-]{43}$`,
       ),
     );
   });

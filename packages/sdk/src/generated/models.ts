@@ -282,3 +282,5 @@ export interface BiPaymentCollection extends Schema<"BiPaymentCollection"> {}
 /** One row per scan at a gate (entries and exits, admitted and denied). */
 export interface BiEntrance extends Schema<"BiEntrance"> {}
 export interface BiEntranceCollection extends Schema<"BiEntranceCollection"> {}
+/** One row of an entity set with the context URL of a single entity: the properties of `BiOrder`, `BiTicket`, `BiPayment` or `BiEntrance` (those chosen by `$select`), as in the collection. */
+export interface BiEntity extends Schema<"BiEntity"> {}

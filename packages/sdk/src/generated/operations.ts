@@ -102,6 +102,8 @@ export const biOperations = {
   "listBiTickets": "GET /bi/v1/odata/Tickets",
   "listBiPayments": "GET /bi/v1/odata/Payments",
   "listBiEntrances": "GET /bi/v1/odata/Entrances",
+  "getBiEntityCount": "GET /bi/v1/odata/{entitySet}/$count text",
+  "getBiEntity": "GET /bi/v1/odata/{entitySet}({key})",
 } as const;
 
 /** Section → operationId → `METHOD path [mixed|text|blob] [form]`. */

@@ -70,4 +70,6 @@ export interface OperationProblems {
   listBiTickets: "service-unavailable" | "internal-error";
   listBiPayments: "service-unavailable" | "internal-error";
   listBiEntrances: "service-unavailable" | "internal-error";
+  getBiEntityCount: "service-unavailable" | "internal-error";
+  getBiEntity: "service-unavailable" | "internal-error";
 }

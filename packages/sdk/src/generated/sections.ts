@@ -2,7 +2,7 @@
 // Do not edit: run `pnpm --filter @entrada/sdk generate`.
 
 import type { Operation, SuccessData } from "../core/types.ts";
-import type { BiCsdlJson, BiEntranceCollection, BiOrderCollection, BiPaymentCollection, BiServiceDocument, BiTicketCollection, Cart, CheckoutCompleted, CheckoutPending, Connection, ConnectionPage, Event, EventPage, ExitResult, ExternalImport, ExternalImportPage, ExternalTicketPage, GatePage, IconList, ImageMetadata, ImagePage, Occupancy, Order, Payment, PaymentProviderList, QuicodeCategory, QuicodeCategoryPage, ScanPage, ScanReport, ScanResult, SecretRotation, Session, Survey, SurveyPage, SurveyResponse, SurveyResponsePage, SystemConfiguration, Theme, TicketList, TokenResponse, VenueList, WebhookDelivery, WebhookDeliveryPage, WebhookSubscription, WebhookSubscriptionPage, WebhookSubscriptionWithSecret } from "./models.ts";
+import type { BiCsdlJson, BiEntity, BiEntranceCollection, BiOrderCollection, BiPaymentCollection, BiServiceDocument, BiTicketCollection, Cart, CheckoutCompleted, CheckoutPending, Connection, ConnectionPage, Event, EventPage, ExitResult, ExternalImport, ExternalImportPage, ExternalTicketPage, GatePage, IconList, ImageMetadata, ImagePage, Occupancy, Order, Payment, PaymentProviderList, QuicodeCategory, QuicodeCategoryPage, ScanPage, ScanReport, ScanResult, SecretRotation, Session, Survey, SurveyPage, SurveyResponse, SurveyResponsePage, SystemConfiguration, Theme, TicketList, TokenResponse, VenueList, WebhookDelivery, WebhookDeliveryPage, WebhookSubscription, WebhookSubscriptionPage, WebhookSubscriptionWithSecret } from "./models.ts";
 import type { OperationProblems } from "./problems.ts";
 import type { operations } from "./schema.ts";
 
@@ -413,6 +413,18 @@ export interface BiSection {
    * `GET /bi/v1/odata/Entrances`
    */
   readonly listBiEntrances: Operation<operations["listBiEntrances"], BiEntranceCollection, OperationProblems["listBiEntrances"]>;
+  /**
+   * Count the rows of an entity set.
+   *
+   * `GET /bi/v1/odata/{entitySet}/$count`
+   */
+  readonly getBiEntityCount: Operation<operations["getBiEntityCount"], string, OperationProblems["getBiEntityCount"]>;
+  /**
+   * Get one row by its key.
+   *
+   * `GET /bi/v1/odata/{entitySet}({key})`
+   */
+  readonly getBiEntity: Operation<operations["getBiEntity"], BiEntity, OperationProblems["getBiEntity"]>;
 }
 
 /** Every section of the client, by tag. */

@@ -46,8 +46,9 @@ export function requestCulture(
 }
 
 /**
- * The mock session the request runs in: the `X-Mock-Session` header, else (under `/__mock` only, for links opened
- * in a browser) a valid `mockSession` query parameter, else "default". A malformed header is a 400.
+ * The mock session the request runs in: the `X-Mock-Session` header, else (under `/__mock`, and on signed links,
+ * whose signature covers it: links opened in a browser) a valid `mockSession` query parameter, else "default". A
+ * malformed header is a 400.
  */
 export function mockSessionId(
   headers: Record<string, string>,
@@ -70,7 +71,7 @@ export function mockSessionId(
       ],
     });
   }
-  if (pathname.startsWith("/__mock")) {
+  if (pathname.startsWith("/__mock") || url.searchParams.has("signature")) {
     const fromQuery = url.searchParams.get("mockSession");
     if (fromQuery && SESSION_ID.test(fromQuery)) return fromQuery;
   }

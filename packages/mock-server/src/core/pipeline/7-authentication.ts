@@ -206,6 +206,7 @@ export function authenticateRequest(
       url.searchParams.get("expires") ?? undefined,
       url.searchParams.get(signatureParam) ?? undefined,
       now,
+      rq.session.id,
     );
     // A forged, tampered or malformed link is refused even next to a token; an expired genuine one gives way to a
     // valid bearer token (the embedded shop downloads a lapsed link through the API with its session token).

@@ -51,7 +51,7 @@ export function buildContext(input: ContextInput): OperationContext {
     },
     emit: input.publish,
     id: (prefix) => prefixedId(prefix, session.clock.now()),
-    signedUrl: (path) => core.signedLink(baseUrl, path, session.clock.now()),
+    signedUrl: (path) => core.signedLink(baseUrl, path, session.clock.now(), session.id),
     issueSessionToken: ({ sessionId, ttlSeconds, allowedOrigins }) => {
       const token = `${sessionId}.${randomToken(32)}`;
       const expiresAt = session.clock.now() + ttlSeconds * 1000;

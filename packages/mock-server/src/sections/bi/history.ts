@@ -175,15 +175,18 @@ function generate(config: HistoryConfig): RawHistory {
     const cartId = `crt_${ulid(createdAt - 300_000, rand)}`;
     const currency = rand() < 0.9 ? "CHF" : "EUR";
     const provider = rand() < 0.75 ? "card" : "redirect";
-    // Some buyers are declined or cancel first, then pay.
+    // Some buyers are declined, cancel or let a hosted payment page time out first, then pay. The attempt is for
+    // the same cart, so it carries the cart's amount (set below once the items are drawn), as a live one does.
+    let attempt: Raw | null = null;
     if (rand() < 0.12) {
       const failed = rand() < 0.7;
-      out.payments.push({
+      attempt = {
         PaymentId: `pay_${ulid(createdAt - 120_000, rand)}`,
         CartId: cartId,
         OrderId: null,
         PaymentProviderId: failed ? "card" : "redirect",
-        Status: failed ? "failed" : "cancelled",
+        // Redirect attempts end cancelled by the buyer or expired on the provider's page (deterministic split).
+        Status: failed ? "failed" : n % 3 === 0 ? "expired" : "cancelled",
         Amount: 0,
         Currency: currency,
         CreatedAt: iso(createdAt - 120_000),
@@ -192,7 +195,8 @@ function generate(config: HistoryConfig): RawHistory {
           ? pick(["card_declined", "card_declined", "insufficient_funds", "authentication_failed"])
           : null,
         ModifiedAt: iso(createdAt - 90_000),
-      });
+      };
+      out.payments.push(attempt);
     }
     const orderId = `ord_${ulid(createdAt, rand)}`;
     const count = 1 + Math.floor(rand() * rand() * 5);
@@ -239,6 +243,7 @@ function generate(config: HistoryConfig): RawHistory {
         if (rand() < 0.6) scan(out1 + 900_000, gate, event.id, ticketId, "shop", "admitted", null);
       }
     }
+    if (attempt) attempt.Amount = total / 100;
     out.orders.push({
       OrderId: orderId,
       CartId: cartId,

@@ -1,5 +1,6 @@
 import { defineSection, dynamicHandler } from "../../core/section.ts";
 import type { Culture, HandlerResult, OperationContext, World } from "../../core/types.ts";
+import { feedCulture } from "./culture.ts";
 import { DEFAULT_HISTORY, type HistoryConfig, history } from "./history.ts";
 import { ENTITY_SETS, type EntitySetDef, metadataJson, metadataXml, propertyTypes } from "./model.ts";
 import { badRequest, ODataError } from "./odata/errors.ts";
@@ -40,20 +41,25 @@ function checkVersion(ctx: OperationContext): void {
   }
 }
 
-/** Run a handler body, turning OData errors into OData JSON error responses. */
-function odata(ctx: OperationContext, run: () => HandlerResult): HandlerResult {
+/**
+ * Run a handler body in the feed's culture (see `feedCulture`: English unless the client names another), turning
+ * OData errors into OData JSON error responses in that same culture.
+ */
+function odata(ctx: OperationContext, run: (culture: Culture) => HandlerResult): HandlerResult {
+  const culture = feedCulture(ctx.headers["accept-language"]);
+  const headers = { ...ODATA_VERSION, "content-language": culture };
   try {
     checkVersion(ctx);
-    const result = run();
-    return { ...result, headers: { ...ODATA_VERSION, ...result.headers } };
+    const result = run(culture);
+    return { ...result, headers: { ...headers, ...result.headers } };
   } catch (error) {
     if (error instanceof ODataError) {
       return {
         status: error.status,
-        headers: { ...ODATA_VERSION },
+        headers,
         // OData JSON errors are `application/json`, not problem+json (the engine's default for 4xx/5xx bodies).
         contentType: "application/json",
-        body: error.render(ctx.culture, ctx.logId),
+        body: error.render(culture, ctx.logId),
       };
     }
     throw error;
@@ -102,11 +108,11 @@ function nextLink(ctx: OperationContext, token: string): string {
 
 function collection(name: string) {
   return (ctx: OperationContext): HandlerResult =>
-    odata(ctx, () => {
+    odata(ctx, (culture) => {
       const set = ENTITY_SETS.find((s) => s.name === name) as EntitySetDef;
       const query = parseEntitySetQuery(ctx.query, propertyTypes(set), set.key, set.name);
       const { size, applied } = pageSize(ctx);
-      const page = runQuery(allRows(ctx.world, set, ctx.culture), query, set.key, size);
+      const page = runQuery(allRows(ctx.world, set, culture), query, set.key, size);
       const context = `${root(ctx)}$metadata#${set.name}${query.select ? `(${query.select.join(",")})` : ""}`;
       const body: Record<string, unknown> = { "@odata.context": context };
       if (page.count !== null) body["@odata.count"] = page.count;
@@ -115,6 +121,58 @@ function collection(name: string) {
       const headers: Record<string, string> = applied ? { "preference-applied": applied } : {};
       return { status: 200, body, headers };
     });
+}
+
+/** The entity set a path names (`Orders`), or a 404 OData error naming it. */
+function entitySet(name: string): EntitySetDef {
+  const set = ENTITY_SETS.find((s) => s.name === name);
+  if (!set) throw new ODataError(404, "NotFound", "notFound", { name }, null);
+  return set;
+}
+
+/** `GET /{set}/$count`: the number of rows matching `$filter` as plain text (`$top`/`$skip` do not apply). */
+function getBiEntityCount(ctx: OperationContext): HandlerResult {
+  return odata(ctx, (culture) => {
+    const set = entitySet(ctx.params.entitySet ?? "");
+    const query = parseEntitySetQuery(ctx.query, propertyTypes(set), set.key, set.name);
+    const rows = allRows(ctx.world, set, culture);
+    const count = query.filter ? rows.filter(query.filter).length : rows.length;
+    return { status: 200, contentType: "text/plain; charset=utf-8", raw: String(count) };
+  });
+}
+
+/** `GET /{set}('key')` or `/{set}(Key='key')`: one row by key, `$select` applies; unknown keys are 404. */
+function getBiEntity(ctx: OperationContext): HandlerResult {
+  return odata(ctx, (culture) => {
+    const set = entitySet(ctx.params.entitySet ?? "");
+    const key = parseKeyPredicate(ctx.params.key ?? "", set.key);
+    const query = parseEntitySetQuery(ctx.query, propertyTypes(set), set.key, set.name);
+    if (
+      query.filter ||
+      query.orderBy.length ||
+      query.top !== null ||
+      query.skip ||
+      query.count ||
+      query.skipToken
+    )
+      throw badRequest("singleEntityOption", { set: set.name }, null);
+    const row = allRows(ctx.world, set, culture).find((r) => r[set.key] === key);
+    if (!row) throw new ODataError(404, "NotFound", "entityNotFound", { set: set.name, key }, null);
+    const selected = query.select ? Object.fromEntries(query.select.map((p) => [p, row[p] ?? null])) : row;
+    const context = `${root(ctx)}$metadata#${set.name}${query.select ? `(${query.select.join(",")})` : ""}/$entity`;
+    return { status: 200, body: { "@odata.context": context, ...selected } };
+  });
+}
+
+/**
+ * The key of a key predicate: `'ord_1'` or `OrderId='ord_1'` (quotes doubled inside, as OData escapes them).
+ * Anything else is a 400 saying how to write it.
+ */
+function parseKeyPredicate(predicate: string, keyName: string): string {
+  const m = /^(?:([A-Za-z_][A-Za-z0-9_]*)=)?'((?:[^']|'')*)'$/.exec(predicate.trim());
+  if (!m || (m[1] !== undefined && m[1] !== keyName))
+    throw badRequest("keyPredicate", { value: predicate, key: keyName }, keyName);
+  return (m[2] as string).replace(/''/g, "'");
 }
 
 function getBiServiceDocument(ctx: OperationContext): HandlerResult {
@@ -172,6 +230,8 @@ const bi = defineSection<BiState>({
     listBiTickets: dynamicHandler(collection("Tickets")),
     listBiPayments: dynamicHandler(collection("Payments")),
     listBiEntrances: dynamicHandler(collection("Entrances")),
+    getBiEntityCount: dynamicHandler(getBiEntityCount),
+    getBiEntity: dynamicHandler(getBiEntity),
   },
 });
 

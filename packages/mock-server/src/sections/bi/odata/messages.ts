@@ -171,6 +171,24 @@ const M = {
     "La risorsa «{name}» non esiste in questo servizio.",
     "The resource '{name}' does not exist in this service.",
   ],
+  keyPredicate: [
+    "«{value}» ist kein Schlüssel; schreiben Sie ('wert') oder ({key}='wert'), Apostrophe verdoppelt.",
+    "« {value} » n'est pas une clé ; écrivez ('valeur') ou ({key}='valeur'), apostrophes doublées.",
+    "«{value}» non è una chiave; scrivere ('valore') o ({key}='valore'), apostrofi raddoppiati.",
+    "'{value}' is not a key; write ('value') or ({key}='value'), with quotes inside doubled.",
+  ],
+  singleEntityOption: [
+    "Eine einzelne Zeile von «{set}» nimmt nur $select an; $filter, $orderby, $top, $skip und $count gelten für die Sammlung.",
+    "Une ligne unique de « {set} » n'accepte que $select ; $filter, $orderby, $top, $skip et $count valent pour la collection.",
+    "Una singola riga di «{set}» accetta solo $select; $filter, $orderby, $top, $skip e $count valgono per la collezione.",
+    "A single row of '{set}' takes $select only; $filter, $orderby, $top, $skip and $count apply to the collection.",
+  ],
+  entityNotFound: [
+    "«{set}» hat keine Zeile mit dem Schlüssel «{key}».",
+    "« {set} » n'a pas de ligne avec la clé « {key} ».",
+    "«{set}» non ha una riga con la chiave «{key}».",
+    "'{set}' has no row with the key '{key}'.",
+  ],
 } satisfies Record<string, [string, string, string, string]>;
 
 export type MessageKey = keyof typeof M;

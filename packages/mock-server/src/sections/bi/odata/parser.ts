@@ -299,7 +299,7 @@ class Parser {
 
   finish(): void {
     const t = this.peek();
-    if (t.kind !== "eof") this.syntax(t, "expected end of expression");
+    if (t.kind !== "eof") this.syntax(t, "@end");
   }
 }
 

@@ -20,6 +20,8 @@ export interface ToolDef {
   /** Names of the contract's argument and result schemas (docs-openapi components). */
   inputSchema: string;
   outputSchema: string;
+  /** Arguments of a valid call, quoted when a call's arguments do not fit. */
+  example: Obj;
   run(ctx: ToolContext, args: Obj): ToolOutcome;
 }
 
@@ -33,6 +35,7 @@ const searchDocs: ToolDef = {
   description:
     "Ranked full-text search over API modules, endpoints and guide sections. Returns the best matches with a score from 0 to 1 and links.",
   inputSchema: "SearchDocsArguments",
+  example: { query: "checkout a cart", limit: 5 },
   outputSchema: "SearchDocsResult",
   run(ctx, args) {
     const query = String(args.query);
@@ -64,6 +67,7 @@ const listModules: ToolDef = {
   title: "List API modules",
   description: "All API modules (sections) with direction, endpoint count and links, plus the guides.",
   inputSchema: "ListModulesArguments",
+  example: {},
   outputSchema: "ListModulesResult",
   run(ctx) {
     const modules = ctx.snapshot.modules.map((m) => ({
@@ -96,6 +100,7 @@ const listEndpoints: ToolDef = {
   description:
     "All endpoints of one module with method, path and summary (webhook events of the webhooks module have method WEBHOOK and the event kind as path).",
   inputSchema: "ListEndpointsArguments",
+  example: { module: "shop" },
   outputSchema: "ListEndpointsResult",
   run(ctx, args) {
     const name = String(args.module);
@@ -129,6 +134,7 @@ const getEndpoint: ToolDef = {
   description:
     "Parameters, headers, request body and example responses of one endpoint, by operationId (checkoutCart) or `METHOD /path`.",
   inputSchema: "GetEndpointArguments",
+  example: { endpoint: "checkoutCart" },
   outputSchema: "GetEndpointResult",
   run(ctx, args) {
     const query = String(args.endpoint);
@@ -162,6 +168,7 @@ const getEndpoint: ToolDef = {
       requestBody: body ?? null,
       responses: (e.operation.responses as Obj | undefined) ?? {},
     };
+    // The same text as the mirror /ai/endpoint-<operationId>.md.
     return { ok: true, structured, markdown: endpointMarkdown(e, 1) };
   },
 };
@@ -172,6 +179,7 @@ const getGuide: ToolDef = {
   description:
     "Markdown of the shop front-end guide, the Guidelines or the Webhooks guide, whole or one section (by slug).",
   inputSchema: "GetGuideArguments",
+  example: { guide: "webhooks", section: "verifying-signatures" },
   outputSchema: "GetGuideResult",
   run(ctx, args) {
     const name = String(args.guide) as GuideName;
@@ -230,6 +238,7 @@ const aboutBiAssistantMcp: ToolDef = {
   description:
     "Explains the second, separate, credential-protected MCP server of the Business Intelligence module, which answers questions about a customer's own event data.",
   inputSchema: "AboutBiAssistantMcpArguments",
+  example: {},
   outputSchema: "AboutBiAssistantMcpResult",
   run() {
     const structured = {

@@ -36,60 +36,121 @@ function schemaSummary(schema: unknown): string {
   if (Array.isArray(s.enum))
     extras.push(`one of ${(s.enum as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`);
   if (s.format) extras.push(String(s.format));
-  if (s.pattern) extras.push(`pattern \`${s.pattern}\``);
+  if (typeof s.pattern === "string" && s.pattern.length <= 80) extras.push(`pattern \`${s.pattern}\``);
   if (s.minimum !== undefined || s.maximum !== undefined)
     extras.push(`${s.minimum ?? "…"}–${s.maximum ?? "…"}`);
   if (s.default !== undefined) extras.push(`default ${JSON.stringify(s.default)}`);
   return extras.length ? `${type} (${extras.join("; ")})` : type;
 }
 
-/** A JSON code block, trimmed to keep pages readable. */
+/** A JSON code block, trimmed to keep pages readable (vendor `x-` keywords left out). */
 function json(value: unknown, max = 4000): string {
-  let text = JSON.stringify(value, null, 2);
+  let text = JSON.stringify(value, (key, v) => (key.startsWith("x-") ? undefined : v), 2);
   if (text.length > max) text = `${text.slice(0, max)}\n…`;
   return `\`\`\`json\n${text}\n\`\`\``;
 }
 
-/** The full contract of one endpoint as Markdown. */
+interface MediaContent {
+  schema?: unknown;
+  example?: unknown;
+  examples?: Record<string, { summary?: string; value?: unknown }>;
+}
+
+/** The examples of a media type (named `examples` first, then a single `example`), at most `n`. */
+function examplesOf(content: MediaContent, n: number): { name: string; value: unknown }[] {
+  const named = Object.entries(content.examples ?? {})
+    .filter(([, e]) => e && e.value !== undefined)
+    .map(([name, e]) => ({ name: e.summary ?? name, value: e.value }));
+  if (named.length === 0 && content.example !== undefined)
+    named.push({ name: "Example", value: content.example });
+  return named.slice(0, n);
+}
+
+function exampleBlock(media: string, value: unknown, max: number): string {
+  if (typeof value === "string" && !media.includes("json")) {
+    const text = value.length > max ? `${value.slice(0, max)}\n…` : value;
+    return `\`\`\`${media.includes("xml") ? "xml" : media.includes("markdown") ? "markdown" : ""}\n${text.trimEnd()}\n\`\`\``;
+  }
+  return json(value, max);
+}
+
+/**
+ * The full contract of one endpoint as Markdown a model can read without the structured result: summary and
+ * description, authentication, parameters and request headers, the request body (schema and examples), and every
+ * response with its headers and the contract's example bodies.
+ */
 export function endpointMarkdown(e: EndpointDoc, level = 2): string {
   const h = "#".repeat(level);
+  const sub = "#".repeat(level + 1);
   const lines = [`${h} ${e.method} ${e.path}`, "", `\`${e.operationId}\` — ${e.summary}`, ""];
   if (e.description) lines.push(e.description.trim(), "");
   lines.push(`**Authentication:** ${securityOf(e).join(" or ")}`, "");
   const params = parametersOf(e);
-  if (params.length) {
-    lines.push("| Parameter | In | Required | Type | Description |", "| --- | --- | --- | --- | --- |");
-    for (const p of params) {
+  for (const [place, heading] of [
+    ["path", "Path parameters"],
+    ["query", "Query parameters"],
+    ["header", "Request headers"],
+  ] as const) {
+    const these = params.filter((p) => p.in === place);
+    if (these.length === 0) continue;
+    lines.push(
+      `${sub} ${heading}`,
+      "",
+      "| Name | Required | Type | Description |",
+      "| --- | --- | --- | --- |",
+    );
+    for (const p of these) {
+      const example = p.example !== undefined ? ` Example: \`${cell(JSON.stringify(p.example))}\`.` : "";
       lines.push(
-        `| \`${cell(p.name)}\` | ${cell(p.in)} | ${p.required ? "yes" : "no"} | ${cell(schemaSummary(p.schema))} | ${cell(p.description)} |`,
+        `| \`${cell(p.name)}\` | ${p.required ? "yes" : "no"} | ${cell(schemaSummary(p.schema))} | ${cell(p.description)}${example} |`,
       );
     }
     lines.push("");
   }
   const body = e.operation.requestBody as
-    | { content?: Record<string, { schema?: unknown; examples?: Record<string, { value?: unknown }> }> }
+    | { required?: boolean; description?: string; content?: Record<string, MediaContent> }
     | undefined;
   if (body?.content) {
+    lines.push(`${sub} Request body${body.required ? " (required)" : " (optional)"}`, "");
+    if (body.description) lines.push(body.description.trim(), "");
     for (const [media, content] of Object.entries(body.content)) {
-      lines.push(`**Request body** (\`${media}\`):`, "", json(content.schema));
-      const example = content.examples ? Object.values(content.examples)[0]?.value : undefined;
-      if (example !== undefined) lines.push("", "Example:", "", json(example, 2000));
-      lines.push("");
+      lines.push(`Schema (\`${media}\`):`, "", json(content.schema), "");
+      for (const example of examplesOf(content, 3))
+        lines.push(`Example — ${example.name}:`, "", exampleBlock(media, example.value, 2000), "");
     }
   }
   const responses =
     (e.operation.responses as
-      | Record<string, { description?: string; content?: Record<string, unknown> }>
+      | Record<
+          string,
+          {
+            description?: string;
+            headers?: Record<string, { description?: string }>;
+            content?: Record<string, MediaContent>;
+          }
+        >
       | undefined) ?? {};
   if (Object.keys(responses).length) {
-    lines.push("**Responses:**", "");
+    lines.push(`${sub} Responses`, "");
     for (const [status, r] of Object.entries(responses)) {
-      const media = Object.keys(r.content ?? {});
-      lines.push(
-        `- \`${status}\` ${cell(r.description)}${media.length ? ` (${media.map((m) => `\`${m}\``).join(", ")})` : ""}`,
-      );
+      lines.push(`**\`${status}\`** ${(r.description ?? "").trim()}`, "");
+      const headers = Object.keys(r.headers ?? {});
+      if (headers.length) lines.push(`Headers: ${headers.map((name) => `\`${name}\``).join(", ")}`, "");
+      for (const [media, content] of Object.entries(r.content ?? {})) {
+        const examples = examplesOf(content, 2);
+        if (examples.length === 0) {
+          lines.push(`Body: \`${media}\``, "");
+          continue;
+        }
+        for (const example of examples)
+          lines.push(
+            `Example (\`${media}\`) — ${example.name}:`,
+            "",
+            exampleBlock(media, example.value, 1500),
+            "",
+          );
+      }
     }
-    lines.push("");
   }
   return lines.join("\n");
 }
@@ -106,7 +167,7 @@ export function moduleMarkdown(m: ModuleDoc, docsUrl: string): string {
   lines.push("| Method | Path | Operation | Summary |", "| --- | --- | --- | --- |");
   for (const e of m.endpoints)
     lines.push(
-      `| ${e.method} | \`${e.path}\` | [\`${e.operationId}\`](#${e.operationId.toLowerCase()}) | ${cell(e.summary)} |`,
+      `| ${e.method} | \`${e.path}\` | [\`${e.operationId}\`](${docsUrl}/ai/endpoint-${e.operationId}.md) | ${cell(e.summary)} |`,
     );
   lines.push("");
   for (const e of m.endpoints)

@@ -4,7 +4,7 @@
  * so they always agree.
  */
 
-import { editDistance } from "../../core/edit-distance.ts";
+import { distance as editDistance } from "fastest-levenshtein";
 
 export type GuideName = "shop-front-end" | "guidelines" | "webhooks";
 export const GUIDE_NAMES: readonly GuideName[] = ["shop-front-end", "guidelines", "webhooks"];

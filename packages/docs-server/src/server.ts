@@ -1,0 +1,246 @@
+import { ulid } from "ulid";
+import { buildSnapshot, type DocsSnapshot, type GuideName, kebab } from "./content.ts";
+import { endpointMarkdown, indexMarkdown, moduleMarkdown } from "./markdown.ts";
+import { createMcpEndpoint, INSTRUCTIONS, PROTOCOL_VERSIONS, SERVER_INFO, toolList } from "./mcp.ts";
+import { referenceDocument } from "./reference.ts";
+import { SearchIndex, searchDocs } from "./search.ts";
+
+export interface DocsServerOptions {
+  /** The API contract the documentation describes (`@entrada/openapi/openapi.json`). */
+  document: unknown;
+  /** Markdown of the guides by name. */
+  guides: Partial<Record<GuideName, string>>;
+  /** Public URL of the documentation server for links; default: the request's origin. */
+  docsUrl?: string;
+  /** Requests per window per client address; `false` disables limiting. Default 600 per 60 s. */
+  rateLimit?: { limit: number; windowSeconds: number } | false;
+  /** The HTML API reference (built by `pnpm --filter @entrada/docs-server build`); `null` when not built. */
+  referenceHtml?: () => string | null;
+  /** Further addresses listed at `/` (e.g. the mock's developer controls: `{ mockControls: "/__mock" }`). */
+  links?: Record<string, string>;
+  /** Clock (default Date.now). */
+  now?: () => number;
+}
+
+export interface DocsServer {
+  /** Answer one HTTP request, or `null` for a path this server does not serve. */
+  fetch(request: Request, clientAddress?: string): Promise<Response | null>;
+  /** Whether `pathname` is one of this server's paths (cheap; lets a host route without building a Request). */
+  serves(pathname: string): boolean;
+  readonly snapshot: DocsSnapshot;
+}
+
+/** Paths of the server: MCP, the server card, the Markdown mirrors, the HTML reference and the root index. */
+const PATHS =
+  /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/.*|reference\/?|reference\/openapi\.json|docs\/?|)$/;
+/** Every text is written in English; the documentation has no other language (see DECISIONS.md). */
+const LANGUAGE = "en-GB";
+const MAX_CLIENTS = 10_000;
+
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
+}
+
+function accepts(accept: string | null, types: string[]): boolean {
+  if (!accept) return true;
+  return accept.split(",").some((part) => {
+    const [type = "", ...params] = part.trim().split(";");
+    const zero = params.some((p) => /^\s*q=0(\.0*)?\s*$/i.test(p));
+    return !zero && types.includes(type.trim().toLowerCase());
+  });
+}
+
+/**
+ * The documentation server (spec §4.6): MCP over Streamable HTTP at `/api/mcp`, the server card, Markdown mirrors
+ * under `/ai`, and the HTML API reference with the guides at `/reference` — all from one snapshot of the contract
+ * and the guides, so they always agree. Web-standard `Request` in, `Response` out; no auth, no state per client
+ * beyond a bounded rate-limit window.
+ * @example const docs = createDocsServer({ document, guides }); const res = await docs.fetch(request);
+ */
+export function createDocsServer(options: DocsServerOptions): DocsServer {
+  const snapshot = buildSnapshot(options.document, options.guides);
+  const index = new SearchIndex(searchDocs(snapshot));
+  const mcp = createMcpEndpoint((docsUrl) => ({ snapshot, index, docsUrl }));
+  const now = options.now ?? Date.now;
+  const limit = options.rateLimit === undefined ? { limit: 600, windowSeconds: 60 } : options.rateLimit;
+  const windows = new Map<string, { start: number; count: number }>();
+  let reference: string | null | undefined;
+  let referenceJson: string | undefined;
+
+  function rate(address: string): { headers: Record<string, string>; retryAfter: number | null } {
+    if (!limit) return { headers: {}, retryAfter: null };
+    const t = now();
+    let w = windows.get(address);
+    if (!w || t - w.start >= limit.windowSeconds * 1000) {
+      w = { start: t, count: 0 };
+      windows.delete(address);
+      // Bounded: the oldest client's window goes first when the table is full.
+      if (windows.size >= MAX_CLIENTS) windows.delete(windows.keys().next().value as string);
+      windows.set(address, w);
+    }
+    w.count++;
+    const reset = Math.max(0, Math.ceil((w.start + limit.windowSeconds * 1000 - t) / 1000));
+    const headers = {
+      "ratelimit-limit": String(limit.limit),
+      "ratelimit-remaining": String(Math.max(0, limit.limit - w.count)),
+      "ratelimit-reset": String(reset),
+    };
+    return { headers, retryAfter: w.count > limit.limit ? Math.max(1, reset) : null };
+  }
+
+  function card(docsUrl: string): object {
+    return {
+      $schema: "https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json",
+      version: "1.0",
+      protocolVersion: PROTOCOL_VERSIONS[0],
+      supportedProtocolVersions: [...PROTOCOL_VERSIONS],
+      serverInfo: SERVER_INFO,
+      description: INSTRUCTIONS,
+      documentationUrl: `${docsUrl}/reference`,
+      transport: { type: "streamable-http", endpoint: "/api/mcp", stateless: true },
+      capabilities: { tools: { listChanged: false } },
+      authentication: { required: false },
+      tools: toolList(),
+    };
+  }
+
+  function page(name: string, docsUrl: string): string | null {
+    if (name === "index") return indexMarkdown(snapshot, docsUrl);
+    if (name.startsWith("endpoint-")) {
+      const endpoint = snapshot.endpoints.find((e) => `endpoint-${e.operationId}` === name);
+      return endpoint ? `${endpointMarkdown(endpoint, 1)}\n` : null;
+    }
+    if (name.startsWith("guide-"))
+      return snapshot.guides.find((g) => `guide-${g.name}` === name)?.markdown.concat("\n") ?? null;
+    const module = snapshot.modules.find((m) => `module-${kebab(m.name)}` === name);
+    return module ? moduleMarkdown(module, docsUrl) : null;
+  }
+
+  return {
+    snapshot,
+    serves: (pathname) => PATHS.test(pathname),
+    async fetch(request, clientAddress = "local") {
+      const url = new URL(request.url);
+      const path = url.pathname;
+      if (!PATHS.test(path)) return null;
+      const docsUrl = (options.docsUrl ?? url.origin).replace(/\/+$/, "");
+      const limited = rate(clientAddress);
+      const logId = `log_${ulid(now())}`;
+      const base: Record<string, string> = {
+        "x-log-id": logId,
+        "content-language": LANGUAGE,
+        ...limited.headers,
+      };
+      const problem = (status: number, type: string, title: string, detail: string, extra = {}) =>
+        new Response(
+          JSON.stringify({
+            type: `https://docs.entrada.dev/problems/${type}`,
+            title,
+            status,
+            detail,
+            instance: path,
+            logId,
+          }),
+          {
+            status,
+            headers: { ...base, "content-type": "application/problem+json", ...extra },
+          },
+        );
+      if (limited.retryAfter !== null) {
+        const retry = String(limited.retryAfter);
+        return problem(429, "rate-limited", "Too many requests", `Retry in ${retry} seconds.`, {
+          "retry-after": retry,
+        });
+      }
+      if (path === "/api/mcp") {
+        if (request.method !== "POST") {
+          // No server-initiated stream and no session to end: GET and DELETE are 405 (Streamable HTTP allows it).
+          return new Response(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id: null,
+              error: {
+                code: -32000,
+                message:
+                  "Method not allowed: /api/mcp takes POST only (stateless server, no stream, no session).",
+              },
+            }),
+            { status: 405, headers: { ...base, allow: "POST", "content-type": "application/json" } },
+          );
+        }
+        const answer = await mcp(request, docsUrl);
+        const headers = new Headers(answer.headers);
+        for (const [k, v] of Object.entries(base)) headers.set(k, v);
+        return new Response(answer.body, { status: answer.status, headers });
+      }
+      if (path === "/.well-known/mcp/server-card.json") {
+        if (!accepts(request.headers.get("accept"), ["application/json", "application/*", "*/*"]))
+          return problem(406, "not-acceptable", "Not acceptable", "The server card is application/json.");
+        return new Response(JSON.stringify(card(docsUrl)), {
+          headers: { ...base, "content-type": "application/json", "cache-control": "public, max-age=3600" },
+        });
+      }
+      if (path === "/" || path === "/docs" || path === "/docs/") {
+        const target = `${docsUrl}/reference`;
+        // A browser (and any client on /docs) goes to the HTML reference; a program asking for `/` gets the map.
+        const browser = /text\/html/i.test(request.headers.get("accept") ?? "");
+        if (path !== "/" || browser)
+          return new Response(null, { status: 302, headers: { ...base, location: target } });
+        const links: Record<string, string> = {
+          reference: target,
+          referenceDocument: `${docsUrl}/reference/openapi.json`,
+          mcp: `${docsUrl}/api/mcp`,
+          serverCard: `${docsUrl}/.well-known/mcp/server-card.json`,
+          markdown: `${docsUrl}/ai/index.md`,
+        };
+        for (const [name, href] of Object.entries(options.links ?? {}))
+          links[name] = href.startsWith("/") ? `${url.origin}${href}` : href;
+        return new Response(
+          JSON.stringify({ title: snapshot.api.title, version: snapshot.api.version, links }),
+          {
+            headers: { ...base, "content-type": "application/json" },
+          },
+        );
+      }
+      let body: string | null;
+      let type: string;
+      if (path === "/reference" || path === "/reference/") {
+        if (reference === undefined) reference = options.referenceHtml?.() ?? null;
+        if (reference === null)
+          return problem(
+            503,
+            "reference-not-built",
+            "Reference not built",
+            "The HTML reference is built with `pnpm --filter @entrada/docs-server build`; meanwhile read /ai/index.md or /reference/openapi.json.",
+          );
+        body = reference;
+        type = "text/html; charset=utf-8";
+      } else if (path === "/reference/openapi.json") {
+        referenceJson ??= JSON.stringify(referenceDocument(options.document, snapshot));
+        body = referenceJson;
+        type = "application/json";
+      } else {
+        const match = /^\/ai\/([A-Za-z0-9-]+)\.md$/.exec(path);
+        body = match ? page(match[1] as string, docsUrl) : null;
+        type = "text/markdown; charset=utf-8";
+        if (body === null)
+          return problem(404, "not-found", "Not found", `There is no page ${path}. See /ai/index.md.`);
+      }
+      const etag = `"${hash(body)}"`;
+      const headers = { ...base, "content-type": type, etag, "cache-control": "public, max-age=3600" };
+      if (
+        request.headers
+          .get("if-none-match")
+          ?.split(",")
+          .some((t) => t.trim() === etag)
+      )
+        return new Response(null, { status: 304, headers });
+      return new Response(request.method === "HEAD" ? null : body, { headers });
+    },
+  };
+}
