@@ -8,7 +8,7 @@ import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID } from "../target
 import type { Culture, MockRequest } from "../types.ts";
 
 /**
- * The request URL, or the 400 to answer. WHATWG URL parsing would silently resolve "/a/../b"; a client sending dot
+ * The request URL; throws the 400. WHATWG URL parsing would silently resolve "/a/../b"; a client sending dot
  * segments gets told instead.
  */
 export function parseTarget(rawUrl: string, _logId: string, _origin: string | undefined): URL {
@@ -27,7 +27,7 @@ export function parseTarget(rawUrl: string, _logId: string, _origin: string | un
   }
 }
 
-/** The negotiated culture (first, so every later problem is localized), or the 400 for a malformed header. */
+/** The negotiated culture (first, so every later problem is localized); throws the 400 for a malformed header. */
 export function requestCulture(
   headers: Record<string, string>,
   _logId: string,
@@ -75,7 +75,7 @@ export function mockSessionId(
   return "default";
 }
 
-/** The 400 for a singleton header sent more than once; null otherwise. */
+/** Throws the 400 for a singleton header sent more than once. */
 export function duplicatedHeaderProblem(
   request: MockRequest,
   _culture: Culture,

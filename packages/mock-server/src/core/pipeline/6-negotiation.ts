@@ -43,7 +43,7 @@ export function refusesAll(accept: string | undefined, op: OperationSpec): boole
   return accept !== undefined && accept !== "" && accept !== "*/*" && !acceptsAny(accept, successMedia(op));
 }
 
-/** The 406 when the client accepts none of the operation's documented success types; null otherwise. */
+/** Throws the 406 when the client accepts none of the operation's documented success types. */
 export function notAcceptable(rq: OperationRequest): void {
   const { op } = rq;
   if (!refusesAll(rq.headers.accept, op)) return;

@@ -13,7 +13,7 @@ import type { OperationRequest } from "./request.ts";
 
 /** Request bodies: size, media type and charset, UTF-8, JSON or form parsing, then schema validation. */
 
-/** A 400 naming every invalid path, query and header parameter at once; null when all are valid. */
+/** Throws a 400 naming every invalid path, query and header parameter at once. */
 export function invalidParameters(validator: Validator, rq: OperationRequest): void {
   const { op, url, culture } = rq;
   const errors: FieldError[] = [];
@@ -30,7 +30,7 @@ export function invalidParameters(validator: Validator, rq: OperationRequest): v
 }
 
 /**
- * The write's idempotency key (null when none is sent or the operation is no write), or the 400 for a malformed
+ * The write's idempotency key (null when none is sent or the operation is no write); throws the 400 for a malformed
  * one.
  */
 export function idempotencyKeyOf(rq: OperationRequest): string | null {
@@ -48,9 +48,9 @@ export function idempotencyKeyOf(rq: OperationRequest): string | null {
   });
 }
 
-/** Reads the request body into `rq.body`; returns the problem to answer instead, or null. */
+/** Reads the request body into `rq.body`; throws the problem (size, media type, syntax, schema) instead. */
 export function readBody(validator: Validator, maxBodyBytes: number, rq: OperationRequest): void {
-  const { op, culture, logId, origin, pathname, rateHeaders } = rq;
+  const { op, culture } = rq;
   const bytes = rq.request.body;
   if (bytes && bytes.length > maxBodyBytes) {
     throw stageProblem("payload-too-large");
