@@ -30,7 +30,7 @@ import { idempotencyKeyOf, invalidParameters, readBody } from "./pipeline/8-inpu
 import { beginWrite, completeWrite } from "./pipeline/9-idempotency.ts";
 import { invokeHandler } from "./pipeline/10-invoke.ts";
 import type { OperationRequest } from "./pipeline/request.ts";
-import { type ProblemOptions, problemResponse, reformatProblem } from "./problems.ts";
+import { ProblemError, type ProblemOptions, problemResponse, reformatProblem } from "./problems.ts";
 import { handlerFor } from "./section.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
 import { withinMount } from "./target.ts";
@@ -97,6 +97,13 @@ export interface MockCoreOptions {
    * Default: 32 random bytes per engine, so links from one mock instance do not open on another.
    */
   linkKey?: Uint8Array | string;
+}
+
+/** What `dispatch` knows about a request when a stage throws its problem. */
+interface StageState {
+  culture: Culture;
+  instance: string | undefined;
+  rateHeaders: Record<string, string>;
 }
 
 interface Route {
@@ -343,22 +350,40 @@ export class MockCore {
    */
   private async dispatch(request: MockRequest): Promise<MockResponse> {
     const logId = `log_${ulid(Date.now())}`;
+    const origin = request.headers.origin;
+    // What a stage's problem is rendered with, filled in as the request goes through the stages.
+    const known: StageState = { culture: DEFAULT_CULTURE, instance: undefined, rateHeaders: {} };
+    try {
+      return await this.runStages(request, logId, known);
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error;
+      return problemResponse(error.slug, known.culture, logId, origin, {
+        ...(known.instance !== undefined ? { instance: known.instance } : {}),
+        headers: { ...known.rateHeaders, ...error.headers },
+        detail: error.detail,
+        errors: error.errors,
+        extensions: error.extensions,
+        status: error.status,
+      });
+    }
+  }
+
+  /** The stages in order; a stage that finds a problem throws it (`stageProblem`), `dispatch` renders it. */
+  private async runStages(request: MockRequest, logId: string, known: StageState): Promise<MockResponse> {
     const headers = request.headers;
     const origin = headers.origin;
 
     // Before routing: problems here answer in the default culture until Accept-Language is read.
     const url = parseTarget(request.url, logId, origin);
-    if (!(url instanceof URL)) return url;
     const pathname = this.withinMount(url.pathname);
     if (pathname === null)
       return this.problem("not-found", DEFAULT_CULTURE, logId, origin, { instance: url.pathname });
+    known.instance = pathname;
     const method = request.method.toUpperCase();
     const culture = requestCulture(headers, logId, origin, pathname);
-    if (typeof culture !== "string") return culture;
+    known.culture = culture;
     const sessionId = mockSessionId(headers, url, pathname, culture, logId, origin);
-    if (typeof sessionId !== "string") return sessionId;
-    const duplicated = duplicatedHeaderProblem(request, culture, logId, origin, pathname);
-    if (duplicated !== null) return duplicated;
+    duplicatedHeaderProblem(request, culture, logId, origin, pathname);
     if (isPreflight(method, headers))
       return preflight(this.router, pathname, origin, headers, logId, culture);
 
@@ -382,6 +407,7 @@ export class MockCore {
     const rateHeaders = countRequest(limits, session, headers.authorization ?? "anonymous", now);
     if (rateHeaders === null)
       return rateLimitedResponse(limits as RateLimitConfig, session, culture, logId, origin, pathname, now);
+    known.rateHeaders = rateHeaders;
     const rq: OperationRequest = {
       request,
       method,
@@ -419,19 +445,14 @@ export class MockCore {
       this.account(session);
       return granted;
     }
-    const refused = notAcceptable(rq);
-    if (refused !== null) return refused;
-    const auth = authenticateRequest(rq, this.links, this.mountPath);
-    if (auth !== null && "status" in auth) return auth;
-    rq.auth = auth;
-    const invalid = invalidParameters(this.validator, rq);
-    if (invalid !== null) return invalid;
+    notAcceptable(rq);
+    rq.auth = authenticateRequest(rq, this.links, this.mountPath);
+    invalidParameters(this.validator, rq);
     const key = idempotencyKeyOf(rq);
-    if (key !== null && typeof key !== "string") return key;
-    const unreadable = readBody(this.validator, this.options.maxBodyBytes, rq);
-    if (unreadable !== null) return unreadable;
+    readBody(this.validator, this.options.maxBodyBytes, rq);
     const scope = beginWrite(rq, key);
-    if (scope !== null && typeof scope !== "string") return scope;
+    // A replay answers with the stored response (an answer, not a problem).
+    if (scope !== null && typeof scope !== "string") return scope.replay;
 
     // The handler, then the idempotency store (HEAD answers like GET, without the body).
     const response = await invokeHandler(this, op, handler, rq);

@@ -287,12 +287,15 @@ export class ProblemError extends Error {
   readonly headers: Record<string, string> | undefined;
   /** Overrides the catalogue status (only for slugs not in the catalogue, e.g. a section-specific one). */
   readonly status: number | undefined;
+  /** Field errors (`errors[]` of a validation problem). */
+  readonly errors: FieldError[] | undefined;
   constructor(
     slug: string,
     detail?: string,
     extensions?: Record<string, unknown>,
     headers?: Record<string, string>,
     status?: number,
+    errors?: FieldError[],
   ) {
     super(detail ?? slug);
     this.slug = slug;
@@ -300,7 +303,27 @@ export class ProblemError extends Error {
     this.extensions = extensions;
     this.headers = headers;
     this.status = status;
+    this.errors = errors;
   }
+}
+
+/**
+ * A pipeline stage's problem: the stage throws it, and the engine's dispatch renders it once — localized in the
+ * culture known at that point, with the request's path as `instance` and its rate-limit headers. Stages signal
+ * problems only this way; what they return is always their value.
+ */
+export function stageProblem(
+  slug: string,
+  options: Pick<ProblemOptions, "detail" | "errors" | "headers" | "extensions" | "status"> = {},
+): ProblemError {
+  return new ProblemError(
+    slug,
+    options.detail,
+    options.extensions,
+    options.headers,
+    options.status,
+    options.errors,
+  );
 }
 
 export function isProblemError(error: unknown): error is ProblemError {

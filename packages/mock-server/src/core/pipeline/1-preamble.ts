@@ -2,18 +2,18 @@
  * Request-wide checks that run before routing, in this order: the target (dot segments, URL syntax; problems in the
  * default culture), Accept-Language, the mock session id, duplicated singleton headers.
  */
-import { AcceptLanguageError, DEFAULT_CULTURE, negotiateCulture } from "../culture.ts";
-import { problemResponse } from "../problems.ts";
+import { AcceptLanguageError, negotiateCulture } from "../culture.ts";
+import { stageProblem } from "../problems.ts";
 import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID } from "../target.ts";
-import type { Culture, MockRequest, MockResponse } from "../types.ts";
+import type { Culture, MockRequest } from "../types.ts";
 
 /**
- * The request URL, or the 400 to answer. WHATWG URL parsing would silently resolve "/a/../b"; a client sending dot
+ * The request URL; throws the 400. WHATWG URL parsing would silently resolve "/a/../b"; a client sending dot
  * segments gets told instead.
  */
-export function parseTarget(rawUrl: string, logId: string, origin: string | undefined): URL | MockResponse {
+export function parseTarget(rawUrl: string, _logId: string, _origin: string | undefined): URL {
   if (DOT_SEGMENT.test(rawPath(rawUrl))) {
-    return problemResponse("malformed-request", DEFAULT_CULTURE, logId, origin, {
+    throw stageProblem("malformed-request", {
       detail: "The path contains dot segments (. or ..); send the resolved path.",
       errors: [{ pointer: "/path", detail: "Dot segments are not allowed." }],
     });
@@ -21,25 +21,24 @@ export function parseTarget(rawUrl: string, logId: string, origin: string | unde
   try {
     return new URL(rawUrl);
   } catch {
-    return problemResponse("malformed-request", DEFAULT_CULTURE, logId, origin, {
+    throw stageProblem("malformed-request", {
       detail: "The request URL is not valid.",
     });
   }
 }
 
-/** The negotiated culture (first, so every later problem is localized), or the 400 for a malformed header. */
+/** The negotiated culture (first, so every later problem is localized); throws the 400 for a malformed header. */
 export function requestCulture(
   headers: Record<string, string>,
-  logId: string,
-  origin: string | undefined,
-  pathname: string,
-): Culture | MockResponse {
+  _logId: string,
+  _origin: string | undefined,
+  _pathname: string,
+): Culture {
   try {
     return negotiateCulture(headers["accept-language"]);
   } catch (error) {
     if (!(error instanceof AcceptLanguageError)) throw error;
-    return problemResponse("validation-error", DEFAULT_CULTURE, logId, origin, {
-      instance: pathname,
+    throw stageProblem("validation-error", {
       errors: [{ pointer: "/header/accept-language", detail: error.message }],
     });
   }
@@ -54,15 +53,14 @@ export function mockSessionId(
   headers: Record<string, string>,
   url: URL,
   pathname: string,
-  culture: Culture,
-  logId: string,
-  origin: string | undefined,
-): string | MockResponse {
+  _culture: Culture,
+  _logId: string,
+  _origin: string | undefined,
+): string {
   const sessionHeader = headers["x-mock-session"];
   if (sessionHeader !== undefined) {
     if (SESSION_ID.test(sessionHeader)) return sessionHeader;
-    return problemResponse("validation-error", culture, logId, origin, {
-      instance: pathname,
+    throw stageProblem("validation-error", {
       errors: [
         {
           pointer: "/header/x-mock-session",
@@ -78,18 +76,17 @@ export function mockSessionId(
   return "default";
 }
 
-/** The 400 for a singleton header sent more than once; null otherwise. */
+/** Throws the 400 for a singleton header sent more than once. */
 export function duplicatedHeaderProblem(
   request: MockRequest,
-  culture: Culture,
-  logId: string,
-  origin: string | undefined,
-  pathname: string,
-): MockResponse | null {
+  _culture: Culture,
+  _logId: string,
+  _origin: string | undefined,
+  _pathname: string,
+): void {
   const duplicated = duplicatedSingleton(request.duplicateHeaders);
-  if (duplicated === undefined) return null;
-  return problemResponse("malformed-request", culture, logId, origin, {
-    instance: pathname,
+  if (duplicated === undefined) return;
+  throw stageProblem("malformed-request", {
     detail: `The header ${duplicated} was sent more than once.`,
     errors: [{ pointer: `/header/${duplicated}`, detail: "Sent more than once; send it once." }],
   });

@@ -1,7 +1,6 @@
 /** Content negotiation (RFC 9110 §12.5.1): which success media an operation answers, and does Accept allow one. */
 import type { OperationSpec } from "../document.ts";
-import { problemResponse } from "../problems.ts";
-import type { MockResponse } from "../types.ts";
+import { stageProblem } from "../problems.ts";
 import type { OperationRequest } from "./request.ts";
 
 const successMediaCache = new WeakMap<OperationSpec, string[]>();
@@ -44,13 +43,11 @@ export function refusesAll(accept: string | undefined, op: OperationSpec): boole
   return accept !== undefined && accept !== "" && accept !== "*/*" && !acceptsAny(accept, successMedia(op));
 }
 
-/** The 406 when the client accepts none of the operation's documented success types; null otherwise. */
-export function notAcceptable(rq: OperationRequest): MockResponse | null {
+/** Throws the 406 when the client accepts none of the operation's documented success types. */
+export function notAcceptable(rq: OperationRequest): void {
   const { op } = rq;
-  if (!refusesAll(rq.headers.accept, op)) return null;
-  return problemResponse("not-acceptable", rq.culture, rq.logId, rq.origin, {
-    instance: rq.pathname,
-    headers: rq.rateHeaders,
+  if (!refusesAll(rq.headers.accept, op)) return;
+  throw stageProblem("not-acceptable", {
     detail: `This operation answers ${successMedia(op).join(" or ")}; the Accept header allows none of them.`,
     errors: [{ pointer: "/header/accept", detail: `Accept ${successMedia(op).join(" or ")}.` }],
   });

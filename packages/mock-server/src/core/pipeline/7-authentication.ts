@@ -5,10 +5,10 @@
 import type { OperationSpec } from "../document.ts";
 import { randomToken } from "../ids.ts";
 import type { LinkRejection, LinkSigner } from "../links.ts";
-import { problemResponse } from "../problems.ts";
+import { stageProblem } from "../problems.ts";
 import type { MockSession } from "../session.ts";
 import { rawPath, withinMount } from "../target.ts";
-import type { AuthInfo, Culture, MockResponse } from "../types.ts";
+import type { AuthInfo, Culture } from "../types.ts";
 import type { OperationRequest } from "./request.ts";
 
 /**
@@ -194,7 +194,7 @@ export function authenticateRequest(
   rq: OperationRequest,
   links: LinkSigner,
   mountPath: string,
-): AuthInfo | null | MockResponse {
+): AuthInfo | null {
   const { op, url, headers, now, culture, logId, origin, pathname, rateHeaders } = rq;
   const signatureParam = op.security.signedUrl;
   if (!op.security.public && signatureParam !== null && url.searchParams.has(signatureParam)) {
@@ -211,10 +211,9 @@ export function authenticateRequest(
     // A forged, tampered or malformed link is refused even next to a token; an expired genuine one gives way to a
     // valid bearer token (the embedded shop downloads a lapsed link through the API with its session token).
     if (rejection !== null && (rejection !== "expired" || headers.authorization === undefined)) {
-      return problemResponse("unauthorized", culture, logId, origin, {
-        instance: pathname,
+      throw stageProblem("unauthorized", {
         detail: linkRejectionDetail(rejection, culture),
-        headers: { ...rateHeaders, "www-authenticate": REALM },
+        headers: { "www-authenticate": REALM },
         extensions: { reason: rejection === "expired" ? "link-expired" : "link-invalid" },
       });
     }
@@ -243,12 +242,11 @@ function authenticateBearer(
   origin: string | undefined,
   pathname: string,
   rateHeaders: Record<string, string>,
-): AuthInfo | MockResponse {
+): AuthInfo {
   const header = headers.authorization;
   if (header === undefined) {
-    return problemResponse("unauthorized", culture, logId, origin, {
-      instance: pathname,
-      headers: { ...rateHeaders, "www-authenticate": REALM },
+    throw stageProblem("unauthorized", {
+      headers: { "www-authenticate": REALM },
     });
   }
   const token = parseBearer(header);
@@ -260,11 +258,9 @@ function authenticateBearer(
       : record
         ? "The token has expired."
         : "The token is not valid.";
-    return problemResponse("unauthorized", culture, logId, origin, {
-      instance: pathname,
+    throw stageProblem("unauthorized", {
       detail: localizedAuthDetail(why, culture),
       headers: {
-        ...rateHeaders,
         "www-authenticate": `${REALM}, error="invalid_token", error_description="${why}"`,
       },
     });
@@ -277,9 +273,7 @@ function authenticateBearer(
       origin !== undefined &&
       !record.allowedOrigins.includes(origin)
     ) {
-      return problemResponse("forbidden", culture, logId, origin, {
-        instance: pathname,
-        headers: rateHeaders,
+      throw stageProblem("forbidden", {
         detail: `The session token is not valid for the origin ${origin}.`,
       });
     }
@@ -297,17 +291,15 @@ function authenticateBearer(
 /** 403 naming the first scope set in the challenge and every accepted set in `requiredScopes`. */
 function insufficientScope(
   op: OperationSpec,
-  culture: Culture,
-  logId: string,
-  origin: string | undefined,
-  pathname: string,
-  rateHeaders: Record<string, string>,
-): MockResponse {
+  _culture: Culture,
+  _logId: string,
+  _origin: string | undefined,
+  _pathname: string,
+  _rateHeaders: Record<string, string>,
+): never {
   const needed = op.security.scopeSets[0]?.join(" ") ?? "";
-  return problemResponse("forbidden", culture, logId, origin, {
-    instance: pathname,
+  throw stageProblem("forbidden", {
     headers: {
-      ...rateHeaders,
       "www-authenticate": `${REALM}, error="insufficient_scope", scope="${needed}"`,
     },
     extensions: { requiredScopes: op.security.scopeSets.map((s) => s.join(" ")) },

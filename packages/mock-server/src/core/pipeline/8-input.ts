@@ -4,17 +4,17 @@
  */
 import type { OperationSpec } from "../document.ts";
 import type { FieldError } from "../problems.ts";
-import { problemResponse } from "../problems.ts";
+import { stageProblem } from "../problems.ts";
 import { queryRecord } from "../target.ts";
-import type { Culture, MockResponse } from "../types.ts";
+import type { Culture } from "../types.ts";
 import type { Validator } from "../validation.ts";
 import { parseIdempotencyKey } from "./9-idempotency.ts";
 import type { OperationRequest } from "./request.ts";
 
 /** Request bodies: size, media type and charset, UTF-8, JSON or form parsing, then schema validation. */
 
-/** A 400 naming every invalid path, query and header parameter at once; null when all are valid. */
-export function invalidParameters(validator: Validator, rq: OperationRequest): MockResponse | null {
+/** Throws a 400 naming every invalid path, query and header parameter at once. */
+export function invalidParameters(validator: Validator, rq: OperationRequest): void {
   const { op, url, culture } = rq;
   const errors: FieldError[] = [];
   if (rq.template.includes("{")) errors.push(...validator.params(op, "path", rq.params, culture));
@@ -23,26 +23,22 @@ export function invalidParameters(validator: Validator, rq: OperationRequest): M
     errors.push(...validator.params(op, "query", query, culture));
   }
   if (validator.checks(op, "header")) errors.push(...validator.params(op, "header", rq.headers, culture));
-  if (errors.length === 0) return null;
-  return problemResponse("validation-error", culture, rq.logId, rq.origin, {
-    instance: rq.pathname,
+  if (errors.length === 0) return;
+  throw stageProblem("validation-error", {
     errors,
-    headers: rq.rateHeaders,
   });
 }
 
 /**
- * The write's idempotency key (null when none is sent or the operation is no write), or the 400 for a malformed
+ * The write's idempotency key (null when none is sent or the operation is no write); throws the 400 for a malformed
  * one.
  */
-export function idempotencyKeyOf(rq: OperationRequest): string | null | MockResponse {
+export function idempotencyKeyOf(rq: OperationRequest): string | null {
   const rawKey = rq.headers["idempotency-key"];
   if (!rq.op.write || rawKey === undefined) return null;
   const key = parseIdempotencyKey(rawKey);
   if (key !== null) return key;
-  return problemResponse("validation-error", rq.culture, rq.logId, rq.origin, {
-    instance: rq.pathname,
-    headers: rq.rateHeaders,
+  throw stageProblem("validation-error", {
     errors: [
       {
         pointer: "/header/idempotency-key",
@@ -52,39 +48,28 @@ export function idempotencyKeyOf(rq: OperationRequest): string | null | MockResp
   });
 }
 
-/** Reads the request body into `rq.body`; returns the problem to answer instead, or null. */
-export function readBody(
-  validator: Validator,
-  maxBodyBytes: number,
-  rq: OperationRequest,
-): MockResponse | null {
-  const { op, culture, logId, origin, pathname, rateHeaders } = rq;
+/** Reads the request body into `rq.body`; throws the problem (size, media type, syntax, schema) instead. */
+export function readBody(validator: Validator, maxBodyBytes: number, rq: OperationRequest): void {
+  const { op, culture } = rq;
   const bytes = rq.request.body;
   if (bytes && bytes.length > maxBodyBytes) {
-    return problemResponse("payload-too-large", culture, logId, origin, {
-      instance: pathname,
-      headers: rateHeaders,
-    });
+    throw stageProblem("payload-too-large");
   }
   if (bytes && bytes.length > 0) {
     const parsed = parseBody(validator, op, rq.headers["content-type"], bytes, culture);
     if (parsed.problem) {
-      return problemResponse(parsed.problem.slug, culture, logId, origin, {
-        instance: pathname,
-        headers: { ...rateHeaders, ...parsed.problem.headers },
+      throw stageProblem(parsed.problem.slug, {
+        headers: { ...parsed.problem.headers },
         detail: parsed.problem.detail,
         errors: parsed.problem.errors,
       });
     }
     rq.body = parsed.value;
   } else if (op.body?.required) {
-    return problemResponse("validation-error", culture, logId, origin, {
-      instance: pathname,
-      headers: rateHeaders,
+    throw stageProblem("validation-error", {
       errors: [{ pointer: "/body", detail: "A request body is required." }],
     });
   }
-  return null;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -3,7 +3,7 @@
  * scoped to (client, method, path) and bound to a fingerprint of the request body.
  */
 import { cors } from "../cors.ts";
-import { problemResponse } from "../problems.ts";
+import { stageProblem } from "../problems.ts";
 import type { Culture, MockResponse } from "../types.ts";
 import type { OperationRequest } from "./request.ts";
 
@@ -142,7 +142,10 @@ const REUSED: Record<Culture, string> = {
  * Begins a write: without a key it only evicts a few expired keys (so they go even when no keyed write follows)
  * and returns null; with one it returns the store scope to complete later, or the response to answer now.
  */
-export function beginWrite(rq: OperationRequest, key: string | null): string | null | MockResponse {
+export function beginWrite(
+  rq: OperationRequest,
+  key: string | null,
+): string | null | { replay: MockResponse } {
   const { session, auth, now } = rq;
   if (key === null) {
     if (rq.op.write) session.idempotency.evict(now);
@@ -158,20 +161,17 @@ export function beginWrite(rq: OperationRequest, key: string | null): string | n
       ...rq.rateHeaders,
       "idempotent-replayed": "true",
     };
-    return cors({ status: stored.status, headers: replayHeaders, body: stored.body }, rq.origin);
+    return { replay: cors({ status: stored.status, headers: replayHeaders, body: stored.body }, rq.origin) };
   }
   if (outcome.kind === "reused") {
     // Names the header, so operations whose 422 is a ValidationProblem (errors required) get a conforming body.
-    return problemResponse("idempotency-key-reused", rq.culture, rq.logId, rq.origin, {
-      instance: rq.pathname,
-      headers: rq.rateHeaders,
+    throw stageProblem("idempotency-key-reused", {
       errors: [{ pointer: "/header/idempotency-key", detail: REUSED[rq.culture] }],
     });
   }
   if (outcome.kind === "in-flight") {
-    return problemResponse("idempotency-key-in-use", rq.culture, rq.logId, rq.origin, {
-      instance: rq.pathname,
-      headers: { ...rq.rateHeaders, "retry-after": "1" },
+    throw stageProblem("idempotency-key-in-use", {
+      headers: { "retry-after": "1" },
     });
   }
   return scope;
