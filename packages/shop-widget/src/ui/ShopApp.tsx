@@ -108,7 +108,11 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
   const checkoutTexts = i18n.hasLoadedNamespace("checkout") && laterCss !== undefined;
   useEffect(() => {
     if (!needsCheckoutTexts) return;
-    if (!i18n.hasLoadedNamespace("checkout")) void i18n.loadNamespaces("checkout");
+    if (!i18n.hasLoadedNamespace("checkout")) {
+      i18n
+        .loadNamespace("checkout")
+        .catch((error: unknown) => controller.notify("error", toShopError(error)));
+    }
     if (laterCss === undefined) {
       let live = true;
       loadLaterCss().then(

@@ -1,10 +1,10 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import type { i18n as I18n } from "i18next";
 import { type CSSProperties, useEffect, useLayoutEffect, useState } from "react";
 import type { Appearance, Locale, ShopConfig } from "../config";
 import { reportListenerError } from "../core/emitter";
 import { acquireStyles } from "../core/styles";
 import { I18nProvider } from "../i18n/react";
+import type { Translator as I18n } from "../i18n/translator";
 import css from "../styles/shop-widget.css?inline";
 import type { Controller } from "./controller";
 import { ShopApp } from "./ShopApp";
