@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Locale, ShopConfig, Step } from "../config";
-import { formatDateTime, formatMoney } from "../core/format";
+import { formatDate, formatMoney } from "../core/format";
 import { type ShopError, toShopError } from "../core/problem";
 import { detectReturn, stripReturnParams } from "../core/resume";
 import { acquireStyles } from "../core/styles";
@@ -65,7 +65,7 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
       locale,
       timeZone,
       money,
-      dateTime: (iso) => formatDateTime(iso, locale, timeZone),
+      dateTime: (iso, shape) => formatDate(iso, locale, timeZone, shape),
       announce,
       journey,
     }),
