@@ -1,5 +1,5 @@
-import userEvent from "@testing-library/user-event";
 import { waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ShopHandle } from "../src/index";
 import { mount } from "../src/index";

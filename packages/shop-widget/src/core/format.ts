@@ -15,7 +15,7 @@ function numberFormat(locale: string, currency: string): Intl.NumberFormat {
 type DateShape = "dateTime" | "day" | "time" | "month";
 const SHAPES: Record<DateShape, Intl.DateTimeFormatOptions> = {
   dateTime: { dateStyle: "medium", timeStyle: "short" },
-  // "Sat 12 Dec 2026" / "sam. 12 déc. 2026": short enough for a card, with the weekday buyers look for.
+  // "Sat, 12 Dec 2026" / "sam. 12 déc. 2026": short enough for a card, with the weekday buyers look for.
   day: { weekday: "short", day: "numeric", month: "short", year: "numeric" },
   time: { hour: "numeric", minute: "2-digit" },
   month: { month: "long", year: "numeric" },

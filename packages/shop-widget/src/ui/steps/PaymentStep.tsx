@@ -80,7 +80,23 @@ export default function PaymentStep() {
               required
               aria-describedby={`${id}-card-number-hint`}
               value={journey.cardNumber}
-              onChange={(e) => journey.setCardNumber(groupCardNumber(e.currentTarget.value))}
+              onChange={(e) => {
+                const input = e.currentTarget;
+                const caret = input.selectionStart ?? input.value.length;
+                const digits = input.value.slice(0, caret).replace(/\D/g, "").length;
+                const grouped = groupCardNumber(input.value);
+                journey.setCardNumber(grouped);
+                // Editing inside the number: after the re-render, the caret stays after the same digit.
+                if (caret < input.value.length) {
+                  queueMicrotask(() => {
+                    let seen = 0;
+                    let at = 0;
+                    while (at < grouped.length && seen < digits)
+                      if (/\d/.test(grouped[at++] ?? "")) seen += 1;
+                    input.setSelectionRange(at, at);
+                  });
+                }
+              }}
             />
             <p id={`${id}-card-number-hint`} className="entrada-shop__muted">
               {t("payment.cardHint")}
