@@ -10,8 +10,8 @@ type Loader = (locale: Locale, namespace: Namespace) => Promise<object>;
  * `Intl.PluralRules`, two namespaces (`checkout` falls back to `core`) loaded on demand, and a live language
  * switch that loads the new texts before it changes anything (so the old texts stay until the new arrive).
  *
- * Written here rather than kept on i18next: i18next was 13.4 KB gzip of the 35 KB npm first load (measured
- * with bench/size.mjs), and the first load must leave room under 32 KB for the SDK transport. The small
+ * Written here rather than kept on i18next: replacing it took the npm first load from 35,822 to 21,106 bytes
+ * gzip (bench/size.mjs), and the first load must leave room under 32 KB for the SDK transport. The small
  * libraries (rosetta, @nanostores/i18n) lack plural rules, namespaces or lazy loading, which is most of this
  * file. Resources keep the i18next JSON format, so the texts did not change.
  */
