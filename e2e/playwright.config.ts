@@ -4,12 +4,30 @@ const port = Number(process.env.E2E_PORT ?? 5174);
 
 /**
  * Browser tests of the shop widget's dev page (a host page with the widget, its backend endpoint and the
- * mock API over HTTP), driven in Debian's Chromium (Playwright's own browser download is not used).
+ * mock API over HTTP, hostile global CSS and a strict nonce CSP), driven in Debian's Chromium (Playwright's
+ * own browser download is not used). Every journey runs twice: on the npm build (the sources with the page's
+ * React) and on the script-tag build as shipped (dist/script, Preact bundled; built by global-setup.ts).
+ * The screenshot baseline (tests/__screenshots__) is compared on the npm build.
  */
 export default defineConfig({
   testDir: "./tests",
+  globalSetup: "./global-setup.ts",
+  snapshotPathTemplate: "{testDir}/__screenshots__/{arg}{ext}",
+  projects: [
+    { name: "npm", metadata: { build: "npm" } },
+    // The script-tag build: the same journeys; the classic-script test builds and loads its own file.
+    {
+      name: "script",
+      metadata: { build: "script" },
+      testIgnore: [/screenshots\.spec\.ts/, /script-tag\.spec\.ts/],
+    },
+  ],
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  expect: {
+    timeout: 10_000,
+    // A small tolerance for anti-aliasing; a moved block, a changed colour or a new line fails.
+    toHaveScreenshot: { maxDiffPixelRatio: 0.01, threshold: 0.2, animations: "disabled", caret: "hide" },
+  },
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,

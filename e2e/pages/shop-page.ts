@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type TextLocale, tx, txPattern, txStartPattern } from "./texts";
 
 /** The dev page's host controls and the embedded shop, located by role and by the widget's own texts. */
@@ -20,7 +20,20 @@ export class ShopPage {
     return tx(key, values, this.locale);
   }
 
-  async open(query = `?lang=${this.locale}`) {
+  /** The build under test: `npm` (sources, the page's React) or `script` (dist/script as shipped, Preact). */
+  get build(): string {
+    return String(test.info().project.metadata.build ?? "npm");
+  }
+
+  /**
+   * The page's query: the language, the harshest host CSS (`hostile=max`, dev/hostile.css) and, on the
+   * script-tag project, `build=script`.
+   */
+  query(extra = "") {
+    return `?lang=${this.locale}&hostile=max${this.build === "npm" ? "" : `&build=${this.build}`}${extra}`;
+  }
+
+  async open(query = this.query()) {
     await this.page.goto(`/${query}`);
     await expect(this.stepHeading(this.t("events.heading"))).toBeVisible();
   }

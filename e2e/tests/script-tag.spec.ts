@@ -1,30 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { ShopPage } from "../pages/shop-page";
 
-test.beforeAll(() => {
-  // The classic script as published (React bundled); built here so the test never runs against a stale file.
-  const widget = fileURLToPath(new URL("../../packages/shop-widget/", import.meta.url));
-  execFileSync(
-    process.execPath,
-    [
-      "node_modules/vite/bin/vite.js",
-      "build",
-      "--config",
-      "vite.script.config.ts",
-      "--mode",
-      "iife",
-      "--logLevel",
-      "error",
-    ],
-    {
-      cwd: widget,
-      stdio: "inherit",
-    },
-  );
-});
-
+// The classic script is built by global-setup.ts with the ES module build.
 test("the classic-script build mounts through window.EntradaShop and sells a ticket under the strict CSP", async ({
   page,
 }) => {

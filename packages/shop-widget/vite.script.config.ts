@@ -4,7 +4,8 @@ import pkg from "./package.json" with { type: "json" };
 import { chunkName, FIRST_LOAD_CHUNK, SOURCE_CONDITIONS, stylesheet } from "./vite.config.ts";
 
 /**
- * Script-tag build, React 18 bundled, versioned file names (`dist/script/`):
+ * Script-tag build, Preact (through `preact/compat`) bundled in place of React, versioned file names
+ * (`dist/script/`):
  * - `--mode esm`  → `shop-widget.<version>.js` (ES module; the later steps and languages load on demand),
  * - `--mode iife` → `shop-widget.<version>.iife.js` (classic script exposing `window.EntradaShop.mount`),
  * plus `shop-widget.<version>.css` for pages that link the stylesheet.
@@ -19,12 +20,15 @@ export default defineConfig(({ mode }) => {
     },
     resolve: {
       conditions: SOURCE_CONDITIONS,
-      // React 18 (45.6 KB gzip) rather than 19 (69 KB): the widget supports both, and this build carries its own.
+      // Preact through its React compatibility layer (≈ 5 KB gzip) rather than React 18 (45.6 KB) or 19 (69 KB):
+      // this build carries its own renderer, and the whole browser suite runs on it (e2e/tests/script-tag.spec.ts).
+      // The npm build keeps the host's React 18 or 19.
       alias: [
-        { find: /^react$/, replacement: "react-18" },
-        { find: /^react\/(.*)$/, replacement: "react-18/$1" },
-        { find: /^react-dom$/, replacement: "react-dom-18" },
-        { find: /^react-dom\/(.*)$/, replacement: "react-dom-18/$1" },
+        { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
+        { find: /^react\/jsx-runtime$/, replacement: "preact/jsx-runtime" },
+        { find: /^react\/jsx-dev-runtime$/, replacement: "preact/jsx-runtime" },
+        { find: /^react$/, replacement: "preact/compat" },
+        { find: /^react-dom$/, replacement: "preact/compat" },
       ],
     },
     build: {
@@ -42,7 +46,9 @@ export default defineConfig(({ mode }) => {
       rolldownOptions: {
         output: iife
           ? { codeSplitting: false }
-          : { chunkFileNames: chunkName, codeSplitting: FIRST_LOAD_CHUNK },
+          : // Library mode keeps whitespace in ES output (for a host's bundler); a script tag is shipped as
+            // is, so it is minified fully here.
+            { chunkFileNames: chunkName, codeSplitting: FIRST_LOAD_CHUNK, minify: true },
       },
     },
   };

@@ -122,18 +122,31 @@ export function entradaDevBackend(options: DevBackendOptions = {}): Plugin {
         }
       });
 
-      // The built classic script for `script.html` (run `pnpm --filter @entrada/shop-widget build` first).
-      server.middlewares.use("/dist/script/shop-widget.iife.js", async (_req, res) => {
+      // The built script-tag files (run `pnpm --filter @entrada/shop-widget build` first): the classic script
+      // for `script.html` under a fixed name, and the ES module build with its chunks for `?build=script`.
+      server.middlewares.use("/dist/script/", async (req, res) => {
         const { readdir, readFile } = await import("node:fs/promises");
         const dir = new URL("../dist/script/", import.meta.url);
-        const name = (await readdir(dir).catch(() => [] as string[])).find((f) => f.endsWith(".iife.js"));
-        if (name === undefined) {
+        const wanted = (req.url ?? "").split("?")[0]?.replace(/^\//, "") ?? "";
+        const files = await readdir(dir).catch(() => [] as string[]);
+        const name =
+          wanted === "shop-widget.iife.js"
+            ? files.find((f) => f.endsWith(".iife.js"))
+            : wanted === "shop-widget.js"
+              ? files.find((f) => /^shop-widget\.\d+\.\d+\.\d+\.js$/.test(f))
+              : /^(chunks\/)?[\w.-]+\.(js|css)$/.test(wanted)
+                ? wanted
+                : undefined;
+        const body =
+          name === undefined ? undefined : await readFile(new URL(name, dir)).catch(() => undefined);
+        if (body === undefined) {
           res.writeHead(404, { "content-type": "text/plain" });
           res.end("Build the widget first: pnpm --filter @entrada/shop-widget build");
           return;
         }
-        res.writeHead(200, { "content-type": "text/javascript", "cache-control": "no-store" });
-        res.end(await readFile(new URL(name, dir)));
+        const type = name?.endsWith(".css") ? "text/css" : "text/javascript";
+        res.writeHead(200, { "content-type": type, "cache-control": "no-store" });
+        res.end(body);
       });
 
       const print = server.printUrls.bind(server);

@@ -2,14 +2,19 @@
  * The dev page's host code: what a web team writes to embed the shop. It asks its own backend for a shop
  * session token (never client credentials), mounts the widget and wires a few live settings.
  */
-import {
-  type Locale,
-  mount,
-  type SessionTokenGrant,
-  type SessionTokenRequest,
-  type ShopConfig,
-  type ShopHandle,
-} from "../src/index";
+import type { Locale, SessionTokenGrant, SessionTokenRequest, ShopConfig, ShopHandle } from "../src/index";
+
+const params = new URLSearchParams(location.search);
+// `?build=script`: the script-tag build as shipped (dist/script, Preact bundled) instead of the sources with
+// the page's React, so the browser tests run the same journeys on both. Build it first (`pnpm build`).
+const { mount } = (
+  params.get("build") === "script"
+    ? await import(/* @vite-ignore */ `${"/dist/script/"}shop-widget.js`)
+    : await import("../src/index")
+) as { mount: typeof import("../src/index").mount };
+document.documentElement.dataset.build = params.get("build") ?? "npm";
+// `?hostile=max`: the harshest host rules (dev/hostile.css) on top of the page's own aggressive CSS.
+if (params.get("hostile") === "max") document.documentElement.classList.add("hostile-max");
 
 const apiUrl =
   document.querySelector<HTMLMetaElement>('meta[name="entrada-api"]')?.content ?? "http://127.0.0.1:4010";
@@ -38,11 +43,15 @@ async function fetchSessionToken(request: SessionTokenRequest): Promise<SessionT
 const localeSelect = document.querySelector<HTMLSelectElement>("#locale");
 const themeSelect = document.querySelector<HTMLSelectElement>("#theme");
 const primary = document.querySelector<HTMLInputElement>("#primary");
-const wanted = new URLSearchParams(location.search).get("lang");
+const wanted = params.get("lang");
 if (localeSelect && wanted) localeSelect.value = wanted;
 
 // The page's CSP nonce (Vite's `html.cspNonce` puts it on a meta element): the widget's stylesheet needs it.
-const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined;
+// `?nonce=off` leaves it out, to see what a host that forgets it gets (an unstyled widget and a console error).
+const nonce =
+  params.get("nonce") === "off"
+    ? undefined
+    : document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined;
 
 const config: ShopConfig = {
   baseUrl: apiUrl,

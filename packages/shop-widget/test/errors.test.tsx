@@ -1,3 +1,4 @@
+import { waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ShopHandle } from "../src/index";
@@ -44,6 +45,8 @@ describe("errors in place, with a way forward and nothing lost", () => {
       new RegExp(`${tx("errors.insufficient-capacity").slice(0, 30)}|${tx("errors.sold-out").slice(0, 30)}`),
     );
     expect(errors[0]).toMatch(/insufficient-capacity|sold-out/);
+    // The focus moved to the message (the buyer pressed "Add to cart": it was in the widget).
+    await waitFor(() => expect(document.activeElement).toBe(alert));
     expect((within(group).getByLabelText("Adult") as HTMLInputElement).value).toBe("3");
     // Fewer tickets then work.
     await user.click(within(group).getByRole("button", { name: tx("event.less", { name: "Adult" }) }));
@@ -81,6 +84,7 @@ describe("errors in place, with a way forward and nothing lost", () => {
     await user.selectOptions(screen.getAllByRole("combobox")[0] as HTMLElement, "2");
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toContain(tx("errors.sold-out"));
+    await waitFor(() => expect(document.activeElement).toBe(alert));
     expect(text(screen.getAllByRole("rowheader")[0] as HTMLElement)).toBe(before);
     await user.click(within(alert).getByRole("button", { name: tx("errors.events") }));
     await screen.findByRole("heading", { level: 2, name: tx("events.heading") });
@@ -104,6 +108,7 @@ describe("errors in place, with a way forward and nothing lost", () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const alert = screen.getByRole("alert");
       expect(alert.textContent).toContain(tx("errors.hold-expired"));
+      expect(document.activeElement).toBe(alert);
       await user.click(within(alert).getByRole("button", { name: tx("errors.rebook") }));
       // A new hold on the same tickets.
       await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -36,7 +36,7 @@ describe("widget texts", () => {
   it("switches language on one instance without touching another", async () => {
     const a = await createI18n("de-CH");
     const b = await createI18n("de-CH");
-    await Promise.all([a.loadNamespaces("checkout"), b.loadNamespaces("checkout")]);
+    await Promise.all([a.loadNamespace("checkout"), b.loadNamespace("checkout")]);
     await a.changeLanguage("fr-CH");
     expect(a.t("cart.heading", { ns: "checkout" })).toBe("Votre panier");
     expect(b.t("cart.heading", { ns: "checkout" })).toBe("Ihr Warenkorb");
@@ -44,5 +44,23 @@ describe("widget texts", () => {
     expect(a.getFixedT("fr-CH", "checkout")("errors.retry")).toBe("Réessayer");
     expect(a.t("events.found", { count: 1 })).toBe("1 événement");
     expect(a.t("events.found", { count: 3 })).toBe("3 événements");
+    // French plural rules: 0 is singular too (Intl.PluralRules, not a hard-coded `count === 1`).
+    expect(a.t("events.found", { count: 0 })).toBe("0 événement");
+    // A missing key shows the key, an unknown placeholder stays visible.
+    expect(a.t("no.such.key")).toBe("no.such.key");
+  });
+
+  it("keeps the old texts until the new language's texts have loaded", async () => {
+    const a = await createI18n("de-CH");
+    let changes = 0;
+    a.on(() => {
+      changes += 1;
+    });
+    const switching = a.changeLanguage("it-CH");
+    expect(a.language).toBe("de-CH");
+    await switching;
+    expect(a.language).toBe("it-CH");
+    expect(changes).toBe(1);
+    expect(a.t("events.found", { count: 2 })).toMatch(/^2 /);
   });
 });

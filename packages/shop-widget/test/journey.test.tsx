@@ -85,8 +85,11 @@ describe("the whole journey", () => {
     expect(screen.getByText(/Tickets held for \d+:\d\d/)).toBeTruthy();
     const rows = screen.getAllByRole("row").map((r) => text(r));
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatch(/^Family Theatre – Adult CHF 55\.00.*CHF 110\.00/);
-    expect(rows[1]).toMatch(/^Family Theatre – Adult CHF 25\.00.*CHF 25\.00/);
+    // Each line says when and where: day, time and venue of its slot, then its unit price and line total.
+    expect(rows[0]).toMatch(
+      /^Family Theatre – Adult \w{3}, \d{1,2} \w{3} \d{4} · \d{2}:\d{2} · Bierhübeli, Bern CHF 55\.00.*CHF 110\.00/,
+    );
+    expect(rows[1]).toMatch(/^Family Theatre – Adult .+ · Bierhübeli, Bern CHF 25\.00.*CHF 25\.00/);
     expect(rows[2]).toMatch(/^Total\s*CHF 135\.00$/);
     const firstLine = screen.getAllByRole("combobox")[0] as HTMLSelectElement;
     await user.selectOptions(firstLine, "3");
@@ -189,7 +192,8 @@ describe("the whole journey", () => {
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toContain(tx("errors.payment-declined"));
     expect(errors).toEqual(["payment-declined"]);
-    expect((screen.getByLabelText(tx("payment.card")) as HTMLInputElement).value).toBe("4000000000000002");
+    // Typed as one run of digits, shown in groups of four (and still exactly what was typed).
+    expect((screen.getByLabelText(tx("payment.card")) as HTMLInputElement).value).toBe("4000 0000 0000 0002");
 
     // The details are still there when going back.
     await user.click(screen.getByRole("button", { name: tx("payment.back") }));

@@ -187,7 +187,7 @@ describe("several widgets on one page", () => {
     expect(within(b).getByRole("heading", { level: 2 }).textContent).toBe("Événements");
     expect(within(b).queryByRole("button", { name: /^Panier/ })).toBeNull();
     const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);
-    expect(ids.length).toBeGreaterThanOrEqual(6);
+    expect(ids.length).toBeGreaterThanOrEqual(4);
     expect(new Set(ids).size).toBe(ids.length);
     // Every label points at exactly one control.
     for (const label of document.querySelectorAll("label[for]")) {
@@ -226,7 +226,7 @@ describe("live language switch", () => {
     // Back to the cart: the API's texts follow (Accept-Language) and amounts use the culture.
     await user.click(screen.getByRole("button", { name: "Retour au panier" }));
     const line = (await screen.findAllByRole("rowheader"))[0] as HTMLElement;
-    await waitFor(() => expect(text(line)).toMatch(/^Théâtre en famille – Adulte 55\.00 CHF/));
+    await waitFor(() => expect(text(line)).toMatch(/^Théâtre en famille – Adulte jeu\. .+ 55\.00 CHF/));
     expect(document.querySelector(".entrada-shop")?.getAttribute("lang")).toBe("fr-CH");
 
     handle.update({ locale: "it-CH" });

@@ -12,15 +12,20 @@ function numberFormat(locale: string, currency: string): Intl.NumberFormat {
   return f;
 }
 
-function dateFormat(locale: string, timeZone: string, withTime: boolean): Intl.DateTimeFormat {
-  const key = `d|${locale}|${timeZone}|${withTime}`;
+type DateShape = "dateTime" | "day" | "time" | "month";
+const SHAPES: Record<DateShape, Intl.DateTimeFormatOptions> = {
+  dateTime: { dateStyle: "medium", timeStyle: "short" },
+  // "Sat, 12 Dec 2026" / "sam. 12 déc. 2026": short enough for a card, with the weekday buyers look for.
+  day: { weekday: "short", day: "numeric", month: "short", year: "numeric" },
+  time: { hour: "numeric", minute: "2-digit" },
+  month: { month: "long", year: "numeric" },
+};
+
+function dateFormat(locale: string, timeZone: string, shape: DateShape): Intl.DateTimeFormat {
+  const key = `d|${locale}|${timeZone}|${shape}`;
   let f = cache.get(key) as Intl.DateTimeFormat | undefined;
   if (f === undefined) {
-    f = new Intl.DateTimeFormat(locale, {
-      dateStyle: withTime ? "medium" : "full",
-      ...(withTime ? { timeStyle: "short" } : {}),
-      timeZone,
-    });
+    f = new Intl.DateTimeFormat(locale, { ...SHAPES[shape], timeZone });
     cache.set(key, f);
   }
   return f;
@@ -33,12 +38,37 @@ export function formatMoney(money: Money, locale: string): string {
   return f.format(money.amount / 10 ** digits);
 }
 
-export function formatDateTime(iso: string, locale: string, timeZone: string): string {
-  return dateFormat(locale, timeZone, true).format(new Date(iso));
+/** A date and time, a day, a time of day or a month ("Dezember 2026"), formatted for the culture. */
+export function formatDate(
+  iso: string,
+  locale: string,
+  timeZone: string,
+  shape: DateShape = "dateTime",
+): string {
+  return dateFormat(locale, timeZone, shape).format(new Date(iso));
 }
 
-export function formatDate(iso: string, locale: string, timeZone: string): string {
-  return dateFormat(locale, timeZone, false).format(new Date(iso));
+/**
+ * A short, human order number from an order id (`ord_01M84QK…` → `QK7P-2QZ8`): the id's last eight
+ * characters, grouped, easy to read out on the phone. The full id stays in the receipt and the API.
+ */
+export function orderNumber(id: string): string {
+  const tail = id
+    .replace(/^[a-z]+_/i, "")
+    .slice(-8)
+    .toUpperCase();
+  return tail.length === 8 ? `${tail.slice(0, 4)}-${tail.slice(4)}` : tail;
+}
+
+/** A card number in groups of four ("4242 4242 4242 4242"); at most 19 digits. */
+export function groupCardNumber(value: string): string {
+  return (
+    value
+      .replace(/\D/g, "")
+      .slice(0, 19)
+      .match(/.{1,4}/g)
+      ?.join(" ") ?? ""
+  );
 }
 
 /** "9:05" for a countdown. */

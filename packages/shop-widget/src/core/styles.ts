@@ -29,3 +29,36 @@ export function acquireStyles(doc: Document, id: string, css: string, nonce: str
     }
   };
 }
+
+const reported = new WeakSet<Document>();
+
+/**
+ * Says so, once per page, when the widget's stylesheet does not apply to `root` — typically a strict
+ * Content-Security-Policy blocking the injected `<style>` (no `nonce` given), or `injectStyles: false` without
+ * the stylesheet linked. The widget still works unstyled; the console tells the developer how to fix it.
+ * A linked stylesheet may still be loading: then the check waits for the page's `load` event.
+ */
+export function checkStylesApplied(root: HTMLElement, injected: boolean): () => void {
+  const doc = root.ownerDocument;
+  const view = doc.defaultView;
+  if (view === null) return () => {};
+  const check = () => {
+    if (!root.isConnected || reported.has(doc)) return;
+    if (view.getComputedStyle(root).getPropertyValue("--entrada-styled").trim() !== "") return;
+    reported.add(doc);
+    console.error(
+      injected
+        ? "EntradaShop: the widget's stylesheet was blocked, probably by the page's Content-Security-Policy " +
+            "(style-src). Pass the page's CSP nonce as the `nonce` option, or link the stylesheet yourself " +
+            '(<link rel="stylesheet" href=".../shop-widget.css">, from a `style-src` source) and set `injectStyles: false`.'
+        : "EntradaShop: `injectStyles: false`, but the widget's stylesheet is not on the page. Link it: " +
+            '<link rel="stylesheet" href=".../@entrada/shop-widget/dist/shop-widget.css">.',
+    );
+  };
+  if (injected || doc.readyState === "complete") {
+    check();
+    return () => {};
+  }
+  view.addEventListener("load", check, { once: true });
+  return () => view.removeEventListener("load", check);
+}

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Locale, ShopConfig, Step } from "../config";
-import { formatDateTime, formatMoney } from "../core/format";
+import { formatDate, formatMoney } from "../core/format";
 import { type ShopError, toShopError } from "../core/problem";
 import { detectReturn, stripReturnParams } from "../core/resume";
 import { acquireStyles } from "../core/styles";
@@ -65,7 +65,7 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
       locale,
       timeZone,
       money,
-      dateTime: (iso) => formatDateTime(iso, locale, timeZone),
+      dateTime: (iso, shape) => formatDate(iso, locale, timeZone, shape),
       announce,
       journey,
     }),
@@ -108,7 +108,11 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
   const checkoutTexts = i18n.hasLoadedNamespace("checkout") && laterCss !== undefined;
   useEffect(() => {
     if (!needsCheckoutTexts) return;
-    if (!i18n.hasLoadedNamespace("checkout")) void i18n.loadNamespaces("checkout");
+    if (!i18n.hasLoadedNamespace("checkout")) {
+      i18n
+        .loadNamespace("checkout")
+        .catch((error: unknown) => controller.notify("error", toShopError(error)));
+    }
     if (laterCss === undefined) {
       let live = true;
       loadLaterCss().then(

@@ -1,10 +1,10 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import type { i18n as I18n } from "i18next";
-import { type CSSProperties, useEffect, useLayoutEffect, useState } from "react";
+import { type CSSProperties, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { Appearance, Locale, ShopConfig } from "../config";
 import { reportListenerError } from "../core/emitter";
-import { acquireStyles } from "../core/styles";
+import { acquireStyles, checkStylesApplied } from "../core/styles";
 import { I18nProvider } from "../i18n/react";
+import type { Translator as I18n } from "../i18n/translator";
 import css from "../styles/shop-widget.css?inline";
 import type { Controller } from "./controller";
 import { ShopApp } from "./ShopApp";
@@ -63,10 +63,19 @@ export function ShopRoot({ controller, config }: ShopRootProps) {
 
   const inject = config.injectStyles !== false;
   const nonce = config.nonce;
-  useLayoutEffect(() => (inject ? acquireStyles(document, "base", css, nonce) : undefined), [inject, nonce]);
+  const rootRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const release = inject ? acquireStyles(document, "base", css, nonce) : undefined;
+    const stopChecking = rootRef.current ? checkStylesApplied(rootRef.current, inject) : undefined;
+    return () => {
+      stopChecking?.();
+      release?.();
+    };
+  }, [inject, nonce]);
 
   return (
     <div
+      ref={rootRef}
       className="entrada-shop"
       data-theme={config.theme ?? "light"}
       lang={locale}

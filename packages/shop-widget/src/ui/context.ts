@@ -13,7 +13,8 @@ export interface ShopContextValue {
   locale: Locale;
   timeZone: string;
   money(money: Money): string;
-  dateTime(iso: string): string;
+  /** A date formatted for the culture and time zone: date and time (default), day, time or month. */
+  dateTime(iso: string, shape?: "dateTime" | "day" | "time" | "month"): string;
   /** Say something in the polite live region (cart changes, progress). */
   announce(text: string): void;
   journey: Journey;

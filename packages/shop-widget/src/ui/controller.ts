@@ -1,5 +1,4 @@
 import { QueryCache, QueryClient } from "@tanstack/react-query";
-import type { i18n as I18n } from "i18next";
 import { isLocale, type Locale, type ShopConfig, type ShopEventMap } from "../config";
 import type { Tracker } from "../core/analytics";
 import { Emitter, reportListenerError } from "../core/emitter";
@@ -8,10 +7,11 @@ import { ShopError, toShopError } from "../core/problem";
 import { SessionTokenSource } from "../core/session-token";
 import type { ShopApi } from "../core/shop-api";
 import { createI18n } from "../i18n";
+import type { Translator as I18n } from "../i18n/translator";
 
 /**
  * Everything one widget instance owns outside React: its API transport and session token, its query cache,
- * its i18next instance, its event emitter and analytics. One per `mount()` or `<EntradaShop>`.
+ * its translator, its event emitter and analytics. One per `mount()` or `<EntradaShop>`.
  */
 export class Controller {
   readonly emitter = new Emitter<ShopEventMap>();

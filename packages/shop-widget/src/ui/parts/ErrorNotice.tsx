@@ -1,5 +1,6 @@
 import type { ShopError } from "../../core/problem";
 import { useTranslation } from "../../i18n/react";
+import { Alert } from "./Alert";
 
 export interface ErrorAction {
   label: string;
@@ -10,7 +11,7 @@ export interface ErrorAction {
 export function ErrorNotice({ error, actions }: { error: ShopError; actions: ErrorAction[] }) {
   const { t } = useTranslation();
   return (
-    <div className="entrada-shop__error" role="alert">
+    <Alert focusKey={error}>
       <p>{t(`errors.${error.kind}`, { ns: ["core", "checkout"] })}</p>
       {error.logId !== undefined && (
         <p className="entrada-shop__muted">{t("errors.reference", { id: error.logId })}</p>
@@ -29,6 +30,6 @@ export function ErrorNotice({ error, actions }: { error: ShopError; actions: Err
           ))}
         </div>
       )}
-    </div>
+    </Alert>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { formatCountdown } from "../../core/format";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
+import { Alert } from "./Alert";
 
 /**
  * The time left on the seat hold. The visible clock is not a live region (it would talk every second);
@@ -27,16 +28,20 @@ export function HoldCountdown({ expiresAt }: { expiresAt: string }) {
 
   if (left === 0) {
     return (
-      <div className="entrada-shop__error" role="alert">
+      <Alert>
         <p>{t("errors.hold-expired")}</p>
         <button type="button" className="entrada-shop__button" onClick={() => void journey.rebook()}>
           {t("errors.rebook")}
         </button>
-      </div>
+      </Alert>
     );
   }
   return (
     <p className={warn ? "entrada-shop__hold entrada-shop__hold--soon" : "entrada-shop__hold"}>
+      <svg className="entrada-shop__icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+        <circle cx="8" cy="8" r="6.25" />
+        <path d="M8 4.5V8l2.5 1.5" />
+      </svg>
       {t("cart.hold", { time: formatCountdown(left) })}
     </p>
   );

@@ -5,7 +5,8 @@ const ORDER: Step[] = ["events", "event", "cart", "details", "payment", "confirm
 
 /**
  * Where the buyer is in the journey: a labelled ordered list with `aria-current="step"` (a list, not a
- * navigation landmark: its items are not links).
+ * navigation landmark: its items are not links). Drawn as a segmented bar: every step a segment, the current
+ * one wide enough for its name, the others' names kept for screen readers only (fits one line at 320 px).
  */
 export function Progress({ step }: { step: Step }) {
   const { t } = useTranslation();
@@ -21,7 +22,7 @@ export function Progress({ step }: { step: Step }) {
           className={index < current ? "entrada-shop__progress-done" : undefined}
           aria-current={s === step ? "step" : undefined}
         >
-          {t(`steps.${s}`)}
+          <span>{t(`steps.${s}`)}</span>
         </li>
       ))}
     </ol>

@@ -1,13 +1,15 @@
 import { useId } from "react";
 import type { Cart } from "../../core/types";
 import { useTranslation } from "../../i18n/react";
-import { useShop } from "../context";
+import { type ShopContextValue, useShop } from "../context";
+import { type LineEvent, useLineEvents } from "../parts/event-info";
 
 /** The cart's lines and total; editable in the cart step, read-only as the payment summary. */
 export function CartLines({ cart, editable = false }: { cart: Cart; editable?: boolean }) {
   const { t } = useTranslation("checkout");
-  const { journey, money } = useShop();
+  const { journey, money, dateTime } = useShop();
   const id = useId();
+  const events = useLineEvents(cart.items.map((i) => i.eventId));
   return (
     <table className="entrada-shop__lines">
       <tbody>
@@ -18,7 +20,9 @@ export function CartLines({ cart, editable = false }: { cart: Cart; editable?: b
           return (
             <tr key={item.id}>
               <th scope="row">
-                {item.name} <span className="entrada-shop__muted">{money(item.unitPrice)}</span>
+                <span className="entrada-shop__line-name">{item.name}</span>{" "}
+                <LineMeta of={events.of(item.eventId, item.slotId)} dateTime={dateTime} />
+                <span className="entrada-shop__muted">{money(item.unitPrice)}</span>
               </th>
               <td>
                 {editable ? (
@@ -70,5 +74,24 @@ export function CartLines({ cart, editable = false }: { cart: Cart; editable?: b
         </tr>
       </tfoot>
     </table>
+  );
+}
+
+/** When and where a line (or a ticket) is for: "Sat 12 Dec 2026 · 19:30 · Volkshaus, Zürich". */
+export function LineMeta({
+  of,
+  dateTime,
+}: {
+  of: LineEvent | undefined;
+  dateTime: ShopContextValue["dateTime"];
+}) {
+  if (of === undefined) return null;
+  return (
+    <span className="entrada-shop__meta">
+      <time dateTime={of.startsAt}>
+        {dateTime(of.startsAt, "day")} · {dateTime(of.startsAt, "time")}
+      </time>{" "}
+      · {of.venue}{" "}
+    </span>
   );
 }

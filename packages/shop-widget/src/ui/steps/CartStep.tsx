@@ -19,13 +19,13 @@ export default function CartStep() {
   return (
     <div className="entrada-shop__step">
       <StepHeading>{t("cart.heading")}</StepHeading>
+      {cart?.holdExpiresAt && cart.items.length > 0 ? <HoldCountdown expiresAt={cart.holdExpiresAt} /> : null}
       {query.error ? (
         <ErrorNotice
           error={toShopError(query.error)}
           actions={[{ label: t("errors.retry"), onClick: () => void query.refetch() }]}
         />
       ) : null}
-      {cart?.holdExpiresAt && cart.items.length > 0 ? <HoldCountdown expiresAt={cart.holdExpiresAt} /> : null}
       {empty ? <p>{t("cart.empty")}</p> : <CartLines cart={cart} editable />}
       <JourneyError step="cart" />
       <div className="entrada-shop__actions">

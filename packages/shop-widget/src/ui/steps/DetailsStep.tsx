@@ -4,7 +4,9 @@ import type { Survey } from "../../core/survey";
 import { type CustomerFields, type Issue, validateCustomer, validateSurvey } from "../../core/validate";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
+import { useLineEvents } from "../parts/event-info";
 import { JourneyError } from "../parts/JourneyError";
+import { CheckoutLayout } from "../parts/OrderSummary";
 import { StepHeading } from "../parts/StepHeading";
 import { keys, useCart } from "../queries";
 import { SurveyFields } from "./SurveyFields";
@@ -32,13 +34,7 @@ export default function DetailsStep() {
     if (attempt > 0) form.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
   }, [attempt]);
   const cart = useCart(journey.cartId).data;
-  const eventIds = [...new Set((cart?.items ?? []).map((i) => i.eventId))];
-  const events = useQueries({
-    queries: eventIds.map((eventId) => ({
-      queryKey: keys.event(locale, eventId),
-      queryFn: () => api.getEvent(eventId, { locale }),
-    })),
-  });
+  const events = useLineEvents((cart?.items ?? []).map((i) => i.eventId)).queries;
   const surveyIds = [...new Set(events.map((q) => q.data?.surveyId).filter((s): s is string => !!s))];
   const surveys = useQueries({
     queries: surveyIds.map((surveyId) => ({
@@ -100,71 +96,73 @@ export default function DetailsStep() {
   return (
     <form ref={form} className="entrada-shop__step" onSubmit={(e) => void submit(e)} noValidate>
       <StepHeading>{t("details.heading")}</StepHeading>
-      {submitted && count > 0 && (
-        <p className="entrada-shop__error" role="alert">
-          {t("validation.summary", { count })}
-        </p>
-      )}
-      <div className="entrada-shop__grid">
-        {FIELDS.map((field) => {
-          const inputId = `${id}-${field.name}`;
-          const issue = all[field.name];
-          return (
-            <div key={field.name} className="entrada-shop__field">
-              <label htmlFor={inputId}>
-                {t(`details.${field.name}`)}
-                {field.optional ? ` ${t("details.optional")}` : ""}
-              </label>
-              <input
-                id={inputId}
-                name={field.name}
-                type={field.type}
-                autoComplete={field.autoComplete}
-                required={!field.optional}
-                aria-invalid={issue ? true : undefined}
-                aria-describedby={issue ? `${inputId}-error` : undefined}
-                value={journey.customer[field.name]}
-                onChange={(e) => update(field.name, e.currentTarget.value)}
-              />
-              {issue && (
-                <p id={`${inputId}-error`} className="entrada-shop__field-error">
-                  {issue.text ?? t(`validation.${issue.key}`, { count: issue.count })}
-                </p>
-              )}
-            </div>
-          );
-        })}
-      </div>
-      {surveys.map((survey) => (
-        <SurveyFields
-          key={survey.id}
-          survey={survey}
-          answers={journey.answers}
-          issues={all}
-          onChange={(answers) => {
-            journey.setAnswers(answers);
-            if (submitted) {
-              const next = { ...issues };
-              for (const q of survey.questions) delete next[q.id];
-              Object.assign(next, validateSurvey(survey, answers).issues);
-              setIssues(next);
-            }
-          }}
-        />
-      ))}
-      <JourneyError step="details" />
-      <div className="entrada-shop__actions">
-        <button type="button" className="entrada-shop__button" onClick={() => journey.goTo("cart")}>
-          {t("details.back")}
-        </button>
-        <button
-          type="submit"
-          className="entrada-shop__button entrada-shop__button--primary"
-          disabled={journey.busy === "saving"}
-        >
-          {journey.busy === "saving" ? t("details.saving") : t("details.next")}
-        </button>
-      </div>
+      <CheckoutLayout>
+        {submitted && count > 0 && (
+          <p className="entrada-shop__error" role="alert">
+            {t("validation.summary", { count })}
+          </p>
+        )}
+        <div className="entrada-shop__grid">
+          {FIELDS.map((field) => {
+            const inputId = `${id}-${field.name}`;
+            const issue = all[field.name];
+            return (
+              <div key={field.name} className="entrada-shop__field">
+                <label htmlFor={inputId}>
+                  {t(`details.${field.name}`)}
+                  {field.optional ? ` ${t("details.optional")}` : ""}
+                </label>
+                <input
+                  id={inputId}
+                  name={field.name}
+                  type={field.type}
+                  autoComplete={field.autoComplete}
+                  required={!field.optional}
+                  aria-invalid={issue ? true : undefined}
+                  aria-describedby={issue ? `${inputId}-error` : undefined}
+                  value={journey.customer[field.name]}
+                  onChange={(e) => update(field.name, e.currentTarget.value)}
+                />
+                {issue && (
+                  <p id={`${inputId}-error`} className="entrada-shop__field-error">
+                    {issue.text ?? t(`validation.${issue.key}`, { count: issue.count })}
+                  </p>
+                )}
+              </div>
+            );
+          })}
+        </div>
+        {surveys.map((survey) => (
+          <SurveyFields
+            key={survey.id}
+            survey={survey}
+            answers={journey.answers}
+            issues={all}
+            onChange={(answers) => {
+              journey.setAnswers(answers);
+              if (submitted) {
+                const next = { ...issues };
+                for (const q of survey.questions) delete next[q.id];
+                Object.assign(next, validateSurvey(survey, answers).issues);
+                setIssues(next);
+              }
+            }}
+          />
+        ))}
+        <JourneyError step="details" />
+        <div className="entrada-shop__actions">
+          <button type="button" className="entrada-shop__button" onClick={() => journey.goTo("cart")}>
+            {t("details.back")}
+          </button>
+          <button
+            type="submit"
+            className="entrada-shop__button entrada-shop__button--primary"
+            disabled={journey.busy === "saving"}
+          >
+            {journey.busy === "saving" ? t("details.saving") : t("details.next")}
+          </button>
+        </div>
+      </CheckoutLayout>
     </form>
   );
 }

@@ -39,7 +39,7 @@ export function EventList() {
     });
   }, [page, listKey, first.isPlaceholderData, controller]);
 
-  const set = (name: "dateFrom" | "dateTo" | "venueId", value: string) => {
+  const set = (name: "venueId", value: string) => {
     const next = { ...filters };
     if (value === "") delete next[name];
     else next[name] = value;
@@ -52,26 +52,8 @@ export function EventList() {
     <div className="entrada-shop__step">
       <StepHeading>{t("events.heading")}</StepHeading>
       <fieldset className="entrada-shop__filters">
-        <legend>{t("events.filters")}</legend>
-        <div className="entrada-shop__field">
-          <label htmlFor={`${id}-from`}>{t("events.dateFrom")}</label>
-          <input
-            id={`${id}-from`}
-            type="date"
-            value={filters.dateFrom ?? ""}
-            onChange={(e) => set("dateFrom", e.currentTarget.value)}
-          />
-        </div>
-        <div className="entrada-shop__field">
-          <label htmlFor={`${id}-to`}>{t("events.dateTo")}</label>
-          <input
-            id={`${id}-to`}
-            type="date"
-            value={filters.dateTo ?? ""}
-            min={filters.dateFrom}
-            onChange={(e) => set("dateTo", e.currentTarget.value)}
-          />
-        </div>
+        <legend className="entrada-shop__visually-hidden">{t("events.filters")}</legend>
+        <MonthFilter id={`${id}-when`} />
         <div className="entrada-shop__field">
           <label htmlFor={`${id}-venue`}>{t("events.venue")}</label>
           <select
@@ -187,29 +169,35 @@ function EventCards({ items, offset }: { items: EventSummary[]; offset: number }
     <li key={event.id} className="entrada-shop__card">
       {event.imageUrl ? <EventImage className="entrada-shop__image" src={event.imageUrl} /> : null}
       <div className="entrada-shop__card-body">
+        <p className="entrada-shop__when">
+          <time dateTime={event.startsAt}>
+            {formatDate(event.startsAt, locale, timeZone, "day")} ·{" "}
+            {formatDate(event.startsAt, locale, timeZone, "time")}
+          </time>
+        </p>
         <h3 className="entrada-shop__title">{event.name}</h3>
         <p className="entrada-shop__muted">
-          <time dateTime={event.startsAt}>{formatDate(event.startsAt, locale, timeZone)}</time>
-          {" · "}
-          {event.venue.name}
+          {event.venue.city ? `${event.venue.name}, ${event.venue.city}` : event.venue.name}
         </p>
-        {event.summary ? <p>{event.summary}</p> : null}
-        <p className="entrada-shop__price">
-          {event.available
-            ? event.priceFrom
-              ? t("events.from", { price: money(event.priceFrom) })
-              : null
-            : t("events.soldOut")}
-        </p>
-        <button
-          type="button"
-          className="entrada-shop__button entrada-shop__button--primary"
-          disabled={!event.available}
-          aria-label={t("events.chooseFor", { name: event.name })}
-          onClick={() => choose(event, offset + index)}
-        >
-          {t("events.choose")}
-        </button>
+        {event.summary ? <p className="entrada-shop__summary">{event.summary}</p> : null}
+        <div className="entrada-shop__card-foot">
+          <p className="entrada-shop__price">
+            {event.available
+              ? event.priceFrom
+                ? t("events.from", { price: money(event.priceFrom) })
+                : null
+              : t("events.soldOut")}
+          </p>
+          <button
+            type="button"
+            className="entrada-shop__button entrada-shop__button--primary"
+            disabled={!event.available}
+            aria-label={t("events.chooseFor", { name: event.name })}
+            onClick={() => choose(event, offset + index)}
+          >
+            {t("events.choose")}
+          </button>
+        </div>
       </div>
     </li>
   ));
@@ -241,5 +229,59 @@ export function CartLink() {
     >
       {t("events.cart", { count })}
     </button>
+  );
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * The date filter: one month at a time, the months named for the culture ("décembre 2026"), instead of the
+ * browser's date inputs (which follow the browser's language, not the widget's: `mm/dd/yyyy` next to
+ * `12 déc.`). A range set by the host (`filters.dateFrom`/`dateTo`) that is not a month shows as itself.
+ */
+function MonthFilter({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const { journey, locale, timeZone } = useShop();
+  const { filters } = journey;
+  const today = new Date();
+  const months = Array.from({ length: 12 }, (_, i) => {
+    const date = new Date(today.getFullYear(), today.getMonth() + i, 1);
+    const y = date.getFullYear();
+    const m = date.getMonth() + 1;
+    const last = new Date(y, m, 0).getDate();
+    return { value: `${y}-${pad(m)}`, from: `${y}-${pad(m)}-01`, to: `${y}-${pad(m)}-${pad(last)}` };
+  });
+  const month = months.find((m) => m.from === filters.dateFrom && m.to === filters.dateTo);
+  const custom = month === undefined && (filters.dateFrom !== undefined || filters.dateTo !== undefined);
+  const day = (date: string) => formatDate(`${date}T12:00:00Z`, locale, timeZone, "day");
+  const choose = (value: string) => {
+    const next = { ...filters };
+    delete next.dateFrom;
+    delete next.dateTo;
+    const chosen = months.find((m) => m.value === value);
+    if (chosen) Object.assign(next, { dateFrom: chosen.from, dateTo: chosen.to });
+    if (value !== "custom") journey.setFilters(next);
+  };
+  return (
+    <div className="entrada-shop__field">
+      <label htmlFor={id}>{t("events.when")}</label>
+      <select
+        id={id}
+        value={month?.value ?? (custom ? "custom" : "")}
+        onChange={(e) => choose(e.currentTarget.value)}
+      >
+        <option value="">{t("events.anyDate")}</option>
+        {custom && (
+          <option value="custom">
+            {filters.dateFrom ? day(filters.dateFrom) : "…"} – {filters.dateTo ? day(filters.dateTo) : "…"}
+          </option>
+        )}
+        {months.map((m) => (
+          <option key={m.value} value={m.value}>
+            {formatDate(`${m.from}T12:00:00Z`, locale, timeZone, "month")}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

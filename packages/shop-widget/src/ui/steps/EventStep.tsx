@@ -5,6 +5,7 @@ import { toShopError } from "../../core/problem";
 import type { Article, Slot } from "../../core/types";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
+import { Alert } from "../parts/Alert";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
@@ -79,6 +80,10 @@ export default function EventStep() {
     });
   };
   const total = Object.values(selection.quantities).reduce((n, q) => n + q, 0);
+  // The running subtotal next to "Add to cart" (the cart's own total comes from the server once added).
+  const articles = event.pricingAssortments.flatMap((a) => a.articles);
+  const currency = articles[0]?.price.currency ?? "CHF";
+  const subtotal = articles.reduce((n, a) => n + (selection.quantities[a.id] ?? 0) * a.price.amount, 0);
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -89,20 +94,29 @@ export default function EventStep() {
 
   return (
     <form className="entrada-shop__step" onSubmit={submit} noValidate>
-      <StepHeading>{event.name}</StepHeading>
-      {event.imageUrl ? <EventImage className="entrada-shop__hero" src={event.imageUrl} /> : null}
-      <p className="entrada-shop__muted">
-        {dateTime(event.startsAt)} · {event.venue.name}
-      </p>
-      {event.description ? <p>{event.description}</p> : null}
+      <div className="entrada-shop__event-head">
+        {event.imageUrl ? <EventImage className="entrada-shop__hero" src={event.imageUrl} /> : null}
+        <div>
+          <StepHeading>{event.name}</StepHeading>
+          <p className="entrada-shop__when">
+            <time dateTime={event.startsAt}>
+              {dateTime(event.startsAt, "day")} · {dateTime(event.startsAt, "time")}
+            </time>
+          </p>
+          <p className="entrada-shop__muted">
+            {event.venue.city ? `${event.venue.name}, ${event.venue.city}` : event.venue.name}
+          </p>
+        </div>
+      </div>
+      {event.description ? <p className="entrada-shop__summary">{event.description}</p> : null}
 
-      <fieldset className="entrada-shop__slots">
+      <fieldset className="entrada-shop__group">
         <legend>{t("event.slot")}</legend>
         {event.slots.map((slot) => {
           const left = slotLeft(slot);
           const open = slotOpen(slot);
           return (
-            <div key={slot.id} className="entrada-shop__choice">
+            <div key={slot.id} className="entrada-shop__choice entrada-shop__option">
               <input
                 type="radio"
                 id={`${id}-slot-${slot.id}`}
@@ -116,11 +130,14 @@ export default function EventStep() {
                 }}
               />
               <label htmlFor={`${id}-slot-${slot.id}`}>
-                {dateTime(slot.startsAt)}
-                <span className="entrada-shop__muted">
-                  {" "}
-                  ({open ? (left === undefined ? "" : t("event.left", { count: left })) : t("event.soldOut")})
-                </span>
+                <time dateTime={slot.startsAt}>
+                  {dateTime(slot.startsAt, "day")} · {dateTime(slot.startsAt, "time")}
+                </time>
+                {open && left === undefined ? null : (
+                  <span className="entrada-shop__muted entrada-shop__note">
+                    {open ? t("event.left", { count: left }) : t("event.soldOut")}
+                  </span>
+                )}
               </label>
             </div>
           );
@@ -128,7 +145,7 @@ export default function EventStep() {
       </fieldset>
 
       {event.pricingAssortments.map((assortment) => (
-        <fieldset key={assortment.id} className="entrada-shop__articles">
+        <fieldset key={assortment.id} className="entrada-shop__group">
           <legend>{assortment.name}</legend>
           {assortment.articles.map((article) => {
             const quantity = selection.quantities[article.id] ?? 0;
@@ -140,10 +157,12 @@ export default function EventStep() {
                   <label htmlFor={inputId} className="entrada-shop__title">
                     {article.name}
                   </label>
-                  <p className="entrada-shop__muted" id={`${inputId}-info`}>
-                    {money(article.price)}
-                    {article.description ? ` · ${article.description}` : ""}
-                    {article.maxPerOrder ? ` · ${t("event.max", { count: article.maxPerOrder })}` : ""}
+                  <p id={`${inputId}-info`}>
+                    <span className="entrada-shop__price">{money(article.price)}</span>
+                    <span className="entrada-shop__muted">
+                      {article.description ? ` · ${article.description}` : ""}
+                      {article.maxPerOrder ? ` · ${t("event.max", { count: article.maxPerOrder })}` : ""}
+                    </span>
                   </p>
                 </div>
                 <div className="entrada-shop__stepper">
@@ -183,22 +202,29 @@ export default function EventStep() {
       ))}
 
       {hint !== undefined && (
-        <p className="entrada-shop__error" role="alert">
-          {hint}
-        </p>
+        <Alert>
+          <p>{hint}</p>
+        </Alert>
       )}
       <JourneyError step="event" />
-      <div className="entrada-shop__actions">
-        <button type="button" className="entrada-shop__button" onClick={() => journey.goTo("events")}>
-          {t("event.back")}
-        </button>
-        <button
-          type="submit"
-          className="entrada-shop__button entrada-shop__button--primary"
-          disabled={journey.busy === "adding"}
-        >
-          {journey.busy === "adding" ? t("event.adding") : t("event.add")}
-        </button>
+      <div className="entrada-shop__bar">
+        <p className="entrada-shop__subtotal">
+          {total > 0
+            ? t("event.selected", { count: total, total: money({ amount: subtotal, currency }) })
+            : null}
+        </p>
+        <div className="entrada-shop__actions">
+          <button type="button" className="entrada-shop__button" onClick={() => journey.goTo("events")}>
+            {t("event.back")}
+          </button>
+          <button
+            type="submit"
+            className="entrada-shop__button entrada-shop__button--primary"
+            disabled={journey.busy === "adding"}
+          >
+            {journey.busy === "adding" ? t("event.adding") : t("event.add")}
+          </button>
+        </div>
       </div>
     </form>
   );

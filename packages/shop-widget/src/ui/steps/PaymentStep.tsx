@@ -1,13 +1,14 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId } from "react";
+import { groupCardNumber } from "../../core/format";
 import { toShopError } from "../../core/problem";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { JourneyError } from "../parts/JourneyError";
+import { CheckoutLayout } from "../parts/OrderSummary";
 import { StepHeading } from "../parts/StepHeading";
 import { keys, useCart } from "../queries";
-import { CartLines } from "./CartLines";
 
 /** Step 5: choose a payment provider and pay (card in place, or a redirect to the provider's page). */
 export default function PaymentStep() {
@@ -45,78 +46,88 @@ export default function PaymentStep() {
   return (
     <form className="entrada-shop__step" onSubmit={submit}>
       <StepHeading>{t("payment.heading")}</StepHeading>
-      {cart && (
-        <section aria-labelledby={`${id}-summary`}>
-          <h3 id={`${id}-summary`} className="entrada-shop__subheading">
-            {t("payment.summary")}
-          </h3>
-          <CartLines cart={cart} />
-        </section>
-      )}
-      {providers.error ? (
-        <ErrorNotice
-          error={toShopError(providers.error)}
-          actions={[{ label: t("errors.retry"), onClick: () => void providers.refetch() }]}
-        />
-      ) : null}
-      <fieldset className="entrada-shop__providers">
-        <legend>{t("payment.provider")}</legend>
-        {list.map((p) => (
-          <div key={p.id} className="entrada-shop__choice">
-            <input
-              type="radio"
-              id={`${id}-provider-${p.id}`}
-              name={`${id}-provider`}
-              value={p.id}
-              checked={providerId === p.id}
-              onChange={() => journey.setProvider(p.id)}
-            />
-            <label htmlFor={`${id}-provider-${p.id}`}>{p.name}</label>
-          </div>
-        ))}
-      </fieldset>
-      {provider?.kind === "card" && (
-        <div className="entrada-shop__field">
-          <label htmlFor={`${id}-card-number`}>{t("payment.card")}</label>
-          <input
-            id={`${id}-card-number`}
-            type="text"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            required
-            aria-describedby={`${id}-card-number-hint`}
-            value={journey.cardNumber}
-            onChange={(e) => journey.setCardNumber(e.currentTarget.value)}
+      <CheckoutLayout>
+        {providers.error ? (
+          <ErrorNotice
+            error={toShopError(providers.error)}
+            actions={[{ label: t("errors.retry"), onClick: () => void providers.refetch() }]}
           />
-          <p id={`${id}-card-number-hint`} className="entrada-shop__muted">
-            {t("payment.cardHint")}
-          </p>
+        ) : null}
+        <fieldset className="entrada-shop__group">
+          <legend>{t("payment.provider")}</legend>
+          {list.map((p) => (
+            <div key={p.id} className="entrada-shop__choice entrada-shop__option">
+              <input
+                type="radio"
+                id={`${id}-provider-${p.id}`}
+                name={`${id}-provider`}
+                value={p.id}
+                checked={providerId === p.id}
+                onChange={() => journey.setProvider(p.id)}
+              />
+              <label htmlFor={`${id}-provider-${p.id}`}>{p.name}</label>
+            </div>
+          ))}
+        </fieldset>
+        {provider?.kind === "card" && (
+          <div className="entrada-shop__field">
+            <label htmlFor={`${id}-card-number`}>{t("payment.card")}</label>
+            <input
+              id={`${id}-card-number`}
+              type="text"
+              inputMode="numeric"
+              autoComplete="cc-number"
+              required
+              aria-describedby={`${id}-card-number-hint`}
+              value={journey.cardNumber}
+              onChange={(e) => {
+                const input = e.currentTarget;
+                const caret = input.selectionStart ?? input.value.length;
+                const digits = input.value.slice(0, caret).replace(/\D/g, "").length;
+                const grouped = groupCardNumber(input.value);
+                journey.setCardNumber(grouped);
+                // Editing inside the number: after the re-render, the caret stays after the same digit.
+                if (caret < input.value.length) {
+                  queueMicrotask(() => {
+                    let seen = 0;
+                    let at = 0;
+                    while (at < grouped.length && seen < digits)
+                      if (/\d/.test(grouped[at++] ?? "")) seen += 1;
+                    input.setSelectionRange(at, at);
+                  });
+                }
+              }}
+            />
+            <p id={`${id}-card-number-hint`} className="entrada-shop__muted">
+              {t("payment.cardHint")}
+            </p>
+          </div>
+        )}
+        {provider?.kind === "redirect" && <p className="entrada-shop__muted">{t("payment.redirect")}</p>}
+        <JourneyError step="payment" />
+        <div className="entrada-shop__actions">
+          <button
+            type="button"
+            className="entrada-shop__button"
+            disabled={paying}
+            onClick={() => journey.goTo("details")}
+          >
+            {t("payment.back")}
+          </button>
+          <button
+            type="submit"
+            className="entrada-shop__button entrada-shop__button--primary"
+            disabled={paying || provider === undefined}
+            aria-busy={paying || undefined}
+          >
+            {paying
+              ? t("payment.paying")
+              : cart
+                ? t("payment.pay", { amount: money(cart.total) })
+                : t("payment.heading")}
+          </button>
         </div>
-      )}
-      {provider?.kind === "redirect" && <p className="entrada-shop__muted">{t("payment.redirect")}</p>}
-      <JourneyError step="payment" />
-      <div className="entrada-shop__actions">
-        <button
-          type="button"
-          className="entrada-shop__button"
-          disabled={paying}
-          onClick={() => journey.goTo("details")}
-        >
-          {t("payment.back")}
-        </button>
-        <button
-          type="submit"
-          className="entrada-shop__button entrada-shop__button--primary"
-          disabled={paying || provider === undefined}
-          aria-busy={paying || undefined}
-        >
-          {paying
-            ? t("payment.paying")
-            : cart
-              ? t("payment.pay", { amount: money(cart.total) })
-              : t("payment.heading")}
-        </button>
-      </div>
+      </CheckoutLayout>
     </form>
   );
 }

@@ -1,8 +1,9 @@
 import { encode } from "uqr";
 
 /**
- * A QR code as one SVG path (no inline styles, no innerHTML: safe under a strict CSP). Colours come from
- * the stylesheet (`currentColor` on a light plate), so it follows the theme while staying scannable.
+ * A QR code as one SVG path (no inline styles, no innerHTML: safe under a strict CSP). Black modules on a
+ * white plate in every theme, set by the widget's own classes with important declarations in its layer, so
+ * no host rule (`svg path { fill: lime }`, `rect { opacity }`) can recolour it and make it unscannable.
  */
 export function QrCode({ value, label }: { value: string; label: string }) {
   const { data, size } = encode(value, { ecc: "M", border: 2 });
@@ -14,7 +15,7 @@ export function QrCode({ value, label }: { value: string; label: string }) {
   return (
     <svg className="entrada-shop__qr" viewBox={`0 0 ${size} ${size}`} role="img" aria-label={label}>
       <rect className="entrada-shop__qr-plate" width={size} height={size} />
-      <path d={d} />
+      <path className="entrada-shop__qr-code" d={d} />
     </svg>
   );
 }

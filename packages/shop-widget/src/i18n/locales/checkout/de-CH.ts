@@ -3,6 +3,8 @@ import type en from "./en-GB";
 /** Widget texts, Swiss Standard German (ss, not ß). Namespace `checkout`: loaded with the later steps. */
 export default {
   event: {
+    selected_one: "{{count}} Ticket · {{total}}",
+    selected_other: "{{count}} Tickets · {{total}}",
     back: "Zurück zu den Veranstaltungen",
     slot: "Datum und Zeit",
     left_one: "Noch {{count}} Platz frei",
@@ -75,7 +77,7 @@ export default {
   },
   confirmation: {
     heading: "Vielen Dank! Ihre Tickets sind bereit.",
-    order: "Bestellung {{id}}",
+    order: "Bestellnummer {{id}}",
     sent: "Eine Bestätigung geht an {{email}}.",
     ticket: "Ticket {{n}}: {{name}}",
     qr: "QR-Code von Ticket {{n}}",

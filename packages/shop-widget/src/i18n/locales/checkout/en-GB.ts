@@ -1,6 +1,8 @@
 /** Widget texts, British English. Namespace `checkout`: loaded with the later steps. */
 export default {
   event: {
+    selected_one: "{{count}} ticket · {{total}}",
+    selected_other: "{{count}} tickets · {{total}}",
     back: "Back to events",
     slot: "Date and time",
     left_one: "{{count}} place left",
@@ -73,7 +75,7 @@ export default {
   },
   confirmation: {
     heading: "Thank you! Your tickets are ready.",
-    order: "Order {{id}}",
+    order: "Order no. {{id}}",
     sent: "A confirmation is on its way to {{email}}.",
     ticket: "Ticket {{n}}: {{name}}",
     qr: "QR code of ticket {{n}}",

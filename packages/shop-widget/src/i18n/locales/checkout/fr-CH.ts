@@ -3,6 +3,8 @@ import type en from "./en-GB";
 /** Widget texts, Swiss French. Namespace `checkout`: loaded with the later steps. */
 export default {
   event: {
+    selected_one: "{{count}} billet · {{total}}",
+    selected_other: "{{count}} billets · {{total}}",
     back: "Retour aux événements",
     slot: "Date et heure",
     left_one: "Encore {{count}} place",
@@ -75,7 +77,7 @@ export default {
   },
   confirmation: {
     heading: "Merci ! Vos billets sont prêts.",
-    order: "Commande {{id}}",
+    order: "Commande n° {{id}}",
     sent: "Une confirmation est envoyée à {{email}}.",
     ticket: "Billet {{n}} : {{name}}",
     qr: "Code QR du billet {{n}}",

@@ -3,6 +3,8 @@ import type en from "./en-GB";
 /** Widget texts, Swiss Italian. Namespace `checkout`: loaded with the later steps. */
 export default {
   event: {
+    selected_one: "{{count}} biglietto · {{total}}",
+    selected_other: "{{count}} biglietti · {{total}}",
     back: "Torna agli eventi",
     slot: "Data e ora",
     left_one: "Ancora {{count}} posto",
@@ -75,7 +77,7 @@ export default {
   },
   confirmation: {
     heading: "Grazie! I suoi biglietti sono pronti.",
-    order: "Ordine {{id}}",
+    order: "Ordine n. {{id}}",
     sent: "Una conferma è inviata a {{email}}.",
     ticket: "Biglietto {{n}}: {{name}}",
     qr: "Codice QR del biglietto {{n}}",

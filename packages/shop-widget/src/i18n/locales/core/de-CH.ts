@@ -18,8 +18,8 @@ export default {
   events: {
     heading: "Veranstaltungen",
     filters: "Veranstaltungen filtern",
-    dateFrom: "Von",
-    dateTo: "Bis",
+    when: "Datum",
+    anyDate: "Alle Daten",
     venue: "Ort",
     allVenues: "Alle Orte",
     reset: "Filter zurücksetzen",

@@ -16,8 +16,8 @@ export default {
   events: {
     heading: "Events",
     filters: "Filter events",
-    dateFrom: "From",
-    dateTo: "Until",
+    when: "Date",
+    anyDate: "Any date",
     venue: "Venue",
     allVenues: "All venues",
     reset: "Reset filters",

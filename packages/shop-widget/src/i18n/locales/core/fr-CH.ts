@@ -18,8 +18,8 @@ export default {
   events: {
     heading: "Événements",
     filters: "Filtrer les événements",
-    dateFrom: "Du",
-    dateTo: "Au",
+    when: "Date",
+    anyDate: "Toutes les dates",
     venue: "Lieu",
     allVenues: "Tous les lieux",
     reset: "Réinitialiser les filtres",

@@ -18,8 +18,8 @@ export default {
   events: {
     heading: "Eventi",
     filters: "Filtra gli eventi",
-    dateFrom: "Dal",
-    dateTo: "Al",
+    when: "Data",
+    anyDate: "Tutte le date",
     venue: "Luogo",
     allVenues: "Tutti i luoghi",
     reset: "Azzera i filtri",
