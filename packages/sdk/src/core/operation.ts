@@ -69,17 +69,32 @@ function queryString(query: Record<string, unknown> | undefined): string {
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
-/** Response meta: facts from the final response's headers and the call. */
-function meta(response: Response | undefined, state: CallState): ResponseMeta {
-  const header = (name: string) => response?.headers.get(name) ?? undefined;
-  return {
-    logId: header("x-log-id"),
-    replayed: header("idempotent-replayed") === "true",
-    contentLanguage: header("content-language"),
-    idempotencyKey: state.idempotencyKey,
-    requestId: header("x-request-id"),
-    attempts: state.attempts,
-  };
+/** Response meta, read from the headers on first access (most calls never look). */
+class Meta implements ResponseMeta {
+  readonly #headers: Headers | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly attempts: number;
+  constructor(response: Response | undefined, state: CallState) {
+    this.#headers = response?.headers;
+    this.idempotencyKey = state.idempotencyKey;
+    this.attempts = state.attempts;
+  }
+  get logId(): string | undefined {
+    return this.#headers?.get("x-log-id") ?? undefined;
+  }
+  get replayed(): boolean {
+    return this.#headers?.get("idempotent-replayed") === "true";
+  }
+  get contentLanguage(): string | undefined {
+    return this.#headers?.get("content-language") ?? undefined;
+  }
+  get requestId(): string | undefined {
+    return this.#headers?.get("x-request-id") ?? undefined;
+  }
+  toJSON(): ResponseMeta {
+    const { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts } = this;
+    return { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts };
+  }
 }
 
 async function invoke(
@@ -102,7 +117,7 @@ async function invoke(
   const url = `${context.baseUrl}${path}${queryString(params?.query)}`;
   let response: Response | undefined;
   const fail = (error: unknown) => {
-    const result = { error, response, meta: meta(response, state) };
+    const result = { error, response, meta: new Meta(response, state) };
     return result as EntradaResult<unknown>;
   };
   try {
@@ -147,13 +162,13 @@ async function invoke(
     }
     // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
     if (spec.mode !== "json" && (spec.mode !== "mixed" || !isJsonContentType(contentType)))
-      return { data, response, meta: meta(response, state) };
+      return { data, response, meta: new Meta(response, state) };
     if (data === "" || response.status === 204)
-      return { data: undefined, response, meta: meta(response, state) };
+      return { data: undefined, response, meta: new Meta(response, state) };
     let reason = "expected a JSON body";
     if (isJsonContentType(contentType)) {
       try {
-        return { data: JSON.parse(data as string), response, meta: meta(response, state) };
+        return { data: JSON.parse(data as string), response, meta: new Meta(response, state) };
       } catch {
         reason = "the body is not valid JSON";
       }
