@@ -212,7 +212,7 @@ export class TimeoutError extends EntradaError {
   declare readonly scope: "attempt" | "total";
   declare readonly timeoutMs: number;
   constructor(scope: "attempt" | "total", timeoutMs: number, info: ErrorContext = {}) {
-    super(`timed out (${scope === "attempt" ? "attempt" : "total"} timeout of ${timeoutMs} ms)`, info);
+    super(`timed out (${scope} timeout of ${timeoutMs} ms)`, info);
     this.scope = scope;
     this.timeoutMs = timeoutMs;
   }

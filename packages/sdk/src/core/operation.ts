@@ -7,13 +7,12 @@
 
 import {
   AbortedError,
-  type ErrorContext,
   InvalidArgumentError,
   isEntradaError,
   NetworkError,
   UnexpectedBodyError,
 } from "./errors.ts";
-import { errorFromResponse, isJsonContentType } from "./response.ts";
+import { callContext, errorFromResponse, isJsonContentType } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, EntradaSuccess, OperationMethod, ResponseMeta } from "./types.ts";
 
@@ -28,11 +27,14 @@ export interface OperationSpec {
   form: boolean;
 }
 
-/** `"POST /connect/token form"` → spec. */
-export function parseOperationSpec(operationId: string, spec: string): OperationSpec {
-  const [method = "GET", path = "/", ...flags] = spec.split(" ");
-  const mode = (["mixed", "text", "blob"] as const).find((m) => flags.includes(m)) ?? "json";
-  return { operationId, method, path, mode, form: flags.includes("form") };
+/** One section of the generated table (`"/shop/v1|getCart GET /cart/{id}|…"`) → its specs. */
+export function parseSection(section: string): OperationSpec[] {
+  const [prefix, ...entries] = section.split("|");
+  return entries.map((entry) => {
+    const [operationId = "", method = "GET", path = "", ...flags] = entry.split(" ");
+    const mode = (["mixed", "text", "blob"] as const).find((m) => flags.includes(m)) ?? "json";
+    return { operationId, method, path: prefix + path, mode, form: flags.includes("form") };
+  });
 }
 
 interface Init extends CallOptions {
@@ -139,16 +141,7 @@ async function invoke(
     }
     const request = new Request(url, { method: spec.method, headers, body: payload ?? null });
     response = await context.transport.send(request, init, state);
-    const info: ErrorContext & { status: number } = {
-      status: response.status,
-      logId: response.headers.get("x-log-id") ?? undefined,
-      requestId: response.headers.get("x-request-id") ?? undefined,
-      idempotencyKey: state.idempotencyKey,
-      operationId: spec.operationId,
-      method: spec.method,
-      url,
-      attempts: state.attempts,
-    };
+    const info = callContext(state, spec.method, url, response);
     if (!response.ok) {
       state.settle?.();
       return fail(errorFromResponse(response.status, response.headers, state.errorBody ?? "", info));
@@ -178,16 +171,7 @@ async function invoke(
     state.settle?.();
     response ??= state.response;
     if (isEntradaError(error)) return fail(error);
-    const info: ErrorContext = {
-      status: response?.status,
-      logId: response?.headers.get("x-log-id") ?? undefined,
-      idempotencyKey: state.idempotencyKey,
-      operationId: spec.operationId,
-      method: spec.method,
-      url,
-      attempts: state.attempts,
-      cause: error,
-    };
+    const info = callContext(state, spec.method, url, response, error);
     if (signal?.aborted) return fail(new AbortedError(signal.reason, info));
     // A 2xx body that broke off while it was read (connection reset): a network error, like a failed fetch.
     if (response) return fail(new NetworkError(`network error while reading the body: ${text(error)}`, info));
