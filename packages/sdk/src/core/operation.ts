@@ -118,10 +118,9 @@ async function invoke(
   });
   const url = `${context.baseUrl}${path}${queryString(params?.query)}`;
   let response: Response | undefined;
-  const fail = (error: unknown) => {
-    const result = { error, response, meta: new Meta(response, state) };
-    return result as EntradaResult<unknown>;
-  };
+  const result = (outcome: { data: unknown } | { error: unknown }) =>
+    ({ ...outcome, response, meta: new Meta(response, state) }) as EntradaResult<unknown>;
+  const fail = (error: unknown) => result({ error });
   try {
     // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
     // call's headers may ask otherwise, the contract's header parameters win over both.
@@ -155,13 +154,12 @@ async function invoke(
     }
     // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
     if (spec.mode !== "json" && (spec.mode !== "mixed" || !isJsonContentType(contentType)))
-      return { data, response, meta: new Meta(response, state) };
-    if (data === "" || response.status === 204)
-      return { data: undefined, response, meta: new Meta(response, state) };
+      return result({ data });
+    if (data === "" || response.status === 204) return result({ data: undefined });
     let reason = "expected a JSON body";
     if (isJsonContentType(contentType)) {
       try {
-        return { data: JSON.parse(data as string), response, meta: new Meta(response, state) };
+        return result({ data: JSON.parse(data as string) });
       } catch {
         reason = "the body is not valid JSON";
       }
