@@ -62,6 +62,17 @@ function sectionRank(tag) {
   return index === -1 ? SECTION_ORDER.length : index;
 }
 
+/** The leading `/segment` directories every path shares (`/shop/v1` for the shop's paths). */
+function commonDirectory(paths) {
+  const split = paths.map((path) => path.split("/").slice(1, -1));
+  const shared = [];
+  for (const [i, segment] of (split[0] ?? []).entries()) {
+    if (!split.every((segments) => segments[i] === segment)) break;
+    shared.push(segment);
+  }
+  return shared.map((segment) => `/${segment}`).join("");
+}
+
 /** Pure: the generated module's text from the two contract files. */
 export function renderOperations(operationsJson, openapiJson) {
   const sections = new Map();
@@ -85,20 +96,29 @@ export function renderOperations(operationsJson, openapiJson) {
     "// (generated/operations.json + generated/openapi.json). Do not edit: run `pnpm --filter @entrada/sdk generate`.",
     "",
     "// One constant per section, so an entry that needs only some sections (`@entrada/sdk/shop`) ships only those.",
+    "// Compact on purpose (it ships in every client bundle): one string per section, `|`-separated, whose first",
+    "// field is the path prefix the section's paths share and each further one `operationId METHOD path [flags]`",
+    "// (flags: `mixed`, `text`, `blob` response; `form` request body). `core/operation.ts` parses it.",
   ];
   for (const tag of ordered) {
+    const entries = sections.get(tag);
+    const prefix = commonDirectory(entries.map(([, spec]) => spec.split(" ")[1]));
     lines.push(
       "",
-      `/** The \`${tag}\` section: operationId → \`METHOD path [mixed|text|blob] [form]\`. */`,
-      `export const ${tag}Operations = {`,
+      `/** The \`${tag}\` section (prefix \`${prefix}\`). */`,
+      `export const ${tag}Operations =`,
+      `  ${JSON.stringify(`${prefix}|`)} +`,
     );
-    for (const [operationId, spec] of sections.get(tag))
-      lines.push(`  ${JSON.stringify(operationId)}: ${JSON.stringify(spec)},`);
-    lines.push("} as const;");
+    entries.forEach(([operationId, spec], index) => {
+      const [method, path, ...flags] = spec.split(" ");
+      const entry = [operationId, method, path.slice(prefix.length), ...flags].join(" ");
+      const last = index === entries.length - 1;
+      lines.push(`  ${JSON.stringify(last ? entry : `${entry}|`)}${last ? ";" : " +"}`);
+    });
   }
   lines.push(
     "",
-    "/** Section → operationId → `METHOD path [mixed|text|blob] [form]`. */",
+    "/** Section → its operations (see above). */",
     "export const operationTable = {",
     ...ordered.map((tag) => `  ${tag}: ${tag}Operations,`),
     "} as const;",

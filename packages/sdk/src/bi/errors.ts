@@ -15,7 +15,7 @@ export interface ODataErrorDetail {
  */
 export class ODataError extends EntradaError {
   static override readonly kind = "odata";
-  readonly kind = "odata" as const;
+  declare readonly kind: "odata";
   override readonly name: string = "ODataError";
   declare readonly status: number;
   /** The server's `error.code`, or ours: `http_error`, `invalid_response`, `cross_origin_next_link`, `next_link_loop`. */

@@ -79,137 +79,108 @@ export function fail(message: string): never {
   throw new EntradaConfigError(`createClient: ${message}`);
 }
 
+/** The one message shape of a bad option: `"name" must be <what>; got <value>.` */
+function expected(name: string, what: string, value: unknown): never {
+  fail(`"${name}" must be ${what}; got ${JSON.stringify(value)}.`);
+}
+
 export function absoluteHttpUrl(name: string, value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") {
-    fail(`"${name}" is required: the API's base address, e.g. "https://api.entrada.dev".`);
-  }
-  let url: URL;
+  if (typeof value !== "string" || !value.trim()) fail(`"${name}" is required: the API's address.`);
+  let url: URL | undefined;
   try {
     url = new URL(value);
-  } catch {
-    fail(
-      `"${name}" must be an absolute http(s) URL such as "https://api.entrada.dev"; got ${JSON.stringify(value)}.`,
-    );
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    fail(`"${name}" must use http or https; got ${JSON.stringify(value)}.`);
-  }
-  if (url.search || url.hash || url.username || url.password) {
-    fail(`"${name}" must not contain a query, fragment or credentials; got ${JSON.stringify(value)}.`);
-  }
+  } catch {}
+  if (!url) expected(name, `an absolute http(s) URL such as "https://api.entrada.dev"`, value);
+  if (!/^https?:$/.test(url.protocol)) expected(name, "http or https", value);
+  if (url.search || url.hash || url.username || url.password)
+    expected(name, "free of query, fragment and credentials", value);
   return url.href.replace(/\/+$/, "");
 }
 
 function positive(name: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    fail(`"${name}" must be a positive number of milliseconds; got ${JSON.stringify(value)}.`);
-  }
-  return value;
+  if (value !== undefined && !((value as number) > 0 && Number.isFinite(value)))
+    expected(name, "a positive number of milliseconds", value);
+  return value as number | undefined;
 }
 
+const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
+
 function tokenSource(name: string, value: unknown): TokenSource | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === "function") return value as TokenSource;
-  if (typeof value === "string" && value.trim() !== "") return value;
-  fail(`"${name}" must be a non-empty string or a function returning one.`);
+  if (value === undefined || typeof value === "function" || nonEmpty(value)) return value as TokenSource;
+  expected(name, "a non-empty string or a function returning one", value);
 }
 
 function scopeOf(value: unknown): string {
   if (value === undefined) return "Shop";
   const list = typeof value === "string" ? value.split(" ") : Array.isArray(value) ? value : [value];
-  if (list.length === 0 || list.some((s) => typeof s !== "string" || !SCOPES.includes(s))) {
-    fail(`"scope" must be "Shop", "TERP" or a list of them; got ${JSON.stringify(value)}.`);
-  }
+  if (!list.length || list.some((s) => !SCOPES.includes(s as string)))
+    expected("scope", `"Shop", "TERP" or both`, value);
   return [...new Set(list as string[])].join(" ");
 }
 
 /** Validates options and fills in defaults. Throws `EntradaConfigError`. */
 export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
-  if (typeof options !== "object" || options === null)
-    fail("options are required, e.g. { baseUrl, clientId, clientSecret }.");
+  if (typeof options !== "object" || !options) fail("options are required: { baseUrl, ...credentials }.");
   const baseUrl = absoluteHttpUrl("baseUrl", options.baseUrl);
   const tokenUrl =
     options.tokenUrl === undefined
       ? `${baseUrl}/connect/token`
       : absoluteHttpUrl("tokenUrl", options.tokenUrl);
 
-  const hasId = options.clientId !== undefined;
-  const hasSecret = options.clientSecret !== undefined;
-  const accessToken = tokenSource("accessToken", options.accessToken);
-  const sessionToken = tokenSource("sessionToken", options.sessionToken);
-  const modes = [hasId || hasSecret, accessToken !== undefined, sessionToken !== undefined].filter(
-    Boolean,
-  ).length;
-  if (modes > 1) fail(`pass client credentials, an "accessToken" or a "sessionToken", not several.`);
+  const { clientId, clientSecret } = options;
+  const credentials = clientId !== undefined || clientSecret !== undefined;
+  const source =
+    tokenSource("accessToken", options.accessToken) ?? tokenSource("sessionToken", options.sessionToken);
+  if (+credentials + +(options.accessToken !== undefined) + +(options.sessionToken !== undefined) > 1)
+    fail(`pass client credentials, an "accessToken" or a "sessionToken", not several.`);
 
   let auth: AuthConfig;
-  if (hasId || hasSecret) {
-    if (typeof options.clientId !== "string" || options.clientId.trim() === "") {
-      fail(`"clientId" is required with "clientSecret" and must be a non-empty string.`);
-    }
-    if (typeof options.clientSecret !== "string" || options.clientSecret.trim() === "") {
-      fail(`"clientSecret" is required with "clientId" and must be a non-empty string.`);
-    }
+  if (credentials) {
+    if (!nonEmpty(clientId)) fail(`"clientId" is required with "clientSecret" (a non-empty string).`);
+    if (!nonEmpty(clientSecret)) fail(`"clientSecret" is required with "clientId" (a non-empty string).`);
     if (isBrowserLike() && options.allowBrowserSecrets !== true) {
       fail(
-        "refusing to use a client secret in a browser: every visitor could read it. Create a session token on " +
-          'your server (client.sessions.create) and pass it here as "sessionToken", or set ' +
-          '"allowBrowserSecrets: true" if this page is never public (an internal tool).',
+        'refusing to use a client secret in a browser (every visitor could read it): pass a "sessionToken" ' +
+          'made on your server (client.sessions.create), or "allowBrowserSecrets: true" on an internal page.',
       );
     }
-    auth = {
-      kind: "client-credentials",
-      clientId: options.clientId,
-      clientSecret: options.clientSecret,
-      scope: scopeOf(options.scope),
-    };
-  } else if (accessToken !== undefined || sessionToken !== undefined) {
-    auth = { kind: "token", source: (accessToken ?? sessionToken) as SessionTokenSource };
+    auth = { kind: "client-credentials", clientId, clientSecret, scope: scopeOf(options.scope) };
+  } else if (source !== undefined) {
+    auth = { kind: "token", source: source as SessionTokenSource };
   } else {
     fail(
-      `credentials are missing: pass "clientId" and "clientSecret" (server side), a "sessionToken" (browser), or an "accessToken".`,
+      `credentials are missing: pass "clientId" + "clientSecret" (server), "sessionToken" or "accessToken".`,
     );
   }
 
-  let locale: string | undefined;
-  if (options.locale !== undefined) {
-    locale = typeof options.locale === "string" ? normalizeLocale(options.locale) : undefined;
-    if (locale === undefined) fail(localeProblem(options.locale));
-  }
+  const locale =
+    options.locale === undefined
+      ? undefined
+      : (typeof options.locale === "string" && normalizeLocale(options.locale)) ||
+        fail(localeProblem(options.locale));
 
-  let fetchImpl: FetchLike;
-  if (options.fetch !== undefined) {
-    if (typeof options.fetch !== "function") fail(`"fetch" must be a function.`);
-    const given = options.fetch as FetchLike;
-    // Called unbound: a browser's native fetch throws "Illegal invocation" when called as a method of another object.
-    fetchImpl = (request, init) => given(request, init);
-  } else {
-    if (typeof globalThis.fetch !== "function") {
-      fail(
-        `no global fetch in this runtime: pass "fetch" (Node ≥ 20, browsers, Deno, Bun and workers have one).`,
-      );
-    }
-    // Looked up per call so test tools that patch the global (msw) are honoured; called unbound-safe.
-    fetchImpl = (request, init) => globalThis.fetch(request, init);
-  }
+  const given = options.fetch as FetchLike | undefined;
+  if (given !== undefined && typeof given !== "function") fail(`"fetch" must be a function.`);
+  if (!given && typeof globalThis.fetch !== "function")
+    fail(`no global fetch in this runtime: pass "fetch".`);
+  // Called unbound (a browser's native fetch throws "Illegal invocation" as a method of another object); the
+  // global is looked up per call so test tools that patch it (msw) are honoured.
+  const fetchImpl: FetchLike = (request, init) => (given ?? globalThis.fetch)(request, init);
 
-  if (options.retry !== undefined && options.retry !== false) {
-    const max = options.retry.maxRetries;
-    if (max !== undefined && (!Number.isInteger(max) || max < 0 || max > 10)) {
-      fail(`"retry.maxRetries" must be an integer from 0 to 10; got ${JSON.stringify(max)}.`);
-    }
+  const retry = options.retry;
+  if (retry) {
+    const max = retry.maxRetries;
+    if (max !== undefined && !(Number.isInteger(max) && max >= 0 && max <= 10))
+      expected("retry.maxRetries", "an integer from 0 to 10", max);
     for (const key of ["baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const)
-      positive(`retry.${key}`, options.retry[key]);
+      positive(`retry.${key}`, retry[key]);
   }
 
   let headers: Headers | undefined;
-  if (options.headers !== undefined) {
-    try {
-      headers = new Headers(options.headers);
-    } catch (error) {
-      fail(`"headers" must map header names to string values: ${(error as Error).message}`);
-    }
+  try {
+    if (options.headers !== undefined) headers = new Headers(options.headers);
+  } catch (error) {
+    fail(`"headers" must map header names to string values: ${(error as Error).message}`);
   }
 
   return {

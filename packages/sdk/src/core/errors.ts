@@ -100,7 +100,8 @@ export abstract class EntradaError extends Error {
     return isEntradaError(value) && (kind === undefined || value.kind === kind);
   }
 
-  abstract readonly kind: EntradaErrorKind;
+  /** What went wrong; set from the class's static `kind`, so subclasses only declare it. */
+  declare readonly kind: EntradaErrorKind;
   declare readonly status: number | undefined;
   declare readonly logId: string | undefined;
   declare readonly idempotencyKey: string | undefined;
@@ -114,6 +115,7 @@ export abstract class EntradaError extends Error {
   constructor(message: string, info: ErrorContext = {}) {
     super(prefix(info) + message, info.cause === undefined ? undefined : { cause: info.cause });
     Object.defineProperty(this, BRAND, { value: true });
+    this.kind = (new.target as unknown as { kind: EntradaErrorKind }).kind;
     this.status = info.status;
     this.logId = info.logId;
     this.idempotencyKey = info.idempotencyKey;
@@ -128,7 +130,7 @@ export abstract class EntradaError extends Error {
 /** The API answered with `application/problem+json` (RFC 9457). */
 export class EntradaProblemError<S extends string = ProblemSlug | (string & {})> extends EntradaError {
   static override readonly kind = "problem";
-  readonly kind = "problem" as const;
+  declare readonly kind: "problem";
   override readonly name: string = "EntradaProblemError";
   declare readonly status: number;
   /** The full problem type URI. */
@@ -175,7 +177,7 @@ export class EntradaProblemError<S extends string = ProblemSlug | (string & {})>
 /** The token endpoint refused the credentials or the request (RFC 6749 §5.2). */
 export class OAuthError extends EntradaError {
   static override readonly kind = "oauth";
-  readonly kind = "oauth" as const;
+  declare readonly kind: "oauth";
   override readonly name: string = "OAuthError";
   /** The RFC 6749 error code, e.g. `invalid_client`. */
   declare readonly error: OAuthErrorCode | (string & {});
@@ -199,20 +201,20 @@ export class OAuthError extends EntradaError {
 /** No response arrived: DNS, connection refused or reset, TLS, CORS, offline. */
 export class NetworkError extends EntradaError {
   static override readonly kind = "network";
-  readonly kind = "network" as const;
+  declare readonly kind: "network";
   override readonly name: string = "NetworkError";
 }
 
 /** An attempt or the whole call ran out of time. */
 export class TimeoutError extends EntradaError {
   static override readonly kind = "timeout";
-  readonly kind = "timeout" as const;
+  declare readonly kind: "timeout";
   override readonly name: string = "TimeoutError";
   /** `attempt`: one try exceeded `timeoutMs`; `total`: the call exceeded `totalTimeoutMs`. */
   declare readonly scope: "attempt" | "total";
   declare readonly timeoutMs: number;
   constructor(scope: "attempt" | "total", timeoutMs: number, info: ErrorContext = {}) {
-    super(`timed out (${scope === "attempt" ? "attempt" : "total"} timeout of ${timeoutMs} ms)`, info);
+    super(`timed out (${scope} timeout of ${timeoutMs} ms)`, info);
     this.scope = scope;
     this.timeoutMs = timeoutMs;
   }
@@ -221,7 +223,7 @@ export class TimeoutError extends EntradaError {
 /** The caller aborted the call (its `AbortSignal`); `cause` is the signal's reason. */
 export class AbortedError extends EntradaError {
   static override readonly kind = "aborted";
-  readonly kind = "aborted" as const;
+  declare readonly kind: "aborted";
   override readonly name: string = "AbortedError";
   /** The signal's `reason`, as given to `abort()`. */
   declare readonly reason: unknown;
@@ -234,7 +236,7 @@ export class AbortedError extends EntradaError {
 /** An argument of a call is invalid (a malformed locale, a 300-character idempotency key): nothing was sent. */
 export class InvalidArgumentError extends EntradaError {
   static override readonly kind = "invalid-argument";
-  readonly kind = "invalid-argument" as const;
+  declare readonly kind: "invalid-argument";
   override readonly name: string = "InvalidArgumentError";
   /** The option at fault, e.g. `locale` or `idempotencyKey`. */
   declare readonly argument: string;
@@ -247,7 +249,7 @@ export class InvalidArgumentError extends EntradaError {
 /** The server answered something the contract does not describe (HTML from a proxy, garbage, wrong type). */
 export class UnexpectedBodyError extends EntradaError {
   static override readonly kind = "unexpected-body";
-  readonly kind = "unexpected-body" as const;
+  declare readonly kind: "unexpected-body";
   override readonly name: string = "UnexpectedBodyError";
   declare readonly status: number;
   /** The raw body, exactly as received (decoded as UTF-8). */

@@ -19,11 +19,14 @@ export function isWriteMethod(method: string): boolean {
  */
 export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  // Where randomUUID is missing (a browser page over plain http): a version 4 UUID from random bytes.
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = ((b[6] as number) & 0x0f) | 0x40;
   b[8] = ((b[8] as number) & 0x3f) | 0x80;
-  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return Array.from(
+    b,
+    (x, i) => (i === 4 || i === 6 || i === 8 || i === 10 ? "-" : "") + (x | 256).toString(16).slice(1),
+  ).join("");
 }
 
 /**

@@ -1,7 +1,7 @@
 /** The client-credentials token request (RFC 6749 §4.4) with HTTP Basic client authentication. */
 
 import { UnexpectedResponseError } from "./errors.ts";
-import { errorFromResponse, parseSuccessJson } from "./response.ts";
+import { callContext, errorFromResponse, parseSuccessJson } from "./response.ts";
 import { base64Utf8 } from "./runtime.ts";
 import type { ClientCredentials, TokenGrant } from "./token-cache.ts";
 import type { CallState, Transport } from "./transport.ts";
@@ -30,15 +30,7 @@ export function createTokenRequester(
     });
     const state: CallState = { attempts: 0, operationId: "createToken" };
     const response = await transport.send(request, {}, state);
-    const info = {
-      status: response.status,
-      logId: response.headers.get("x-log-id") ?? undefined,
-      operationId: "createToken",
-      method: "POST",
-      url: tokenUrl,
-      attempts: state.attempts,
-      idempotencyKey: state.idempotencyKey,
-    };
+    const info = callContext(state, "POST", tokenUrl, response);
     if (!response.ok) throw errorFromResponse(response.status, response.headers, state.errorBody ?? "", info);
     const text = await response.text();
     const parsed = parseSuccessJson(text, response.headers.get("content-type"));

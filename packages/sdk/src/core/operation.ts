@@ -7,13 +7,12 @@
 
 import {
   AbortedError,
-  type ErrorContext,
   InvalidArgumentError,
   isEntradaError,
   NetworkError,
   UnexpectedBodyError,
 } from "./errors.ts";
-import { errorFromResponse, isJsonContentType } from "./response.ts";
+import { callContext, errorFromResponse, isJsonContentType } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, EntradaSuccess, OperationMethod, ResponseMeta } from "./types.ts";
 
@@ -28,11 +27,14 @@ export interface OperationSpec {
   form: boolean;
 }
 
-/** `"POST /connect/token form"` → spec. */
-export function parseOperationSpec(operationId: string, spec: string): OperationSpec {
-  const [method = "GET", path = "/", ...flags] = spec.split(" ");
-  const mode = (["mixed", "text", "blob"] as const).find((m) => flags.includes(m)) ?? "json";
-  return { operationId, method, path, mode, form: flags.includes("form") };
+/** One section of the generated table (`"/shop/v1|getCart GET /cart/{id}|…"`) → its specs. */
+export function parseSection(section: string): OperationSpec[] {
+  const [prefix, ...entries] = section.split("|");
+  return entries.map((entry) => {
+    const [operationId = "", method = "GET", path = "", ...flags] = entry.split(" ");
+    const mode = (["mixed", "text", "blob"] as const).find((m) => flags.includes(m)) ?? "json";
+    return { operationId, method, path: prefix + path, mode, form: flags.includes("form") };
+  });
 }
 
 interface Init extends CallOptions {
@@ -69,17 +71,32 @@ function queryString(query: Record<string, unknown> | undefined): string {
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
-/** Response meta: facts from the final response's headers and the call. */
-function meta(response: Response | undefined, state: CallState): ResponseMeta {
-  const header = (name: string) => response?.headers.get(name) ?? undefined;
-  return {
-    logId: header("x-log-id"),
-    replayed: header("idempotent-replayed") === "true",
-    contentLanguage: header("content-language"),
-    idempotencyKey: state.idempotencyKey,
-    requestId: header("x-request-id"),
-    attempts: state.attempts,
-  };
+/** Response meta, read from the headers on first access (most calls never look). */
+class Meta implements ResponseMeta {
+  readonly #headers: Headers | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly attempts: number;
+  constructor(response: Response | undefined, state: CallState) {
+    this.#headers = response?.headers;
+    this.idempotencyKey = state.idempotencyKey;
+    this.attempts = state.attempts;
+  }
+  get logId(): string | undefined {
+    return this.#headers?.get("x-log-id") ?? undefined;
+  }
+  get replayed(): boolean {
+    return this.#headers?.get("idempotent-replayed") === "true";
+  }
+  get contentLanguage(): string | undefined {
+    return this.#headers?.get("content-language") ?? undefined;
+  }
+  get requestId(): string | undefined {
+    return this.#headers?.get("x-request-id") ?? undefined;
+  }
+  toJSON(): ResponseMeta {
+    const { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts } = this;
+    return { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts };
+  }
 }
 
 async function invoke(
@@ -101,10 +118,9 @@ async function invoke(
   });
   const url = `${context.baseUrl}${path}${queryString(params?.query)}`;
   let response: Response | undefined;
-  const fail = (error: unknown) => {
-    const result = { error, response, meta: meta(response, state) };
-    return result as EntradaResult<unknown>;
-  };
+  const result = (outcome: { data: unknown } | { error: unknown }) =>
+    ({ ...outcome, response, meta: new Meta(response, state) }) as EntradaResult<unknown>;
+  const fail = (error: unknown) => result({ error });
   try {
     // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
     // call's headers may ask otherwise, the contract's header parameters win over both.
@@ -124,16 +140,7 @@ async function invoke(
     }
     const request = new Request(url, { method: spec.method, headers, body: payload ?? null });
     response = await context.transport.send(request, init, state);
-    const info: ErrorContext & { status: number } = {
-      status: response.status,
-      logId: response.headers.get("x-log-id") ?? undefined,
-      requestId: response.headers.get("x-request-id") ?? undefined,
-      idempotencyKey: state.idempotencyKey,
-      operationId: spec.operationId,
-      method: spec.method,
-      url,
-      attempts: state.attempts,
-    };
+    const info = callContext(state, spec.method, url, response);
     if (!response.ok) {
       state.settle?.();
       return fail(errorFromResponse(response.status, response.headers, state.errorBody ?? "", info));
@@ -147,13 +154,12 @@ async function invoke(
     }
     // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
     if (spec.mode !== "json" && (spec.mode !== "mixed" || !isJsonContentType(contentType)))
-      return { data, response, meta: meta(response, state) };
-    if (data === "" || response.status === 204)
-      return { data: undefined, response, meta: meta(response, state) };
+      return result({ data });
+    if (data === "" || response.status === 204) return result({ data: undefined });
     let reason = "expected a JSON body";
     if (isJsonContentType(contentType)) {
       try {
-        return { data: JSON.parse(data as string), response, meta: meta(response, state) };
+        return result({ data: JSON.parse(data as string) });
       } catch {
         reason = "the body is not valid JSON";
       }
@@ -163,16 +169,7 @@ async function invoke(
     state.settle?.();
     response ??= state.response;
     if (isEntradaError(error)) return fail(error);
-    const info: ErrorContext = {
-      status: response?.status,
-      logId: response?.headers.get("x-log-id") ?? undefined,
-      idempotencyKey: state.idempotencyKey,
-      operationId: spec.operationId,
-      method: spec.method,
-      url,
-      attempts: state.attempts,
-      cause: error,
-    };
+    const info = callContext(state, spec.method, url, response, error);
     if (signal?.aborted) return fail(new AbortedError(signal.reason, info));
     // A 2xx body that broke off while it was read (connection reset): a network error, like a failed fetch.
     if (response) return fail(new NetworkError(`network error while reading the body: ${text(error)}`, info));

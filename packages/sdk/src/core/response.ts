@@ -9,6 +9,7 @@ import {
   UnexpectedResponseError,
 } from "./errors.ts";
 import { parseRetryAfter } from "./retry.ts";
+import type { CallState } from "./transport.ts";
 
 /** True for `application/json`, `application/problem+json` and every other `+json` type. */
 export function isJsonContentType(contentType: string | null | undefined): boolean {
@@ -53,8 +54,10 @@ export function errorFromResponse(
 ): EntradaError {
   const contentType = headers.get("content-type") ?? undefined;
   const details = { ...info, status };
+  let reason = "expected problem details";
   if (isJsonContentType(contentType)) {
     const parsed = tryParseJson(text);
+    reason = "the body is not valid JSON";
     if (parsed.ok) {
       if (isProblemBody(parsed.value)) {
         const retryAfterMs = parseRetryAfter(headers.get("retry-after"), now);
@@ -64,16 +67,35 @@ export function errorFromResponse(
         });
       }
       if (isOAuthBody(parsed.value)) return new OAuthError(parsed.value, details);
-      return new UnexpectedResponseError(
-        "the JSON body is neither problem details nor an OAuth error",
-        text,
-        contentType,
-        details,
-      );
+      reason = "the JSON body is neither problem details nor an OAuth error";
     }
-    return new UnexpectedResponseError("the body is not valid JSON", text, contentType, details);
   }
-  return new UnexpectedResponseError("expected problem details", text, contentType, details);
+  return new UnexpectedResponseError(reason, text, contentType, details);
+}
+
+/**
+ * The error context of a call: its request, its attempts, and what the final response (if one arrived) said.
+ * `status` is the response's, so it is present whenever a response is passed.
+ */
+export function callContext(
+  state: CallState,
+  method: string,
+  url: string,
+  response?: Response,
+  cause?: unknown,
+): ErrorContext & { status: number } {
+  const header = (name: string) => response?.headers.get(name) ?? undefined;
+  return {
+    status: response?.status as number,
+    logId: header("x-log-id"),
+    requestId: header("x-request-id"),
+    idempotencyKey: state.idempotencyKey,
+    operationId: state.operationId,
+    method,
+    url,
+    attempts: state.attempts,
+    cause,
+  };
 }
 
 /** Parses a 2xx JSON body, or explains why it cannot be used. */

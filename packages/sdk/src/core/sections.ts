@@ -1,18 +1,17 @@
 /** What every client flavour shares: building its sections from the generated table, and its `fetch`. */
 
-import { createOperationMethod, type OperationContext, parseOperationSpec } from "./operation.ts";
+import { createOperationMethod, type OperationContext, parseSection } from "./operation.ts";
 import type { CallOptions, Transport } from "./transport.ts";
 
 /** One object of typed methods per section of `table` (a subset of the generated `operationTable`). */
 export function buildSections(
   context: OperationContext,
-  table: Record<string, Record<string, string>>,
+  table: Record<string, string>,
 ): Record<string, Record<string, unknown>> {
   const sections: Record<string, Record<string, unknown>> = {};
-  for (const [section, ops] of Object.entries(table)) {
+  for (const [section, text] of Object.entries(table)) {
     const methods: Record<string, unknown> = {};
-    for (const [operationId, spec] of Object.entries(ops))
-      methods[operationId] = createOperationMethod(context, parseOperationSpec(operationId, spec));
+    for (const spec of parseSection(text)) methods[spec.operationId] = createOperationMethod(context, spec);
     sections[section] = methods;
   }
   return sections;

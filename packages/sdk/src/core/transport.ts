@@ -125,9 +125,8 @@ export interface CallState {
   settle?: (() => void) | undefined;
 }
 
-type Failure =
-  | { kind: "caller"; reason: unknown }
-  | { kind: "error"; error: EntradaError; retryable: boolean };
+/** A failed attempt: the error to report, and whether another attempt may help. */
+type Failure = [error: EntradaError, retryable: boolean];
 
 function discard(response: Response): void {
   response.body?.cancel().catch(() => undefined);
@@ -300,13 +299,14 @@ export class Transport {
         });
       } catch (error) {
         cleanup();
-        const failure = this.#classify(error, controller.signal, callerSignal, info);
-        if (failure.kind === "caller") throw new AbortedError(failure.reason, info());
-        if (!failure.retryable || !mayRetry || retries >= policy.maxRetries) throw failure.error;
-        const afterTimeout = failure.error instanceof TimeoutError;
+        const [failure, retryable] = this.#classify(error, controller.signal, callerSignal, info);
+        if (!retryable || !mayRetry || retries >= policy.maxRetries) throw failure;
         const delay = retryDelay(retries + 1, policy, undefined, cfg.random) ?? 0;
-        if (cfg.now() + delay >= deadline) throw failure.error;
-        if (cfg.budget && !cfg.budget.tryAcquire(afterTimeout)) throw failure.error;
+        if (
+          cfg.now() + delay >= deadline ||
+          (cfg.budget && !cfg.budget.tryAcquire(failure instanceof TimeoutError))
+        )
+          throw failure;
         await this.#pause(delay, callerSignal, info);
         retries++;
         continue;
@@ -373,10 +373,7 @@ export class Transport {
       return await raceSignal(response.text(), attemptSignal);
     } catch (error) {
       cleanup();
-      const failure = this.#classify(error, attemptSignal, callerSignal, () => info(response.status));
-      throw failure.kind === "caller"
-        ? new AbortedError(failure.reason, info(response.status))
-        : failure.error;
+      throw this.#classify(error, attemptSignal, callerSignal, () => info(response.status))[0];
     }
   }
 
@@ -399,20 +396,16 @@ export class Transport {
       callerSignal?.aborted &&
       (error === callerSignal.reason || attemptSignal.reason === callerSignal.reason)
     ) {
-      return { kind: "caller", reason: callerSignal.reason };
+      return [new AbortedError(callerSignal.reason, info()), false];
     }
     const reason = attemptSignal.aborted ? attemptSignal.reason : undefined;
     const timeout =
       error instanceof TimeoutError ? error : reason instanceof TimeoutError ? reason : undefined;
-    if (timeout) return { kind: "error", error: timeout, retryable: timeout.scope === "attempt" };
+    if (timeout) return [timeout, timeout.scope === "attempt"];
     // Errors of the token request (OAuth, its own network failure) are final: it already retried.
-    if (isEntradaError(error)) return { kind: "error", error, retryable: false };
+    if (isEntradaError(error)) return [error, false];
     const message = error instanceof Error ? error.message : String(error);
-    return {
-      kind: "error",
-      error: new NetworkError(`network error: ${message}`, { ...info(), cause: error }),
-      retryable: true,
-    };
+    return [new NetworkError(`network error: ${message}`, { ...info(), cause: error }), true];
   }
 }
 

@@ -2,111 +2,114 @@
 // (generated/operations.json + generated/openapi.json). Do not edit: run `pnpm --filter @entrada/sdk generate`.
 
 // One constant per section, so an entry that needs only some sections (`@entrada/sdk/shop`) ships only those.
+// Compact on purpose (it ships in every client bundle): one string per section, `|`-separated, whose first
+// field is the path prefix the section's paths share and each further one `operationId METHOD path [flags]`
+// (flags: `mixed`, `text`, `blob` response; `form` request body). `core/operation.ts` parses it.
 
-/** The `token` section: operationId → `METHOD path [mixed|text|blob] [form]`. */
-export const tokenOperations = {
-  "createToken": "POST /connect/token form",
-} as const;
+/** The `token` section (prefix `/connect`). */
+export const tokenOperations =
+  "/connect|" +
+  "createToken POST /token form";
 
-/** The `shop` section: operationId → `METHOD path [mixed|text|blob] [form]`. */
-export const shopOperations = {
-  "getSystemConfiguration": "GET /shop/v1/system/configuration",
-  "listVenues": "GET /shop/v1/discovery/venues",
-  "listEvents": "GET /shop/v1/discovery/events",
-  "getEvent": "GET /shop/v1/discovery/events/{eventId}",
-  "createCart": "POST /shop/v1/cart",
-  "getCart": "GET /shop/v1/cart/{id}",
-  "addCartItem": "POST /shop/v1/cart/{id}/items",
-  "removeCartItem": "DELETE /shop/v1/cart/{id}/items/{itemId}",
-  "updateCartItem": "PATCH /shop/v1/cart/{id}/items/{itemId}",
-  "setCartCustomer": "PUT /shop/v1/cart/{id}/customer",
-  "listCartPaymentProviders": "GET /shop/v1/cart/{id}/payment-providers",
-  "setCartPaymentProvider": "PUT /shop/v1/cart/{id}/payment-provider",
-  "checkoutCart": "POST /shop/v1/cart/{id}/checkout",
-  "getPayment": "GET /shop/v1/payments/{paymentId}",
-  "getOrder": "GET /shop/v1/orders/{orderId}",
-  "listOrderTickets": "GET /shop/v1/orders/{orderId}/tickets",
-} as const;
+/** The `shop` section (prefix `/shop/v1`). */
+export const shopOperations =
+  "/shop/v1|" +
+  "getSystemConfiguration GET /system/configuration|" +
+  "listVenues GET /discovery/venues|" +
+  "listEvents GET /discovery/events|" +
+  "getEvent GET /discovery/events/{eventId}|" +
+  "createCart POST /cart|" +
+  "getCart GET /cart/{id}|" +
+  "addCartItem POST /cart/{id}/items|" +
+  "removeCartItem DELETE /cart/{id}/items/{itemId}|" +
+  "updateCartItem PATCH /cart/{id}/items/{itemId}|" +
+  "setCartCustomer PUT /cart/{id}/customer|" +
+  "listCartPaymentProviders GET /cart/{id}/payment-providers|" +
+  "setCartPaymentProvider PUT /cart/{id}/payment-provider|" +
+  "checkoutCart POST /cart/{id}/checkout|" +
+  "getPayment GET /payments/{paymentId}|" +
+  "getOrder GET /orders/{orderId}|" +
+  "listOrderTickets GET /orders/{orderId}/tickets";
 
-/** The `sessions` section: operationId → `METHOD path [mixed|text|blob] [form]`. */
-export const sessionsOperations = {
-  "createSession": "POST /shop/v1/sessions",
-} as const;
+/** The `sessions` section (prefix `/shop/v1`). */
+export const sessionsOperations =
+  "/shop/v1|" +
+  "createSession POST /sessions";
 
-/** The `entrance` section: operationId → `METHOD path [mixed|text|blob] [form]`. */
-export const entranceOperations = {
-  "listGates": "GET /entrance/v1/gates",
-  "listGateScans": "GET /entrance/v1/gates/{gateId}/scans",
-  "scanQuicode": "POST /entrance/v1/gates/{gateId}/scans",
-  "recordExit": "POST /entrance/v1/gates/{gateId}/exits",
-  "getEventOccupancy": "GET /entrance/v1/events/{eventId}/occupancy",
-  "listQuicodeCategories": "GET /entrance/v1/quicode-categories",
-  "createQuicodeCategory": "POST /entrance/v1/quicode-categories",
-  "getScanReport": "GET /entrance/v1/reports/scans-by-category",
-} as const;
+/** The `entrance` section (prefix `/entrance/v1`). */
+export const entranceOperations =
+  "/entrance/v1|" +
+  "listGates GET /gates|" +
+  "listGateScans GET /gates/{gateId}/scans|" +
+  "scanQuicode POST /gates/{gateId}/scans|" +
+  "recordExit POST /gates/{gateId}/exits|" +
+  "getEventOccupancy GET /events/{eventId}/occupancy|" +
+  "listQuicodeCategories GET /quicode-categories|" +
+  "createQuicodeCategory POST /quicode-categories|" +
+  "getScanReport GET /reports/scans-by-category";
 
-/** The `externalEntrance` section: operationId → `METHOD path [mixed|text|blob] [form]`. */
-export const externalEntranceOperations = {
-  "listExternalImports": "GET /external-entrance/v1/imports",
-  "createExternalImport": "POST /external-entrance/v1/imports",
-  "getExternalImport": "GET /external-entrance/v1/imports/{importId}",
-  "listExternalTickets": "GET /external-entrance/v1/tickets",
-} as const;
+/** The `externalEntrance` section (prefix `/external-entrance/v1`). */
+export const externalEntranceOperations =
+  "/external-entrance/v1|" +
+  "listExternalImports GET /imports|" +
+  "createExternalImport POST /imports|" +
+  "getExternalImport GET /imports/{importId}|" +
+  "listExternalTickets GET /tickets";
 
-/** The `connections` section: operationId → `METHOD path [mixed|text|blob] [form]`. */
-export const connectionsOperations = {
-  "createConnectionScan": "POST /connections/v1/scans",
-  "listBadgeContacts": "GET /connections/v1/badges/{badgeId}/contacts",
-  "deleteBadgeContact": "DELETE /connections/v1/badges/{badgeId}/contacts/{contactId}",
-} as const;
+/** The `connections` section (prefix `/connections/v1`). */
+export const connectionsOperations =
+  "/connections/v1|" +
+  "createConnectionScan POST /scans|" +
+  "listBadgeContacts GET /badges/{badgeId}/contacts|" +
+  "deleteBadgeContact DELETE /badges/{badgeId}/contacts/{contactId}";
 
-/** The `survey` section: operationId → `METHOD path [mixed|text|blob] [form]`. */
-export const surveyOperations = {
-  "listSurveys": "GET /survey/v1/surveys",
-  "getSurvey": "GET /survey/v1/surveys/{surveyId}",
-  "listSurveyResponses": "GET /survey/v1/surveys/{surveyId}/responses",
-  "submitSurveyResponse": "POST /survey/v1/surveys/{surveyId}/responses",
-} as const;
+/** The `survey` section (prefix `/survey/v1`). */
+export const surveyOperations =
+  "/survey/v1|" +
+  "listSurveys GET /surveys|" +
+  "getSurvey GET /surveys/{surveyId}|" +
+  "listSurveyResponses GET /surveys/{surveyId}/responses|" +
+  "submitSurveyResponse POST /surveys/{surveyId}/responses";
 
-/** The `assets` section: operationId → `METHOD path [mixed|text|blob] [form]`. */
-export const assetsOperations = {
-  "listImages": "GET /assets/v1/images",
-  "getImage": "GET /assets/v1/images/{imageId} blob",
-  "getImageMetadata": "GET /assets/v1/images/{imageId}/metadata",
-  "listIcons": "GET /assets/v1/icons",
-  "getIcon": "GET /assets/v1/icons/{iconName} blob",
-  "getTicketPdf": "GET /assets/v1/tickets/{ticketId}.pdf blob",
-  "getOrderReceipt": "GET /assets/v1/orders/{orderId}/receipt blob",
-  "getTheme": "GET /assets/v1/theme",
-} as const;
+/** The `assets` section (prefix `/assets/v1`). */
+export const assetsOperations =
+  "/assets/v1|" +
+  "listImages GET /images|" +
+  "getImage GET /images/{imageId} blob|" +
+  "getImageMetadata GET /images/{imageId}/metadata|" +
+  "listIcons GET /icons|" +
+  "getIcon GET /icons/{iconName} blob|" +
+  "getTicketPdf GET /tickets/{ticketId}.pdf blob|" +
+  "getOrderReceipt GET /orders/{orderId}/receipt blob|" +
+  "getTheme GET /theme";
 
-/** The `webhooks` section: operationId → `METHOD path [mixed|text|blob] [form]`. */
-export const webhooksOperations = {
-  "listWebhookSubscriptions": "GET /webhooks/v1/subscriptions",
-  "createWebhookSubscription": "POST /webhooks/v1/subscriptions",
-  "getWebhookSubscription": "GET /webhooks/v1/subscriptions/{subscriptionId}",
-  "deleteWebhookSubscription": "DELETE /webhooks/v1/subscriptions/{subscriptionId}",
-  "updateWebhookSubscription": "PATCH /webhooks/v1/subscriptions/{subscriptionId}",
-  "rotateWebhookSecret": "POST /webhooks/v1/subscriptions/{subscriptionId}/rotate-secret",
-  "listWebhookDeliveries": "GET /webhooks/v1/subscriptions/{subscriptionId}/deliveries",
-  "sendWebhookTestEvent": "POST /webhooks/v1/subscriptions/{subscriptionId}/test",
-  "getWebhookDelivery": "GET /webhooks/v1/deliveries/{deliveryId}",
-  "replayWebhookDelivery": "POST /webhooks/v1/deliveries/{deliveryId}/replay",
-} as const;
+/** The `webhooks` section (prefix `/webhooks/v1`). */
+export const webhooksOperations =
+  "/webhooks/v1|" +
+  "listWebhookSubscriptions GET /subscriptions|" +
+  "createWebhookSubscription POST /subscriptions|" +
+  "getWebhookSubscription GET /subscriptions/{subscriptionId}|" +
+  "deleteWebhookSubscription DELETE /subscriptions/{subscriptionId}|" +
+  "updateWebhookSubscription PATCH /subscriptions/{subscriptionId}|" +
+  "rotateWebhookSecret POST /subscriptions/{subscriptionId}/rotate-secret|" +
+  "listWebhookDeliveries GET /subscriptions/{subscriptionId}/deliveries|" +
+  "sendWebhookTestEvent POST /subscriptions/{subscriptionId}/test|" +
+  "getWebhookDelivery GET /deliveries/{deliveryId}|" +
+  "replayWebhookDelivery POST /deliveries/{deliveryId}/replay";
 
-/** The `bi` section: operationId → `METHOD path [mixed|text|blob] [form]`. */
-export const biOperations = {
-  "getBiServiceDocument": "GET /bi/v1/odata",
-  "getBiMetadata": "GET /bi/v1/odata/$metadata mixed",
-  "listBiOrders": "GET /bi/v1/odata/Orders",
-  "listBiTickets": "GET /bi/v1/odata/Tickets",
-  "listBiPayments": "GET /bi/v1/odata/Payments",
-  "listBiEntrances": "GET /bi/v1/odata/Entrances",
-  "getBiEntityCount": "GET /bi/v1/odata/{entitySet}/$count text",
-  "getBiEntity": "GET /bi/v1/odata/{entitySet}({key})",
-} as const;
+/** The `bi` section (prefix `/bi/v1`). */
+export const biOperations =
+  "/bi/v1|" +
+  "getBiServiceDocument GET /odata|" +
+  "getBiMetadata GET /odata/$metadata mixed|" +
+  "listBiOrders GET /odata/Orders|" +
+  "listBiTickets GET /odata/Tickets|" +
+  "listBiPayments GET /odata/Payments|" +
+  "listBiEntrances GET /odata/Entrances|" +
+  "getBiEntityCount GET /odata/{entitySet}/$count text|" +
+  "getBiEntity GET /odata/{entitySet}({key})";
 
-/** Section → operationId → `METHOD path [mixed|text|blob] [form]`. */
+/** Section → its operations (see above). */
 export const operationTable = {
   token: tokenOperations,
   shop: shopOperations,

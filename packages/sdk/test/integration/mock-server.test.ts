@@ -59,6 +59,21 @@ async function firstBookable(client: ReturnType<typeof createClient>) {
 }
 
 describe("against the mock server", () => {
+  it("calls the token operation with HTTP Basic (the client's credentials), not a bearer token", async () => {
+    const client = createClient({ ...DEMO, ...DEMO_SCOPE });
+    const { data, error } = await client.token.createToken({
+      body: { grant_type: "client_credentials", scope: "Shop" },
+    });
+    expect(error).toBeUndefined();
+    expect(data).toMatchObject({ access_token: expect.any(String), token_type: "Bearer" });
+    const wrong = createClient({ ...DEMO, clientSecret: "wrong" });
+    const refused = await wrong.token.createToken({
+      body: { grant_type: "client_credentials", scope: "Shop" },
+    });
+    expect(refused.error).toMatchObject({ kind: "oauth", error: "invalid_client", method: "POST" });
+    expect(refused.error?.message).toMatch(/^POST \/connect\/token → 401 invalid_client/);
+  });
+
   it("runs the whole purchase flow with typed results", async () => {
     const client = createClient({ ...DEMO, ...DEMO_SCOPE, locale: "fr-CH" });
     const { data: config, meta } = await client.shop.getSystemConfiguration.orThrow();
