@@ -39,5 +39,5 @@ export type {
 } from "./metadata.ts";
 export { biEntitySets } from "./metadata.ts";
 export type { ParquetEncoderOptions } from "./parquet.ts";
-export { ParquetEncoder, parquetSchema } from "./parquet.ts";
+export { ParquetEncoder } from "./parquet.ts";
 export { ODataQuery, odata } from "./query.ts";
