@@ -59,6 +59,9 @@ export function createEntradaMock(options: EntradaMockOptions = {}): MockCore {
     sections: defaultSections,
     controls: defaultControls,
     ...options,
+    precompiledValidators:
+      options.precompiledValidators ??
+      (options.document === undefined || options.document === entradaDocument),
   });
   // Every emitted event becomes a webhook message with one delivery per matching subscription.
   core.onEvent((event, session) => {

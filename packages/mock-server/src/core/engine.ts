@@ -51,6 +51,11 @@ export interface MockCoreOptions {
   document: OpenApiDocument;
   /** Section modules; their handlers are bound by operationId. */
   sections: SectionModule[];
+  /**
+   * Request validators precompiled from the bundled document (`src/generated/`, no `new Function`, strict-CSP
+   * safe). Set by `createEntradaMock` when `document` is the bundled one; a custom document compiles at run time.
+   */
+  precompiledValidators?: boolean;
   /** Seed data for every new session (each module reads its own key). */
   seed?: SeedData;
   /** OAuth clients; defaults to the demo clients. */
@@ -140,6 +145,7 @@ export class MockCore {
     const started = performance.now();
     this.options = {
       seed: {},
+      precompiledValidators: false,
       clients: DEMO_CLIENTS,
       tokenTtlSeconds: 3600,
       idempotencyTtlSeconds: 86_400,
@@ -157,7 +163,7 @@ export class MockCore {
     this.links = new LinkSigner(options.linkKey);
     this.document = options.document;
     this.sections = options.sections;
-    this.validator = new Validator(options.document);
+    this.validator = new Validator(options.document, options.precompiledValidators === true);
     this.operations = compileOperations(options.document);
     this.errorFormats = options.sections.flatMap((s) => (s.errorFormat ? [s.errorFormat] : []));
     const handlers = new Map<string, OperationHandler>();

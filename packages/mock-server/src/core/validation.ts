@@ -1,27 +1,69 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { validators as coercingValidators } from "../generated/validators-coercing.js";
+import { validators as plainValidators } from "../generated/validators-plain.js";
 import type { OpenApiDocument, OperationSpec, ParamLocation } from "./document.ts";
 import type { FieldError } from "./problems.ts";
 import type { Culture } from "./types.ts";
 
-const DOC_ID = "entrada-openapi.json";
+export const DOC_ID = "entrada-openapi.json";
 
-function refTo(pointer: string): string {
+export function refTo(pointer: string): string {
   return `${DOC_ID}#${pointer.split("/").map(encodeURIComponent).join("/")}`;
 }
 
-function newAjv(coerce: boolean) {
+export function newAjv(coerce: boolean, source = false) {
   const ajv = new Ajv2020({
     strict: false,
     allErrors: true,
     coerceTypes: coerce ? "array" : false,
     validateSchema: false,
     logger: false,
+    ...(source ? { code: { source: true, esm: true } } : {}),
     // OpenAPI's own keywords are annotations for validation purposes.
     keywords: ["example", "discriminator", "xml", "externalDocs"],
   });
   addFormats(ajv);
   return ajv;
+}
+
+export const FORM = "application/x-www-form-urlencoded";
+
+/**
+ * The schema one location's parameters are checked with (validated with type coercion), or null when there is
+ * nothing to check there. Shared by the run-time compiler and the precompiled validators' generator.
+ */
+export function paramsSchema(op: OperationSpec, location: ParamLocation): object | null {
+  const list = op.params.filter((p) => p.in === location);
+  if (list.length === 0 && location !== "query") return null;
+  const properties: Record<string, object> = {};
+  const required: string[] = [];
+  for (const p of list) {
+    // The engine negotiates Accept-Language and checks Authorization itself (RFC 9110 / RFC 6750).
+    if (location === "header" && (p.name === "accept-language" || p.name === "authorization")) continue;
+    properties[p.name] = p.schemaPointer ? { $ref: refTo(p.schemaPointer) } : {};
+    if (p.required) required.push(p.name);
+  }
+  // The query parameter of an apiKey-in-query scheme (the signed link's `signature`) is checked by the engine.
+  // A link signed inside a mock session carries it (`mockSession`, covered by the signature): the mock's own.
+  if (location === "query" && op.security.signedUrl !== null) {
+    properties[op.security.signedUrl] = { type: "string" };
+    properties.mockSession = { type: "string" };
+  }
+  // Nothing left to check in this location (the engine handles Accept-Language and Authorization itself).
+  if (Object.keys(properties).length === 0 && location !== "query") return null;
+  return {
+    type: "object",
+    properties,
+    required,
+    // Unknown query parameters are contract violations; unknown headers are normal HTTP. An operation that
+    // declares OData system query options (`$filter`, …) judges the other `$…` options itself (BI: `$expand`
+    // is valid OData it does not implement → 501, not a 400 from here).
+    additionalProperties: location !== "query",
+    ...(location === "query" && list.some((p) => p.name.startsWith("$"))
+      ? { patternProperties: { "^\\$": {} } }
+      : {}),
+  };
 }
 
 interface OperationValidators {
@@ -39,7 +81,15 @@ export class Validator {
   private readonly cache = new Map<string, OperationValidators>();
   private readonly responseCache = new Map<string, ValidateFunction>();
 
-  constructor(doc: OpenApiDocument) {
+  /**
+   * Whether to use the validators precompiled from the bundled contract (`src/generated/validators-*.js`, Ajv
+   * standalone code): no `new Function` for requests, so they work under a strict CSP without 'unsafe-eval'. Only
+   * for the bundled document (a custom document compiles at run time; so do response validators).
+   */
+  private readonly precompiled: boolean;
+
+  constructor(doc: OpenApiDocument, precompiled = true) {
+    this.precompiled = precompiled;
     this.plain.addSchema(doc as object, DOC_ID);
     this.coercing.addSchema(doc as object, DOC_ID);
   }
@@ -54,40 +104,17 @@ export class Validator {
     if (v) return v;
     v = { params: {}, body: new Map() };
     for (const location of ["path", "query", "header"] as const) {
-      const list = op.params.filter((p) => p.in === location);
-      if (list.length === 0 && location !== "query") continue;
-      const properties: Record<string, object> = {};
-      const required: string[] = [];
-      for (const p of list) {
-        // The engine negotiates Accept-Language and checks Authorization itself (RFC 9110 / RFC 6750).
-        if (location === "header" && (p.name === "accept-language" || p.name === "authorization")) continue;
-        properties[p.name] = p.schemaPointer ? { $ref: refTo(p.schemaPointer) } : {};
-        if (p.required) required.push(p.name);
-      }
-      // The query parameter of an apiKey-in-query scheme (the signed link's `signature`) is checked by the engine.
-      // A link signed inside a mock session carries it (`mockSession`, covered by the signature): the mock's own.
-      if (location === "query" && op.security.signedUrl !== null) {
-        properties[op.security.signedUrl] = { type: "string" };
-        properties.mockSession = { type: "string" };
-      }
-      // Nothing left to check in this location (the engine handles Accept-Language and Authorization itself).
-      if (Object.keys(properties).length === 0 && location !== "query") continue;
-      v.params[location] = this.coercing.compile({
-        type: "object",
-        properties,
-        required,
-        // Unknown query parameters are contract violations; unknown headers are normal HTTP. An operation that
-        // declares OData system query options (`$filter`, …) judges the other `$…` options itself (BI: `$expand`
-        // is valid OData it does not implement → 501, not a 400 from here).
-        additionalProperties: location !== "query",
-        ...(location === "query" && list.some((p) => p.name.startsWith("$"))
-          ? { patternProperties: { "^\\$": {} } }
-          : {}),
-      });
+      const schema = paramsSchema(op, location);
+      if (schema)
+        v.params[location] =
+          (this.precompiled ? coercingValidators[`params ${op.operationId} ${location}`] : undefined) ??
+          this.coercing.compile(schema);
     }
     for (const [media, pointer] of op.body?.media ?? []) {
-      const ajv = media === "application/x-www-form-urlencoded" ? this.coercing : this.plain;
-      v.body.set(media, pointer ? ajv.compile({ $ref: refTo(pointer) }) : null);
+      const ajv = media === FORM ? this.coercing : this.plain;
+      const key = `body ${media} ${pointer}`;
+      const pre = this.precompiled ? (media === FORM ? coercingValidators : plainValidators)[key] : undefined;
+      v.body.set(media, pointer ? (pre ?? ajv.compile({ $ref: refTo(pointer) })) : null);
     }
     this.cache.set(op.operationId, v);
     return v;

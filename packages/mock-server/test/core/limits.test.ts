@@ -81,6 +81,166 @@ describe("carts", () => {
   });
 });
 
+describe("orders, tickets and payments", () => {
+  async function buyer(seedShop: Record<string, unknown>) {
+    const env = setup({ seed: { shop: seedShop } });
+    const auth = await env.token();
+    const events = json(await env.send("GET", "/shop/v1/discovery/events", { headers: auth })).items;
+    const event = json(await env.send("GET", `/shop/v1/discovery/events/${events[0].id}`, { headers: auth }));
+    const ready = async (quantity: number, provider = "card") => {
+      const cart = json(await env.send("POST", "/shop/v1/cart", { headers: auth }));
+      const item = {
+        articleId: event.pricingAssortments[0].articles[0].id,
+        slotId: event.slots[0].id,
+        quantity,
+      };
+      expect(
+        (await env.send("POST", `/shop/v1/cart/${cart.id}/items`, { headers: auth, json: item })).status,
+      ).toBe(201);
+      const customer = { firstName: "Anna", lastName: "Meier", email: "anna.meier@example.ch" };
+      await env.send("PUT", `/shop/v1/cart/${cart.id}/customer`, { headers: auth, json: customer });
+      await env.send("PUT", `/shop/v1/cart/${cart.id}/payment-provider`, {
+        headers: auth,
+        json: { paymentProviderId: provider },
+      });
+      return cart.id as string;
+    };
+    const checkout = async (quantity = 1) => {
+      const cartId = await ready(quantity);
+      const res = await env.send("POST", `/shop/v1/cart/${cartId}/checkout`, {
+        headers: auth,
+        json: { paymentMethod: { cardNumber: "4242424242424242" } },
+      });
+      expect(res.status).toBe(200);
+      const order = json(res).order;
+      return {
+        orderId: order.id as string,
+        ticketIds: order.tickets.map((t: { id: string }) => t.id) as string[],
+      };
+    };
+    const shop = () =>
+      env.core.session().world.shop as {
+        orders: Record<string, unknown>;
+        tickets: Record<string, unknown>;
+        payments: Record<string, { orderId: string | null }>;
+      };
+    return { ...env, auth, ready, checkout, shop };
+  }
+
+  it("keeps at most shop.maxOrders orders: the oldest go with their tickets and payment, and reads say so", async () => {
+    const { send, auth, checkout, shop, core } = await buyer({ maxOrders: 2 });
+    const bought = [await checkout(), await checkout(), await checkout(), await checkout()];
+    expect(Object.keys(shop().orders).sort()).toEqual(
+      bought
+        .slice(2)
+        .map((b) => b.orderId)
+        .sort(),
+    );
+    expect(Object.keys(shop().tickets).sort()).toEqual(
+      bought
+        .slice(2)
+        .flatMap((b) => b.ticketIds)
+        .sort(),
+    );
+    expect(
+      Object.values(shop().payments)
+        .map((p) => p.orderId)
+        .sort(),
+    ).toEqual(
+      bought
+        .slice(2)
+        .map((b) => b.orderId)
+        .sort(),
+    );
+    const caps = "2 orders, 50000 tickets, 20000 payments";
+    for (const { orderId, ticketIds } of bought.slice(0, 2)) {
+      for (const path of [`/shop/v1/orders/${orderId}`, `/shop/v1/orders/${orderId}/tickets`]) {
+        const gone = await send("GET", path, { headers: auth });
+        expect(gone.status).toBe(404);
+        expect(json(gone).detail).toBe(
+          `The order ${orderId} was evicted: the mock keeps at most ${caps} per session, oldest first (shop.maxOrders, shop.maxTickets, shop.maxPayments in the seed).`,
+        );
+      }
+      const ticket = await send("GET", `/assets/v1/tickets/${ticketIds[0]}.pdf`, { headers: auth });
+      expect(ticket.status).toBe(404);
+      expect(json(ticket).detail).toMatch(new RegExp(`^The ticket ${ticketIds[0]} was evicted: .*${caps}`));
+    }
+    // The kept ones still read; an order that never existed is a plain 404.
+    expect((await send("GET", `/shop/v1/orders/${bought[3]?.orderId}`, { headers: auth })).status).toBe(200);
+    const never = await send("GET", "/shop/v1/orders/ord_01JD3Z8K4Q7N2M5P6R8S9T0V1W", { headers: auth });
+    expect(json(never).detail).toBe("There is no order ord_01JD3Z8K4Q7N2M5P6R8S9T0V1W.");
+    expect(core.responseViolations).toEqual([]);
+  });
+
+  it("keeps at most shop.maxTickets tickets by dropping whole orders, oldest first", async () => {
+    const { checkout, shop } = await buyer({ maxTickets: 5 });
+    const a = await checkout(2);
+    const b = await checkout(2);
+    const c = await checkout(2);
+    expect(Object.keys(shop().orders).sort()).toEqual([b.orderId, c.orderId].sort());
+    expect(Object.keys(shop().tickets)).toHaveLength(4);
+    expect(shop().tickets[a.ticketIds[0] as string]).toBeUndefined();
+  });
+
+  it("keeps at most shop.maxPayments payments, passing over one whose cart waits on it", async () => {
+    const { send, auth, ready, checkout, shop } = await buyer({ maxPayments: 2 });
+    // A pending redirect payment locks its cart: the cap passes over it.
+    const locked = await ready(1, "redirect");
+    const pending = json(
+      await send("POST", `/shop/v1/cart/${locked}/checkout`, {
+        headers: auth,
+        json: { returnUrl: "https://shop.example/return" },
+      }),
+    );
+    expect(pending.status).toBe("pending");
+    const first = await checkout();
+    const second = await checkout();
+    expect(Object.keys(shop().payments)).toHaveLength(2);
+    expect(shop().payments[pending.paymentId]).toBeDefined();
+    expect(shop().orders[first.orderId]).toBeUndefined();
+    expect(shop().orders[second.orderId]).toBeDefined();
+    const gone = await send("GET", `/shop/v1/orders/${first.orderId}`, { headers: auth });
+    expect(json(gone).detail).toMatch(
+      /^The order .* was evicted: the mock keeps at most .*2 payments per session/,
+    );
+  });
+
+  it("drops orders and settled payments shop.orderRetentionSeconds after they were made (mock clock)", async () => {
+    const { send, auth, checkout, shop } = await buyer({ orderRetentionSeconds: 1800 });
+    const old = await checkout();
+    const oldPayment = Object.keys(shop().payments)[0] as string;
+    await send("POST", "/__mock/clock", { json: { advanceSeconds: 1801 } });
+    const fresh = await checkout();
+    expect(Object.keys(shop().orders)).toEqual([fresh.orderId]);
+    expect(shop().tickets[old.ticketIds[0] as string]).toBeUndefined();
+    const gone = await send("GET", `/shop/v1/orders/${old.orderId}`, { headers: auth });
+    expect(gone.status).toBe(404);
+    expect(json(gone).detail).toBe(
+      `The order ${old.orderId} was evicted: the mock keeps orders and payments for 0.02 days (shop.orderRetentionSeconds in the seed).`,
+    );
+    const payment = await send("GET", `/shop/v1/payments/${oldPayment}`, { headers: auth });
+    expect(payment.status).toBe(404);
+    expect(json(payment).detail).toMatch(new RegExp(`^The payment ${oldPayment} was evicted: `));
+  });
+
+  it("drops a cart's order, tickets and payment with the cart (shop.maxCarts) and counts them as retained", async () => {
+    const { send, auth, checkout, shop, core } = await buyer({ maxCarts: 2 });
+    const first = await checkout(2);
+    const before = core.retainedRecords;
+    await checkout();
+    await checkout();
+    expect(shop().orders[first.orderId]).toBeUndefined();
+    expect(Object.keys(shop().orders)).toHaveLength(2);
+    expect(Object.keys(shop().payments)).toHaveLength(2);
+    const gone = await send("GET", `/shop/v1/orders/${first.orderId}`, { headers: auth });
+    expect(json(gone).detail).toBe(
+      `The order ${first.orderId} was evicted with its cart (shop.maxCarts, shop.cartRetentionSeconds in the seed).`,
+    );
+    // carts + orders + tickets + payments, in step with what is kept.
+    expect(core.retainedRecords).toBeGreaterThan(before);
+  });
+});
+
 describe("keys, tokens and sessions", () => {
   it("keeps at most maxIdempotencyKeys keys: the oldest is forgotten first", async () => {
     const { core, send, token } = setup({ maxIdempotencyKeys: 2 });

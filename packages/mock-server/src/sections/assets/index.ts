@@ -5,6 +5,8 @@ import type { ControlRoute, OperationContext } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 import { orderVisibleTo, shopOrders, shopTickets, webhookShopTicket } from "../entrance/shop-view.ts";
+import { droppedDetail } from "../shop/order-cap.ts";
+import { shopSlice } from "../shop/state.ts";
 import { allImages, hash, type ImageRecord, imageById } from "./catalogue.ts";
 import { receiptPdf, ticketPdf } from "./documents.ts";
 import { ICONS } from "./icons.ts";
@@ -248,6 +250,14 @@ function getTheme(ctx: ContextOf<"getTheme">): ResultOf<"getTheme"> {
 function ticketDocument(ctx: OperationContext, id: string, checkVisibility: boolean) {
   const ticket = shopTickets(ctx.world).find((x) => x.id === id);
   // Tickets are visible to whoever may see their order (the shop's rule: same client, same session).
+  if (!ticket) {
+    const gone = droppedDetail(shopSlice(ctx.world), "ticket", id);
+    if (gone)
+      ctx.problem(
+        "not-found",
+        ctx.text({ "de-CH": gone.de, "fr-CH": gone.fr, "it-CH": gone.it, "en-GB": gone.en }),
+      );
+  }
   if (!ticket || (checkVisibility && !orderVisibleTo(ctx.world, ticket.orderId, ctx.auth)))
     ctx.problem("not-found", detail(ctx, "noTicket", { id }));
   if (ticket.status === "cancelled") ctx.problem("conflict", detail(ctx, "ticketCancelled", { id }));
@@ -263,6 +273,14 @@ function ticketDocument(ctx: OperationContext, id: string, checkVisibility: bool
 /** The order's receipt PDF (404 unknown or, with `checkVisibility`, not the caller's order). */
 function receiptDocument(ctx: OperationContext, id: string, checkVisibility: boolean) {
   const order = shopOrders(ctx.world).find((o) => o.id === id);
+  if (!order) {
+    const gone = droppedDetail(shopSlice(ctx.world), "order", id);
+    if (gone)
+      ctx.problem(
+        "not-found",
+        ctx.text({ "de-CH": gone.de, "fr-CH": gone.fr, "it-CH": gone.it, "en-GB": gone.en }),
+      );
+  }
   if (!order || (checkVisibility && !orderVisibleTo(ctx.world, id, ctx.auth)))
     ctx.problem("not-found", detail(ctx, "noOrder", { id }));
   const theme = themeFor(ctx, { channel: "pdf" });

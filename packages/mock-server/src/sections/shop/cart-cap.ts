@@ -5,6 +5,7 @@
  * reading it answers a 404 that says it was evicted and why, instead of a bare "no such cart".
  */
 import { releaseCart } from "./holds.ts";
+import { dropForCart } from "./order-cap.ts";
 import type { CartRecord, ShopState } from "./state.ts";
 
 /** Default `shop.maxCarts`: ≈ 1.5 KB a cart, so ≈ 15 MB per session at most (see the README's memory budget). */
@@ -41,6 +42,7 @@ export function admitCart(state: ShopState, cart: CartRecord): void {
 /** Drops a cart (releasing its holds) and remembers its id; keeps the count in step. */
 export function evict(state: ShopState, cart: CartRecord): void {
   releaseCart(state, cart);
+  dropForCart(state, cart);
   delete state.carts[cart.id];
   state.cartCount = Math.max(0, (state.cartCount ?? 1) - 1);
   state.evictedCarts ??= {};
@@ -61,6 +63,7 @@ export function evict(state: ShopState, cart: CartRecord): void {
 /** Removes a cart that lapsed (retention sweep): counted, but not remembered as evicted. */
 export function forgetCart(state: ShopState, cart: CartRecord): void {
   releaseCart(state, cart);
+  dropForCart(state, cart);
   delete state.carts[cart.id];
   state.cartCount = Math.max(0, (state.cartCount ?? 1) - 1);
 }

@@ -3,6 +3,7 @@ import type { OperationContext } from "../../core/types.ts";
 import { assertOpen, findCart, invalid, load, notFound } from "./common.ts";
 import { webhookCart, webhookOrder, webhookPayment, webhookTicket } from "./events.ts";
 import { reacquire, refreshHold, releaseCart } from "./holds.ts";
+import { admitOrder, admitPayment, dropOrphanPayment, droppedDetail } from "./order-cap.ts";
 import { quicodeFor } from "./quicode.ts";
 import type { CartRecord, OrderRecord, PaymentRecord, ShopState, TicketRecord } from "./state.ts";
 import { cartTotal, iso, mockLink, orderView, paymentView } from "./views.ts";
@@ -78,6 +79,7 @@ function fulfil(
     }
   }
   state.orders[order.id] = order;
+  admitOrder(state, order);
   cart.status = "completed";
   cart.orderId = order.id;
   cart.holdExpiresAt = null;
@@ -193,6 +195,7 @@ export async function checkoutCart(ctx: ContextOf<"checkoutCart">): Promise<Resu
   };
   state.payments[payment.id] = payment;
   cart.paymentId = payment.id;
+  admitPayment(state, payment);
   ctx.emit("cart.locked", { cart: webhookCart(state, cart), paymentId: payment.id });
 
   if (provider?.kind === "redirect") {
@@ -302,7 +305,10 @@ export function getPayment(ctx: ContextOf<"getPayment">): ResultOf<"getPayment">
   const id = ctx.params.paymentId ?? "";
   const payment = state.payments[id];
   const cart = payment ? state.carts[payment.cartId] : undefined;
+  if (payment && !cart) dropOrphanPayment(state, payment);
   if (!payment || !cart) {
+    const gone = droppedDetail(state, "payment", id);
+    if (gone) notFound(ctx, gone);
     notFound(ctx, {
       de: `Es gibt keine Zahlung ${id}.`,
       fr: `Aucun paiement ${id}.`,
@@ -319,6 +325,8 @@ function findOrder(ctx: OperationContext, state: ShopState, now: number): OrderR
   const id = ctx.params.orderId ?? "";
   const order = state.orders[id];
   if (!order || !state.carts[order.cartId]) {
+    const gone = droppedDetail(state, "order", id);
+    if (gone) notFound(ctx, gone);
     return notFound(ctx, {
       de: `Es gibt keine Bestellung ${id}.`,
       fr: `Aucune commande ${id}.`,

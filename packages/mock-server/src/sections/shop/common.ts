@@ -2,6 +2,7 @@ import type { OperationContext } from "../../core/types.ts";
 import { cartCap, wasEvicted } from "./cart-cap.ts";
 import { webhookCart } from "./events.ts";
 import { releaseCart, sweepCarts, sweepHolds } from "./holds.ts";
+import { sweepOrders } from "./order-cap.ts";
 import { type CartRecord, type ShopState, shopSlice } from "./state.ts";
 
 /** The shop state with expired holds released and long-abandoned carts dropped (write paths only). */
@@ -9,7 +10,10 @@ export function load(ctx: OperationContext): { state: ShopState; now: number } {
   const state = shopSlice(ctx.world);
   const now = ctx.clock.now();
   sweepHolds(state, now);
-  if (ctx.method !== "GET" && ctx.method !== "HEAD") sweepCarts(state, now);
+  if (ctx.method !== "GET" && ctx.method !== "HEAD") {
+    sweepCarts(state, now);
+    sweepOrders(state, now);
+  }
   return { state, now };
 }
 

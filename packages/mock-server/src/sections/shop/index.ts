@@ -11,6 +11,7 @@ import {
 } from "./cart.ts";
 import { checkoutCart, createSession, getOrder, getPayment, listOrderTickets } from "./checkout.ts";
 import { getEvent, getSystemConfiguration, listEvents, listVenues } from "./discovery.ts";
+import { retainedCheckoutRecords } from "./order-cap.ts";
 import { shopControls } from "./payment-page.ts";
 import { initialShopState, type ShopState } from "./state.ts";
 
@@ -18,7 +19,7 @@ import { initialShopState, type ShopState } from "./state.ts";
 const shop = defineSection<ShopState>({
   name: "shop",
   initialState: initialShopState,
-  retained: (state) => state.cartCount ?? 0,
+  retained: (state) => (state.cartCount ?? 0) + retainedCheckoutRecords(state),
   handlers: {
     getSystemConfiguration,
     listVenues,

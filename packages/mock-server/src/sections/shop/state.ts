@@ -5,6 +5,14 @@ import type { components } from "@entrada/openapi/schema";
 import { t } from "../../core/culture.ts";
 import type { Clock, LocalizedText, SeedData, World } from "../../core/types.ts";
 import { type Catalogue, defaultCatalogue, localize } from "./catalogue.ts";
+import {
+  DEFAULT_MAX_ORDERS,
+  DEFAULT_MAX_PAYMENTS,
+  DEFAULT_MAX_TICKETS,
+  DEFAULT_ORDER_RETENTION_SECONDS,
+  emptyOrderCap,
+  type OrderCapState,
+} from "./order-cap.ts";
 
 export type Currency = "CHF" | "EUR";
 
@@ -162,6 +170,11 @@ export interface ShopState {
     cartRetentionSeconds: number;
     /** Most carts kept; the oldest are evicted first beyond it (see `cart-cap.ts`). Optional for old snapshots. */
     maxCarts?: number;
+    /** Caps and lifetime of orders, tickets and payments (see `order-cap.ts`). Optional for old snapshots. */
+    maxOrders?: number;
+    maxTickets?: number;
+    maxPayments?: number;
+    orderRetentionSeconds?: number;
     paymentProviders: PaymentProviderRecord[];
   };
   venues: Record<string, VenueRecord>;
@@ -193,6 +206,8 @@ export interface ShopState {
   evictedCarts?: Record<string, 1>;
   evictedOrder?: string[];
   evictedHead?: number;
+  /** Bookkeeping of the order, ticket and payment caps (see `order-cap.ts`); created on first use. */
+  orderCap?: OrderCapState;
   /**
    * The shop sessions tokens were issued for (`createSession`), by session id. Insertion order is renewal order
    * (see there). Optional so snapshots taken before it existed still restore.
@@ -224,6 +239,14 @@ export interface ShopSeed {
   cartRetentionSeconds?: number;
   /** Most carts a session keeps (default 10 000); creating one more evicts the oldest. */
   maxCarts?: number;
+  /** Most orders a session keeps (default 10 000); beyond it the oldest go with their tickets and payment. */
+  maxOrders?: number;
+  /** Most tickets a session keeps (default 50 000); whole orders go, oldest first. */
+  maxTickets?: number;
+  /** Most payments a session keeps (default 20 000), oldest first. */
+  maxPayments?: number;
+  /** How long orders and settled payments are kept after their creation (default 2 592 000: 30 days). */
+  orderRetentionSeconds?: number;
   currencies?: Currency[];
 }
 
@@ -266,6 +289,10 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
       cartTtlSeconds: positiveInt(shopSeed.cartTtlSeconds, 86_400),
       cartRetentionSeconds: positiveInt(shopSeed.cartRetentionSeconds, 86_400),
       maxCarts: positiveInt(shopSeed.maxCarts, 10_000),
+      maxOrders: positiveInt(shopSeed.maxOrders, DEFAULT_MAX_ORDERS),
+      maxTickets: positiveInt(shopSeed.maxTickets, DEFAULT_MAX_TICKETS),
+      maxPayments: positiveInt(shopSeed.maxPayments, DEFAULT_MAX_PAYMENTS),
+      orderRetentionSeconds: positiveInt(shopSeed.orderRetentionSeconds, DEFAULT_ORDER_RETENTION_SECONDS),
       paymentProviders: PAYMENT_PROVIDERS,
     },
     venues: {},
@@ -284,6 +311,7 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
     retentionQueue: [],
     retentionQueueHead: 0,
     sessions: {},
+    orderCap: emptyOrderCap(),
   };
   for (const venue of catalogue.venues) {
     state.venues[venue.id] = {

@@ -1,0 +1,277 @@
+/**
+ * Caps and a lifetime for what a checkout leaves behind (bounded by design, like carts in `cart-cap.ts`): a session
+ * keeps at most `config.maxOrders` orders and `config.maxTickets` tickets (whole orders go, oldest first, with their
+ * tickets and their payment) and at most `config.maxPayments` payments (oldest first; a pending payment whose cart
+ * is locked is passed over once). Orders and settled payments also lapse `config.orderRetentionSeconds` after they
+ * were created on the mock clock. When a cart is dropped (its cap or its retention), its order, tickets and payments
+ * go with it. Dropped ids are remembered (as many as the caps together, oldest forgotten first) with the reason, so a
+ * read answers a 404 that says what happened instead of a bare "no such order".
+ */
+import type { OrderRecord, PaymentRecord, ShopState } from "./state.ts";
+
+export const DEFAULT_MAX_ORDERS = 10_000;
+export const DEFAULT_MAX_TICKETS = 50_000;
+export const DEFAULT_MAX_PAYMENTS = 20_000;
+/** 30 days. */
+export const DEFAULT_ORDER_RETENTION_SECONDS = 2_592_000;
+/** Most queue entries one request looks at for the lifetime sweep (amortized O(1) per request). */
+const SWEEP_BUDGET = 64;
+
+/** Why a record is gone: its kind's cap, its lifetime, or its cart was dropped. */
+export type DropReason = "cap" | "lifetime" | "cart";
+
+export interface OrderCapState {
+  orderQueue: string[];
+  orderHead: number;
+  orderCount: number;
+  ticketCount: number;
+  paymentQueue: string[];
+  paymentHead: number;
+  paymentCount: number;
+  /** Dropped order, ticket and payment ids with the reason, in drop order (bounded). */
+  dropped: Record<string, DropReason>;
+  droppedQueue: string[];
+  droppedHead: number;
+}
+
+export function limits(state: ShopState) {
+  const c = state.config;
+  return {
+    maxOrders: c.maxOrders ?? DEFAULT_MAX_ORDERS,
+    maxTickets: c.maxTickets ?? DEFAULT_MAX_TICKETS,
+    maxPayments: c.maxPayments ?? DEFAULT_MAX_PAYMENTS,
+    retentionMs: (c.orderRetentionSeconds ?? DEFAULT_ORDER_RETENTION_SECONDS) * 1000,
+  };
+}
+
+/** Empty bookkeeping for a new shop state. */
+export function emptyOrderCap(): OrderCapState {
+  return {
+    orderQueue: [],
+    orderHead: 0,
+    orderCount: 0,
+    ticketCount: 0,
+    paymentQueue: [],
+    paymentHead: 0,
+    paymentCount: 0,
+    dropped: {},
+    droppedQueue: [],
+    droppedHead: 0,
+  };
+}
+
+/** The bookkeeping; a snapshot taken before it existed gets it built from its records (counted once). */
+function book(state: ShopState): OrderCapState {
+  if (!state.orderCap) {
+    const orders = Object.values(state.orders).sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
+    const payments = Object.values(state.payments).sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
+    state.orderCap = {
+      orderQueue: orders.map((o) => o.id),
+      orderHead: 0,
+      orderCount: orders.length,
+      ticketCount: Object.keys(state.tickets).length,
+      paymentQueue: payments.map((p) => p.id),
+      paymentHead: 0,
+      paymentCount: payments.length,
+      dropped: {},
+      droppedQueue: [],
+      droppedHead: 0,
+    };
+  }
+  return state.orderCap;
+}
+
+function compact(queue: string[], head: number): [string[], number] {
+  return head > 1024 && head * 2 > queue.length ? [queue.slice(head), 0] : [queue, head];
+}
+
+function remember(state: ShopState, b: OrderCapState, id: string, reason: DropReason): void {
+  b.dropped[id] = reason;
+  b.droppedQueue.push(id);
+  const { maxOrders, maxTickets, maxPayments } = limits(state);
+  while (b.droppedQueue.length - b.droppedHead > maxOrders + maxTickets + maxPayments) {
+    delete b.dropped[b.droppedQueue[b.droppedHead++] as string];
+  }
+  [b.droppedQueue, b.droppedHead] = compact(b.droppedQueue, b.droppedHead);
+}
+
+function dropPayment(state: ShopState, b: OrderCapState, payment: PaymentRecord, reason: DropReason): void {
+  delete state.payments[payment.id];
+  b.paymentCount = Math.max(0, b.paymentCount - 1);
+  remember(state, b, payment.id, reason);
+}
+
+/** Drops an order with its tickets and its payment. */
+function dropOrder(state: ShopState, b: OrderCapState, order: OrderRecord, reason: DropReason): void {
+  for (const id of order.ticketIds) {
+    if (state.tickets[id] === undefined) continue;
+    delete state.tickets[id];
+    b.ticketCount = Math.max(0, b.ticketCount - 1);
+    remember(state, b, id, reason);
+  }
+  delete state.orders[order.id];
+  b.orderCount = Math.max(0, b.orderCount - 1);
+  remember(state, b, order.id, reason);
+  const payment = state.payments[order.paymentId];
+  if (payment) dropPayment(state, b, payment, reason);
+}
+
+function isBusy(state: ShopState, payment: PaymentRecord): boolean {
+  return payment.status === "pending" && state.carts[payment.cartId]?.paymentId === payment.id;
+}
+
+function capPayments(state: ShopState, b: OrderCapState, keep: string): void {
+  const { maxPayments } = limits(state);
+  let passes = b.paymentQueue.length - b.paymentHead;
+  while (b.paymentCount > maxPayments && passes-- > 0) {
+    const id = b.paymentQueue[b.paymentHead++] as string;
+    const payment = state.payments[id];
+    if (!payment) continue;
+    if (id !== keep && isBusy(state, payment)) {
+      b.paymentQueue.push(id);
+      continue;
+    }
+    const order = payment.orderId ? state.orders[payment.orderId] : undefined;
+    if (order) dropOrder(state, b, order, "cap");
+    else dropPayment(state, b, payment, "cap");
+  }
+  [b.paymentQueue, b.paymentHead] = compact(b.paymentQueue, b.paymentHead);
+}
+
+/** Registers a new payment (call after storing it), dropping the oldest beyond `maxPayments`. O(1) amortized. */
+export function admitPayment(state: ShopState, payment: PaymentRecord): void {
+  const built = state.orderCap === undefined;
+  const b = book(state);
+  if (!built) {
+    b.paymentQueue.push(payment.id);
+    b.paymentCount++;
+  }
+  capPayments(state, b, payment.id);
+}
+
+/** Registers a new order and its tickets (call after storing them), dropping the oldest beyond the caps. */
+export function admitOrder(state: ShopState, order: OrderRecord): void {
+  const built = state.orderCap === undefined;
+  const b = book(state);
+  if (!built) {
+    b.orderQueue.push(order.id);
+    b.orderCount++;
+    b.ticketCount += order.ticketIds.length;
+  }
+  // The newest order is never dropped for its own tickets: a single order larger than the cap stays alone.
+  const { maxOrders, maxTickets } = limits(state);
+  while ((b.orderCount > maxOrders || b.ticketCount > maxTickets) && b.orderCount > 1) {
+    const id = b.orderQueue[b.orderHead] as string;
+    if (id === order.id) break;
+    b.orderHead++;
+    const victim = state.orders[id];
+    if (victim) dropOrder(state, b, victim, "cap");
+  }
+  [b.orderQueue, b.orderHead] = compact(b.orderQueue, b.orderHead);
+}
+
+/**
+ * Lifetime: drops orders (with tickets and payment) and settled payments created more than `orderRetentionSeconds`
+ * ago. Looks at most at `SWEEP_BUDGET` entries per call; creation order is time order on the mock clock.
+ */
+export function sweepOrders(state: ShopState, now: number): void {
+  const b = book(state);
+  const { retentionMs } = limits(state);
+  const cutoff = now - retentionMs;
+  for (let budget = SWEEP_BUDGET; budget > 0 && b.orderHead < b.orderQueue.length; budget--) {
+    const order = state.orders[b.orderQueue[b.orderHead] as string];
+    if (order && Date.parse(order.createdAt) > cutoff) break;
+    b.orderHead++;
+    if (order) dropOrder(state, b, order, "lifetime");
+  }
+  [b.orderQueue, b.orderHead] = compact(b.orderQueue, b.orderHead);
+  for (let budget = SWEEP_BUDGET; budget > 0 && b.paymentHead < b.paymentQueue.length; budget--) {
+    const payment = state.payments[b.paymentQueue[b.paymentHead] as string];
+    if (payment && Date.parse(payment.createdAt) > cutoff) break;
+    b.paymentHead++;
+    if (!payment) continue;
+    if (isBusy(state, payment)) {
+      b.paymentQueue.push(payment.id);
+      continue;
+    }
+    const order = payment.orderId ? state.orders[payment.orderId] : undefined;
+    if (order) dropOrder(state, b, order, "lifetime");
+    else dropPayment(state, b, payment, "lifetime");
+  }
+  [b.paymentQueue, b.paymentHead] = compact(b.paymentQueue, b.paymentHead);
+}
+
+/** A cart was dropped (its cap or its retention): its order (with tickets and payment) and its pending payment go too. */
+export function dropForCart(
+  state: ShopState,
+  cart: { orderId: string | null; paymentId: string | null },
+): void {
+  const b = book(state);
+  const order = cart.orderId ? state.orders[cart.orderId] : undefined;
+  if (order) dropOrder(state, b, order, "cart");
+  const payment = cart.paymentId ? state.payments[cart.paymentId] : undefined;
+  if (payment) dropPayment(state, b, payment, "cart");
+}
+
+/** A payment outlived its cart (an earlier, failed attempt of a dropped cart): drop it now. */
+export function dropOrphanPayment(state: ShopState, payment: PaymentRecord): void {
+  dropPayment(state, book(state), payment, "cart");
+}
+
+/** Why this order, ticket or payment id is gone, if it is remembered as dropped. */
+export function droppedReason(state: ShopState, id: string): DropReason | null {
+  return (state as ShopState | undefined)?.orderCap?.dropped[id] ?? null;
+}
+
+/** Orders + tickets + payments kept (for the engine-wide `maxRetainedRecords`), O(1). */
+export function retainedCheckoutRecords(state: ShopState): number {
+  const b = state.orderCap;
+  return b ? b.orderCount + b.ticketCount + b.paymentCount : 0;
+}
+
+type Kind = "order" | "ticket" | "payment";
+const NOUN: Record<Kind, { de: string; fr: string; it: string; en: string }> = {
+  order: { de: "Die Bestellung", fr: "La commande", it: "L'ordine", en: "The order" },
+  ticket: { de: "Das Ticket", fr: "Le billet", it: "Il biglietto", en: "The ticket" },
+  payment: { de: "Die Zahlung", fr: "Le paiement", it: "Il pagamento", en: "The payment" },
+};
+
+/**
+ * The 404 detail for a dropped order, ticket or payment (null when the id is not remembered as dropped): which
+ * limit removed it and the seed field that sets it.
+ */
+export function droppedDetail(
+  state: ShopState,
+  kind: Kind,
+  id: string,
+): { de: string; fr: string; it: string; en: string } | null {
+  const reason = droppedReason(state, id);
+  if (!reason) return null;
+  const n = NOUN[kind];
+  const l = limits(state);
+  if (reason === "lifetime") {
+    const days = Math.round((l.retentionMs / 86_400_000) * 100) / 100;
+    return {
+      de: `${n.de} ${id} wurde verdrängt: der Mock behält Bestellungen und Zahlungen ${days} Tage (shop.orderRetentionSeconds im Seed).`,
+      fr: `${n.fr} ${id} a été évincé(e) : le mock garde les commandes et paiements ${days} jours (shop.orderRetentionSeconds dans le seed).`,
+      it: `${n.it} ${id} è stato rimosso: il mock tiene ordini e pagamenti per ${days} giorni (shop.orderRetentionSeconds nel seed).`,
+      en: `${n.en} ${id} was evicted: the mock keeps orders and payments for ${days} days (shop.orderRetentionSeconds in the seed).`,
+    };
+  }
+  if (reason === "cart") {
+    return {
+      de: `${n.de} ${id} wurde mit ihrem Warenkorb verdrängt (shop.maxCarts, shop.cartRetentionSeconds im Seed).`,
+      fr: `${n.fr} ${id} a été évincé(e) avec son panier (shop.maxCarts, shop.cartRetentionSeconds dans le seed).`,
+      it: `${n.it} ${id} è stato rimosso con il suo carrello (shop.maxCarts, shop.cartRetentionSeconds nel seed).`,
+      en: `${n.en} ${id} was evicted with its cart (shop.maxCarts, shop.cartRetentionSeconds in the seed).`,
+    };
+  }
+  const caps = `${l.maxOrders} orders, ${l.maxTickets} tickets, ${l.maxPayments} payments`;
+  const fields = "shop.maxOrders, shop.maxTickets, shop.maxPayments";
+  return {
+    de: `${n.de} ${id} wurde verdrängt: der Mock behält pro Sitzung höchstens ${l.maxOrders} Bestellungen, ${l.maxTickets} Tickets und ${l.maxPayments} Zahlungen, die ältesten gehen zuerst (${fields} im Seed).`,
+    fr: `${n.fr} ${id} a été évincé(e) : le mock garde par session au plus ${l.maxOrders} commandes, ${l.maxTickets} billets et ${l.maxPayments} paiements, les plus anciens partent en premier (${fields} dans le seed).`,
+    it: `${n.it} ${id} è stato rimosso: il mock tiene per sessione al massimo ${l.maxOrders} ordini, ${l.maxTickets} biglietti e ${l.maxPayments} pagamenti, i più vecchi escono per primi (${fields} nel seed).`,
+    en: `${n.en} ${id} was evicted: the mock keeps at most ${caps} per session, oldest first (${fields} in the seed).`,
+  };
+}
