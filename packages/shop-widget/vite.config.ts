@@ -14,13 +14,12 @@ export const chunkName = (chunk: { facadeModuleId?: string | null }) => {
 };
 
 /** Everything the first render needs, in one chunk (one request, one gzip stream). */
-export const FIRST_LOAD_CHUNK = {
-  groups: [{ name: "shop", test: (id: string) => FIRST_LOAD.test(id) && !LATER.test(id) }],
-};
+const firstLoad = (id: string) => FIRST_LOAD.test(id) && !LATER.test(id);
+export const FIRST_LOAD_CHUNK = { groups: [{ name: "shop", test: firstLoad }] };
 
 const SDK = /[\\/]sdk[\\/](src|dist)[\\/]/;
 const WIDGET_FIRST_LOAD_CHUNK = {
-  groups: [{ name: "shop", test: (id: string) => FIRST_LOAD_CHUNK.groups[0].test(id) && !SDK.test(id) }],
+  groups: [{ name: "shop", test: (id: string) => firstLoad(id) && !SDK.test(id) }],
 };
 
 export const SOURCE_CONDITIONS = ["source", "browser", "module", "import", "default"];
