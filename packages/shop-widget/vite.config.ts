@@ -5,7 +5,7 @@ import pkg from "./package.json" with { type: "json" };
 
 const FIRST_LOAD = /[\\/](src|node_modules)[\\/]/;
 const LATER =
-  /[\\/](steps[\\/](?!EventList)|parts[\\/](JourneyError|HoldCountdown|AssetLink)|react[\\/]EntradaShop|journey-actions|resume-store|http-shop-later|uuid|sdk-shop-api|sdk\.ts|validate|analytics|locales|uqr|useQueries|queriesObserver)|steps\.css/;
+  /[\\/](steps[\\/](?!EventList)|parts[\\/](JourneyError|HoldCountdown|AssetLink)|react[\\/]EntradaShop|journey-actions|resume-store|http-shop-later|uuid|sdk-shop-api|sdk\.ts|validate|analytics|locales|uqr|useQueries|queriesObserver|i18next)|steps\.css/;
 
 /** Text chunks are named by namespace (`texts-core-de-CH-….js`) so size budgets can tell them apart. */
 export const chunkName = (chunk: { facadeModuleId?: string | null }) => {
@@ -14,8 +14,12 @@ export const chunkName = (chunk: { facadeModuleId?: string | null }) => {
 };
 
 /** Everything the first render needs, in one chunk (one request, one gzip stream). */
-export const FIRST_LOAD_CHUNK = {
-  groups: [{ name: "shop", test: (id: string) => FIRST_LOAD.test(id) && !LATER.test(id) }],
+const firstLoad = (id: string) => FIRST_LOAD.test(id) && !LATER.test(id);
+export const FIRST_LOAD_CHUNK = { groups: [{ name: "shop", test: firstLoad }] };
+
+const SDK = /[\\/]sdk[\\/](src|dist)[\\/]/;
+const WIDGET_FIRST_LOAD_CHUNK = {
+  groups: [{ name: "shop", test: (id: string) => firstLoad(id) && !SDK.test(id) }],
 };
 
 export const SOURCE_CONDITIONS = ["source", "browser", "module", "import", "default"];
@@ -42,8 +46,12 @@ export function stylesheet(fileName: string): Plugin {
   };
 }
 
-/** npm build: ESM, the host's React (external), later steps and each language in their own chunks. */
-export default defineConfig({
+/**
+ * npm build: ESM, the host's React (external), later steps, i18next and each language in their own chunks.
+ * `@entrada/sdk` is external (the host installs it); mode `with-sdk` bundles it, so bench/size.mjs can count
+ * the SDK code the widget statically imports, as it ends up in a host's bundle.
+ */
+export default defineConfig(({ mode }) => ({
   plugins: [react(), stylesheet("shop-widget.css")],
   define: { __ENTRADA_SHOP_VERSION__: JSON.stringify(pkg.version) },
   resolve: { conditions: SOURCE_CONDITIONS },
@@ -58,13 +66,19 @@ export default defineConfig({
       formats: ["es"],
     },
     rolldownOptions: {
-      external: [/^react($|\/)/, /^react-dom($|\/)/, /^@entrada\/sdk($|\/)/],
+      external: [
+        /^react($|\/)/,
+        /^react-dom($|\/)/,
+        ...(mode === "with-sdk" ? [] : [/^@entrada\/sdk($|\/)/]),
+      ],
       output: {
         chunkFileNames: chunkName,
         // Everything the first render needs in one chunk (one request, one gzip stream); the later steps,
         // their texts and helpers stay in their own lazily loaded chunks.
-        codeSplitting: FIRST_LOAD_CHUNK,
+        // With the SDK bundled, its modules are left to the bundler's own splitting (as in a host's bundle):
+        // only what the first chunk statically imports counts as first load.
+        codeSplitting: mode === "with-sdk" ? WIDGET_FIRST_LOAD_CHUNK : FIRST_LOAD_CHUNK,
       },
     },
   },
-});
+}));

@@ -36,7 +36,7 @@ describe("widget texts", () => {
   it("switches language on one instance without touching another", async () => {
     const a = await createI18n("de-CH");
     const b = await createI18n("de-CH");
-    await Promise.all([a.loadNamespace("checkout"), b.loadNamespace("checkout")]);
+    await Promise.all([a.loadNamespaces("checkout"), b.loadNamespaces("checkout")]);
     await a.changeLanguage("fr-CH");
     expect(a.t("cart.heading", { ns: "checkout" })).toBe("Votre panier");
     expect(b.t("cart.heading", { ns: "checkout" })).toBe("Ihr Warenkorb");
@@ -53,7 +53,7 @@ describe("widget texts", () => {
   it("keeps the old texts until the new language's texts have loaded", async () => {
     const a = await createI18n("de-CH");
     let changes = 0;
-    a.on(() => {
+    a.on("languageChanged", () => {
       changes += 1;
     });
     const switching = a.changeLanguage("it-CH");

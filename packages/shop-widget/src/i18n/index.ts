@@ -1,11 +1,12 @@
+import type { i18n as I18n } from "i18next";
 import type { Locale } from "../config";
 import type checkout from "./locales/checkout/en-GB";
 import type core from "./locales/core/en-GB";
-import { type Namespace, Translator } from "./translator";
 
 export type CoreTexts = typeof core;
 export type CheckoutTexts = typeof checkout;
-export type { Namespace, TFunction } from "./translator";
+export type Namespace = "core" | "checkout";
+export type { i18n as I18n, TFunction } from "i18next";
 
 // Explicit imports (not a template) so every bundler makes one chunk per language and namespace.
 const loaders: Record<Namespace, Record<Locale, () => Promise<{ default: object }>>> = {
@@ -38,11 +39,34 @@ export function loadTexts(locale: Locale, namespace: Namespace = "core"): Promis
 }
 
 /**
- * One translator per widget, so widgets on one page can show different languages. The `core` namespace
- * (shell, catalogue, errors) loads first; `checkout` loads with the later steps.
+ * One i18next instance per widget, so widgets on one page can show different languages. The `core`
+ * namespace (shell, catalogue, errors) loads first; `checkout` loads with the later steps.
+ *
+ * i18next itself is a dynamic import: a lazy chunk fetched in parallel with the first language's texts
+ * (both are needed before the first text renders), so it is not part of the widget's static first load.
  */
-export async function createI18n(locale: Locale): Promise<Translator> {
-  const i18n = new Translator(locale, loadTexts);
-  await i18n.loadNamespace("core");
+export async function createI18n(locale: Locale): Promise<I18n> {
+  const [{ createInstance }] = await Promise.all([import("i18next"), loadTexts(locale, "core")]);
+  const i18n = createInstance();
+  i18n.use({
+    type: "backend",
+    init() {},
+    read(language: string, namespace: string, callback: (error: unknown, data: unknown) => void) {
+      loadTexts(language as Locale, namespace as Namespace).then(
+        (texts) => callback(null, texts),
+        (error: unknown) => callback(error, null),
+      );
+    },
+  });
+  await i18n.init({
+    lng: locale,
+    fallbackLng: false,
+    supportedLngs: ["de-CH", "fr-CH", "it-CH", "en-GB"],
+    load: "currentOnly",
+    ns: ["core"],
+    defaultNS: "core",
+    fallbackNS: "core",
+    interpolation: { escapeValue: false },
+  });
   return i18n;
 }

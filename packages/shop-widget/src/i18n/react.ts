@@ -1,3 +1,4 @@
+import type { i18n as I18n, TFunction } from "i18next";
 import {
   createContext,
   createElement,
@@ -6,10 +7,10 @@ import {
   useMemo,
   useSyncExternalStore,
 } from "react";
-import type { Translator as I18n, Namespace, TFunction } from "./translator";
+import type { Namespace } from "./index";
 
 /**
- * The few lines of React binding the widget needs (instead of react-i18next, ~2 KB gzip of first load) over the widget's Translator:
+ * The few lines of React binding the widget needs (instead of react-i18next, ~2 KB gzip of first load):
  * a provider, and a hook that re-renders in place when the language changes or a namespace arrives.
  * No Suspense: switching language never unmounts anything, so focus and form contents stay.
  */
@@ -25,7 +26,12 @@ function subscribe(i18n: I18n, onChange: () => void): () => void {
     versions.set(i18n, (versions.get(i18n) ?? 0) + 1);
     onChange();
   };
-  return i18n.on(bump);
+  i18n.on("languageChanged", bump);
+  i18n.on("loaded", bump);
+  return () => {
+    i18n.off("languageChanged", bump);
+    i18n.off("loaded", bump);
+  };
 }
 
 export function useTranslation(namespace: Namespace = "core"): { t: TFunction; i18n: I18n } {
@@ -35,7 +41,7 @@ export function useTranslation(namespace: Namespace = "core"): { t: TFunction; i
   const version = useSyncExternalStore(subscribeTo, () => `${i18n.language}|${versions.get(i18n) ?? 0}`);
   // A new `t` whenever the language or the loaded texts change, so memoized children re-render too.
   const t = useMemo(
-    () => i18n.getFixedT(version.slice(0, version.indexOf("|")) as I18n["language"], namespace),
+    () => i18n.getFixedT(version.slice(0, version.indexOf("|")), namespace),
     [i18n, namespace, version],
   );
   return { t, i18n };

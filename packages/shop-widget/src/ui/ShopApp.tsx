@@ -109,9 +109,12 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
   useEffect(() => {
     if (!needsCheckoutTexts) return;
     if (!i18n.hasLoadedNamespace("checkout")) {
-      i18n
-        .loadNamespace("checkout")
-        .catch((error: unknown) => controller.notify("error", toShopError(error)));
+      // i18next's loadNamespaces resolves even when the texts failed to load: report that as an error.
+      i18n.loadNamespaces("checkout").then(() => {
+        if (!i18n.hasLoadedNamespace("checkout")) {
+          controller.notify("error", toShopError(new Error("EntradaShop: the checkout texts did not load")));
+        }
+      });
     }
     if (laterCss === undefined) {
       let live = true;

@@ -3,8 +3,8 @@ import { type CSSProperties, useEffect, useLayoutEffect, useRef, useState } from
 import type { Appearance, Locale, ShopConfig } from "../config";
 import { reportListenerError } from "../core/emitter";
 import { acquireStyles, checkStylesApplied } from "../core/styles";
+import type { I18n } from "../i18n";
 import { I18nProvider } from "../i18n/react";
-import type { Translator as I18n } from "../i18n/translator";
 import css from "../styles/shop-widget.css?inline";
 import type { Controller } from "./controller";
 import { ShopApp } from "./ShopApp";

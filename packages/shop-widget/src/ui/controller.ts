@@ -6,12 +6,12 @@ import { createHttpShopApi } from "../core/http-shop-api";
 import { ShopError, toShopError } from "../core/problem";
 import { SessionTokenSource } from "../core/session-token";
 import type { ShopApi } from "../core/shop-api";
+import type { I18n } from "../i18n";
 import { createI18n } from "../i18n";
-import type { Translator as I18n } from "../i18n/translator";
 
 /**
  * Everything one widget instance owns outside React: its API transport and session token, its query cache,
- * its translator, its event emitter and analytics. One per `mount()` or `<EntradaShop>`.
+ * its i18next instance, its event emitter and analytics. One per `mount()` or `<EntradaShop>`.
  */
 export class Controller {
   readonly emitter = new Emitter<ShopEventMap>();

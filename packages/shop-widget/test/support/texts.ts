@@ -3,7 +3,7 @@ import coreEn from "../../src/i18n/locales/core/en-GB";
 
 /**
  * The widget's own English texts, so tests find controls by what users read (and break when a text key
- * is lost). `tx("events.chooseFor", { name })` interpolates like the widget's translator.
+ * is lost). `tx("events.chooseFor", { name })` interpolates like i18next.
  */
 export function tx(key: string, values: Record<string, string | number> = {}): string {
   const lookup = (root: object) =>
