@@ -1,9 +1,7 @@
 import type { components } from "@entrada/openapi/schema";
-import { CULTURES, pickText } from "../../core/culture.ts";
 import { apiUrl } from "../../core/links.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
-import type { LocalizedText, OperationContext } from "../../core/types.ts";
-import { localizedValue } from "../webhooks/queue.ts";
+import type { OperationContext } from "../../core/types.ts";
 import { resolveTicket } from "./admission.ts";
 import { detail } from "./details.ts";
 import { paginate, queryParam } from "./paging.ts";
@@ -18,107 +16,18 @@ import {
   resolvedGates,
   type ScanOutcome,
   type ScanRecord,
-  type TicketSummaryRecord,
 } from "./state.ts";
-import { reasonText, UNCATEGORIZED } from "./texts.ts";
+import { UNCATEGORIZED } from "./texts.ts";
+import { categoryJson, emitScan, exitJson, isAdmission, localize, scanJson, webhookScan } from "./views.ts";
 
 /** A scan may be buffered offline, but not come from the future (small clock skew tolerated). */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
-
-function localize(ctx: OperationContext, v: LocalizedText | string): string;
-function localize(ctx: OperationContext, v: LocalizedText | string | null): string | null;
-function localize(ctx: OperationContext, v: LocalizedText | string | null): string | null {
-  return v === null ? null : typeof v === "string" ? v : pickText(v, ctx.culture);
-}
 
 function gateOr404(ctx: OperationContext) {
   const gateId = ctx.params.gateId as string;
   const gate = resolvedGates(ctx.world).find((g) => g.id === gateId);
   if (!gate) ctx.problem("not-found", detail(ctx, "noGate", { id: gateId }));
   return gate;
-}
-
-function ticketJson(ctx: OperationContext, t: TicketSummaryRecord | null) {
-  if (!t) return null;
-  return {
-    id: t.id,
-    source: t.source,
-    ...(t.vendor !== undefined ? { vendor: t.vendor } : {}),
-    eventId: t.eventId,
-    slotId: t.slotId,
-    articleName: localize(ctx, t.articleName),
-    holderName: t.holderName,
-    validFrom: t.validFrom,
-    validUntil: t.validUntil,
-    status: t.status,
-  };
-}
-
-function categoryRef(ctx: OperationContext, state: EntranceState, id: string | null) {
-  const c = id === null ? undefined : state.categories.find((x) => x.id === id);
-  return c ? { id: c.id, name: localize(ctx, c.name) as string } : null;
-}
-
-function reasonTextOf(ctx: OperationContext, s: ScanRecord): string {
-  return reasonText(
-    s.reason ?? (s.direction === "in" ? "admitted" : "exited"),
-    ctx.culture,
-    s.reasonAt ? Date.parse(s.reasonAt) : undefined,
-  );
-}
-
-/** An admission attempt in the contract's `ScanResult` shape. */
-function scanJson(
-  ctx: OperationContext,
-  state: EntranceState,
-  s: ScanRecord & { direction: "in" },
-): components["schemas"]["ScanResult"] {
-  return {
-    id: s.id,
-    gateId: s.gateId,
-    eventId: s.eventId,
-    result: s.result,
-    reason: s.reason,
-    reasonText: reasonTextOf(ctx, s),
-    scannedAt: s.at,
-    deviceId: s.deviceId,
-    ticket: ticketJson(ctx, s.ticket),
-    category: categoryRef(ctx, state, s.categoryId),
-  };
-}
-
-/** An exit in the contract's `ExitResult` shape. */
-function exitJson(
-  ctx: OperationContext,
-  s: ScanRecord & { direction: "out" },
-): components["schemas"]["ExitResult"] {
-  return {
-    id: s.id,
-    gateId: s.gateId,
-    eventId: s.eventId,
-    result: s.result,
-    reason: s.reason,
-    reasonText: reasonTextOf(ctx, s),
-    exitedAt: s.at,
-    deviceId: s.deviceId,
-    ticket: ticketJson(ctx, s.ticket),
-  };
-}
-
-/** Admissions only: exits are recorded by `recordExit` and are not scans of the gate's list. */
-function isAdmission(s: ScanRecord): s is ScanRecord & { direction: "in" } {
-  return s.direction === "in";
-}
-
-function categoryJson(ctx: OperationContext, c: QuicodeCategoryRecord) {
-  return {
-    id: c.id,
-    name: localize(ctx, c.name) as string,
-    pattern: c.pattern,
-    description: localize(ctx, c.description) ?? "",
-    builtIn: c.builtIn,
-    createdAt: c.createdAt,
-  };
 }
 
 /** The instant a device read the code: the body's time or now; future times beyond the tolerance are 422. */
@@ -133,57 +42,6 @@ function readAt(ctx: OperationContext, field: "scannedAt" | "exitedAt"): number 
     ctx.problem("unprocessable", text, { errors: [{ pointer: `/body/${field}`, detail: text }] });
   }
   return at;
-}
-
-/** `WebhookScan` of the contract's entrance events. */
-function webhookScan(state: EntranceState, s: ScanRecord) {
-  const c = s.categoryId === null ? undefined : state.categories.find((x) => x.id === s.categoryId);
-  return {
-    id: s.id,
-    gateId: s.gateId,
-    eventId: s.eventId,
-    scannedAt: s.at,
-    deviceId: s.deviceId,
-    category: c ? { id: c.id, name: typeof c.name === "string" ? c.name : localizedValue(c.name) } : null,
-  };
-}
-
-/** `EntranceTicketSummary` with its localized article name resolved per subscription. */
-function webhookTicket(t: TicketSummaryRecord | null) {
-  if (!t) return null;
-  return {
-    id: t.id,
-    source: t.source,
-    ...(t.vendor !== undefined ? { vendor: t.vendor } : {}),
-    eventId: t.eventId,
-    slotId: t.slotId,
-    articleName:
-      t.articleName === null || typeof t.articleName === "string"
-        ? t.articleName
-        : localizedValue(t.articleName),
-    holderName: t.holderName,
-    validFrom: t.validFrom,
-    validUntil: t.validUntil,
-    status: t.status,
-  };
-}
-
-function emitScan(ctx: OperationContext, state: EntranceState, s: ScanRecord): void {
-  const scan = webhookScan(state, s);
-  if (s.result === "admitted") ctx.emit("entrance.admitted", { scan, ticket: webhookTicket(s.ticket) });
-  else if (s.result === "exited") ctx.emit("entrance.exited", { scan, ticket: webhookTicket(s.ticket) });
-  else if (s.result === "denied") {
-    const at = s.reasonAt ? Date.parse(s.reasonAt) : undefined;
-    const texts = Object.fromEntries(
-      CULTURES.map((c) => [c, reasonText(s.reason as string, c, at)]),
-    ) as LocalizedText;
-    ctx.emit("entrance.denied", {
-      scan,
-      reason: s.reason,
-      reasonText: localizedValue(texts),
-      ticket: webhookTicket(s.ticket),
-    });
-  }
 }
 
 /** Occupancy of an event from the scan log (admitted minus exited). */
