@@ -1,6 +1,7 @@
 import { csvField, csvRecord } from "./csv.ts";
 import type { BiFeed, BiRequestOptions } from "./feed.ts";
 import { type BiEntitySet, type BiProperty, biEntitySets } from "./metadata.ts";
+import { pageByteStream } from "./page-stream.ts";
 import type { ParquetEncoderOptions } from "./parquet.ts";
 import { parquetExportStream } from "./parquet-export.ts";
 import type { ODataQuery } from "./query.ts";
@@ -49,8 +50,6 @@ export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
   if (format === "parquet") return parquetExportStream(feed, query, options);
   if (format !== "ndjson" && format !== "csv")
     throw new TypeError(`Unknown export format "${String(format)}"`);
-  const pages = feed.pages(query, options);
-  const progress: BiExportProgress = { rows: 0, pages: 0, bytes: 0, total: undefined };
   let columns: readonly string[] | undefined = query.selected;
   let headerWritten = false;
 
@@ -59,53 +58,29 @@ export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
     return `${(columns as readonly string[]).map(csvField).join(",")}\r\n`;
   };
 
-  return new ReadableStream<Uint8Array<ArrayBuffer>>(
+  return pageByteStream(
+    feed.pages(query, options),
     {
-      async pull(controller) {
-        // A pull must enqueue or close, or the stream stalls: skip pages that produce no output (empty pages).
-        for (;;) {
-          const next = await pages.next();
-          if (next.done) {
-            // An empty CSV export still gets its header: the selected columns, or all of the dataset's.
-            if (format === "csv" && !headerWritten) {
-              columns ??= Object.keys(biEntitySets[query.entitySet]);
-              const chunk = encoder.encode(header());
-              progress.bytes += chunk.length;
-              controller.enqueue(chunk);
-              onProgress?.({ ...progress });
-            }
-            controller.close();
-            return;
-          }
-          const page = next.value;
-          let text = "";
-          if (format === "ndjson") {
-            for (const row of page.value) text += `${JSON.stringify(row)}\n`;
-          } else {
-            if (!columns && page.value.length)
-              columns = orderColumns(query.entitySet, page.value[0] as object);
-            if (columns && !headerWritten) text += header();
-            for (const row of page.value)
-              text += csvRecord(columns as readonly string[], row as Record<string, unknown>);
-          }
-          progress.pages++;
-          progress.rows += page.value.length;
-          if (page.count !== undefined) progress.total = page.count;
-          const chunk = encoder.encode(text);
-          progress.bytes += chunk.length;
-          onProgress?.({ ...progress });
-          if (chunk.length) {
-            controller.enqueue(chunk);
-            return;
-          }
+      page(rows) {
+        let text = "";
+        if (format === "ndjson") {
+          for (const row of rows) text += `${JSON.stringify(row)}\n`;
+        } else {
+          if (!columns && rows.length) columns = orderColumns(query.entitySet, rows[0] as object);
+          if (columns && !headerWritten) text += header();
+          for (const row of rows)
+            text += csvRecord(columns as readonly string[], row as Record<string, unknown>);
         }
+        return encoder.encode(text);
       },
-      async cancel() {
-        await pages.return(undefined);
+      end() {
+        // An empty CSV export still gets its header: the selected columns, or all of the dataset's.
+        if (format !== "csv" || headerWritten) return null;
+        columns ??= Object.keys(biEntitySets[query.entitySet]);
+        return encoder.encode(header());
       },
     },
-    // One page in flight at most: the next page is fetched only when the consumer has taken this one.
-    { highWaterMark: 0 },
+    onProgress,
   );
 }
 

@@ -1,6 +1,7 @@
-import type { BiExportOptions, BiExportProgress } from "./export.ts";
+import type { BiExportOptions } from "./export.ts";
 import type { BiFeed } from "./feed.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
+import { pageByteStream } from "./page-stream.ts";
 import type { ParquetEncoder } from "./parquet.ts";
 import type { ODataQuery } from "./query.ts";
 
@@ -14,45 +15,21 @@ export function parquetExportStream<S extends BiEntitySet, K extends BiProperty<
   query: ODataQuery<S, K>,
   options: BiExportOptions,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
-  const pages = feed.pages(query, options);
   let encoder: ParquetEncoder;
-  const progress: BiExportProgress = { rows: 0, pages: 0, bytes: 0, total: undefined };
-  return new ReadableStream<Uint8Array<ArrayBuffer>>(
+  return pageByteStream(
+    feed.pages(query, options),
     {
       // Loaded on first use: the writer (about 16 KB gzip) stays out of NDJSON/CSV exports and of start-up.
       async start() {
         const { ParquetEncoder } = await import("./parquet.ts");
         encoder = new ParquetEncoder(query.entitySet, query.selected, options.parquet);
       },
-      async pull(controller) {
-        for (;;) {
-          const next = await pages.next();
-          if (next.done) {
-            const tail = encoder.finish();
-            progress.bytes += tail.length;
-            options.onProgress?.({ ...progress });
-            controller.enqueue(tail);
-            controller.close();
-            return;
-          }
-          const page = next.value;
-          encoder.push(page.value as Record<string, unknown>[]);
-          progress.pages++;
-          progress.rows += page.value.length;
-          if (page.count !== undefined) progress.total = page.count;
-          const chunk = encoder.take();
-          progress.bytes += chunk.length;
-          options.onProgress?.({ ...progress });
-          if (chunk.length) {
-            controller.enqueue(chunk);
-            return;
-          }
-        }
+      page(rows) {
+        encoder.push(rows as Record<string, unknown>[]);
+        return encoder.take();
       },
-      async cancel() {
-        await pages.return(undefined);
-      },
+      end: () => encoder.finish(),
     },
-    { highWaterMark: 0 },
+    options.onProgress,
   );
 }
