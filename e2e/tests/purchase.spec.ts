@@ -80,6 +80,40 @@ test.describe("the dev page", () => {
     expect(shop.cspViolations).toEqual([]);
   });
 
+  test("with the host's measurement id, the visitor's GA4 ids from the _ga cookies reach the purchase webhook", async ({
+    page,
+    baseURL,
+  }) => {
+    const ids = { ga4ClientId: "1187324961.1764583200", ga4SessionId: "1764582815" };
+    await page.context().addCookies([
+      { name: "_ga", value: `GA1.1.${ids.ga4ClientId}`, url: baseURL ?? "" },
+      {
+        name: "_ga_E2ETEST1",
+        value: `GS2.1.s${ids.ga4SessionId}$o3$g1$t1764583300$j0$l0$h0`,
+        url: baseURL ?? "",
+      },
+    ]);
+    const shop = new ShopPage(page);
+    await shop.open(shop.query("&ga4=G-E2ETEST1"));
+    await shop.chooseEvent("Family Theatre");
+    await shop.addTickets("Category 2", "Adult", 1);
+    await shop.addToCart();
+    await shop.toDetails();
+    await shop.fillBuyer("Anna", "Muster", "anna@example.ch");
+    await shop.payByCard("4242 4242 4242 4242");
+    await shop.expectConfirmation(1);
+    const completed = shop.log().getByText("onCheckoutComplete");
+    const order = /"order":"(ord_\w+)"/.exec((await completed.textContent()) ?? "")?.[1];
+    // The order the API returned carries the ids, and so does its cart.completed payload.
+    await expect(completed).toContainText(JSON.stringify({ analytics: ids }).slice(1, -1));
+    const api = (await page.locator('meta[name="entrada-api"]').getAttribute("content")) ?? "";
+    const events = (await (await page.request.get(`${api}/__mock/events?type=cart.completed`)).json()) as {
+      items: Array<{ data: { order: { id: string; analytics?: unknown } } }>;
+    };
+    expect(events.items.find((e) => e.data.order.id === order)?.data.order.analytics).toEqual(ids);
+    expect(shop.cspViolations).toEqual([]);
+  });
+
   test("switching the language keeps the cart and the typed details", async ({ page }) => {
     const shop = new ShopPage(page);
     await shop.open();

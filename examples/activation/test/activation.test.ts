@@ -13,6 +13,7 @@ import type { StoredRecord } from "../src/store.ts";
 
 const credentials = { clientId: "entrada-demo", clientSecret: "demo-secret" };
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+const VISITOR = { ga4ClientId: "1187324961.1764583200", ga4SessionId: "1764582815" };
 
 /** A stand-in for GA4's or Meta's collection endpoint: records every body, answers from a script. */
 async function endpoint(answers: number[]) {
@@ -92,7 +93,9 @@ describe("activation example against the mock over HTTP", () => {
       await client.shop.setCartPaymentProvider.orThrow({ params: path, body: { paymentProviderId: "card" } });
       const { data } = await client.shop.checkoutCart.orThrow({
         params: path,
-        body: { paymentMethod: { cardNumber: TEST_CARDS.succeeds } },
+        // What the shop widget passes when its host set analytics.measurementId: the visitor's GA4 ids, read
+        // from the cookies `_ga=GA1.1.1187324961.1764583200` and `_ga_<container>=GS2.1.s1764582815$o3…`.
+        body: { paymentMethod: { cardNumber: TEST_CARDS.succeeds }, analytics: VISITOR },
       });
       if (data.status !== "completed") throw new Error("checkout did not complete");
       bought = {
@@ -117,6 +120,9 @@ describe("activation example against the mock over HTTP", () => {
       name: "purchase",
       params: { transaction_id: order.id, currency: "CHF", value: order.total.amount / 100 },
     });
+    // The browser's visitor and session: the same client_id as the widget's own GA4 events.
+    expect(purchase.client_id).toBe(VISITOR.ga4ClientId);
+    expect(purchase.events[0]?.params.session_id).toBe(VISITOR.ga4SessionId);
     const items = purchase.events[0]?.params.items as { quantity: number }[] | undefined;
     expect(items?.[0]?.quantity).toBe(2);
     const metaEvent = (meta.bodies[0] as { data: Record<string, unknown>[] }).data[0] ?? {};

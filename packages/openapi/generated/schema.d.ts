@@ -289,7 +289,9 @@ export interface paths {
          *       `409 hold-expired`.
          *
          *     After every successful purchase a purchase webhook is delivered asynchronously, independent of this
-         *     response. Send an `Idempotency-Key`: a retried checkout with the same key never pays twice.
+         *     response. `analytics` (optional, only with the visitor's analytics consent) hands over the visitor's GA4
+         *     client and session ids; they are kept with the order and echoed in `cart.completed`, so a server-side
+         *     forwarder attributes the conversion to the browser's visitor and session. Send an `Idempotency-Key`: a retried checkout with the same key never pays twice.
          */
         post: operations["checkoutCart"];
         delete?: never;
@@ -1649,7 +1651,7 @@ export interface webhooks {
         put?: never;
         /**
          * A purchase was completed
-         * @description `cart.completed`: The purchase event sent after every successful checkout, asynchronously and independent of the checkout response. Forward it as the conversion (`transaction_id` = `order.id`). Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
+         * @description `cart.completed`: The purchase event sent after every successful checkout, asynchronously and independent of the checkout response. Forward it as the conversion (`transaction_id` = `order.id`; GA4 `client_id` = `order.analytics.ga4ClientId` when the shop front end passed the visitor's analytics ids with the checkout). Payload `{type, timestamp, data}`, signed per Standard Webhooks v1 (see the `webhooks` tag): the request carries no bearer token, so authenticate it by verifying `webhook-signature`.
          */
         post: operations["receiveCartCompletedEvent"];
         delete?: never;
@@ -2193,6 +2195,29 @@ export interface components {
             paymentProviderId: components["schemas"]["PaymentProviderId"];
         };
         /**
+         * @description The visitor's web-analytics identifiers for this purchase, handed over by the shop front end so that a
+         *     server-side forwarder can attribute the conversion to the same visitor and session (GA4 Measurement Protocol
+         *     `client_id` and `session_id`). Optional; send it only when the visitor consented to analytics (the shop
+         *     widget sends it only when its host set `analytics.measurementId`). The ids given with the checkout that pays
+         *     are kept with the order and echoed in `Order.analytics` and the `cart.completed` webhook
+         *     (`data.order.analytics`); a later checkout of the same cart (after a declined payment) replaces them, and a
+         *     checkout without them leaves the order without. They are pseudonymous identifiers: the API never forwards
+         *     them anywhere itself and they are not part of the BI feed.
+         */
+        AnalyticsIds: {
+            /**
+             * @description GA4 client id as `gtag('get', '<measurement id>', 'client_id', …)` returns it: two dot-separated
+             *     numbers, a random number and the first visit's Unix time (the `_ga` cookie `GA1.1.1234567890.1764583200`
+             *     holds `1234567890.1764583200`).
+             */
+            ga4ClientId: string;
+            /**
+             * @description GA4 session id (`gtag('get', '<measurement id>', 'session_id', …)`, the session's start in Unix seconds;
+             *     in the `_ga_<container id>` cookie). Forwarded as the `session_id` event parameter.
+             */
+            ga4SessionId?: string;
+        };
+        /**
          * @description `returnUrl` is required for `redirect` providers (the buyer comes back to it with
          *     `entrada_payment=<paymentId>&entrada_result=success|failure|cancel`); `paymentMethod` is required for
          *     `card` providers. Test cards: `4242424242424242` succeeds, `4000000000000002` is declined.
@@ -2203,6 +2228,7 @@ export interface components {
             paymentMethod?: {
                 cardNumber: string;
             };
+            analytics?: components["schemas"]["AnalyticsIds"];
         };
         TicketId: string;
         /** @description An issued ticket. `quicode` is the scannable QR payload; `ticketUrl` links to the ticket PDF. */
@@ -2235,6 +2261,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             tickets: components["schemas"]["Ticket"][];
+            /** @description The analytics identifiers the paying checkout carried (`CheckoutRequest.analytics`); absent when it carried none. */
+            analytics?: components["schemas"]["AnalyticsIds"];
             /**
              * Format: uri
              * @description The PDF receipt, served by `getOrderReceipt` (`/assets/v1/orders/{orderId}/receipt`), as a signed link (`?expires=<unix seconds>&signature=<base64url HMAC>`, valid 24 hours from this response) that opens without a bearer token; see the `signedUrl` security scheme.
@@ -3259,6 +3287,11 @@ export interface components {
                     receiptUrl: string;
                     /** Format: date-time */
                     createdAt: string;
+                    /** @description The visitor's analytics identifiers if the shop front end passed them with the checkout (only with the visitor's consent; see `AnalyticsIds`). Use `ga4ClientId` as the GA4 Measurement Protocol `client_id` and `ga4SessionId` as the `session_id` parameter, so the server-side `purchase` joins the browser's session. Absent otherwise. */
+                    analytics?: {
+                        ga4ClientId: string;
+                        ga4SessionId?: string;
+                    };
                 };
             };
         };

@@ -59,13 +59,22 @@ const config: ShopConfig = {
   fetchSessionToken,
   locale: (localeSelect?.value ?? "de-CH") as Locale,
   theme: (themeSelect?.value ?? "auto") as "auto",
-  analytics: { dataLayer: true, onEvent: (event) => note(`analytics ${event.name}`, event.params.value) },
+  analytics: {
+    dataLayer: true,
+    onEvent: (event) => note(`analytics ${event.name}`, event.params.value),
+    // `?ga4=G-…` stands in for a consent banner's "analytics: yes": the checkout then passes the visitor's GA4 ids.
+    ...(params.get("ga4") ? { measurementId: params.get("ga4") ?? "" } : {}),
+  },
   onReady: () => note("onReady"),
   onStepChange: (step) => note("onStepChange", step),
   onCartChange: (cart) =>
     note("onCartChange", cart && { items: cart.items.length, total: cart.total.amount }),
   onCheckoutComplete: (order) =>
-    note("onCheckoutComplete", { order: order.id, tickets: order.tickets.length }),
+    note("onCheckoutComplete", {
+      order: order.id,
+      tickets: order.tickets.length,
+      analytics: order.analytics,
+    }),
   onError: (error) => note("onError", { kind: error.kind, status: error.status }),
   onLocaleChange: (locale) => note("onLocaleChange", locale),
   beforeRedirect: ({ url }) => {

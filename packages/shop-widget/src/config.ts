@@ -41,6 +41,13 @@ export interface AnalyticsOptions {
    * another global, an array is used as is.
    */
   dataLayer?: boolean | string | unknown[];
+  /**
+   * Your GA4 measurement id (`G-…`). Set it only once the visitor consented to analytics: the checkout then passes
+   * the visitor's GA4 client and session ids to the API (`gtag('get', …)`, at most 300 ms, else the `_ga` cookies),
+   * which echoes them in the `cart.completed` webhook, so a server-side `purchase` joins the browser's visitor and
+   * session. Without it nothing is read or sent. A change (consent withdrawn) applies live through `update()`.
+   */
+  measurementId?: string;
 }
 
 /** Host callbacks. All optional; errors thrown by a callback are caught and do not break the widget. */

@@ -326,6 +326,49 @@ describe("analytics", () => {
     expect(purchase.value).toBe(55);
     expect(dataLayer.filter((e) => e.event === "purchase")).toHaveLength(1);
   });
+
+  describe("the visitor's GA4 ids with the checkout", () => {
+    const cookies = ["_ga=GA1.1.1187324961.1764583200", "_ga_ABC123XYZ=GS2.1.s1764582815$o3$g1$t1764583300"];
+    afterEach(() => {
+      for (const c of cookies) document.cookie = `${c.split("=")[0]}=; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+    });
+
+    /** Pays one ticket by card with the given analytics options; the order and its cart.completed payload. */
+    async function purchase(analytics: NonNullable<Parameters<typeof mount>[1]["analytics"]>) {
+      for (const c of cookies) document.cookie = c;
+      const user = userEvent.setup();
+      const orders: Array<{ id: string; analytics?: unknown }> = [];
+      handles.push(mount(container(), { ...base(), analytics, onCheckoutComplete: (o) => orders.push(o) }));
+      await toPayment(user);
+      await user.click(await screen.findByRole("radio", { name: /card/i }));
+      await user.type(screen.getByLabelText(tx("payment.card")), "4242424242424242");
+      await user.click(screen.getByRole("button", { name: /^Pay CHF/ }));
+      await screen.findByRole("heading", { level: 2, name: tx("confirmation.heading") }, { timeout: 5000 });
+      const order = orders[0] as { id: string; analytics?: unknown };
+      const events = (await (await fetch(`${API}/__mock/events?type=cart.completed`)).json()) as {
+        items: Array<{ data: { order: { id: string; analytics?: unknown } } }>;
+      };
+      return { order, webhook: events.items.find((e) => e.data.order.id === order.id)?.data.order };
+    }
+
+    it("are passed when the host set measurementId: the order and cart.completed carry them", async () => {
+      const dataLayer: Array<Record<string, unknown>> = [];
+      const { order, webhook } = await purchase({ dataLayer, measurementId: "G-ABC123XYZ" });
+      const ids = { ga4ClientId: "1187324961.1764583200", ga4SessionId: "1764582815" };
+      expect(order.analytics).toEqual(ids);
+      expect(webhook?.analytics).toEqual(ids);
+      // The browser's own purchase names the same order: GA4 joins and dedupes both sides.
+      const browser = dataLayer.find((e) => e.event === "purchase")?.ecommerce as Record<string, unknown>;
+      expect(browser.transaction_id).toBe(order.id);
+    });
+
+    it("are never read or sent with analytics on but no measurementId (no consent given)", async () => {
+      const { order, webhook } = await purchase({ dataLayer: [] });
+      expect(order).not.toHaveProperty("analytics");
+      expect(webhook).toBeDefined();
+      expect(webhook).not.toHaveProperty("analytics");
+    });
+  });
 });
 
 describe("React component", () => {

@@ -95,6 +95,12 @@ describe("entrada-mock trigger", () => {
       expect(event.type).toBe(kind);
       expect(Date.parse(event.timestamp)).toBeGreaterThan(Date.parse("2026-01-01"));
       expect(validEvent?.(event), `${kind}: ${JSON.stringify(validEvent?.errors)}`).toBe(true);
+      if (kind === "cart.completed") {
+        // The purchase sample carries the visitor's GA4 ids, as a widget with analytics consent passes them.
+        const order = (event.data as { order: { analytics?: Record<string, string> } }).order;
+        expect(order.analytics?.ga4ClientId).toMatch(/^\d+\.\d+$/);
+        expect(order.analytics?.ga4SessionId).toMatch(/^\d+$/);
+      }
     }
     expect(secret).toMatch(/^whsec_/);
   }, 60_000);

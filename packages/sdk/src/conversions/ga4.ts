@@ -32,9 +32,11 @@ export type Ga4Kind = "cart.completed" | "entrance.admitted";
 
 export interface Ga4Options {
   /**
-   * The browser's GA4 client id (the `_ga` cookie's `1234567890.1700000000` part) if your site passed it through,
-   * as a value or looked up per event. Without one, a stable id is derived from the order (or ticket) id: the
-   * conversion still counts and deduplicates, but is not joined to the browser session.
+   * The browser's GA4 client id (the `_ga` cookie's `1234567890.1700000000` part), as a value or looked up per
+   * event, for events that do not carry one: a `cart.completed` whose checkout passed the visitor's ids
+   * (`data.order.analytics`, sent by the shop widget when its host set `analytics.measurementId`) uses those.
+   * Without either, a stable id is derived from the order (or ticket) id: the conversion still counts and
+   * deduplicates, but is not joined to the browser's visitor and session.
    */
   clientId?: string | ((event: WebhookEventOf<Ga4Kind>) => string | undefined);
   /** Your own user id (`user_id`), if you have one for the buyer. */
@@ -53,13 +55,35 @@ function fnv(text: string): number {
   return h >>> 0;
 }
 
+/** The shapes `AnalyticsIds` allows (the contract's patterns); anything else in a payload is ignored. */
+const CLIENT_ID = /^[0-9]{1,20}\.[0-9]{1,20}$/;
+const SESSION_ID = /^[0-9]{1,20}$/;
+
+/**
+ * The visitor's GA4 ids the checkout passed through (`data.order.analytics`), if well-formed. A malformed one is
+ * not forwarded (GA4 would start a new visitor with it) but does not stop the conversion: it is noted instead.
+ */
+function passedThrough(event: unknown, warnings: string[]): { clientId?: string; sessionId?: string } {
+  const clientId = at(event, "/data/order/analytics/ga4ClientId");
+  const sessionId = at(event, "/data/order/analytics/ga4SessionId");
+  const ids: { clientId?: string; sessionId?: string } = {};
+  if (typeof clientId === "string" && CLIENT_ID.test(clientId)) ids.clientId = clientId;
+  else if (clientId !== undefined) warnings.push("ignored a malformed /data/order/analytics/ga4ClientId");
+  if (ids.clientId !== undefined && typeof sessionId === "string" && SESSION_ID.test(sessionId))
+    ids.sessionId = sessionId;
+  else if (sessionId !== undefined) warnings.push("ignored /data/order/analytics/ga4SessionId");
+  return ids;
+}
+
 function clientIdFor(
   event: WebhookEventOf<Ga4Kind>,
   seed: string,
   when: Date,
   options: Ga4Options,
   warnings: string[],
+  fromPayload?: string,
 ): string {
+  if (fromPayload) return fromPayload;
   const given = typeof options.clientId === "function" ? options.clientId(event) : options.clientId;
   if (given) return given;
   warnings.push("no client_id was passed through: derived one from the id, so no browser session is joined");
@@ -106,8 +130,10 @@ function purchase(event: WebhookEventOf<"cart.completed">, options: Ga4Options, 
     );
     items = items.slice(0, GA4_LIMITS.itemsPerEvent);
   }
+  const visitor = passedThrough(event, warnings);
   const payload: Ga4MeasurementPayload = {
-    client_id: clientIdFor(event, orderId, when, options, warnings),
+    // The widget's ids (same client_id as its client-side events) join the browser's visitor and session.
+    client_id: clientIdFor(event, orderId, when, options, warnings, visitor.clientId),
     timestamp_micros: when.getTime() * 1000,
     events: [
       {
@@ -118,6 +144,8 @@ function purchase(event: WebhookEventOf<"cart.completed">, options: Ga4Options, 
           currency: code,
           value: majorUnits(total, code),
           items,
+          // GA4 MP: `session_id` (a string) in the event's params attributes it to that session.
+          ...(visitor.sessionId ? { session_id: visitor.sessionId } : {}),
         },
       },
     ],

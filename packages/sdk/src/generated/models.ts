@@ -68,6 +68,8 @@ export type AddCartItemRequest = AddCartItemByArticleId | AddCartItemByArticleSl
 export interface UpdateCartItemRequest extends Schema<"UpdateCartItemRequest"> {}
 export interface PaymentProviderList extends Schema<"PaymentProviderList"> {}
 export interface SetPaymentProviderRequest extends Schema<"SetPaymentProviderRequest"> {}
+/** The visitor's web-analytics identifiers for this purchase, handed over by the shop front end so that a */
+export interface AnalyticsIds extends Schema<"AnalyticsIds"> {}
 /** `returnUrl` is required for `redirect` providers (the buyer comes back to it with */
 export interface CheckoutRequest extends Schema<"CheckoutRequest"> {}
 export type TicketId = Schema<"TicketId">;

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import document from "@entrada/openapi/openapi.json" with { type: "json" };
 import { describe, expect, it } from "vitest";
+// The shop widget's reader of the visitor's GA4 ids (what it passes with the checkout): the same client_id.
+import { ga4IdsFromCookies } from "../../../shop-widget/src/core/analytics-ga4-ids.ts";
 // The shop widget's own money → GA4 value rule, so the test compares against the browser side, not a copy.
 import { moneyValue } from "../../../shop-widget/src/core/format.ts";
 import {
@@ -24,7 +26,10 @@ function example<T extends "cart.completed" | "entrance.admitted">(kind: T): Web
 }
 
 const sha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+/** The contract's purchase example as sent for a checkout that passed no analytics ids. */
 const purchase = example("cart.completed");
+const passed = purchase.data.order.analytics;
+delete purchase.data.order.analytics;
 const orderTime = Date.parse(purchase.data.order.createdAt);
 
 describe("GA4 Measurement Protocol", () => {
@@ -82,10 +87,60 @@ describe("GA4 Measurement Protocol", () => {
     const server = r.payload.events[0];
     expect(server?.name).toBe(widgetPurchase.name);
     expect(server?.params).toEqual(widgetPurchase.params);
+    // With the visitor's ids passed through (the widget read them from gtag's cookies), the server-side purchase
+    // is also the same visitor's: same client_id as the browser's events, in the browser's session.
+    const read = ga4IdsFromCookies(
+      "_ga=GA1.1.987654321.1764500000; _ga_ABC123XYZ=GS1.1.1764582815.3.1",
+      "G-ABC123XYZ",
+    );
+    if (read === undefined) throw new Error("the widget read no ids");
+    const joined = await ga4FromWebhook({
+      ...purchase,
+      data: { ...purchase.data, order: { ...order, analytics: read } },
+    });
+    if (!joined.ok) throw new Error(joined.reason);
+    expect(joined.payload.client_id).toBe("987654321.1764500000");
+    const { session_id, ...commerce } = joined.payload.events[0]?.params ?? {};
+    expect(session_id).toBe("1764582815");
+    expect(commerce).toEqual(widgetPurchase.params);
     // The Meta event carries the same id as event_id, the Pixel's eventID for the order.
     const meta = await metaFromWebhook(purchase);
     if (!meta.ok) throw new Error(meta.reason);
     expect(meta.payload.data[0]?.event_id).toBe(widgetPurchase.params.transaction_id);
+  });
+
+  it("uses the client and session ids the checkout passed through, before the option", async () => {
+    expect(passed).toEqual({ ga4ClientId: "1187324961.1764583200", ga4SessionId: "1764582815" });
+    const withIds = example("cart.completed");
+    const r = await ga4FromWebhook(withIds, { clientId: "1234567890.1764583452" });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.payload.client_id).toBe("1187324961.1764583200");
+    // GA4 MP: `session_id` as an event parameter (a string) attributes the purchase to that session.
+    expect(r.payload.events[0]?.params.session_id).toBe("1764582815");
+    expect(r.warnings).toEqual([]);
+    expect(validateGa4Payload(r.payload, orderTime)).toEqual([]);
+    // A client id alone: no session_id parameter.
+    const clientOnly = example("cart.completed");
+    clientOnly.data.order.analytics = { ga4ClientId: "42.1700000000" };
+    const c = await ga4FromWebhook(clientOnly);
+    if (!c.ok) throw new Error(c.reason);
+    expect(c.payload.client_id).toBe("42.1700000000");
+    expect(c.payload.events[0]?.params).not.toHaveProperty("session_id");
+  });
+
+  it("ignores malformed passed-through ids (noted), falling back to the option or a derived id", async () => {
+    const bad = example("cart.completed");
+    (bad.data.order as { analytics: unknown }).analytics = { ga4ClientId: "GA1.1.42.17", ga4SessionId: "1" };
+    const r = await ga4FromWebhook(bad, { clientId: "7.1" });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.payload.client_id).toBe("7.1");
+    expect(r.payload.events[0]?.params).not.toHaveProperty("session_id");
+    expect(r.warnings).toEqual([
+      "ignored a malformed /data/order/analytics/ga4ClientId",
+      "ignored /data/order/analytics/ga4SessionId",
+    ]);
+    const derived = await ga4FromWebhook(bad);
+    expect(derived.ok && derived.payload.client_id).toMatch(/^\d+\.\d{10}$/);
   });
 
   it("derives a stable client_id when none was passed through, and says so", async () => {

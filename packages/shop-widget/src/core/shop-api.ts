@@ -46,7 +46,11 @@ export interface ShopApi {
   setCartPaymentProvider(cartId: string, paymentProviderId: string, options: CallOptions): Promise<Cart>;
   checkoutCart(
     cartId: string,
-    body: { returnUrl?: string; paymentMethod?: { cardNumber: string } },
+    body: {
+      returnUrl?: string;
+      paymentMethod?: { cardNumber: string };
+      analytics?: { ga4ClientId: string; ga4SessionId?: string };
+    },
     options: CallOptions,
   ): Promise<CheckoutResult>;
   getPayment(paymentId: string, options: CallOptions): Promise<Payment>;

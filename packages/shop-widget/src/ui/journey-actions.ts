@@ -1,5 +1,6 @@
 import type { Step } from "../config";
 import type { AnalyticsItem } from "../core/analytics";
+import { readGa4Ids } from "../core/analytics-ga4-ids";
 import { moneyValue } from "../core/format";
 import { ShopError, toShopError } from "../core/problem";
 import { cartRef, type ReturnInfo } from "../core/resume";
@@ -248,11 +249,8 @@ export function createAsyncActions(ctx: JourneyContext): AsyncActions {
       const { controller } = d();
       if (cartId === undefined || providerId === undefined) return;
       patch({ busy: "paying" });
-      const fingerprint = `${cartId}|${providerId}|${kind === "card" ? cardNumber : ""}`;
-      if (ctx.checkoutKey.current?.fingerprint !== fingerprint) {
-        ctx.checkoutKey.current = { key: uuid(), fingerprint };
-      }
-      const idempotencyKey = ctx.checkoutKey.current.key;
+      // Only with the host's measurement id (analytics consent); bounded, never fails the payment.
+      const visitor = readGa4Ids(controller.config.analytics?.measurementId);
       try {
         let cart = currentCart();
         if (cart?.paymentProviderId !== providerId) {
@@ -266,17 +264,26 @@ export function createAsyncActions(ctx: JourneyContext): AsyncActions {
           items: cartAnalyticsItems(cart.items),
         });
         const config = controller.config;
+        const analytics = await visitor;
+        // A retry after a network failure reuses the key only for the same body (the ids included).
+        const fingerprint = `${cartId}|${providerId}|${kind === "card" ? cardNumber : ""}|${analytics?.ga4ClientId}|${analytics?.ga4SessionId}`;
+        if (ctx.checkoutKey.current?.fingerprint !== fingerprint) {
+          ctx.checkoutKey.current = { key: uuid(), fingerprint };
+        }
         const result = await api().checkoutCart(
           cartId,
-          kind === "card"
-            ? { paymentMethod: { cardNumber: cardNumber.replace(/\s+/g, "") } }
-            : {
-                returnUrl: buildReturnUrl(
-                  config.returnUrl ?? globalThis.location.href,
-                  controller.instanceId,
-                ),
-              },
-          { ...call(), idempotencyKey },
+          {
+            ...(kind === "card"
+              ? { paymentMethod: { cardNumber: cardNumber.replace(/\s+/g, "") } }
+              : {
+                  returnUrl: buildReturnUrl(
+                    config.returnUrl ?? globalThis.location.href,
+                    controller.instanceId,
+                  ),
+                }),
+            ...(analytics ? { analytics } : {}),
+          },
+          { ...call(), idempotencyKey: ctx.checkoutKey.current.key },
         );
         if (result.status === "completed") {
           finish(result.order);

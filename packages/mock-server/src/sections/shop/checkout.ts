@@ -48,6 +48,7 @@ function fulfil(
     ticketIds: [],
     paymentId: payment.id,
     culture: ctx.culture,
+    ...(cart.analytics ? { analytics: cart.analytics } : {}),
   };
   for (const item of cart.items) {
     const slot = state.slots[item.slotId];
@@ -180,6 +181,9 @@ export async function checkoutCart(ctx: ContextOf<"checkoutCart">): Promise<Resu
   // Lock, then pay. Nothing above awaited, so no other request saw the seats between check and lock.
   cart.status = "locked";
   cart.updatedAt = now;
+  // The ids travel with this checkout only: a later one without them (consent withdrawn) leaves the order without.
+  if (body.analytics) cart.analytics = { ...body.analytics };
+  else delete cart.analytics;
   const payment: PaymentRecord = {
     id: ctx.id("pay"),
     cartId: cart.id,

@@ -79,5 +79,6 @@ export function webhookOrder(ctx: OperationContext, state: ShopState, order: Ord
     ticketIds: order.ticketIds,
     receiptUrl: ctx.signedUrl(`/assets/v1/orders/${order.id}/receipt`),
     createdAt: order.createdAt,
+    ...(order.analytics ? { analytics: { ...order.analytics } } : {}),
   };
 }

@@ -73,6 +73,8 @@ export interface EventRecord {
 
 /** The buyer as the contract defines it (stored as sent). */
 export type Customer = components["schemas"]["Customer"];
+/** The visitor's analytics ids a checkout handed over (`CheckoutRequest.analytics`). */
+export type AnalyticsIds = components["schemas"]["AnalyticsIds"];
 
 export interface ItemRecord {
   id: string;
@@ -100,6 +102,8 @@ export interface CartRecord {
   sessionId: string | null;
   /** The pending payment while the cart is locked for a redirect provider. */
   paymentId: string | null;
+  /** The analytics ids of the latest checkout (kept for the order it pays); absent when it carried none. */
+  analytics?: AnalyticsIds;
   createdAt: number;
   updatedAt: number;
 }
@@ -144,6 +148,8 @@ export interface OrderRecord {
   ticketIds: string[];
   paymentId: string;
   culture: string;
+  /** The analytics ids of the checkout that paid (echoed in `Order.analytics` and `cart.completed`). */
+  analytics?: AnalyticsIds;
 }
 
 export interface PaymentProviderRecord {

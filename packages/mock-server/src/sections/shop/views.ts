@@ -226,6 +226,7 @@ export function orderView(
       .filter((x): x is TicketRecord => x !== undefined)
       .map((x) => ticketView(ctx, x)),
     receiptUrl: ctx.signedUrl(`/assets/v1/orders/${order.id}/receipt`),
+    ...(order.analytics ? { analytics: { ...order.analytics } } : {}),
   };
 }
 
