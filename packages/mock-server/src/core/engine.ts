@@ -44,7 +44,7 @@ import type {
   SectionModule,
   SeedData,
 } from "./types.ts";
-import { Validator } from "./validation.ts";
+import { needsCompiler, type SchemaCompilerFactory, Validator } from "./validation.ts";
 
 export interface MockCoreOptions {
   /** The bundled OpenAPI 3.1 document (`@entrada/openapi/openapi.json`). */
@@ -56,6 +56,12 @@ export interface MockCoreOptions {
    * safe). Set by `createEntradaMock` when `document` is the bundled one; a custom document compiles at run time.
    */
   precompiledValidators?: boolean;
+  /**
+   * The run-time schema compiler (`ajvSchemaCompiler` from `@entrada/mock-server/compiler`) for what is not
+   * precompiled: response validation and custom documents. The Node entries pass it; without it (the browser
+   * build) asking for either throws a `MockConfigError` here, at construction.
+   */
+  schemaCompiler?: SchemaCompilerFactory;
   /** Seed data for every new session (each module reads its own key). */
   seed?: SeedData;
   /** OAuth clients; defaults to the demo clients. */
@@ -128,7 +134,7 @@ export class MockCore {
   readonly controlRoutes = new Router<{ section: SectionModule | null; route: ControlRoute }>();
   readonly responseViolations: Array<{ operationId: string; status: number; errors: string[] }> = [];
   readonly options: Required<
-    Omit<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls" | "linkKey">
+    Omit<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls" | "linkKey" | "schemaCompiler">
   > &
     Pick<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls">;
   /** Signs and verifies the asset links this engine hands out. */
@@ -163,7 +169,12 @@ export class MockCore {
     this.links = new LinkSigner(options.linkKey);
     this.document = options.document;
     this.sections = options.sections;
-    this.validator = new Validator(options.document, options.precompiledValidators === true);
+    this.validator = new Validator(options.document, {
+      precompiled: options.precompiledValidators === true,
+      compiler: options.schemaCompiler,
+    });
+    if (this.options.validateResponses && !this.validator.compilesAtRunTime)
+      throw needsCompiler("Response validation (`validateResponses`)");
     this.operations = compileOperations(options.document);
     this.errorFormats = options.sections.flatMap((s) => (s.errorFormat ? [s.errorFormat] : []));
     const handlers = new Map<string, OperationHandler>();

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent, fetch as undiciFetch } from "undici";
+import { ajvSchemaCompiler } from "../compiler/ajv.ts";
 import type { MockCore } from "../core/engine.ts";
 import { ulid } from "../core/ids.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
@@ -188,7 +189,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     docs = true,
     ...coreOptions
   } = options;
-  const core = given ?? createEntradaMock(coreOptions);
+  // Node runs Ajv's compiler: response validation and custom documents work here (the browser build has neither).
+  const core = given ?? createEntradaMock({ schemaCompiler: ajvSchemaCompiler, ...coreOptions });
   const server = createServer({ keepAliveTimeout: 5000 }, nodeHandler(core, `${host}:${port}`, { docs }));
   server.on("clientError", (_error, socket) => {
     const logId = `log_${ulid(Date.now())}`;
