@@ -30,7 +30,13 @@ import { idempotencyKeyOf, invalidParameters, readBody } from "./pipeline/8-inpu
 import { beginWrite, completeWrite } from "./pipeline/9-idempotency.ts";
 import { invokeHandler } from "./pipeline/10-invoke.ts";
 import type { OperationRequest } from "./pipeline/request.ts";
-import { ProblemError, type ProblemOptions, problemResponse, reformatProblem } from "./problems.ts";
+import {
+  errorFormatFor,
+  ProblemError,
+  type ProblemOptions,
+  problemResponse,
+  reformatProblem,
+} from "./problems.ts";
 import { handlerFor } from "./section.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
 import { withinMount } from "./target.ts";
@@ -397,7 +403,12 @@ export class MockCore {
       return this.problem("not-found", DEFAULT_CULTURE, logId, origin, { instance: url.pathname });
     known.instance = pathname;
     const method = request.method.toUpperCase();
-    const culture = requestCulture(headers, logId, origin, pathname);
+    // A section that owns the path may negotiate its own way (the BI feed); its rule covers the engine's errors.
+    const own =
+      this.errorFormats.length > 0 ? errorFormatFor(this.errorFormats, pathname)?.culture : undefined;
+    if (own) known.culture = own(undefined);
+    const negotiated = requestCulture(headers, logId, origin, pathname);
+    const culture = own ? own(headers["accept-language"]) : negotiated;
     known.culture = culture;
     const sessionId = mockSessionId(headers, url, pathname, culture, logId, origin);
     duplicatedHeaderProblem(request, culture, logId, origin, pathname);
