@@ -16,7 +16,7 @@ afterEach(async () => {
 
 /** A host that reads the body, offers the request to the docs, and answers 418 with the body itself otherwise. */
 async function host(docs: DocsServer): Promise<string> {
-  server = createServer((req, res) => {
+  const running = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", async () => {
@@ -27,8 +27,9 @@ async function host(docs: DocsServer): Promise<string> {
         .end(`host: ${req.method} ${req.url} ${body?.length ?? 0}`);
     });
   });
-  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
+  server = running;
+  await new Promise<void>((resolve) => running.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(running.address() as AddressInfo).port}`;
 }
 
 describe("answerNode", () => {
