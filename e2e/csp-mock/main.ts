@@ -36,9 +36,11 @@ async function journey() {
     params: { path: { id: cart.data.id } },
     body: { articleId: article.id, slotId: slot.id, quantity: 0 },
   });
-  // The wire format itself, without the SDK: problem+json.
-  const raw = await fetch(`${mock.baseUrl}/shop/v1/discovery/events?limit=abc`, {
-    headers: { authorization: "Bearer not-a-token", "accept-language": "en-GB" },
+  // The wire format itself: problem+json, for a validation failure (the client's authenticated fetch) and for a
+  // request without a token.
+  const invalid = await client.fetch(`${mock.baseUrl}/shop/v1/discovery/events?limit=abc`);
+  const anonymous = await fetch(`${mock.baseUrl}/shop/v1/discovery/events`, {
+    headers: { "accept-language": "en-GB" },
   });
   return {
     logId: events.meta.logId ?? null,
@@ -56,7 +58,8 @@ async function journey() {
       slug: badBody.error.kind === "problem" ? badBody.error.slug : badBody.error.kind,
       pointers: badBody.error.kind === "problem" ? badBody.error.errors.map((e) => e.pointer) : [],
     },
-    raw: { status: raw.status, contentType: raw.headers.get("content-type"), body: await raw.json() },
+    raw: [invalid, anonymous].map((r) => ({ status: r.status, contentType: r.headers.get("content-type") })),
+    rawBodies: [await invalid.json(), await anonymous.json()],
   };
 }
 

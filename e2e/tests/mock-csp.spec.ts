@@ -116,19 +116,26 @@ test("the mock's browser build answers real requests under script-src 'self' wit
     items: [2],
     badQuery: { status: 400, slug: "validation-error", pointers: ["/query/limit"] },
     badBody: { status: 400, slug: "validation-error", pointers: expect.arrayContaining(["/body/quantity"]) },
-    raw: {
-      status: 401,
-      contentType: "application/problem+json",
-      body: { status: 401, type: expect.stringContaining("https://docs.entrada.dev/problems/") },
-    },
+    raw: [
+      { status: 400, contentType: "application/problem+json" },
+      { status: 401, contentType: "application/problem+json" },
+    ],
+    rawBodies: [
+      {
+        type: "https://docs.entrada.dev/problems/validation-error",
+        status: 400,
+        errors: [expect.objectContaining({ pointer: "/query/limit" })],
+      },
+      { type: "https://docs.entrada.dev/problems/unauthorized", status: 401 },
+    ],
   });
   const violations = await page.evaluate(
     () => (window as unknown as { cspViolations: string[] }).cspViolations,
   );
   expect(violations).toEqual([]);
-  // Chromium logs each deliberately failing request (400, 400, 401) as a console error; nothing else is logged.
+  // Chromium logs each deliberately failing request (400, 400, 400, 401) as a console error; nothing else is.
   expect(consoleErrors).toEqual(
-    [400, 400, 401].map((status) => expect.stringMatching(new RegExp(`status of ${status} \\(`))),
+    [400, 400, 400, 401].map((status) => expect.stringMatching(new RegExp(`status of ${status} \\(`))),
   );
 
   // The policy is enforced (the checks above are not vacuous): a same-origin script that evaluates code is refused
