@@ -8,6 +8,7 @@ export { buildSnapshot, GUIDE_NAMES } from "./content.ts";
 export { GUIDE_SOURCES, loadGuides } from "./guides.ts";
 export { MAX_MESSAGE_BYTES, PROTOCOL_VERSIONS } from "./mcp.ts";
 export {
+  answerNode,
   createNodeDocsServer,
   loadGuidesFromPackages,
   type NodeDocsServerOptions,

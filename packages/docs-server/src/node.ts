@@ -67,37 +67,58 @@ export function nodeListener(docs: DocsServer) {
     });
     req.on("error", () => req.socket.destroy());
     req.on("end", () => {
-      const method = req.method ?? "GET";
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers))
-        if (typeof value === "string") headers.set(name, value);
-        else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-      const body = method === "GET" || method === "HEAD" ? null : Buffer.concat(chunks);
-      const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
-        method,
-        headers,
-        body,
+      void answerNode(docs, req, res, Buffer.concat(chunks)).then((answered) => {
+        if (!answered) writeResponse(res, notFound(req.url ?? "/"));
       });
-      docs.fetch(request, req.socket.remoteAddress).then(
-        async (response) => {
-          const answer = response ?? notFound(req.url ?? "/");
-          res.writeHead(answer.status, Object.fromEntries(answer.headers));
-          res.end(answer.body ? Buffer.from(await answer.arrayBuffer()) : undefined);
-        },
-        (error: unknown) => {
-          console.error(error);
-          if (!res.headersSent) res.writeHead(500, { "content-type": "application/problem+json" });
-          res.end(
-            JSON.stringify({
-              type: "https://docs.entrada.dev/problems/internal-error",
-              title: "Internal error",
-              status: 500,
-            }),
-          );
-        },
-      );
     });
   };
+}
+
+/**
+ * Answers one `node:http` request whose body was already read, when the documentation server serves its path;
+ * resolves `false` (having written nothing) when it does not, so a host server (the mock's CLI mounts the docs
+ * this way) answers it itself. A failure of the docs server is a logged 500 problem.
+ * @example if (!(await answerNode(docs, req, res, body))) serveTheRest(req, res, body);
+ */
+export async function answerNode(
+  docs: DocsServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Uint8Array | null,
+): Promise<boolean> {
+  const method = req.method ?? "GET";
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers))
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
+    method,
+    headers,
+    body: method === "GET" || method === "HEAD" || body === null ? null : (body as BodyInit),
+  });
+  let response: Response | null;
+  try {
+    response = await docs.fetch(request, req.socket.remoteAddress);
+  } catch (error) {
+    console.error(error);
+    if (!res.headersSent) res.writeHead(500, { "content-type": "application/problem+json" });
+    res.end(
+      JSON.stringify({
+        type: "https://docs.entrada.dev/problems/internal-error",
+        title: "Internal error",
+        status: 500,
+      }),
+    );
+    return true;
+  }
+  if (!response) return false;
+  await writeResponse(res, response);
+  return true;
+}
+
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
 }
 
 function notFound(path: string): Response {

@@ -372,10 +372,12 @@ console.log(
 // In-process: the engine alone (no sockets), small vs grown document in alternating batches. This isolates
 // what the document size costs the engine from the HTTP layer and from the machine's noise.
 const { createEntradaMock } = await import(join(root, "dist/index.js"));
+// A custom (grown) document compiles its validators at run time: the Node compiler is injected.
+const { ajvSchemaCompiler } = await import(join(root, "dist/compiler/index.js"));
 async function engineOps(document) {
   const core = createEntradaMock({
     rateLimit: false,
-    ...(document ? { document } : {}),
+    ...(document ? { document, schemaCompiler: ajvSchemaCompiler } : {}),
     seed: JSON.parse(readFileSync(seedPath, "utf8")),
   });
   const tokenResponse = await core.handle({

@@ -6,8 +6,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { newAjv } from "../src/compiler/ajv.ts";
 import { compileOperations, type OpenApiDocument } from "../src/core/document.ts";
-import { DOC_ID, FORM, newAjv, paramsSchema, refTo } from "../src/core/validation.ts";
+import { DOC_ID, FORM, paramsSchema, refTo } from "../src/core/validation.ts";
 
 const doc = JSON.parse(
   readFileSync(fileURLToPath(import.meta.resolve("@entrada/openapi/openapi.json")), "utf8"),

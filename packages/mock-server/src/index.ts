@@ -40,6 +40,11 @@ export type {
   SeedData,
   World,
 } from "./core/types.ts";
+export {
+  MockConfigError,
+  type SchemaCompiler,
+  type SchemaCompilerFactory,
+} from "./core/validation.ts";
 export { defaultControls, defaultSections } from "./sections/index.ts";
 export { TEST_CARDS } from "./sections/shop/checkout.ts";
 export { parseQuicode, quicodeFor } from "./sections/shop/quicode.ts";

@@ -4108,6 +4108,41 @@ export interface components {
                 "application/json": components["schemas"]["ODataError"];
             };
         };
+        /** @description The `Accept` header allows none of the media types this resource serves (JSON; `$metadata` also XML) and no `$format` overrides it (OData: `$format`, when present, takes precedence over `Accept`). Like every error of the feed it is an OData JSON error, code `NotAcceptable`, target `accept`, in the feed's culture. */
+        ODataNotAcceptable: {
+            headers: {
+                "X-Log-Id": components["headers"]["X-Log-Id"];
+                "OData-Version": components["headers"]["OData-Version"];
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "NotAcceptable",
+                 *         "message": "This operation answers application/json; the Accept header allows none of them.",
+                 *         "target": "accept",
+                 *         "details": [
+                 *           {
+                 *             "code": "NotAcceptable",
+                 *             "message": "Accept application/json.",
+                 *             "target": "accept"
+                 *           }
+                 *         ],
+                 *         "innererror": {
+                 *           "logId": "log_01JDXM5F6G7H8J9K0M1N2P3Q4R"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ODataError"];
+            };
+        };
         /** @description Rate limit exceeded; retry after `Retry-After` seconds (bulk loaders should page sequentially). */
         ODataTooManyRequests: {
             headers: {
@@ -8748,6 +8783,7 @@ export interface operations {
             400: components["responses"]["ODataBadRequest"];
             401: components["responses"]["ODataUnauthorized"];
             403: components["responses"]["ODataForbidden"];
+            406: components["responses"]["ODataNotAcceptable"];
             429: components["responses"]["ODataTooManyRequests"];
             501: components["responses"]["ODataNotImplemented"];
         };
@@ -8808,6 +8844,7 @@ export interface operations {
             400: components["responses"]["ODataBadRequest"];
             401: components["responses"]["ODataUnauthorized"];
             403: components["responses"]["ODataForbidden"];
+            406: components["responses"]["ODataNotAcceptable"];
             429: components["responses"]["ODataTooManyRequests"];
             501: components["responses"]["ODataNotImplemented"];
         };
@@ -8905,6 +8942,7 @@ export interface operations {
             400: components["responses"]["ODataBadRequest"];
             401: components["responses"]["ODataUnauthorized"];
             403: components["responses"]["ODataForbidden"];
+            406: components["responses"]["ODataNotAcceptable"];
             429: components["responses"]["ODataTooManyRequests"];
             501: components["responses"]["ODataNotImplemented"];
         };
@@ -9002,6 +9040,7 @@ export interface operations {
             400: components["responses"]["ODataBadRequest"];
             401: components["responses"]["ODataUnauthorized"];
             403: components["responses"]["ODataForbidden"];
+            406: components["responses"]["ODataNotAcceptable"];
             429: components["responses"]["ODataTooManyRequests"];
             501: components["responses"]["ODataNotImplemented"];
         };
@@ -9099,6 +9138,7 @@ export interface operations {
             400: components["responses"]["ODataBadRequest"];
             401: components["responses"]["ODataUnauthorized"];
             403: components["responses"]["ODataForbidden"];
+            406: components["responses"]["ODataNotAcceptable"];
             429: components["responses"]["ODataTooManyRequests"];
             501: components["responses"]["ODataNotImplemented"];
         };
@@ -9196,6 +9236,7 @@ export interface operations {
             400: components["responses"]["ODataBadRequest"];
             401: components["responses"]["ODataUnauthorized"];
             403: components["responses"]["ODataForbidden"];
+            406: components["responses"]["ODataNotAcceptable"];
             429: components["responses"]["ODataTooManyRequests"];
             501: components["responses"]["ODataNotImplemented"];
         };
@@ -9259,6 +9300,7 @@ export interface operations {
             401: components["responses"]["ODataUnauthorized"];
             403: components["responses"]["ODataForbidden"];
             404: components["responses"]["ODataNotFound"];
+            406: components["responses"]["ODataNotAcceptable"];
             429: components["responses"]["ODataTooManyRequests"];
             501: components["responses"]["ODataNotImplemented"];
         };
@@ -9336,6 +9378,7 @@ export interface operations {
             401: components["responses"]["ODataUnauthorized"];
             403: components["responses"]["ODataForbidden"];
             404: components["responses"]["ODataNotFound"];
+            406: components["responses"]["ODataNotAcceptable"];
             429: components["responses"]["ODataTooManyRequests"];
             501: components["responses"]["ODataNotImplemented"];
         };

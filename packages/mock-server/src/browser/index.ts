@@ -5,9 +5,16 @@
  */
 import { type SetupWorker, setupWorker } from "msw/browser";
 import type { MockCore } from "../core/engine.ts";
-import { createMock, type EntradaMsw, type MockHandlersOptions } from "../msw/index.ts";
+import { bridgeMock, type EntradaMsw, type MockHandlersOptions } from "../msw/bridge.ts";
 
-export interface BrowserMockOptions extends MockHandlersOptions {
+export { MockConfigError } from "../core/validation.ts";
+
+/**
+ * Options of the browser build. It validates requests with the validators precompiled from the bundled contract
+ * only (no Ajv compiler, no `new Function`: it runs under a strict Content-Security-Policy without
+ * 'unsafe-eval'); `validateResponses` or a custom `document` throw a `MockConfigError` naming the alternatives.
+ */
+export interface BrowserMockOptions extends Omit<MockHandlersOptions, "schemaCompiler"> {
   /** URL of `mockServiceWorker.js` (default "/mockServiceWorker.js"). */
   serviceWorkerUrl?: string;
   /** Silence msw's console output (default true). */
@@ -32,7 +39,7 @@ export interface BrowserMock {
  */
 export async function startBrowserMock(options: BrowserMockOptions): Promise<BrowserMock> {
   const { serviceWorkerUrl = "/mockServiceWorker.js", quiet = true, ...rest } = options;
-  const mock = createMock(rest);
+  const mock = bridgeMock(rest);
   const worker = setupWorker(...mock.handlers);
   await worker.start({ serviceWorker: { url: serviceWorkerUrl }, onUnhandledFrame: "bypass", quiet });
   return {

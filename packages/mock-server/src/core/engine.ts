@@ -30,7 +30,13 @@ import { idempotencyKeyOf, invalidParameters, readBody } from "./pipeline/8-inpu
 import { beginWrite, completeWrite } from "./pipeline/9-idempotency.ts";
 import { invokeHandler } from "./pipeline/10-invoke.ts";
 import type { OperationRequest } from "./pipeline/request.ts";
-import { ProblemError, type ProblemOptions, problemResponse, reformatProblem } from "./problems.ts";
+import {
+  errorFormatFor,
+  ProblemError,
+  type ProblemOptions,
+  problemResponse,
+  reformatProblem,
+} from "./problems.ts";
 import { handlerFor } from "./section.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
 import { withinMount } from "./target.ts";
@@ -44,7 +50,7 @@ import type {
   SectionModule,
   SeedData,
 } from "./types.ts";
-import { Validator } from "./validation.ts";
+import { needsCompiler, type SchemaCompilerFactory, Validator } from "./validation.ts";
 
 export interface MockCoreOptions {
   /** The bundled OpenAPI 3.1 document (`@entrada/openapi/openapi.json`). */
@@ -56,6 +62,12 @@ export interface MockCoreOptions {
    * safe). Set by `createEntradaMock` when `document` is the bundled one; a custom document compiles at run time.
    */
   precompiledValidators?: boolean;
+  /**
+   * The run-time schema compiler (`ajvSchemaCompiler` from `@entrada/mock-server/compiler`) for what is not
+   * precompiled: response validation and custom documents. The Node entries pass it; without it (the browser
+   * build) asking for either throws a `MockConfigError` here, at construction.
+   */
+  schemaCompiler?: SchemaCompilerFactory;
   /** Seed data for every new session (each module reads its own key). */
   seed?: SeedData;
   /** OAuth clients; defaults to the demo clients. */
@@ -128,7 +140,7 @@ export class MockCore {
   readonly controlRoutes = new Router<{ section: SectionModule | null; route: ControlRoute }>();
   readonly responseViolations: Array<{ operationId: string; status: number; errors: string[] }> = [];
   readonly options: Required<
-    Omit<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls" | "linkKey">
+    Omit<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls" | "linkKey" | "schemaCompiler">
   > &
     Pick<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls">;
   /** Signs and verifies the asset links this engine hands out. */
@@ -163,7 +175,12 @@ export class MockCore {
     this.links = new LinkSigner(options.linkKey);
     this.document = options.document;
     this.sections = options.sections;
-    this.validator = new Validator(options.document, options.precompiledValidators === true);
+    this.validator = new Validator(options.document, {
+      precompiled: options.precompiledValidators === true,
+      compiler: options.schemaCompiler,
+    });
+    if (this.options.validateResponses && !this.validator.compilesAtRunTime)
+      throw needsCompiler("Response validation (`validateResponses`)");
     this.operations = compileOperations(options.document);
     this.errorFormats = options.sections.flatMap((s) => (s.errorFormat ? [s.errorFormat] : []));
     const handlers = new Map<string, OperationHandler>();
@@ -386,7 +403,12 @@ export class MockCore {
       return this.problem("not-found", DEFAULT_CULTURE, logId, origin, { instance: url.pathname });
     known.instance = pathname;
     const method = request.method.toUpperCase();
-    const culture = requestCulture(headers, logId, origin, pathname);
+    // A section that owns the path may negotiate its own way (the BI feed); its rule covers the engine's errors.
+    const own =
+      this.errorFormats.length > 0 ? errorFormatFor(this.errorFormats, pathname)?.culture : undefined;
+    if (own) known.culture = own(undefined);
+    const negotiated = requestCulture(headers, logId, origin, pathname);
+    const culture = own ? own(headers["accept-language"]) : negotiated;
     known.culture = culture;
     const sessionId = mockSessionId(headers, url, pathname, culture, logId, origin);
     duplicatedHeaderProblem(request, culture, logId, origin, pathname);

@@ -395,6 +395,11 @@ export function problemResponse(
   return cors(response, origin);
 }
 
+/** The error format that owns `path` (below the base path), if any. */
+export function errorFormatFor(formats: readonly ErrorFormat[], path: string): ErrorFormat | undefined {
+  return formats.find((f) => path === f.pathPrefix || path.startsWith(`${f.pathPrefix}/`));
+}
+
 /**
  * The problem+json `response` re-rendered by the error format owning the request's path: same status and headers,
  * its content type and body. Unchanged when no format owns the path.
@@ -407,7 +412,7 @@ export function reformatProblem(
 ): MockResponse {
   const path = withinMount(mountPath, rawPath(request.url));
   if (path === null) return response;
-  const format = formats.find((f) => path === f.pathPrefix || path.startsWith(`${f.pathPrefix}/`));
+  const format = errorFormatFor(formats, path);
   if (!format || typeof response.body !== "string") return response;
   const rendered = format.render(JSON.parse(response.body));
   return {

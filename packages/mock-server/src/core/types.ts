@@ -126,6 +126,13 @@ export interface ErrorFormat {
     logId?: string;
     errors?: { pointer: string; detail: string }[];
   }): { contentType: string; headers?: Record<string, string>; body: unknown };
+  /**
+   * The culture of everything answered on these paths, the engine's own errors included, when the section
+   * negotiates differently from the API-wide rule (the BI feed: English for no header or `*`). Called with the
+   * raw `Accept-Language` (undefined when absent) after the engine has checked it is well-formed, and with
+   * undefined for a malformed one's 400. Default: the API-wide negotiation.
+   */
+  culture?(acceptLanguage: string | undefined): Culture;
 }
 
 export interface ControlRoute {

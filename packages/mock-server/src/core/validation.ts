@@ -1,30 +1,45 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { validators as coercingValidators } from "../generated/validators-coercing.js";
 import { validators as plainValidators } from "../generated/validators-plain.js";
 import type { OpenApiDocument, OperationSpec, ParamLocation } from "./document.ts";
 import type { FieldError } from "./problems.ts";
 import type { Culture } from "./types.ts";
 
+/**
+ * The validation core is platform-free and holds no schema compiler: it runs the validators precompiled from the
+ * bundled contract (`src/generated/`, Ajv standalone code, no `new Function`, so it works under a strict CSP
+ * without 'unsafe-eval'). Whatever needs a validator compiled at run time (response validation, a custom
+ * document) takes a `SchemaCompiler` the caller injects: the Node entries (`/node`, the CLI, `/msw` for Node test
+ * suites) pass the Ajv one from `../compiler/ajv.ts`; the browser entry never does.
+ */
 export const DOC_ID = "entrada-openapi.json";
 
 export function refTo(pointer: string): string {
   return `${DOC_ID}#${pointer.split("/").map(encodeURIComponent).join("/")}`;
 }
 
-export function newAjv(coerce: boolean, source = false) {
-  const ajv = new Ajv2020({
-    strict: false,
-    allErrors: true,
-    coerceTypes: coerce ? "array" : false,
-    validateSchema: false,
-    logger: false,
-    ...(source ? { code: { source: true, esm: true } } : {}),
-    // OpenAPI's own keywords are annotations for validation purposes.
-    keywords: ["example", "discriminator", "xml", "externalDocs"],
-  });
-  addFormats(ajv);
-  return ajv;
+/** Compiles JSON Schemas (which may `$ref` the document as `DOC_ID`) into validators at run time. */
+export interface SchemaCompiler {
+  compile(schema: object, options: { coerce: boolean }): ValidateFunction;
+}
+
+/** Makes the run-time compiler for one document (called at most once per engine, on first need). */
+export type SchemaCompilerFactory = (document: OpenApiDocument) => SchemaCompiler;
+
+/** A configuration asks for something the engine cannot do without a run-time schema compiler. */
+export class MockConfigError extends Error {
+  override readonly name = "MockConfigError";
+}
+
+/** Why an engine without a compiler refuses `what` (the browser build's error for a strict-CSP-unsafe option). */
+export function needsCompiler(what: string): MockConfigError {
+  return new MockConfigError(
+    `${what} needs schemas compiled at run time (Ajv's compiler evaluates generated code), which this build leaves ` +
+      "out so it runs under a strict Content-Security-Policy without 'unsafe-eval'. It validates requests " +
+      "against the bundled contract with precompiled validators only. Run the mock with Node " +
+      "(`entrada-mock`, `@entrada/mock-server/node` or `/msw`), or pass `schemaCompiler` from " +
+      "`@entrada/mock-server/compiler` to `createEntradaMock` where eval is allowed.",
+  );
 }
 
 export const FORM = "application/x-www-form-urlencoded";
@@ -71,27 +86,43 @@ interface OperationValidators {
   body: Map<string, ValidateFunction | null>;
 }
 
+export interface ValidatorOptions {
+  /**
+   * Use the validators precompiled from the bundled contract (`src/generated/validators-*.js`). Only for the
+   * bundled document; a custom document needs `compiler`.
+   */
+  precompiled: boolean;
+  /** The run-time compiler for what is not precompiled (response validators, custom documents), if any. */
+  compiler?: SchemaCompilerFactory | undefined;
+}
+
 /**
  * Request (and, in the response-validation mode, response) validators. Each operation's validators
- * are compiled on its first request, so start-up stays flat however large the document grows.
+ * are looked up (or compiled) on its first request, so start-up stays flat however large the document grows.
  */
 export class Validator {
-  private readonly plain = newAjv(false);
-  private readonly coercing = newAjv(true);
   private readonly cache = new Map<string, OperationValidators>();
   private readonly responseCache = new Map<string, ValidateFunction>();
-
-  /**
-   * Whether to use the validators precompiled from the bundled contract (`src/generated/validators-*.js`, Ajv
-   * standalone code): no `new Function` for requests, so they work under a strict CSP without 'unsafe-eval'. Only
-   * for the bundled document (a custom document compiles at run time; so do response validators).
-   */
   private readonly precompiled: boolean;
+  private readonly makeCompiler: (() => SchemaCompiler) | null;
+  private compiler: SchemaCompiler | null = null;
 
-  constructor(doc: OpenApiDocument, precompiled = true) {
-    this.precompiled = precompiled;
-    this.plain.addSchema(doc as object, DOC_ID);
-    this.coercing.addSchema(doc as object, DOC_ID);
+  constructor(doc: OpenApiDocument, options: ValidatorOptions) {
+    this.precompiled = options.precompiled;
+    const factory = options.compiler;
+    this.makeCompiler = factory ? () => factory(doc) : null;
+    if (!this.precompiled && !this.makeCompiler) throw needsCompiler("A custom OpenAPI document");
+  }
+
+  /** Whether response validators can be made (they are always compiled at run time). */
+  get compilesAtRunTime(): boolean {
+    return this.makeCompiler !== null;
+  }
+
+  private compile(schema: object, coerce: boolean, what: string): ValidateFunction {
+    if (!this.makeCompiler) throw needsCompiler(what);
+    this.compiler ??= this.makeCompiler();
+    return this.compiler.compile(schema, { coerce });
   }
 
   /** Whether a location has anything to validate for this operation (skips work on the hot path). */
@@ -103,18 +134,21 @@ export class Validator {
     let v = this.cache.get(op.operationId);
     if (v) return v;
     v = { params: {}, body: new Map() };
+    const what = `Validating ${op.operationId} (not in the precompiled validators)`;
     for (const location of ["path", "query", "header"] as const) {
       const schema = paramsSchema(op, location);
       if (schema)
         v.params[location] =
           (this.precompiled ? coercingValidators[`params ${op.operationId} ${location}`] : undefined) ??
-          this.coercing.compile(schema);
+          this.compile(schema, true, what);
     }
     for (const [media, pointer] of op.body?.media ?? []) {
-      const ajv = media === FORM ? this.coercing : this.plain;
       const key = `body ${media} ${pointer}`;
       const pre = this.precompiled ? (media === FORM ? coercingValidators : plainValidators)[key] : undefined;
-      v.body.set(media, pointer ? (pre ?? ajv.compile({ $ref: refTo(pointer) })) : null);
+      v.body.set(
+        media,
+        pointer ? (pre ?? this.compile({ $ref: refTo(pointer) }, media === FORM, what)) : null,
+      );
     }
     this.cache.set(op.operationId, v);
     return v;
@@ -149,7 +183,7 @@ export class Validator {
   response(pointer: string, value: unknown): string[] {
     let validate = this.responseCache.get(pointer);
     if (!validate) {
-      validate = this.plain.compile({ $ref: refTo(pointer) });
+      validate = this.compile({ $ref: refTo(pointer) }, false, "Response validation (`validateResponses`)");
       this.responseCache.set(pointer, validate);
     }
     if (validate(value)) return [];

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent, fetch as undiciFetch } from "undici";
+import { ajvSchemaCompiler } from "../compiler/ajv.ts";
 import type { MockCore } from "../core/engine.ts";
 import { ulid } from "../core/ids.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
@@ -66,44 +67,25 @@ function duplicates(raw: string[]): string[] | undefined {
 const DOCS_PATHS =
   /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/[^?#]*|reference\/?|reference\/openapi\.json|docs\/?|)(?:[?#]|$)/;
 
-/** The subset of `@entrada/docs-server` the mock mounts (an optional peer: msw users never install it). */
-interface DocsServer {
-  fetch(request: Request, clientAddress?: string): Promise<Response | null>;
-}
+/** Answers a request when the documentation server serves its path; `false` when it does not. */
+type DocsAnswer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => Promise<boolean>;
 
 /**
- * The documentation server, created on its first request (it pulls in the MCP SDK and builds a search index);
- * `null` when `@entrada/docs-server` is not installed.
+ * The documentation server (`@entrada/docs-server`, an optional peer), created on its first request (it pulls in
+ * the MCP SDK and builds a search index); `null` when the package is not installed.
  */
-function lazyDocs(core: MockCore): () => Promise<DocsServer | null> {
-  let docs: Promise<DocsServer | null> | null = null;
+function lazyDocs(core: MockCore): () => Promise<DocsAnswer | null> {
+  let docs: Promise<DocsAnswer | null> | null = null;
   return () => {
     docs ??= import("@entrada/docs-server").then(
-      ({ createNodeDocsServer }) =>
-        createNodeDocsServer({ document: core.document, links: { mockControls: "/__mock" } }),
+      ({ createNodeDocsServer, answerNode }) => {
+        const server = createNodeDocsServer({ document: core.document, links: { mockControls: "/__mock" } });
+        return (req, res, body) => answerNode(server, req, res, body);
+      },
       () => null,
     );
     return docs;
   };
-}
-
-/** Ask the documentation server, in web-standard terms, about one mock request; `null` when it does not serve it. */
-async function askDocs(
-  docs: DocsServer,
-  request: MockRequest,
-  address: string | undefined,
-): Promise<MockResponse | null> {
-  const response = await docs.fetch(
-    new Request(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.method === "GET" || request.method === "HEAD" ? null : (request.body as BodyInit | null),
-    }),
-    address,
-  );
-  if (!response) return null;
-  const body = response.body ? await response.text() : null;
-  return { status: response.status, headers: Object.fromEntries(response.headers), body };
 }
 
 /** Serves a core over an existing node:http request (usable as middleware in your own server). */
@@ -119,34 +101,28 @@ export function nodeHandler(core: MockCore, fallbackHost: string, options: { doc
       body,
       ...(dups ? { duplicateHeaders: dups } : {}),
     };
-    const answer =
-      docs && DOCS_PATHS.test(req.url ?? "")
-        ? docs().then(
-            async (server) =>
-              (server && (await askDocs(server, request, req.socket.remoteAddress))) ?? core.handle(request),
-          )
-        : core.handle(request);
-    answer.then(
-      (response) => {
-        if (response.drop) {
-          req.socket.destroy();
-          return;
-        }
-        res.writeHead(response.status, response.headers);
-        res.end(response.body ?? undefined);
-      },
-      (error: unknown) => {
-        console.error(error);
-        if (!res.headersSent) res.writeHead(500, { "content-type": "application/problem+json" });
-        res.end(
-          JSON.stringify({
-            type: "https://docs.entrada.dev/problems/internal-error",
-            title: "Internal error",
-            status: 500,
-          }),
-        );
-      },
-    );
+    const respond = (response: MockResponse) => {
+      if (response.drop) {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(response.status, response.headers);
+      res.end(response.body ?? undefined);
+    };
+    // The engine never rejects (a failure is its own 500 problem); the docs server answers its paths itself. What
+    // is left (a response that cannot be written) ends the connection instead of the process.
+    const broken = (error: unknown) => {
+      console.error(error);
+      req.socket.destroy();
+    };
+    if (docs && DOCS_PATHS.test(req.url ?? ""))
+      docs()
+        .then(async (answer) => answer !== null && (await answer(req, res, body)))
+        .then(async (answered) => {
+          if (!answered) respond(await core.handle(request));
+        })
+        .catch(broken);
+    else core.handle(request).then(respond).catch(broken);
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
@@ -188,7 +164,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     docs = true,
     ...coreOptions
   } = options;
-  const core = given ?? createEntradaMock(coreOptions);
+  // Node runs Ajv's compiler: response validation and custom documents work here (the browser build has neither).
+  const core = given ?? createEntradaMock({ schemaCompiler: ajvSchemaCompiler, ...coreOptions });
   const server = createServer({ keepAliveTimeout: 5000 }, nodeHandler(core, `${host}:${port}`, { docs }));
   server.on("clientError", (_error, socket) => {
     const logId = `log_${ulid(Date.now())}`;

@@ -2,14 +2,20 @@
  * Regressions for contract breaks an OpenAPI fuzzer found (schemathesis, every operation): each request runs
  * through the whole engine with strict response validation, so an answer that drifts from the contract is a 500.
  */
+
 import { describe, expect, it } from "vitest";
+import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import type { MockResponse } from "../../src/core/types.ts";
 import { createEntradaMock } from "../../src/index.ts";
 
 const BASE = "http://mock.test";
 
 function setup() {
-  const core = createEntradaMock({ validateResponses: "strict", rateLimit: false });
+  const core = createEntradaMock({
+    validateResponses: "strict",
+    rateLimit: false,
+    schemaCompiler: ajvSchemaCompiler,
+  });
   const send = (
     method: string,
     path: string,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import type { OpenApiDocument } from "../../src/core/document.ts";
 import { createMockCore } from "../../src/core/engine.ts";
 import { defineSection, dynamicHandler } from "../../src/core/section.ts";
@@ -54,6 +55,7 @@ describe("response validation mode", () => {
   it("passes conforming responses through", async () => {
     const core = createMockCore({
       document: doc,
+      schemaCompiler: ajvSchemaCompiler,
       sections: [section({ n: 1 })],
       validateResponses: "strict",
     });
@@ -65,6 +67,7 @@ describe("response validation mode", () => {
   it("turns a response that breaks the document into a 500 naming the violation (strict) or records it (report)", async () => {
     const strict = createMockCore({
       document: doc,
+      schemaCompiler: ajvSchemaCompiler,
       sections: [section({ n: "one" })],
       validateResponses: "strict",
     });
@@ -76,6 +79,7 @@ describe("response validation mode", () => {
 
     const report = createMockCore({
       document: doc,
+      schemaCompiler: ajvSchemaCompiler,
       sections: [section({ n: "one" })],
       validateResponses: "report",
     });
@@ -88,6 +92,7 @@ describe("response validation mode", () => {
     let calls = 0;
     const core = createMockCore({
       document: doc,
+      schemaCompiler: ajvSchemaCompiler,
       sections: [
         defineSection({
           name: "things",
@@ -103,7 +108,7 @@ describe("response validation mode", () => {
   });
 
   it("answers 501 for operations no section implements, and lists them", async () => {
-    const core = createMockCore({ document: doc, sections: [] });
+    const core = createMockCore({ document: doc, schemaCompiler: ajvSchemaCompiler, sections: [] });
     expect(core.unimplemented).toEqual(["getEvent"]);
     expect((await core.handle(get("/things/t_a"))).status).toBe(501);
   });
@@ -112,6 +117,7 @@ describe("response validation mode", () => {
     const seen: string[] = [];
     const core = createMockCore({
       document: doc,
+      schemaCompiler: ajvSchemaCompiler,
       sections: [
         defineSection({
           name: "things",
@@ -136,7 +142,11 @@ describe("response validation mode", () => {
   });
 
   it("answers HEAD like GET without a body, and plain OPTIONS with 405 + Allow", async () => {
-    const core = createMockCore({ document: doc, sections: [section({ n: 1 })] });
+    const core = createMockCore({
+      document: doc,
+      schemaCompiler: ajvSchemaCompiler,
+      sections: [section({ n: 1 })],
+    });
     const head = await core.handle({ ...get("/things/t_a"), method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.body).toBeNull();
@@ -148,7 +158,11 @@ describe("response validation mode", () => {
 
 describe("content negotiation", () => {
   it("answers 406 only when Accept allows none of the documented success types", async () => {
-    const core = createMockCore({ document: doc, sections: [section({ n: 1 })] });
+    const core = createMockCore({
+      document: doc,
+      schemaCompiler: ajvSchemaCompiler,
+      sections: [section({ n: 1 })],
+    });
     const withAccept = (accept: string) => core.handle({ ...get("/things/t_a"), headers: { accept } });
     for (const ok of [
       "application/json",
@@ -172,6 +186,7 @@ describe("robustness", () => {
     const errors: unknown[] = [];
     const core = createMockCore({
       document: doc,
+      schemaCompiler: ajvSchemaCompiler,
       sections: [],
       controls: [
         {

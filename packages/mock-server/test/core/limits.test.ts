@@ -2,13 +2,20 @@
  * Bounded by design: what a session (and the engine) retains has a cap as well as a lifetime, oldest first, and
  * what was dropped says so. Runs the whole engine in process with strict response validation.
  */
+
 import { describe, expect, it } from "vitest";
+import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import type { MockCoreOptions } from "../../src/core/engine.ts";
 import type { MockResponse } from "../../src/core/types.ts";
 import { createEntradaMock } from "../../src/index.ts";
 
 function setup(options: Partial<MockCoreOptions> = {}) {
-  const core = createEntradaMock({ validateResponses: "strict", rateLimit: false, ...options });
+  const core = createEntradaMock({
+    validateResponses: "strict",
+    rateLimit: false,
+    schemaCompiler: ajvSchemaCompiler,
+    ...options,
+  });
   const send = (
     method: string,
     path: string,

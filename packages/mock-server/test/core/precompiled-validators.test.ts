@@ -3,14 +3,20 @@
  * validators are precompiled (Ajv standalone, `src/generated/validators-*.js`) and give the same problems as the
  * run-time compiled ones; the generated files are fresh.
  */
+
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import type { MockResponse } from "../../src/core/types.ts";
 import { createEntradaMock } from "../../src/index.ts";
 
 function client(precompiledValidators: boolean) {
-  const core = createEntradaMock({ rateLimit: false, precompiledValidators });
+  const core = createEntradaMock({
+    rateLimit: false,
+    precompiledValidators,
+    schemaCompiler: ajvSchemaCompiler,
+  });
   const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
     core.handle({
       method,

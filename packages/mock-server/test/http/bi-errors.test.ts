@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { responseViolations } from "../../src/core/pipeline/10-invoke.ts";
 import { type Api, bearer, startApi } from "../helpers.ts";
 
 interface ODataErrorBody {
@@ -104,5 +105,105 @@ describe("BI feed: the engine's own errors are OData JSON", () => {
     // An unknown `$` option is the feed's own 400 (not the engine's), still OData.
     const bogus = await api.fetch("/bi/v1/odata/Orders?$bogus=1", { headers: bearer(token) });
     expect((await expectODataError(bogus, 400, "BadRequest")).error.target).toBe("$bogus");
+  });
+
+  it("406 when Accept allows none of the feed's types: an OData error naming them, documented by the contract", async () => {
+    for (const [path, served] of [
+      ["/bi/v1/odata/Orders", "application/json"],
+      ["/bi/v1/odata/$metadata", "application/xml"],
+      ["/bi/v1/odata/Orders/$count", "text/plain"],
+    ] as const) {
+      const response = await api.fetch(path, { headers: bearer(token, { accept: "text/csv" }) });
+      const text = await response.clone().text();
+      const body = await expectODataError(response, 406, "NotAcceptable");
+      expect(body.error.target).toBe("accept");
+      expect(body.error.details).toEqual([
+        { code: "NotAcceptable", message: expect.stringContaining(served), target: "accept" },
+      ]);
+      // The contract documents it: status, media type and body conform.
+      const match = api.mock.core.router.match("GET", path);
+      if (match.kind !== "found") throw new Error(`${path} is not routed`);
+      const violations = responseViolations(api.mock.core, match.route.op, {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        body: text,
+      });
+      expect(violations).toEqual([]);
+    }
+    // A range that covers a served type is fine; `q=0` is a refusal.
+    const wildcard = await api.fetch("/bi/v1/odata/Orders?$top=1", {
+      headers: bearer(token, { accept: "application/*" }),
+    });
+    expect(wildcard.status).toBe(200);
+    const refused = await api.fetch("/bi/v1/odata/Orders?$top=1", {
+      headers: bearer(token, { accept: "application/json;q=0, text/html" }),
+    });
+    expect(refused.status).toBe(406);
+  });
+
+  it("$format takes precedence over Accept (OData Part 1 §8.2.1): JSON is served, another format is a 501", async () => {
+    const json = await api.fetch("/bi/v1/odata/Orders?$top=1&$format=json", {
+      headers: bearer(token, { accept: "text/csv" }),
+    });
+    expect(json.status).toBe(200);
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    const metadata = await api.fetch("/bi/v1/odata/$metadata?$format=json", {
+      headers: bearer(token, { accept: "application/xml;q=0, text/csv" }),
+    });
+    expect(metadata.status).toBe(200);
+    expect(metadata.headers.get("content-type")).toMatch(/^application\/json/);
+    const xml = await api.fetch("/bi/v1/odata/Orders?$format=xml", {
+      headers: bearer(token, { accept: "text/csv" }),
+    });
+    expect((await expectODataError(xml, 501, "NotImplemented")).error.target).toBe("$format");
+  });
+});
+
+describe("BI feed: the engine's own errors follow the feed's culture (English for no header or *)", () => {
+  const german = /[äöüÄÖÜ«»]|Zugriff|Bitte|Erlaubte|Dieser Vorgang/;
+
+  it("401, 400, 404 and 406 with Accept-Language: * or none are en-GB, like the feed's rows", async () => {
+    for (const language of ["*", undefined, "*;q=0.5, xx"]) {
+      const lang: Record<string, string> = language === undefined ? {} : { "accept-language": language };
+      const answers = [
+        [await api.fetch("/bi/v1/odata/Orders", { headers: lang }), 401],
+        [await api.fetch("/bi/v1/odata/Orders?$top=many", { headers: bearer(token, lang) }), 400],
+        [await api.fetch("/bi/v1/odata/Customers", { headers: bearer(token, lang) }), 404],
+        [
+          await api.fetch("/bi/v1/odata/Orders", { headers: bearer(token, { ...lang, accept: "text/csv" }) }),
+          406,
+        ],
+      ] as const;
+      for (const [response, status] of answers) {
+        expect(response.status).toBe(status);
+        expect(response.headers.get("content-language"), `${status} ${language}`).toBe("en-GB");
+        const body = (await response.json()) as ODataErrorBody;
+        expect(body.error.message, `${status} ${language}`).not.toMatch(german);
+      }
+    }
+    // The handler's own rows and errors already were English: one language per response, whoever asks.
+    const rows = await api.fetch("/bi/v1/odata/Orders?$top=1", {
+      headers: bearer(token, { "accept-language": "*" }),
+    });
+    expect(rows.headers.get("content-language")).toBe("en-GB");
+  });
+
+  it("a named culture is honoured for the engine's errors too, and a malformed header is a 400 in en-GB", async () => {
+    const german401 = await api.fetch("/bi/v1/odata/Orders", { headers: { "accept-language": "de-CH" } });
+    expect(german401.headers.get("content-language")).toBe("de-CH");
+    const french406 = await api.fetch("/bi/v1/odata/Orders", {
+      headers: bearer(token, { "accept-language": "fr", accept: "text/csv" }),
+    });
+    expect(french406.headers.get("content-language")).toBe("fr-CH");
+    expect(((await french406.json()) as ODataErrorBody).error.message).toContain("l'en-tête Accept");
+    const malformed = await api.fetch("/bi/v1/odata/Orders", {
+      headers: bearer(token, { "accept-language": "de_CH" }),
+    });
+    const body = await expectODataError(malformed, 400, "BadRequest");
+    expect(body.error.target).toBe("accept-language");
+    expect(malformed.headers.get("content-language")).toBe("en-GB");
+    // Outside the feed, `*` keeps the API-wide default (de-CH).
+    const shop = await api.fetch("/shop/v1/discovery/events", { headers: { "accept-language": "*" } });
+    expect(shop.headers.get("content-language")).toBe("de-CH");
   });
 });

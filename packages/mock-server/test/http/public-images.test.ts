@@ -4,7 +4,9 @@
  * embedded shop's `<img src>` — no Authorization header, an image Accept — shows them. Everything else under
  * `/assets/v1` stays protected.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import { createEntradaMock } from "../../src/index.ts";
 import { startMockServer } from "../../src/node/index.ts";
 import { eventBannerId } from "../../src/sections/assets/index.ts";
@@ -146,7 +148,12 @@ describe("public event images (standalone server)", () => {
 
 describe("public event images under a base path, and seeded image URLs", () => {
   it("links the banner below the base path and serves it there", async () => {
-    const core = createEntradaMock({ basePath: "/api", rateLimit: false, validateResponses: "strict" });
+    const core = createEntradaMock({
+      basePath: "/api",
+      rateLimit: false,
+      validateResponses: "strict",
+      schemaCompiler: ajvSchemaCompiler,
+    });
     const server = await startMockServer({ core, port: 0, webhooks: false });
     try {
       const tokenResponse = await fetch(`${server.url}/api/connect/token`, {

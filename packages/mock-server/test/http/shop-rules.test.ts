@@ -2,7 +2,9 @@
  * Rules the shop shares between operations: one cart-status check for every change and the checkout, the shop
  * session registry (`ShopState.sessions`) travelling with the world, and absolute links below a base path.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import { createEntradaMock } from "../../src/index.ts";
 import { startMockServer } from "../../src/node/index.ts";
 import { type Api, bearer, readyCart, startApi } from "../helpers.ts";
@@ -138,7 +140,12 @@ describe("shop sessions live in the shop's state", () => {
 
 describe("absolute links honour the base path", () => {
   it("the Location of a created resource and the image links include /api", async () => {
-    const core = createEntradaMock({ basePath: "/api", rateLimit: false, validateResponses: "strict" });
+    const core = createEntradaMock({
+      basePath: "/api",
+      rateLimit: false,
+      validateResponses: "strict",
+      schemaCompiler: ajvSchemaCompiler,
+    });
     const server = await startMockServer({ core, port: 0, webhooks: false });
     try {
       const base = `${server.url}/api`;

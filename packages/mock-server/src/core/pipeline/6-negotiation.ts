@@ -1,4 +1,5 @@
 /** Content negotiation (RFC 9110 §12.5.1): which success media an operation answers, and does Accept allow one. */
+import { pickText, t } from "../culture.ts";
 import type { OperationSpec } from "../document.ts";
 import { stageProblem } from "../problems.ts";
 import type { OperationRequest } from "./request.ts";
@@ -43,12 +44,32 @@ export function refusesAll(accept: string | undefined, op: OperationSpec): boole
   return accept !== undefined && accept !== "" && accept !== "*/*" && !acceptsAny(accept, successMedia(op));
 }
 
+/**
+ * OData (Part 1 §8.2.1): a `$format` query option, when present, takes precedence over `Accept`; the operation
+ * judges its value (the BI feed: JSON, or 501). Only for operations that declare `$format`.
+ */
+function formatOverridesAccept(rq: OperationRequest): boolean {
+  return (
+    rq.url.searchParams.has("$format") && rq.op.params.some((p) => p.in === "query" && p.name === "$format")
+  );
+}
+
 /** Throws the 406 when the client accepts none of the operation's documented success types. */
 export function notAcceptable(rq: OperationRequest): void {
   const { op } = rq;
-  if (!refusesAll(rq.headers.accept, op)) return;
+  if (!refusesAll(rq.headers.accept, op) || formatOverridesAccept(rq)) return;
+  const media = successMedia(op);
+  const list = (or: string) => media.join(` ${or} `);
   throw stageProblem("not-acceptable", {
-    detail: `This operation answers ${successMedia(op).join(" or ")}; the Accept header allows none of them.`,
-    errors: [{ pointer: "/header/accept", detail: `Accept ${successMedia(op).join(" or ")}.` }],
+    detail: pickText(
+      t(
+        `Dieser Vorgang antwortet mit ${list("oder")}; der Accept-Header erlaubt keinen davon.`,
+        `Cette opération répond en ${list("ou")} ; l'en-tête Accept n'en autorise aucun.`,
+        `Questa operazione risponde con ${list("o")}; l'intestazione Accept non ne ammette nessuno.`,
+        `This operation answers ${list("or")}; the Accept header allows none of them.`,
+      ),
+      rq.culture,
+    ),
+    errors: [{ pointer: "/header/accept", detail: `Accept ${media.join(", ")}.` }],
   });
 }

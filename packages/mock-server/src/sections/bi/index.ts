@@ -213,9 +213,11 @@ const bi = defineSection<BiState>({
     if (own?.history === false) return { history: null };
     return { history: { ...DEFAULT_HISTORY, ...(own?.history ?? {}), anchor: clock.now() } };
   },
-  // The engine's own errors on the feed (auth, validation, rate limit, unknown entity set) are OData JSON too.
+  // The engine's own errors on the feed (auth, validation, rate limit, unknown entity set, 406) are OData JSON
+  // too, in the feed's culture (English for no header or `*`, like its rows and its own errors).
   errorFormat: {
     pathPrefix: "/bi/v1/odata",
+    culture: feedCulture,
     render: (problem) => ({
       contentType: "application/json",
       headers: { ...ODATA_VERSION },
