@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import pkg from "./package.json" with { type: "json" };
@@ -21,15 +22,18 @@ export default defineConfig(({ mode }) => {
     },
     resolve: {
       conditions: SOURCE_CONDITIONS,
-      // Preact through its React compatibility layer (≈ 5 KB gzip) rather than React 18 (45.6 KB) or 19 (69 KB):
-      // this build carries its own renderer, and the whole browser suite runs on it (e2e/tests/script-tag.spec.ts).
-      // The npm build keeps the host's React 18 or 19.
+      // Preact rather than React 18 (45.6 KB gzip) or 19 (69 KB): this build carries its own renderer, and the
+      // whole browser suite runs on it (e2e project `script`). Not through preact/compat (2.0 KB) but through
+      // src/preact/ (0.4 KB): the React API the widget and @tanstack/react-query use. The npm build keeps the
+      // host's React 18 or 19.
       alias: [
-        { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
+        {
+          find: /^react-dom\/client$/,
+          replacement: fileURLToPath(new URL("./src/preact/react-dom-client.ts", import.meta.url)),
+        },
         { find: /^react\/jsx-runtime$/, replacement: "preact/jsx-runtime" },
         { find: /^react\/jsx-dev-runtime$/, replacement: "preact/jsx-runtime" },
-        { find: /^react$/, replacement: "preact/compat" },
-        { find: /^react-dom$/, replacement: "preact/compat" },
+        { find: /^react$/, replacement: fileURLToPath(new URL("./src/preact/react.ts", import.meta.url)) },
       ],
     },
     build: {
