@@ -5,7 +5,7 @@ import pkg from "./package.json" with { type: "json" };
 import { chunkName, loadTimeChunks, SOURCE_CONDITIONS, stylesheet } from "./vite.config.ts";
 
 /**
- * Script-tag build, Preact (through `preact/compat`) bundled in place of React, versioned file names
+ * Script-tag build, Preact (core and hooks through `src/preact/`) bundled in place of React, versioned file names
  * (`dist/script/`):
  * - `--mode esm`  → `shop-widget.<version>.js` (ES module; the later steps and languages load on demand),
  * - `--mode iife` → `shop-widget.<version>.iife.js` (classic script exposing `window.EntradaShop.mount`),
