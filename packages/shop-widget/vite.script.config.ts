@@ -1,10 +1,11 @@
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import pkg from "./package.json" with { type: "json" };
-import { chunkName, FIRST_LOAD_CHUNK, SOURCE_CONDITIONS, stylesheet } from "./vite.config.ts";
+import { chunkName, loadTimeChunks, SOURCE_CONDITIONS, stylesheet } from "./vite.config.ts";
 
 /**
- * Script-tag build, Preact (through `preact/compat`) bundled in place of React, versioned file names
+ * Script-tag build, Preact (core and hooks through `src/preact/`) bundled in place of React, versioned file names
  * (`dist/script/`):
  * - `--mode esm`  → `shop-widget.<version>.js` (ES module; the later steps and languages load on demand),
  * - `--mode iife` → `shop-widget.<version>.iife.js` (classic script exposing `window.EntradaShop.mount`),
@@ -12,29 +13,36 @@ import { chunkName, FIRST_LOAD_CHUNK, SOURCE_CONDITIONS, stylesheet } from "./vi
  */
 export default defineConfig(({ mode }) => {
   const iife = mode === "iife";
+  const chunks = loadTimeChunks("/src/script.ts");
   return {
-    plugins: [react(), ...(iife ? [] : [stylesheet(`shop-widget.${pkg.version}.css`)])],
+    plugins: [react(), ...(iife ? [] : [stylesheet(`shop-widget.${pkg.version}.css`), chunks.plugin])],
     define: {
       __ENTRADA_SHOP_VERSION__: JSON.stringify(pkg.version),
       "process.env.NODE_ENV": JSON.stringify("production"),
     },
     resolve: {
       conditions: SOURCE_CONDITIONS,
-      // Preact through its React compatibility layer (≈ 5 KB gzip) rather than React 18 (45.6 KB) or 19 (69 KB):
-      // this build carries its own renderer, and the whole browser suite runs on it (e2e/tests/script-tag.spec.ts).
-      // The npm build keeps the host's React 18 or 19.
+      // Preact rather than React 18 (45.6 KB gzip) or 19 (69 KB): this build carries its own renderer, and the
+      // whole browser suite runs on it (e2e project `script`). Not through preact/compat (2.0 KB) but through
+      // src/preact/ (0.4 KB): the React API the widget and @tanstack/react-query use. The npm build keeps the
+      // host's React 18 or 19.
       alias: [
-        { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
+        {
+          find: /^react-dom\/client$/,
+          replacement: fileURLToPath(new URL("./src/preact/react-dom-client.ts", import.meta.url)),
+        },
         { find: /^react\/jsx-runtime$/, replacement: "preact/jsx-runtime" },
         { find: /^react\/jsx-dev-runtime$/, replacement: "preact/jsx-runtime" },
-        { find: /^react$/, replacement: "preact/compat" },
-        { find: /^react-dom$/, replacement: "preact/compat" },
+        { find: /^react$/, replacement: fileURLToPath(new URL("./src/preact/react.ts", import.meta.url)) },
       ],
     },
     build: {
       outDir: "dist/script",
       emptyOutDir: !iife,
-      target: "es2020",
+      // Private class fields and static blocks as written (@tanstack/query-core uses them): downlevelled to
+      // es2020 they became WeakMap helpers, 1.7 KB gzip more. es2022 is within Vite's default browser baseline
+      // (Baseline widely available: Chrome/Edge 111, Firefox 114, Safari 16.4).
+      target: "es2022",
       minify: true,
       sourcemap: true,
       lib: {
@@ -44,11 +52,19 @@ export default defineConfig(({ mode }) => {
         fileName: () => (iife ? `shop-widget.${pkg.version}.iife.js` : `shop-widget.${pkg.version}.js`),
       },
       rolldownOptions: {
+        // The `later` chunk takes captured modules without their dependencies, which needs this.
+        preserveEntrySignatures: "allow-extension",
         output: iife
-          ? { codeSplitting: false }
+          ? { codeSplitting: false, comments: { annotation: false } }
           : // Library mode keeps whitespace in ES output (for a host's bundler); a script tag is shipped as
             // is, so it is minified fully here.
-            { chunkFileNames: chunkName, codeSplitting: FIRST_LOAD_CHUNK, minify: true },
+            // `/* @__PURE__ */` annotations only help a bundler, and nobody bundles a script tag again.
+            {
+              chunkFileNames: chunkName,
+              codeSplitting: chunks.codeSplitting,
+              minify: true,
+              comments: { annotation: false },
+            },
       },
     },
   };

@@ -85,6 +85,14 @@ const config: ShopConfig = {
 
 let shop: ShopHandle = mount("#tickets", config);
 
+// `?second=1`: a second, independent widget below the first (two widgets on one page share no state and no ids).
+if (params.get("second") === "1") {
+  const second = document.createElement("div");
+  second.id = "tickets-2";
+  document.querySelector("#tickets")?.after(second);
+  mount(second, config);
+}
+
 localeSelect?.addEventListener("change", () => shop.update({ locale: localeSelect.value as Locale }));
 themeSelect?.addEventListener("change", () =>
   shop.update({ theme: themeSelect.value as "auto" | "light" | "dark" }),

@@ -1,4 +1,4 @@
-/** Script-tag entry: Preact bundled (through preact/compat, see vite.script.config.ts), exposes `window.EntradaShop.mount`. */
+/** Script-tag entry: Preact bundled (through src/preact/, see vite.script.config.ts), exposes `window.EntradaShop.mount`. */
 import { LOCALES, mount, version } from "./index";
 
 const api = { mount, version, locales: LOCALES };

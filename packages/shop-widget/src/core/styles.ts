@@ -32,6 +32,8 @@ export function acquireStyles(doc: Document, id: string, css: string, nonce: str
 
 const reported = new WeakSet<Document>();
 
+const reportUnstyledFailed = (): void => console.error("EntradaShop: the widget's stylesheet does not apply");
+
 /**
  * Says so, once per page, when the widget's stylesheet does not apply to `root` — typically a strict
  * Content-Security-Policy blocking the injected `<style>` (no `nonce` given), or `injectStyles: false` without
@@ -46,14 +48,8 @@ export function checkStylesApplied(root: HTMLElement, injected: boolean): () => 
     if (!root.isConnected || reported.has(doc)) return;
     if (view.getComputedStyle(root).getPropertyValue("--entrada-styled").trim() !== "") return;
     reported.add(doc);
-    console.error(
-      injected
-        ? "EntradaShop: the widget's stylesheet was blocked, probably by the page's Content-Security-Policy " +
-            "(style-src). Pass the page's CSP nonce as the `nonce` option, or link the stylesheet yourself " +
-            '(<link rel="stylesheet" href=".../shop-widget.css">, from a `style-src` source) and set `injectStyles: false`.'
-        : "EntradaShop: `injectStyles: false`, but the widget's stylesheet is not on the page. Link it: " +
-            '<link rel="stylesheet" href=".../@entrada/shop-widget/dist/shop-widget.css">.',
-    );
+    // The message's text loads only when it is needed (it is most of this module's weight).
+    import("./styles-report").then(({ reportUnstyled }) => reportUnstyled(injected), reportUnstyledFailed);
   };
   if (injected || doc.readyState === "complete") {
     check();

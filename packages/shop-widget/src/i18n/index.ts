@@ -46,7 +46,10 @@ export function loadTexts(locale: Locale, namespace: Namespace = "core"): Promis
  * (both are needed before the first text renders), so it is not part of the widget's static first load.
  */
 export async function createI18n(locale: Locale): Promise<I18n> {
-  const [{ createInstance }] = await Promise.all([import("i18next"), loadTexts(locale, "core")]);
+  const [createInstance] = await Promise.all([
+    import("i18next").then((m) => m.createInstance),
+    loadTexts(locale, "core"),
+  ]);
   const i18n = createInstance();
   i18n.use({
     type: "backend",

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Locale, ShopConfig, Step } from "../config";
 import { formatDate, formatMoney } from "../core/format";
 import { type ShopError, toShopError } from "../core/problem";
@@ -11,14 +11,8 @@ import type { Controller } from "./controller";
 import { useJourney } from "./journey";
 import { Progress } from "./parts/Progress";
 import { useCart } from "./queries";
+import { useStepComponent } from "./step-component";
 import { EventList } from "./steps/EventList";
-
-// The later steps load on demand: the first load is the catalogue only.
-const EventStep = lazy(() => import("./steps/EventStep"));
-const CartStep = lazy(() => import("./steps/CartStep"));
-const DetailsStep = lazy(() => import("./steps/DetailsStep"));
-const PaymentStep = lazy(() => import("./steps/PaymentStep"));
-const ConfirmationStep = lazy(() => import("./steps/ConfirmationStep"));
 
 let cachedLaterCss: string | undefined;
 function loadLaterCss(): Promise<string> {
@@ -44,6 +38,10 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
     queueMicrotask(() => setAnnouncement(text));
   }, []);
   const money = useCallback((m: Money) => formatMoney(m, locale), [locale]);
+  const reportError = useCallback(
+    (error: unknown) => controller.notify("error", toShopError(error)),
+    [controller],
+  );
 
   const journey = useJourney({
     controller,
@@ -118,15 +116,13 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
     }
     if (laterCss === undefined) {
       let live = true;
-      loadLaterCss().then(
-        (css) => live && setLaterCss(css),
-        (error: unknown) => controller.notify("error", toShopError(error)),
-      );
+      loadLaterCss().then((css) => live && setLaterCss(css), reportError);
       return () => {
         live = false;
       };
     }
-  }, [needsCheckoutTexts, i18n, laterCss, controller]);
+  }, [needsCheckoutTexts, i18n, laterCss, controller, reportError]);
+  const LaterStep = useStepComponent(step, reportError);
   const inject = config.injectStyles !== false;
   const nonce = config.nonce;
   useLayoutEffect(
@@ -144,15 +140,8 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
       <section className="entrada-shop__app" aria-label={t("shop.label")}>
         <Progress step={step} />
         <CartWatcher />
-        <Suspense fallback={loading}>
-          {step === "events" && <EventList />}
-          {needsCheckoutTexts && !checkoutTexts && loading}
-          {checkoutTexts && step === "event" && <EventStep />}
-          {checkoutTexts && step === "cart" && <CartStep />}
-          {checkoutTexts && step === "details" && <DetailsStep />}
-          {checkoutTexts && step === "payment" && <PaymentStep />}
-          {checkoutTexts && step === "confirmation" && <ConfirmationStep />}
-        </Suspense>
+        {step === "events" && <EventList />}
+        {needsCheckoutTexts && (checkoutTexts && LaterStep !== undefined ? <LaterStep /> : loading)}
         <p className="entrada-shop__visually-hidden" role="status" aria-live="polite" aria-atomic="true">
           {announcement}
         </p>

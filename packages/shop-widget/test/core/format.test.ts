@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, groupCardNumber, orderNumber } from "../../src/core/format";
+import { groupCardNumber, orderNumber } from "../../src/core/checkout-format";
+import { formatDate } from "../../src/core/format";
 
 describe("display formats", () => {
   it("groups a card number in fours, whatever was typed or pasted, at most 19 digits", () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { formatCountdown } from "../../core/format";
+import { formatCountdown } from "../../core/checkout-format";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { Alert } from "./Alert";

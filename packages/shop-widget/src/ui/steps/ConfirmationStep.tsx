@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { orderNumber } from "../../core/format";
+import { orderNumber } from "../../core/checkout-format";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { AssetLink } from "../parts/AssetLink";

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId } from "react";
-import { groupCardNumber } from "../../core/format";
+import { groupCardNumber } from "../../core/checkout-format";
 import { toShopError } from "../../core/problem";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
