@@ -1,5 +1,13 @@
 import type { Culture } from "../../core/types.ts";
-import { DATASETS, drawUnit, type HistoryConfig, type HistoryPlan, historyPlan, Prng } from "./history.ts";
+import {
+  DATASETS,
+  drawUnit,
+  type HistoryConfig,
+  type HistoryPlan,
+  historyPlan,
+  NO_ROWS,
+  Prng,
+} from "./history.ts";
 import type { Row } from "./odata/evaluate.ts";
 import { radixSortBy } from "./radix-sort.ts";
 
@@ -55,7 +63,7 @@ export class HistoryTable {
 
   /** Row number `row` (drawing order), texts in `culture`. */
   row(row: number, culture: Culture): Row {
-    const rows = this.#index.unitRows(this.#unit[row] as number, culture)[this.#dataset] as Row[];
+    const rows = this.#index.unitRows(this.#unit[row] as number, this.#dataset, culture);
     return rows[this.#ordinal[row] as number] as Row;
   }
 
@@ -88,7 +96,7 @@ export class HistoryIndex {
   /** Units drawn again to materialise rows so far (not counting scans): what serving pages costs. */
   drawn = 0;
   /** The last units drawn (a page in key order draws the tickets of one order one after another). */
-  readonly #recent = new Map<string, Row[][]>();
+  readonly #recent = new Map<string, Row[]>();
 
   constructor(config: HistoryConfig) {
     this.plan = historyPlan(config);
@@ -100,16 +108,15 @@ export class HistoryIndex {
     return this.tables.reduce((n, t) => n + t.size, 0);
   }
 
-  /** The rows unit `unit` draws, per dataset. */
-  unitRows(unit: number, culture: Culture): Row[][] {
-    const id = `${unit}:${culture}`;
+  /** The rows of `dataset` that unit `unit` draws (only those are built). */
+  unitRows(unit: number, dataset: number, culture: Culture): Row[] {
+    const id = `${unit}:${dataset}:${culture}`;
     const cached = this.#recent.get(id);
     if (cached) return cached;
-    const rows: Row[][] = [[], [], [], []];
+    const rows: Row[] = [];
     this.drawn++;
-    drawUnit(this.plan, unit, new Prng(this.#states[unit] as number).next, culture, (dataset, row) =>
-      (rows[dataset] as Row[]).push(row),
-    );
+    const rand = new Prng(this.#states[unit] as number).next;
+    drawUnit(this.plan, unit, rand, culture, (_, row) => void rows.push(row), dataset);
     if (this.#recent.size >= 16) this.#recent.delete(this.#recent.keys().next().value as string);
     this.#recent.set(id, rows);
     return rows;
@@ -120,9 +127,7 @@ export class HistoryIndex {
     const rows: Row[] = [];
     for (let unit = 0; unit < this.plan.units; unit++) {
       rows.length = 0;
-      drawUnit(this.plan, unit, prng.next, culture, (d, row) => {
-        if (d === dataset) rows.push(row);
-      });
+      drawUnit(this.plan, unit, prng.next, culture, (_, row) => void rows.push(row), dataset);
       yield* rows;
     }
   }
@@ -172,10 +177,9 @@ function build(index: HistoryIndex, plan: HistoryPlan, states: Uint32Array): His
   const ordinals = new Uint8Array(DATASETS.length);
   const prng = new Prng(plan.firstState);
   let unit = 0;
-  const sink = (dataset: number, row: Row, modifiedAt: number) => {
+  const sink = (dataset: number, key: string, modifiedAt: number) => {
     const c = columns[dataset] as (typeof columns)[number];
     // Keys drawn by the history: a prefix, `_`, and a ULID (10 time characters, 16 random ones).
-    const key = row[KEYS[dataset] as string] as string;
     const at = key.indexOf("_") + 1;
     const time = decode(key, at, at + 10);
     const random = decode(key, at + 10, at + 16);
@@ -195,7 +199,8 @@ function build(index: HistoryIndex, plan: HistoryPlan, states: Uint32Array): His
   for (; unit < plan.units; unit++) {
     states[unit] = prng.state;
     ordinals.fill(0);
-    drawUnit(plan, unit, prng.next, "en-GB", sink);
+    // Only the keys and stamps: no row is built while indexing.
+    drawUnit(plan, unit, prng.next, "en-GB", () => {}, NO_ROWS, sink);
   }
   const rank = new Uint8Array(prefixes.length);
   [...prefixes.keys()]
@@ -225,7 +230,7 @@ function build(index: HistoryIndex, plan: HistoryPlan, states: Uint32Array): His
       while (j < byKey.length && same(byKey[i] as number, byKey[j] as number)) j++;
       if (j - i > 1) {
         const keyOf = (r: number) =>
-          ((index.unitRows(unitOf[r] as number, "en-GB")[dataset] as Row[])[ordinal[r] as number] as Row)[
+          (index.unitRows(unitOf[r] as number, dataset, "en-GB")[ordinal[r] as number] as Row)[
             KEYS[dataset] as string
           ] as string;
         const run = [...byKey.subarray(i, j)].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));

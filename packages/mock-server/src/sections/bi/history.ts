@@ -121,6 +121,10 @@ export const ENTRANCES = 3;
 
 /** Receives each row a unit draws: its dataset (index into `DATASETS`), the row and its `ModifiedAt` in epoch ms. */
 export type RowSink = (dataset: number, row: Row, modifiedAt: number) => void;
+/** Receives the key and `ModifiedAt` (epoch ms) of every row a unit draws, built or not. */
+export type KeySink = (dataset: number, key: string, modifiedAt: number) => void;
+/** `only` for no rows at all (with a `KeySink`: what indexing needs). */
+export const NO_ROWS = -1;
 
 /**
  * mulberry32 (the PRNG of `core/ids.ts`) with its state exposed: the state after k draws from seed s is
@@ -211,7 +215,9 @@ export function historyPlan(config: HistoryConfig): HistoryPlan {
 
 /**
  * Draws unit `unit` from `rand` (which must be at the unit's start state) and hands its rows to `sink`, in the
- * feed's column order, texts in `culture`.
+ * feed's column order, texts in `culture`. With `only`, just the rows of that dataset are built (the PRNG draws
+ * are the same: every random value is drawn outside the rows, so skipping a row skips no draw); `keys` hears of
+ * every row, built or not, in the same order.
  */
 export function drawUnit(
   plan: HistoryPlan,
@@ -219,9 +225,19 @@ export function drawUnit(
   rand: () => number,
   culture: Culture,
   sink: RowSink,
+  only: number | null = null,
+  keys?: KeySink,
 ): void {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const { events, start } = plan;
+  const wants = (dataset: number) => only === null || only === dataset;
+  // An id no wanted row shows is not spelled out: its 16 random draws are only taken (a page draws thousands of
+  // units for one row each; the strings were most of the garbage).
+  const id = (prefix: string, ms: number, ...shownIn: number[]): string => {
+    if (keys || only === null || shownIn.includes(only)) return `${prefix}_${ulid(ms, rand)}`;
+    for (let i = 0; i < 16; i++) rand();
+    return "";
+  };
 
   if (unit < plan.orders) {
     const n = unit;
@@ -231,16 +247,21 @@ export function drawUnit(
     const doors = eventDay + 17 * HOUR;
     // Sales spread over the 60 days before the event.
     const createdAt = Math.max(start, eventDay - Math.floor(rand() * 60 * DAY) - HOUR);
-    const cartId = `crt_${ulid(createdAt - 300_000, rand)}`;
+    const cartId = id("crt", createdAt - 300_000, ORDERS, PAYMENTS);
     const currency = rand() < 0.9 ? "CHF" : "EUR";
     const provider = rand() < 0.75 ? "card" : "redirect";
     // Some buyers are declined, cancel or let a hosted payment page time out first, then pay. The attempt is for
     // the same cart, so it carries the cart's amount (known once the items are drawn), as a live one does.
     let attempt: Record<string, string | number | null> | null = null;
+    let attemptKey: string | null = null;
     if (rand() < 0.12) {
       const failed = rand() < 0.7;
+      const attemptId = id("pay", createdAt - 120_000, PAYMENTS);
+      const failure = failed
+        ? pick(["card_declined", "card_declined", "insufficient_funds", "authentication_failed"])
+        : null;
       attempt = {
-        PaymentId: `pay_${ulid(createdAt - 120_000, rand)}`,
+        PaymentId: attemptId,
         CartId: cartId,
         OrderId: null,
         PaymentProviderId: failed ? "card" : "redirect",
@@ -250,13 +271,13 @@ export function drawUnit(
         Currency: currency,
         CreatedAt: iso(createdAt - 120_000),
         CompletedAt: iso(createdAt - 90_000),
-        FailureCode: failed
-          ? pick(["card_declined", "card_declined", "insufficient_funds", "authentication_failed"])
-          : null,
+        FailureCode: failure,
         ModifiedAt: iso(createdAt - 90_000),
       };
+      if (!wants(PAYMENTS)) attempt = null;
+      attemptKey = attemptId;
     }
-    const orderId = `ord_${ulid(createdAt, rand)}`;
+    const orderId = id("ord", createdAt, ORDERS, TICKETS, PAYMENTS);
     const count = 1 + Math.floor(rand() * rand() * 5);
     const refunded = rand() < 0.03;
     const first = pick(FIRST);
@@ -269,34 +290,36 @@ export function drawUnit(
       const articleIndex = rand() < 0.7 ? 0 : rand() < 0.8 ? 1 : 2;
       const article = ARTICLES[articleIndex] as (typeof ARTICLES)[number];
       total += article.price;
-      const ticketId = `tkt_${ulid(createdAt + k, rand)}`;
+      const ticketId = id("tkt", createdAt + k, TICKETS, ENTRANCES);
       const used = !refunded && rand() < 0.82;
       const admittedAt = doors + Math.floor(rand() * 3 * HOUR);
       // A refund cancels the tickets two days after the sale.
       const modified = used ? admittedAt : refunded ? createdAt + 2 * DAY : createdAt;
-      hold(
-        TICKETS,
-        {
-          TicketId: ticketId,
-          Source: "shop",
-          Vendor: null,
-          OrderId: orderId,
-          EventId: event.id,
-          EventName: event.name[culture],
-          SlotId: `slt_${event.id.slice(4, 14)}EVE`,
-          SlotStartsAt: iso(eventDay + 18 * HOUR),
-          ArticleId: article.id,
-          ArticleName: article.name[culture],
-          PriceAmount: article.price / 100,
-          Currency: currency,
-          HolderName: k === 0 ? `${first} ${last}` : null,
-          Status: refunded ? "cancelled" : used ? "used" : "valid",
-          IssuedAt: iso(createdAt),
-          FirstAdmittedAt: used ? iso(admittedAt) : null,
-          ModifiedAt: iso(modified),
-        },
-        modified,
-      );
+      keys?.(TICKETS, ticketId, modified);
+      if (wants(TICKETS))
+        hold(
+          TICKETS,
+          {
+            TicketId: ticketId,
+            Source: "shop",
+            Vendor: null,
+            OrderId: orderId,
+            EventId: event.id,
+            EventName: event.name[culture],
+            SlotId: `slt_${event.id.slice(4, 14)}EVE`,
+            SlotStartsAt: iso(eventDay + 18 * HOUR),
+            ArticleId: article.id,
+            ArticleName: article.name[culture],
+            PriceAmount: article.price / 100,
+            Currency: currency,
+            HolderName: k === 0 ? `${first} ${last}` : null,
+            Status: refunded ? "cancelled" : used ? "used" : "valid",
+            IssuedAt: iso(createdAt),
+            FirstAdmittedAt: used ? iso(admittedAt) : null,
+            ModifiedAt: iso(modified),
+          },
+          modified,
+        );
       const scanInto = (at: number, gate: number, result: string, reason: string | null) =>
         scanTo(hold, at, gate, event.id, ticketId, "shop", result, reason);
       if (refunded && rand() < 0.3) scanInto(admittedAt, 0, "denied", "cancelled");
@@ -310,54 +333,63 @@ export function drawUnit(
         if (rand() < 0.6) scanInto(out1 + 900_000, gate, "admitted", null);
       }
     }
+    if (attemptKey) keys?.(PAYMENTS, attemptKey, createdAt - 90_000);
     if (attempt) {
       attempt.Amount = total / 100;
       sink(PAYMENTS, attempt, createdAt - 90_000);
     }
     for (const [dataset, row, at] of held) sink(dataset, row, at);
     const orderModified = refunded ? createdAt + 2 * DAY : createdAt;
-    sink(
-      ORDERS,
-      {
-        OrderId: orderId,
-        CartId: cartId,
-        CreatedAt: iso(createdAt),
-        Status: refunded ? "refunded" : "paid",
-        Currency: currency,
-        TotalAmount: total / 100,
-        RefundedAmount: refunded ? total / 100 : 0,
-        TicketCount: count,
-        PaymentProviderId: provider,
-        Channel: pick(CHANNELS),
-        Culture: pick(CULTURES),
-        CustomerEmail: `${first}.${last}${n}@example.com`
-          .toLowerCase()
-          .normalize("NFD")
-          .replace(/[\u0300-\u036f]/g, ""),
-        CustomerFirstName: first,
-        CustomerLastName: last,
-        CustomerCompany: pick(COMPANIES),
-        ModifiedAt: iso(orderModified),
-      },
-      orderModified,
-    );
-    sink(
-      PAYMENTS,
-      {
-        PaymentId: `pay_${ulid(createdAt - 1_000, rand)}`,
-        CartId: cartId,
-        OrderId: orderId,
-        PaymentProviderId: provider,
-        Status: refunded ? "refunded" : "succeeded",
-        Amount: total / 100,
-        Currency: currency,
-        CreatedAt: iso(createdAt - 1_000),
-        CompletedAt: iso(createdAt),
-        FailureCode: null,
-        ModifiedAt: iso(orderModified),
-      },
-      orderModified,
-    );
+    const channel = pick(CHANNELS);
+    const orderCulture = pick(CULTURES);
+    const company = pick(COMPANIES);
+    const paymentId = id("pay", createdAt - 1_000, PAYMENTS);
+    keys?.(ORDERS, orderId, orderModified);
+    keys?.(PAYMENTS, paymentId, orderModified);
+    if (wants(ORDERS))
+      sink(
+        ORDERS,
+        {
+          OrderId: orderId,
+          CartId: cartId,
+          CreatedAt: iso(createdAt),
+          Status: refunded ? "refunded" : "paid",
+          Currency: currency,
+          TotalAmount: total / 100,
+          RefundedAmount: refunded ? total / 100 : 0,
+          TicketCount: count,
+          PaymentProviderId: provider,
+          Channel: channel,
+          Culture: orderCulture,
+          CustomerEmail: `${first}.${last}${n}@example.com`
+            .toLowerCase()
+            .normalize("NFD")
+            .replace(/[\u0300-\u036f]/g, ""),
+          CustomerFirstName: first,
+          CustomerLastName: last,
+          CustomerCompany: company,
+          ModifiedAt: iso(orderModified),
+        },
+        orderModified,
+      );
+    if (wants(PAYMENTS))
+      sink(
+        PAYMENTS,
+        {
+          PaymentId: paymentId,
+          CartId: cartId,
+          OrderId: orderId,
+          PaymentProviderId: provider,
+          Status: refunded ? "refunded" : "succeeded",
+          Amount: total / 100,
+          Currency: currency,
+          CreatedAt: iso(createdAt - 1_000),
+          CompletedAt: iso(createdAt),
+          FailureCode: null,
+          ModifiedAt: iso(orderModified),
+        },
+        orderModified,
+      );
     return;
   }
   if (unit < plan.orders + plan.external) {
@@ -366,35 +398,37 @@ export function drawUnit(
     const eventIndex = Math.floor(rand() * events.length);
     const event = events[eventIndex] as PastEvent;
     const eventDay = start + event.dayOffset * DAY;
-    const ticketId = `xtk_${ulid(eventDay - 10 * DAY + n, rand)}`;
+    const ticketId = id("xtk", eventDay - 10 * DAY + n, TICKETS, ENTRANCES);
     const used = rand() < 0.85;
     const admittedAt = eventDay + 17 * HOUR + Math.floor(rand() * 3 * HOUR);
     const vendor = rand() < 0.7 ? "eventbrite" : "pretix";
     const holder = `${pick(FIRST)} ${pick(LAST)}`;
     const modified = used ? admittedAt : eventDay - 10 * DAY;
-    sink(
-      TICKETS,
-      {
-        TicketId: ticketId,
-        Source: "external",
-        Vendor: vendor,
-        OrderId: null,
-        EventId: event.id,
-        EventName: event.name[culture],
-        SlotId: null,
-        SlotStartsAt: null,
-        ArticleId: null,
-        ArticleName: null,
-        PriceAmount: null,
-        Currency: null,
-        HolderName: holder,
-        Status: used ? "used" : "valid",
-        IssuedAt: iso(eventDay - 10 * DAY),
-        FirstAdmittedAt: used ? iso(admittedAt) : null,
-        ModifiedAt: iso(modified),
-      },
-      modified,
-    );
+    keys?.(TICKETS, ticketId, modified);
+    if (wants(TICKETS))
+      sink(
+        TICKETS,
+        {
+          TicketId: ticketId,
+          Source: "external",
+          Vendor: vendor,
+          OrderId: null,
+          EventId: event.id,
+          EventName: event.name[culture],
+          SlotId: null,
+          SlotStartsAt: null,
+          ArticleId: null,
+          ArticleName: null,
+          PriceAmount: null,
+          Currency: null,
+          HolderName: holder,
+          Status: used ? "used" : "valid",
+          IssuedAt: iso(eventDay - 10 * DAY),
+          FirstAdmittedAt: used ? iso(admittedAt) : null,
+          ModifiedAt: iso(modified),
+        },
+        modified,
+      );
     if (used) scanTo(sink, admittedAt, 1, event.id, ticketId, "external", "admitted", null);
     return;
   }
@@ -413,13 +447,17 @@ export function drawUnit(
     result: string,
     reason: string | null,
   ): void {
+    const scanId = id("scn", at, ENTRANCES);
+    const device = 1 + Math.floor(rand() * 4);
+    keys?.(ENTRANCES, scanId, at);
+    if (!wants(ENTRANCES)) return;
     const g = GATES[gate] as (typeof GATES)[number];
     const category = source === null ? null : CATEGORIES[source];
     const scannedAt = iso(at);
     to(
       ENTRANCES,
       {
-        ScanId: `scn_${ulid(at, rand)}`,
+        ScanId: scanId,
         EventId: eventId,
         GateId: g.id,
         GateName: g.name[culture],
@@ -431,7 +469,7 @@ export function drawUnit(
         CategoryId: category?.id ?? null,
         CategoryName: category?.name[culture] ?? null,
         ScannedAt: scannedAt,
-        DeviceId: `dev-${gate + 1}-${1 + Math.floor(rand() * 4)}`,
+        DeviceId: `dev-${gate + 1}-${device}`,
         ModifiedAt: scannedAt,
       },
       at,
