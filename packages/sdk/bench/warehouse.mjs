@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Warehouse export benchmark (Node 24):
-//   pnpm --filter @entrada/sdk bench:warehouse [-- --orders 550000 --touch 10000 --port 0]
+//   pnpm --filter @entrada/sdk bench:warehouse [-- --orders 550000 --touch 10000 --port 0 --mock-heap <MB>]
 //
 // Data: the real mock server (`entrada-mock --history-orders <orders>`, its CLI in a child process, so its memory is
 // measured on its own): 550,000 orders give about 1.06 million ticket rows in the BI feed's seeded history, indexed
@@ -30,6 +30,8 @@ const { values } = parseArgs({
     orders: { type: "string", default: "550000" },
     touch: { type: "string", default: "10000" },
     port: { type: "string", default: "0" },
+    // The mock's V8 old-space limit (`--max-old-space-size`), to see its RSS with a capped heap; default: Node's.
+    "mock-heap": { type: "string" },
   },
 });
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -43,6 +45,7 @@ const CARD = "4242424242424242";
 const mock = spawn(
   process.execPath,
   [
+    ...(values["mock-heap"] ? [`--max-old-space-size=${Number(values["mock-heap"])}`] : []),
     "--conditions=source",
     "--experimental-transform-types",
     "--disable-warning=ExperimentalWarning",
