@@ -13,7 +13,8 @@ const [baseUrl, format, out, state, top] = process.argv.slice(2) as [
   string?,
   string?,
 ];
-const feed = biFeed({ baseUrl, accessToken: "bench", maxPageSize: 5000 });
+// The mock's demo client, as `entrada-bi-export --client-id … --client-secret …` would use it.
+const feed = biFeed({ baseUrl, clientId: "entrada-demo", clientSecret: "demo-secret", maxPageSize: 5000 });
 let query = odata("Tickets").count();
 if (top && top !== "-") query = query.top(Number(top));
 const progress = progressReporter(process.stderr, false);

@@ -1,88 +1,179 @@
 #!/usr/bin/env node
-// Warehouse export benchmark (Node 24: `pnpm --filter @entrada/sdk bench:warehouse [-- --orders 55000]`).
+// Warehouse export benchmark (Node 24):
+//   pnpm --filter @entrada/sdk bench:warehouse [-- --orders 550000 --touch 10000 --port 0 --mock-heap <MB>]
 //
-// Data: the mock server's large-history mode — its own deterministic history generator (`bi.history.orders`;
-// 550,000 orders give about 1.06 million ticket rows) — served by a thin keyset-paging OData endpoint in this
-// process. Not the mock's HTTP engine itself: that filters and sorts every row on every page (measured ~9 s per
-// 5,000-row page at a million rows), which would measure the mock, not the exporter.
+// Data: the real mock server (`entrada-mock --history-orders <orders>`, its CLI in a child process, so its memory is
+// measured on its own): 550,000 orders give about 1.06 million ticket rows in the BI feed's seeded history, indexed
+// by the mock at startup. Every run exports the Tickets dataset over the mock's HTTP feed with the SDK, as
+// `entrada-bi-export` does (OAuth client credentials, `Prefer: odata.maxpagesize=5000`, next links, the CLI's
+// progress bar on stderr).
 //
-// Runs, each in its own process (peak RSS is per run), all against the same data in this run:
+// Runs, each in its own process (peak RSS is per run), all against the same mock in this run:
 //   1. NDJSON, full                       — the baseline
 //   2. Parquet, first 10 % of the rows    — memory must not grow with the row count (compare with 3)
 //   3. Parquet, full, incremental state   — first run: everything
-//   4. Parquet, incremental after 10,000 rows changed
-// and checks the Parquet files with DuckDB (row counts, distinct keys).
+//   4. Parquet, incremental after `touch` ticket rows changed through the mock's own API: half of them bought
+//      before run 1 and admitted at a gate after run 3 (changed rows), half bought after run 3 (new rows)
+// then checks the Parquet files with DuckDB (row counts, distinct keys), and reports the mock's peak RSS per phase.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:http";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { history } from "../../mock-server/src/sections/bi/history.ts";
+import { createClient, paginate } from "../src/index.ts";
 
 const argv = process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--"));
 const { values } = parseArgs({
   args: argv,
-  options: { orders: { type: "string", default: "550000" }, touch: { type: "string", default: "10000" } },
+  options: {
+    orders: { type: "string", default: "550000" },
+    touch: { type: "string", default: "10000" },
+    port: { type: "string", default: "0" },
+    // The mock's V8 old-space limit (`--max-old-space-size`), to see its RSS with a capped heap; default: Node's.
+    "mock-heap": { type: "string" },
+  },
 });
 const here = fileURLToPath(new URL(".", import.meta.url));
+const mockRoot = join(here, "../../mock-server");
 const dir = mkdtempSync(join(tmpdir(), "entrada-warehouse-bench-"));
+const credentials = { clientId: "entrada-demo", clientSecret: "demo-secret" };
+/** The mock's always-approved test card (printed in its banner). */
+const CARD = "4242424242424242";
 
-const t = performance.now();
-const anchor = Date.parse("2026-11-01T00:00:00Z");
-const rows = [
-  ...history({ seed: 20260101, orders: Number(values.orders), anchor, days: 365 }, "en-GB").Tickets,
-];
-const stamp = (r) => Date.parse(r.ModifiedAt);
-const order = (a, b) =>
-  stamp(a) - stamp(b) || (a.TicketId < b.TicketId ? -1 : a.TicketId > b.TicketId ? 1 : 0);
-rows.sort(order);
-console.log(
-  `data: ${rows.length} ticket rows from the mock's history generator in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+// --- The mock -------------------------------------------------------------------------------------------------
+const mock = spawn(
+  process.execPath,
+  [
+    ...(values["mock-heap"] ? [`--max-old-space-size=${Number(values["mock-heap"])}`] : []),
+    "--conditions=source",
+    "--experimental-transform-types",
+    "--disable-warning=ExperimentalWarning",
+    "src/node/cli.ts",
+    "--port",
+    values.port,
+    "--history-orders",
+    values.orders,
+    "--rate-limit",
+    "off",
+    "--no-webhooks",
+    "--no-docs",
+  ],
+  { cwd: mockRoot, stdio: ["ignore", "pipe", "inherit"] },
 );
+const base = await new Promise((resolve, reject) => {
+  let out = "";
+  const banner = (d) => {
+    out += d;
+    const url = /Entrada mock server {2}(http:\/\/[^\s]+)/.exec(out)?.[1];
+    if (url && /Ctrl-C stops the server/.test(out)) {
+      mock.stdout.off("data", banner);
+      console.log(/BI feed history: .*/.exec(out)?.[0] ?? "");
+      resolve(url);
+    }
+  };
+  mock.stdout.on("data", banner);
+  mock.on("exit", (code) => reject(new Error(`the mock exited (${code}) before it was ready:\n${out}`)));
+});
+mock.stdout.resume();
+process.on("exit", () => mock.kill("SIGTERM"));
 
-/** First index after the watermark (rows are in (ModifiedAt, TicketId) order). */
-function after(at, key) {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const r = rows[mid];
-    if (stamp(r) < at || (stamp(r) === at && r.TicketId <= key)) lo = mid + 1;
-    else hi = mid;
+/** The mock's peak RSS (VmHWM) in MB since the last reset, and a reset (Linux; null elsewhere). */
+const mockPeak = {
+  read() {
+    try {
+      const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${mock.pid}/status`, "utf8"))?.[1];
+      return kb ? Math.round(Number(kb) / 1024) : null;
+    } catch {
+      return null;
+    }
+  },
+  reset() {
+    try {
+      writeFileSync(`/proc/${mock.pid}/clear_refs`, "5");
+    } catch {}
+  },
+};
+const phases = [];
+function mockPhase(label) {
+  phases.push(`${label}: ${mockPeak.read() ?? "n/a"} MB`);
+  mockPeak.reset();
+}
+mockPhase("mock after startup (history indexed)");
+
+// --- Changes through the mock's own API ---------------------------------------------------------------------------
+const client = createClient({ baseUrl: base, ...credentials, scope: ["Shop", "TERP"] });
+
+/** Buys `count` tickets, as many per order as the article allows, in the soonest slots with seats. */
+async function buy(count) {
+  const bought = [];
+  for await (const summary of paginate(client.shop.listEvents, { params: { query: { limit: 50 } } })) {
+    if (!summary.available) continue;
+    const { data: event } = await client.shop.getEvent.orThrow({ params: { path: { eventId: summary.id } } });
+    const article = event.pricingAssortments.flatMap((a) => a.articles)[0];
+    for (const slot of [...event.slots].sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt))) {
+      let seats = slot.available;
+      const most = Math.min(10, article?.maxPerOrder ?? 0);
+      while (article && seats >= most && bought.length < count) {
+        const quantity = Math.min(most, count - bought.length);
+        const { data: cart } = await client.shop.createCart.orThrow({ body: { currency: "CHF" } });
+        const path = { path: { id: cart.id } };
+        await client.shop.addCartItem.orThrow({
+          params: path,
+          body: { articleId: article.id, slotId: slot.id, quantity },
+        });
+        await client.shop.setCartCustomer.orThrow({
+          params: path,
+          body: { firstName: "Bench", lastName: "Buyer", email: "bench@example.com" },
+        });
+        await client.shop.setCartPaymentProvider.orThrow({
+          params: path,
+          body: { paymentProviderId: "card" },
+        });
+        const { data } = await client.shop.checkoutCart.orThrow({
+          params: path,
+          body: { paymentMethod: { cardNumber: CARD } },
+        });
+        if (data.status !== "completed") throw new Error(`checkout ${data.status}`);
+        for (const t of data.order.tickets)
+          bought.push({ quicode: t.quicode, eventId: event.id, startsAt: slot.startsAt });
+        seats -= quantity;
+      }
+      if (bought.length >= count) return bought;
+    }
   }
-  return lo;
+  throw new Error(`only ${bought.length} of ${count} tickets could be bought`);
 }
 
-const server = createServer((req, res) => {
-  const url = new URL(req.url, "http://127.0.0.1");
-  if (url.pathname === "/connect/token") {
-    res.writeHead(200, { "content-type": "application/json" });
-    return res.end(JSON.stringify({ access_token: "bench", token_type: "Bearer", expires_in: 3600 }));
+/** Admits tickets at an open entry gate of their event, the mock's clock moved to each slot's start. */
+async function admit(tickets) {
+  const gates = await paginate(client.entrance.listGates).all();
+  let admitted = 0;
+  const bySlot = Map.groupBy(tickets, (t) => t.startsAt);
+  for (const startsAt of [...bySlot.keys()].sort((a, b) => Date.parse(a) - Date.parse(b))) {
+    const res = await fetch(`${base}/__mock/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ set: startsAt }),
+    });
+    if (!res.ok) throw new Error(`clock: ${res.status} ${await res.text()}`);
+    for (const t of bySlot.get(startsAt)) {
+      const gate = gates.find(
+        (g) => g.eventIds.includes(t.eventId) && g.status === "open" && g.direction !== "exit",
+      );
+      if (!gate) throw new Error(`no open entry gate for ${t.eventId}`);
+      const { data } = await client.entrance.scanQuicode.orThrow({
+        params: { path: { gateId: gate.id } },
+        body: { quicode: t.quicode },
+      });
+      if (data.result === "admitted") admitted++;
+    }
   }
-  const size = Number(/maxpagesize=(\d+)/.exec(req.headers.prefer ?? "")?.[1] ?? 1000);
-  const filter = url.searchParams.get("$filter");
-  const mark =
-    filter && /ModifiedAt gt (\S+) or \(ModifiedAt eq \S+ and TicketId gt '([^']*)'\)/.exec(filter);
-  const first = mark ? after(Date.parse(mark[1]), mark[2]) : 0;
-  const top = url.searchParams.has("$top") ? Number(url.searchParams.get("$top")) : Number.POSITIVE_INFINITY;
-  const end = Math.min(rows.length, first + top);
-  const from = Number(url.searchParams.get("$skiptoken") ?? first);
-  const to = Math.min(end, from + size);
-  const body = { "@odata.context": "$metadata#Tickets", value: rows.slice(from, to) };
-  if (url.searchParams.get("$count") === "true") body["@odata.count"] = end - first;
-  if (to < end) {
-    url.searchParams.set("$skiptoken", String(to));
-    body["@odata.nextLink"] = `http://127.0.0.1:${server.address().port}${url.pathname}?${url.searchParams}`;
-  }
-  res.writeHead(200, { "content-type": "application/json", "odata-version": "4.0" });
-  res.end(JSON.stringify(body));
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const base = `http://127.0.0.1:${server.address().port}`;
+  return admitted;
+}
 
-/** One run in a child process (async spawn: this process keeps serving pages meanwhile). */
+// --- The runs -----------------------------------------------------------------------------------------------------
+/** One run in a child process. */
 function run(label, format, out, state = "-", top = "-") {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(here, "warehouse-run.ts"), base, format, out, state, top], {
@@ -97,58 +188,73 @@ function run(label, format, out, state = "-", top = "-") {
       if (code !== 0) return reject(new Error(`${label} exited ${code}`));
       const r = JSON.parse(text.trim().split("\n").at(-1));
       r.fileMB = +(statSync(out).size / 1048576).toFixed(1);
+      r.mockPeakMB = mockPeak.read();
+      mockPeak.reset();
       console.log(
-        `${label.padEnd(34)} ${String(r.rows).padStart(8)} rows  ${String(r.rowsPerSecond).padStart(7)} rows/s  peak RSS ${String(r.peakRssMB).padStart(4)} MB  file ${r.fileMB} MB`,
+        `${label.padEnd(36)} ${String(r.rows).padStart(8)} rows  ${String(r.rowsPerSecond).padStart(7)} rows/s  peak RSS ${String(r.peakRssMB).padStart(4)} MB  file ${String(r.fileMB).padStart(5)} MB  (mock peak RSS ${r.mockPeakMB ?? "n/a"} MB)`,
       );
       resolve(r);
     });
   });
 }
 
-const ndjson = await run("1. NDJSON, full (baseline)", "ndjson", join(dir, "t.ndjson"));
-const tenth = await run(
-  "2. Parquet, first 10 %",
-  "parquet",
-  join(dir, "t10.parquet"),
-  "-",
-  String(Math.floor(rows.length / 10)),
-);
-const state = join(dir, "tickets.state.json");
-const full = await run("3. Parquet, full (incremental, 1st)", "parquet", join(dir, "t-full.parquet"), state);
-// 10,000 tickets change (admitted now): they move to the end of the (ModifiedAt, key) order.
-const now = new Date(Date.now()).toISOString();
-const touched = new Set();
-for (let i = 0; touched.size < Number(values.touch); i += 97) touched.add(i % rows.length);
-const changed = [...touched].map((i) => ({
-  ...rows[i],
-  Status: "used",
-  FirstAdmittedAt: now,
-  ModifiedAt: now,
-}));
-for (const i of [...touched].sort((a, b) => b - a)) rows.splice(i, 1);
-rows.push(...changed.sort(order));
-const incremental = await run(
-  "4. Parquet, incremental (changed)",
-  "parquet",
-  join(dir, "t-inc.parquet"),
-  state,
-);
-server.close();
+try {
+  const touch = Number(values.touch);
+  let t0 = performance.now();
+  const early = await buy(Math.floor(touch / 2));
+  console.log(
+    `changes: ${early.length} tickets bought through the shop API before the runs (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  mockPhase("mock while buying");
 
-const check = spawnSync(
-  process.execPath,
-  [
-    "--input-type=module",
-    "-e",
-    `import { DuckDBInstance } from "@duckdb/node-api";
+  const ndjson = await run("1. NDJSON, full (baseline)", "ndjson", join(dir, "t.ndjson"));
+  const tenth = await run(
+    "2. Parquet, first 10 %",
+    "parquet",
+    join(dir, "t10.parquet"),
+    "-",
+    String(Math.floor(ndjson.rows / 10)),
+  );
+  const state = join(dir, "tickets.state.json");
+  const full = await run(
+    "3. Parquet, full (incremental, 1st)",
+    "parquet",
+    join(dir, "t-full.parquet"),
+    state,
+  );
+
+  t0 = performance.now();
+  const late = await buy(touch - early.length);
+  const admitted = await admit(early);
+  console.log(
+    `changes: ${late.length} new tickets bought, ${admitted} earlier ones admitted at a gate (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  mockPhase("mock while changing rows");
+  const incremental = await run(
+    "4. Parquet, incremental (changed)",
+    "parquet",
+    join(dir, "t-inc.parquet"),
+    state,
+  );
+
+  const check = spawnSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `import { DuckDBInstance } from "@duckdb/node-api";
      const db = await (await DuckDBInstance.create(":memory:")).connect();
-     const q = async (f) => (await db.runAndReadAll("SELECT count(*)::INTEGER AS n, count(DISTINCT TicketId)::INTEGER AS k FROM '" + f + "'")).getRowObjectsJson()[0];
-     console.log(JSON.stringify([await q(${JSON.stringify(join(dir, "t-full.parquet"))}), await q(${JSON.stringify(join(dir, "t-inc.parquet"))})]));`,
-  ],
-  { cwd: join(here, ".."), encoding: "utf8" },
-);
-console.log(`DuckDB reads: full ${check.stdout.trim()} (rows, distinct keys: full run, incremental run)`);
-console.log(
-  `ratios vs NDJSON (same run): Parquet rows/s ${(full.rowsPerSecond / ndjson.rowsPerSecond).toFixed(2)}×, file size ${(full.fileMB / ndjson.fileMB).toFixed(2)}×, peak RSS ${(full.peakRssMB / ndjson.peakRssMB).toFixed(2)}×; Parquet peak RSS full / 10 %: ${(full.peakRssMB / tenth.peakRssMB).toFixed(2)}×; incremental exported ${incremental.rows} of ${rows.length} rows`,
-);
-rmSync(dir, { recursive: true, force: true });
+     const q = async (f) => (await db.runAndReadAll("SELECT count(*)::INTEGER AS n, count(DISTINCT TicketId)::INTEGER AS k, count(*) FILTER (WHERE Status = 'used')::INTEGER AS used FROM '" + f + "'")).getRowObjectsJson()[0];
+     console.log(JSON.stringify({ full: await q(${JSON.stringify(join(dir, "t-full.parquet"))}), incremental: await q(${JSON.stringify(join(dir, "t-inc.parquet"))}) }));`,
+    ],
+    { cwd: join(here, ".."), encoding: "utf8" },
+  );
+  console.log(`DuckDB reads (rows n, distinct keys k, used): ${check.stdout.trim() || check.stderr.trim()}`);
+  console.log(phases.join("; "));
+  console.log(
+    `ratios vs NDJSON (same run): Parquet rows/s ${(full.rowsPerSecond / ndjson.rowsPerSecond).toFixed(2)}×, file size ${(full.fileMB / ndjson.fileMB).toFixed(2)}×, peak RSS ${(full.peakRssMB / ndjson.peakRssMB).toFixed(2)}×; Parquet peak RSS full / 10 %: ${(full.peakRssMB / tenth.peakRssMB).toFixed(2)}×; incremental exported ${incremental.rows} rows after ${touch} changed (${admitted} admitted + ${late.length} new)`,
+  );
+} finally {
+  mock.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -8,6 +8,7 @@ import type { OpenApiDocument } from "../core/document.ts";
 import type { ClientConfig } from "../core/pipeline/7-authentication.ts";
 import type { SeedData } from "../core/types.ts";
 import { DEMO_CLIENTS, TEST_CARDS } from "../index.ts";
+import { indexBiHistory, MAX_HISTORY_ORDERS } from "../sections/bi/index.ts";
 import { startMockServer } from "./index.ts";
 
 const HELP = `entrada-mock — a stateful, contract-validating mock of the Entrada API
@@ -16,6 +17,8 @@ Options:
   --port <n>               Port (default 4010; 0 picks a free one)
   --host <addr>            Interface (default 127.0.0.1)
   --seed <file.json>       Seed data, keyed by section (default: the built-in catalogue)
+  --history-orders <n>     Orders in the BI feed's seeded history (default 1500; 550000 ≈ 1.06 million
+                           ticket rows, indexed at startup; 0 for live data only; at most 1000000)
   --openapi <file.json>    Serve another bundled OpenAPI 3.1 document (operations without a handler answer 501)
   --token-ttl <seconds>    Access-token lifetime (default 3600)
   --client <id:secret:scopes>  OAuth client, scopes comma-separated (repeatable; replaces the demo clients)
@@ -44,6 +47,7 @@ const parsed = (() => {
         port: { type: "string", default: "4010" },
         host: { type: "string", default: "127.0.0.1" },
         seed: { type: "string" },
+        "history-orders": { type: "string" },
         openapi: { type: "string" },
         "token-ttl": { type: "string", default: "3600" },
         client: { type: "string", multiple: true },
@@ -80,6 +84,18 @@ if (values.seed) {
   }
   if (seed === null || typeof seed !== "object" || Array.isArray(seed))
     fail("the seed file must hold a JSON object");
+}
+
+let historyOrders: number | undefined;
+if (values["history-orders"] !== undefined) {
+  historyOrders = Number(values["history-orders"]);
+  if (!/^\d+$/.test(values["history-orders"]) || historyOrders > MAX_HISTORY_ORDERS)
+    fail(
+      `--history-orders must be an integer from 0 to ${MAX_HISTORY_ORDERS}, got ${values["history-orders"]}`,
+    );
+  const bi = (seed?.bi ?? {}) as { history?: Record<string, unknown> | false };
+  const history = historyOrders === 0 ? false : { ...(bi.history || {}), orders: historyOrders };
+  seed = { ...(seed ?? {}), bi: { ...bi, history } };
 }
 
 let document: OpenApiDocument | undefined;
@@ -122,6 +138,8 @@ const mock = await startMockServer({
   ...(values["validate-responses"] ? { validateResponses: "strict" as const } : {}),
 });
 const ready = performance.now() - started;
+// A large history is indexed now rather than on the first feed request (a million ticket rows take seconds).
+const indexed = historyOrders ? indexBiHistory(mock.core.session().world) : null;
 
 const lines = [
   "",
@@ -135,6 +153,11 @@ const lines = [
   "    provider redirect   checkout answers 202 + redirectUrl to a hosted page (Pay / Fail / Cancel)",
   "",
   `  Developer controls: ${mock.url}/__mock   (contract: ${mock.url}/__mock/openapi.json)`,
+  ...(indexed
+    ? [
+        `  BI feed history: ${indexed.rows.toLocaleString("en-US")} rows (${indexed.tickets.toLocaleString("en-US")} tickets) indexed in ${(indexed.ms / 1000).toFixed(1)} s   (${mock.url}/bi/v1/odata/)`,
+      ]
+    : []),
   `  API reference and guides: ${mock.url}/reference   (open ${mock.url}/ in a browser)`,
   `  Documentation server (MCP, no auth): ${mock.url}/api/mcp   Markdown mirrors: ${mock.url}/ai/index.md`,
   "  Isolate parallel test suites with the header X-Mock-Session: <name>.",

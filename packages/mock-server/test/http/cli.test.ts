@@ -116,3 +116,65 @@ it("entrada-mock: after a leading `--`, unknown options still fail with exit cod
   expect(bad.state.output).toContain("--no-such-option");
   expect(bad.state.output).toContain("Options:");
 });
+
+it("entrada-mock --history-orders: sizes the BI feed's seeded history, indexes it at startup, serves it over HTTP", async () => {
+  const { child, state, exited, url } = await startCli([
+    "--port",
+    "0",
+    "--history-orders",
+    "2000",
+    "--no-webhooks",
+    "--no-docs",
+  ]);
+  expect(url, state.output).toBeDefined();
+  expect(state.output).toMatch(/BI feed history: [\d,]+ rows \([\d,]+ tickets\) indexed in [\d.]+ s/);
+  const token = (await (
+    await fetch(`${url}/connect/token`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "grant_type=client_credentials&scope=Shop",
+    })
+  ).json()) as { access_token: string };
+  const get = async (path: string) => {
+    const res = await fetch(`${url}/bi/v1/odata/${path}`, {
+      headers: { authorization: `Bearer ${token.access_token}`, prefer: "odata.maxpagesize=5000" },
+    });
+    expect(res.status, path).toBe(200);
+    return res;
+  };
+  // The seeded orders are the ones drawn before today (live ones are stamped now).
+  const before = new Date(Date.now() - 86_400_000).toISOString();
+  expect(await (await get(`Orders/$count?$filter=ModifiedAt lt ${before}`)).text()).toBe("2000");
+  // The paging an incremental export does, answered from the index: every ticket once, in (ModifiedAt, key) order.
+  let next: string | undefined =
+    "Tickets?$orderby=ModifiedAt,TicketId&$select=TicketId,ModifiedAt&$count=true";
+  const seen: { TicketId: string; ModifiedAt: string }[] = [];
+  let count = 0;
+  while (next) {
+    const page = (await (await get(next)).json()) as {
+      "@odata.count": number;
+      "@odata.nextLink"?: string;
+      value: { TicketId: string; ModifiedAt: string }[];
+    };
+    count = page["@odata.count"];
+    seen.push(...page.value);
+    next = page["@odata.nextLink"]?.replace(/^.*\/bi\/v1\/odata\//, "");
+  }
+  expect(seen.length).toBe(count);
+  expect(new Set(seen.map((t) => t.TicketId)).size).toBe(count);
+  for (let i = 1; i < seen.length; i++) {
+    const [a, b] = [seen[i - 1], seen[i]] as [(typeof seen)[0], (typeof seen)[0]];
+    expect(Date.parse(a.ModifiedAt) < Date.parse(b.ModifiedAt) || a.TicketId < b.TicketId).toBe(true);
+  }
+  child.kill("SIGTERM");
+  expect(await exited).toBe(0);
+
+  for (const wrong of ["many", "2.5", "1000001"]) {
+    const bad = await startCli(["--port", "0", "--history-orders", wrong]);
+    expect(await bad.exited).toBe(2);
+    expect(bad.state.output).toContain(`--history-orders must be an integer from 0 to 1000000, got ${wrong}`);
+  }
+});

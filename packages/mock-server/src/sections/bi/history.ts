@@ -1,15 +1,15 @@
 import { t } from "../../core/culture.ts";
-import { mulberry32, ulid } from "../../core/ids.ts";
+import { ulid } from "../../core/ids.ts";
 import type { Culture, LocalizedText } from "../../core/types.ts";
 import type { Row } from "./odata/evaluate.ts";
 
-/** The seeded past of the feed: deterministic, so the same seed and anchor give the same rows. */
-export interface History {
-  Orders: Row[];
-  Tickets: Row[];
-  Payments: Row[];
-  Entrances: Row[];
-}
+/**
+ * The seeded past of the feed: deterministic, so the same seed and anchor give the same rows. Not stored as rows:
+ * the history is a sequence of *units* (an order with its payments, tickets and scans; an imported ticket; an
+ * unknown code at a gate), each drawn from one PRNG stream. Knowing the PRNG state at a unit's start is enough to
+ * draw that unit again, so `history-index.ts` keeps only those states and a sorted index, and materialises the
+ * rows of the page it serves in the requested culture.
+ */
 
 export interface HistoryConfig {
   /** PRNG seed. */
@@ -111,20 +111,81 @@ const CATEGORIES: Record<string, { id: string; name: LocalizedText }> = {
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-type Raw = Record<string, string | number | boolean | null>;
-/** Rows before localization: culture-dependent columns are stored as keys and filled in per culture. */
-interface RawHistory {
-  events: PastEvent[];
-  orders: Raw[];
-  tickets: (Raw & { $event: number; $article: number | null })[];
-  payments: Raw[];
-  entrances: (Raw & { $gate: number; $category: string | null })[];
+/** The datasets in the order of `ENTITY_SETS`. */
+export const DATASETS = ["Orders", "Tickets", "Payments", "Entrances"] as const;
+export type Dataset = (typeof DATASETS)[number];
+export const ORDERS = 0;
+export const TICKETS = 1;
+export const PAYMENTS = 2;
+export const ENTRANCES = 3;
+
+/** Receives each row a unit draws: its dataset (index into `DATASETS`), the row and its `ModifiedAt` in epoch ms. */
+export type RowSink = (dataset: number, row: Row, modifiedAt: number) => void;
+/** Receives the key and `ModifiedAt` (epoch ms) of every row a unit draws, built or not. */
+export type KeySink = (dataset: number, key: string, modifiedAt: number) => void;
+/** `only` for no rows at all (with a `KeySink`: what indexing needs). */
+export const NO_ROWS = -1;
+
+/**
+ * mulberry32 (the PRNG of `core/ids.ts`) with its state exposed: the state after k draws from seed s is
+ * s + k·0x6D2B79F5 (mod 2³²), so a stored state resumes the stream exactly.
+ */
+export class Prng {
+  constructor(public state: number) {
+    this.state = state >>> 0;
+  }
+  readonly next = (): number => {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
-function generate(config: HistoryConfig): RawHistory {
-  const rand = mulberry32(config.seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
-  const iso = (ms: number) => new Date(ms).toISOString();
+/** The fixed frame of one history: its events, and how many units of each kind follow. */
+export interface HistoryPlan {
+  config: HistoryConfig;
+  events: PastEvent[];
+  /** First day of the history (epoch ms, UTC midnight). */
+  start: number;
+  /** PRNG state after the events were drawn: the state the first unit starts from. */
+  firstState: number;
+  /** Units: `orders` orders, then `external` imported tickets, then `unknown` unknown codes. */
+  orders: number;
+  external: number;
+  unknown: number;
+  units: number;
+}
+
+const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, "0"));
+const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, "0"));
+const days = new Map<number, string>();
+/**
+ * `new Date(ms).toISOString()` for whole milliseconds, with the date part cached per day: the history draws
+ * millions of instants, and `toISOString` was a third of the drawing time (measured).
+ */
+export function iso(ms: number): string {
+  const day = Math.floor(ms / DAY);
+  let date = days.get(day);
+  if (date === undefined) {
+    date = new Date(day * DAY).toISOString().slice(0, 11);
+    if (days.size >= 2048) days.clear();
+    days.set(day, date);
+  }
+  let rest = ms - day * DAY;
+  const milli = rest % 1000;
+  rest = (rest - milli) / 1000;
+  const second = rest % 60;
+  rest = (rest - second) / 60;
+  const minute = rest % 60;
+  const hour = (rest - minute) / 60;
+  return `${date}${TWO[hour]}:${TWO[minute]}:${TWO[second]}.${THREE[milli]}Z`;
+}
+
+export function historyPlan(config: HistoryConfig): HistoryPlan {
+  const prng = new Prng(config.seed);
+  const rand = prng.next;
   const start = Math.floor(config.anchor / DAY) * DAY - config.days * DAY;
   const spacing = Math.floor(config.days / (EVENT_NAMES.length + 1));
   const events: PastEvent[] = EVENT_NAMES.map((name, i) => {
@@ -137,51 +198,70 @@ function generate(config: HistoryConfig): RawHistory {
       dayOffset: (i + 1) * spacing,
     };
   });
-  const out: RawHistory = { events, orders: [], tickets: [], payments: [], entrances: [] };
+  const orders = config.orders;
+  const external = Math.floor(orders / 10);
+  const unknown = Math.floor(orders / 20);
+  return {
+    config,
+    events,
+    start,
+    firstState: prng.state,
+    orders,
+    external,
+    unknown,
+    units: orders + external + unknown,
+  };
+}
 
-  const scan = (
-    at: number,
-    gate: number,
-    eventId: string | null,
-    ticketId: string | null,
-    source: string | null,
-    result: string,
-    reason: string | null,
-  ) => {
-    out.entrances.push({
-      ScanId: `scn_${ulid(at, rand)}`,
-      EventId: eventId,
-      GateId: (GATES[gate] as (typeof GATES)[number]).id,
-      Direction: result === "exited" || result === "rejected" ? "exit" : "entry",
-      Result: result,
-      Reason: reason,
-      TicketId: ticketId,
-      TicketSource: source,
-      ScannedAt: iso(at),
-      DeviceId: `dev-${gate + 1}-${1 + Math.floor(rand() * 4)}`,
-      ModifiedAt: iso(at),
-      $gate: gate,
-      $category: source,
-    });
+/**
+ * Draws unit `unit` from `rand` (which must be at the unit's start state) and hands its rows to `sink`, in the
+ * feed's column order, texts in `culture`. With `only`, just the rows of that dataset are built (the PRNG draws
+ * are the same: every random value is drawn outside the rows, so skipping a row skips no draw); `keys` hears of
+ * every row, built or not, in the same order.
+ */
+export function drawUnit(
+  plan: HistoryPlan,
+  unit: number,
+  rand: () => number,
+  culture: Culture,
+  sink: RowSink,
+  only: number | null = null,
+  keys?: KeySink,
+): void {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
+  const { events, start } = plan;
+  const wants = (dataset: number) => only === null || only === dataset;
+  // An id no wanted row shows is not spelled out: its 16 random draws are only taken (a page draws thousands of
+  // units for one row each; the strings were most of the garbage).
+  const id = (prefix: string, ms: number, ...shownIn: number[]): string => {
+    if (keys || only === null || shownIn.includes(only)) return `${prefix}_${ulid(ms, rand)}`;
+    for (let i = 0; i < 16; i++) rand();
+    return "";
   };
 
-  for (let n = 0; n < config.orders; n++) {
+  if (unit < plan.orders) {
+    const n = unit;
     const eventIndex = Math.floor(rand() * events.length);
     const event = events[eventIndex] as PastEvent;
     const eventDay = start + event.dayOffset * DAY;
     const doors = eventDay + 17 * HOUR;
     // Sales spread over the 60 days before the event.
     const createdAt = Math.max(start, eventDay - Math.floor(rand() * 60 * DAY) - HOUR);
-    const cartId = `crt_${ulid(createdAt - 300_000, rand)}`;
+    const cartId = id("crt", createdAt - 300_000, ORDERS, PAYMENTS);
     const currency = rand() < 0.9 ? "CHF" : "EUR";
     const provider = rand() < 0.75 ? "card" : "redirect";
     // Some buyers are declined, cancel or let a hosted payment page time out first, then pay. The attempt is for
-    // the same cart, so it carries the cart's amount (set below once the items are drawn), as a live one does.
-    let attempt: Raw | null = null;
+    // the same cart, so it carries the cart's amount (known once the items are drawn), as a live one does.
+    let attempt: Record<string, string | number | null> | null = null;
+    let attemptKey: string | null = null;
     if (rand() < 0.12) {
       const failed = rand() < 0.7;
+      const attemptId = id("pay", createdAt - 120_000, PAYMENTS);
+      const failure = failed
+        ? pick(["card_declined", "card_declined", "insufficient_funds", "authentication_failed"])
+        : null;
       attempt = {
-        PaymentId: `pay_${ulid(createdAt - 120_000, rand)}`,
+        PaymentId: attemptId,
         CartId: cartId,
         OrderId: null,
         PaymentProviderId: failed ? "card" : "redirect",
@@ -191,173 +271,208 @@ function generate(config: HistoryConfig): RawHistory {
         Currency: currency,
         CreatedAt: iso(createdAt - 120_000),
         CompletedAt: iso(createdAt - 90_000),
-        FailureCode: failed
-          ? pick(["card_declined", "card_declined", "insufficient_funds", "authentication_failed"])
-          : null,
+        FailureCode: failure,
         ModifiedAt: iso(createdAt - 90_000),
       };
-      out.payments.push(attempt);
+      if (!wants(PAYMENTS)) attempt = null;
+      attemptKey = attemptId;
     }
-    const orderId = `ord_${ulid(createdAt, rand)}`;
+    const orderId = id("ord", createdAt, ORDERS, TICKETS, PAYMENTS);
     const count = 1 + Math.floor(rand() * rand() * 5);
     const refunded = rand() < 0.03;
     const first = pick(FIRST);
     const last = pick(LAST);
     let total = 0;
+    // Tickets and scans are drawn interleaved (the PRNG order), but the attempt's row needs the total: held back.
+    const held: [number, Row, number][] = [];
+    const hold: RowSink = (dataset, row, at) => void held.push([dataset, row, at]);
     for (let k = 0; k < count; k++) {
       const articleIndex = rand() < 0.7 ? 0 : rand() < 0.8 ? 1 : 2;
       const article = ARTICLES[articleIndex] as (typeof ARTICLES)[number];
       total += article.price;
-      const ticketId = `tkt_${ulid(createdAt + k, rand)}`;
+      const ticketId = id("tkt", createdAt + k, TICKETS, ENTRANCES);
       const used = !refunded && rand() < 0.82;
       const admittedAt = doors + Math.floor(rand() * 3 * HOUR);
-      out.tickets.push({
-        TicketId: ticketId,
-        Source: "shop",
-        Vendor: null,
-        OrderId: orderId,
-        EventId: event.id,
-        SlotId: `slt_${event.id.slice(4, 14)}EVE`,
-        SlotStartsAt: iso(eventDay + 18 * HOUR),
-        ArticleId: article.id,
-        PriceAmount: article.price / 100,
-        Currency: currency,
-        HolderName: k === 0 ? `${first} ${last}` : null,
-        Status: refunded ? "cancelled" : used ? "used" : "valid",
-        IssuedAt: iso(createdAt),
-        FirstAdmittedAt: used ? iso(admittedAt) : null,
-        // A refund cancels the tickets two days after the sale.
-        ModifiedAt: iso(used ? admittedAt : refunded ? createdAt + 2 * DAY : createdAt),
-        $event: eventIndex,
-        $article: articleIndex,
-      });
-      if (refunded && rand() < 0.3) scan(admittedAt, 0, event.id, ticketId, "shop", "denied", "cancelled");
+      // A refund cancels the tickets two days after the sale.
+      const modified = used ? admittedAt : refunded ? createdAt + 2 * DAY : createdAt;
+      keys?.(TICKETS, ticketId, modified);
+      if (wants(TICKETS))
+        hold(
+          TICKETS,
+          {
+            TicketId: ticketId,
+            Source: "shop",
+            Vendor: null,
+            OrderId: orderId,
+            EventId: event.id,
+            EventName: event.name[culture],
+            SlotId: `slt_${event.id.slice(4, 14)}EVE`,
+            SlotStartsAt: iso(eventDay + 18 * HOUR),
+            ArticleId: article.id,
+            ArticleName: article.name[culture],
+            PriceAmount: article.price / 100,
+            Currency: currency,
+            HolderName: k === 0 ? `${first} ${last}` : null,
+            Status: refunded ? "cancelled" : used ? "used" : "valid",
+            IssuedAt: iso(createdAt),
+            FirstAdmittedAt: used ? iso(admittedAt) : null,
+            ModifiedAt: iso(modified),
+          },
+          modified,
+        );
+      const scanInto = (at: number, gate: number, result: string, reason: string | null) =>
+        scanTo(hold, at, gate, event.id, ticketId, "shop", result, reason);
+      if (refunded && rand() < 0.3) scanInto(admittedAt, 0, "denied", "cancelled");
       if (!used) continue;
       const gate = rand() < 0.7 ? 0 : 1;
-      scan(admittedAt, gate, event.id, ticketId, "shop", "admitted", null);
-      if (rand() < 0.04)
-        scan(admittedAt + 600_000, gate, event.id, ticketId, "shop", "denied", "already_used");
+      scanInto(admittedAt, gate, "admitted", null);
+      if (rand() < 0.04) scanInto(admittedAt + 600_000, gate, "denied", "already_used");
       if (rand() < 0.15) {
         const out1 = admittedAt + 60_000 + Math.floor(rand() * 2 * HOUR);
-        scan(out1, 2, event.id, ticketId, "shop", "exited", null);
-        if (rand() < 0.6) scan(out1 + 900_000, gate, event.id, ticketId, "shop", "admitted", null);
+        scanInto(out1, 2, "exited", null);
+        if (rand() < 0.6) scanInto(out1 + 900_000, gate, "admitted", null);
       }
     }
-    if (attempt) attempt.Amount = total / 100;
-    out.orders.push({
-      OrderId: orderId,
-      CartId: cartId,
-      CreatedAt: iso(createdAt),
-      Status: refunded ? "refunded" : "paid",
-      Currency: currency,
-      TotalAmount: total / 100,
-      RefundedAmount: refunded ? total / 100 : 0,
-      TicketCount: count,
-      PaymentProviderId: provider,
-      Channel: pick(CHANNELS),
-      Culture: pick(CULTURES),
-      CustomerEmail: `${first}.${last}${n}@example.com`
-        .toLowerCase()
-        .normalize("NFD")
-        .replace(/[\u0300-\u036f]/g, ""),
-      CustomerFirstName: first,
-      CustomerLastName: last,
-      CustomerCompany: pick(COMPANIES),
-      ModifiedAt: iso(refunded ? createdAt + 2 * DAY : createdAt),
-    });
-    out.payments.push({
-      PaymentId: `pay_${ulid(createdAt - 1_000, rand)}`,
-      CartId: cartId,
-      OrderId: orderId,
-      PaymentProviderId: provider,
-      Status: refunded ? "refunded" : "succeeded",
-      Amount: total / 100,
-      Currency: currency,
-      CreatedAt: iso(createdAt - 1_000),
-      CompletedAt: iso(createdAt),
-      FailureCode: null,
-      ModifiedAt: iso(refunded ? createdAt + 2 * DAY : createdAt),
-    });
+    if (attemptKey) keys?.(PAYMENTS, attemptKey, createdAt - 90_000);
+    if (attempt) {
+      attempt.Amount = total / 100;
+      sink(PAYMENTS, attempt, createdAt - 90_000);
+    }
+    for (const [dataset, row, at] of held) sink(dataset, row, at);
+    const orderModified = refunded ? createdAt + 2 * DAY : createdAt;
+    const channel = pick(CHANNELS);
+    const orderCulture = pick(CULTURES);
+    const company = pick(COMPANIES);
+    const paymentId = id("pay", createdAt - 1_000, PAYMENTS);
+    keys?.(ORDERS, orderId, orderModified);
+    keys?.(PAYMENTS, paymentId, orderModified);
+    if (wants(ORDERS))
+      sink(
+        ORDERS,
+        {
+          OrderId: orderId,
+          CartId: cartId,
+          CreatedAt: iso(createdAt),
+          Status: refunded ? "refunded" : "paid",
+          Currency: currency,
+          TotalAmount: total / 100,
+          RefundedAmount: refunded ? total / 100 : 0,
+          TicketCount: count,
+          PaymentProviderId: provider,
+          Channel: channel,
+          Culture: orderCulture,
+          CustomerEmail: `${first}.${last}${n}@example.com`
+            .toLowerCase()
+            .normalize("NFD")
+            .replace(/[\u0300-\u036f]/g, ""),
+          CustomerFirstName: first,
+          CustomerLastName: last,
+          CustomerCompany: company,
+          ModifiedAt: iso(orderModified),
+        },
+        orderModified,
+      );
+    if (wants(PAYMENTS))
+      sink(
+        PAYMENTS,
+        {
+          PaymentId: paymentId,
+          CartId: cartId,
+          OrderId: orderId,
+          PaymentProviderId: provider,
+          Status: refunded ? "refunded" : "succeeded",
+          Amount: total / 100,
+          Currency: currency,
+          CreatedAt: iso(createdAt - 1_000),
+          CompletedAt: iso(createdAt),
+          FailureCode: null,
+          ModifiedAt: iso(orderModified),
+        },
+        orderModified,
+      );
+    return;
   }
-  // Tickets imported from an external registration vendor, and their scans.
-  for (let n = 0; n < Math.floor(config.orders / 10); n++) {
+  if (unit < plan.orders + plan.external) {
+    // A ticket imported from an external registration vendor, and its scan.
+    const n = unit - plan.orders;
     const eventIndex = Math.floor(rand() * events.length);
     const event = events[eventIndex] as PastEvent;
     const eventDay = start + event.dayOffset * DAY;
-    const ticketId = `xtk_${ulid(eventDay - 10 * DAY + n, rand)}`;
+    const ticketId = id("xtk", eventDay - 10 * DAY + n, TICKETS, ENTRANCES);
     const used = rand() < 0.85;
     const admittedAt = eventDay + 17 * HOUR + Math.floor(rand() * 3 * HOUR);
-    out.tickets.push({
-      TicketId: ticketId,
-      Source: "external",
-      Vendor: rand() < 0.7 ? "eventbrite" : "pretix",
-      OrderId: null,
-      EventId: event.id,
-      SlotId: null,
-      SlotStartsAt: null,
-      ArticleId: null,
-      PriceAmount: null,
-      Currency: null,
-      HolderName: `${pick(FIRST)} ${pick(LAST)}`,
-      Status: used ? "used" : "valid",
-      IssuedAt: iso(eventDay - 10 * DAY),
-      FirstAdmittedAt: used ? iso(admittedAt) : null,
-      ModifiedAt: iso(used ? admittedAt : eventDay - 10 * DAY),
-      $event: eventIndex,
-      $article: null,
-    });
-    if (used) scan(admittedAt, 1, event.id, ticketId, "external", "admitted", null);
+    const vendor = rand() < 0.7 ? "eventbrite" : "pretix";
+    const holder = `${pick(FIRST)} ${pick(LAST)}`;
+    const modified = used ? admittedAt : eventDay - 10 * DAY;
+    keys?.(TICKETS, ticketId, modified);
+    if (wants(TICKETS))
+      sink(
+        TICKETS,
+        {
+          TicketId: ticketId,
+          Source: "external",
+          Vendor: vendor,
+          OrderId: null,
+          EventId: event.id,
+          EventName: event.name[culture],
+          SlotId: null,
+          SlotStartsAt: null,
+          ArticleId: null,
+          ArticleName: null,
+          PriceAmount: null,
+          Currency: null,
+          HolderName: holder,
+          Status: used ? "used" : "valid",
+          IssuedAt: iso(eventDay - 10 * DAY),
+          FirstAdmittedAt: used ? iso(admittedAt) : null,
+          ModifiedAt: iso(modified),
+        },
+        modified,
+      );
+    if (used) scanTo(sink, admittedAt, 1, event.id, ticketId, "external", "admitted", null);
+    return;
   }
-  // Unknown codes at the gates (forged or foreign tickets).
-  for (let n = 0; n < Math.floor(config.orders / 20); n++) {
-    const event = pick(events);
-    const at = start + event.dayOffset * DAY + 17 * HOUR + Math.floor(rand() * 3 * HOUR);
-    scan(at, 0, null, null, null, "denied", "unknown_quicode");
-  }
-  return out;
-}
+  // An unknown code at a gate (a forged or foreign ticket).
+  const event = pick(events);
+  const at = start + event.dayOffset * DAY + 17 * HOUR + Math.floor(rand() * 3 * HOUR);
+  scanTo(sink, at, 0, null, null, null, "denied", "unknown_quicode");
 
-const rawCache = new Map<string, RawHistory>();
-const localizedCache = new Map<string, History>();
-
-/**
- * The seeded history in one culture. Generated once per (config, culture) and frozen, so every isolated mock
- * session shares it instead of copying thousands of rows into its world.
- */
-export function history(config: HistoryConfig, culture: Culture): History {
-  const rawKey = `${config.seed}:${config.orders}:${Math.floor(config.anchor / DAY)}:${config.days}`;
-  const key = `${rawKey}:${culture}`;
-  const cached = localizedCache.get(key);
-  if (cached) return cached;
-  let raw = rawCache.get(rawKey);
-  if (!raw) {
-    raw = generate(config);
-    if (rawCache.size > 8) rawCache.clear();
-    rawCache.set(rawKey, raw);
-  }
-  const events = raw.events;
-  const result: History = {
-    Orders: raw.orders.map((r) => Object.freeze({ ...r })),
-    Tickets: raw.tickets.map(({ $event, $article, ...rest }) =>
-      Object.freeze({
-        ...rest,
-        EventName: (events[$event] as PastEvent).name[culture],
-        ArticleName:
-          $article === null ? null : (ARTICLES[$article] as (typeof ARTICLES)[number]).name[culture],
-      }),
-    ),
-    Payments: raw.payments.map((r) => Object.freeze({ ...r })),
-    Entrances: raw.entrances.map(({ $gate, $category, ...rest }) => {
-      const category = $category === null ? null : CATEGORIES[$category];
-      return Object.freeze({
-        ...rest,
-        GateName: (GATES[$gate] as (typeof GATES)[number]).name[culture],
+  function scanTo(
+    to: RowSink,
+    at: number,
+    gate: number,
+    eventId: string | null,
+    ticketId: string | null,
+    source: "shop" | "external" | null,
+    result: string,
+    reason: string | null,
+  ): void {
+    const scanId = id("scn", at, ENTRANCES);
+    const device = 1 + Math.floor(rand() * 4);
+    keys?.(ENTRANCES, scanId, at);
+    if (!wants(ENTRANCES)) return;
+    const g = GATES[gate] as (typeof GATES)[number];
+    const category = source === null ? null : CATEGORIES[source];
+    const scannedAt = iso(at);
+    to(
+      ENTRANCES,
+      {
+        ScanId: scanId,
+        EventId: eventId,
+        GateId: g.id,
+        GateName: g.name[culture],
+        Direction: result === "exited" || result === "rejected" ? "exit" : "entry",
+        Result: result,
+        Reason: reason,
+        TicketId: ticketId,
+        TicketSource: source,
         CategoryId: category?.id ?? null,
         CategoryName: category?.name[culture] ?? null,
-      });
-    }),
-  };
-  if (localizedCache.size > 32) localizedCache.clear();
-  localizedCache.set(key, result);
-  return result;
+        ScannedAt: scannedAt,
+        DeviceId: `dev-${gate + 1}-${device}`,
+        ModifiedAt: scannedAt,
+      },
+      at,
+    );
+  }
 }

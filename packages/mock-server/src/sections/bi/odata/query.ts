@@ -1,6 +1,13 @@
 import { badRequest, notImplemented } from "./errors.ts";
 import { compareScalars, compileFilter, compileOrder, type Row, type Scalar, sortKeyOf } from "./evaluate.ts";
-import { type OrderByItem, type PropertyTypes, parseFilter, parseOrderBy, parseSelect } from "./parser.ts";
+import {
+  type Expr,
+  type OrderByItem,
+  type PropertyTypes,
+  parseFilter,
+  parseOrderBy,
+  parseSelect,
+} from "./parser.ts";
 
 /** System query options we implement. */
 const SUPPORTED = new Set([
@@ -28,6 +35,8 @@ const UNSUPPORTED = new Set([
 
 export interface EntitySetQuery {
   filter: ((row: Row) => boolean) | null;
+  /** The parsed `$filter` (for query plans that answer it from an index). */
+  filterExpr: Expr | null;
   orderBy: OrderByItem[];
   select: string[] | null;
   top: number | null;
@@ -86,7 +95,8 @@ export function parseEntitySetQuery(
   const countText = single(query, "$count");
   const tokenText = single(query, "$skiptoken");
 
-  const filter = filterText === undefined ? null : compileFilter(parseFilter(filterText, props, setName));
+  const filterExpr = filterText === undefined ? null : parseFilter(filterText, props, setName);
+  const filter = filterExpr === null ? null : compileFilter(filterExpr);
   const orderBy = orderText === undefined ? [] : parseOrderBy(orderText, props, setName);
   const select = selectText === undefined ? null : parseSelect(selectText, props, setName);
   const top = topText === undefined ? null : nonNegativeInt(topText, "$top");
@@ -101,7 +111,7 @@ export function parseEntitySetQuery(
     [filterText, orderText, topText, skipText, key].map((v) => v ?? "\u0000").join("\u0001"),
   );
   const skipToken = tokenText === undefined ? null : decodeSkipToken(tokenText, fingerprint);
-  return { filter, orderBy, select, top, skip, count, skipToken, fingerprint };
+  return { filter, filterExpr, orderBy, select, top, skip, count, skipToken, fingerprint };
 }
 
 export interface Page {
@@ -115,51 +125,100 @@ export interface Page {
 /**
  * Apply filter, order, skip/top and server-driven paging. Resuming with a skiptoken continues strictly after
  * the last returned sort key (keyset paging), so rows inserted meanwhile do not shift or repeat pages.
+ *
+ * One pass over `all`, keeping only the rows the page can still need (`$skip` + page size, the smallest in sort
+ * order): a million-row source is filtered and paged without holding it. Query plans that an index answers run in
+ * `feed-query.ts`; they page the same way (same rows, order and skiptokens: `pageOf`).
  */
-export function runQuery(all: readonly Row[], q: EntitySetQuery, key: string, pageSize: number): Page {
-  const matching = q.filter ? all.filter(q.filter) : all.slice();
+export function runQuery(all: Iterable<Row>, q: EntitySetQuery, key: string, pageSize: number): Page {
   const cmp = compileOrder(q.orderBy, key);
-  matching.sort(cmp);
-  const sortKey = sortKeyOf(q.orderBy, key);
-  const total = matching.length;
-  let start: number;
-  let returned = 0;
-  if (q.skipToken) {
-    const after = q.skipToken.after;
-    const directions = [...q.orderBy.map((o) => o.descending), false];
-    start = lowerBoundAfter(matching, (row) => compareTuple(sortKey(row), after, directions));
-    returned = q.skipToken.returned;
-  } else {
-    start = Math.min(q.skip, total);
+  const after = q.skipToken ? afterToken(q, key) : null;
+  const take = pageTake(q, pageSize);
+  const skip = after ? 0 : q.skip;
+  const best = new Smallest(cmp, skip + take);
+  let total = 0;
+  let before = 0;
+  for (const row of all) {
+    if (q.filter && !q.filter(row)) continue;
+    total++;
+    if (after && !after(row)) before++;
+    else best.offer(row);
   }
-  const remaining = q.top === null ? Number.POSITIVE_INFINITY : Math.max(0, q.top - returned);
-  const take = Math.min(pageSize, remaining);
-  const rows = matching.slice(start, start + take).map((row) => project(row, q.select));
-  const more = start + take < total && returned + take < (q.top ?? Number.POSITIVE_INFINITY);
-  const last = matching[start + take - 1];
-  const nextSkipToken =
-    more && last ? encodeSkipToken({ after: sortKey(last), returned: returned + take }, q.fingerprint) : null;
-  return { rows, count: q.count ? total : null, nextSkipToken };
+  const start = after ? before : Math.min(q.skip, total);
+  return pageOf(best.sorted().slice(skip, skip + take), q, key, { start, total, take });
 }
 
-function compareTuple(a: Scalar[], b: Scalar[], desc: boolean[]): number {
+/** Rows a page takes: the page size, less what `$top` has left after the pages already returned. */
+export function pageTake(q: EntitySetQuery, pageSize: number): number {
+  const returned = q.skipToken?.returned ?? 0;
+  const remaining = q.top === null ? Number.POSITIVE_INFINITY : Math.max(0, q.top - returned);
+  return Math.min(pageSize, remaining);
+}
+
+/** Whether a row comes strictly after the skiptoken's position in the query's order. */
+export function afterToken(q: EntitySetQuery, key: string): (row: Row) => boolean {
+  const token = q.skipToken;
+  if (!token) return () => true;
+  const sortKey = sortKeyOf(q.orderBy, key);
+  const directions = [...q.orderBy.map((o) => o.descending), false];
+  return (row) => compareTuple(sortKey(row), token.after, directions) > 0;
+}
+
+/**
+ * The page of a query: `rows` are the matching rows from position `start` (of `total` matching rows) on, in
+ * order, at most `take` of them. The next skiptoken carries the sort key of the last row and the rows returned.
+ */
+export function pageOf(
+  rows: Row[],
+  q: EntitySetQuery,
+  key: string,
+  at: { start: number; total: number; take: number },
+): Page {
+  const returned = q.skipToken?.returned ?? 0;
+  const { start, total, take } = at;
+  const more = start + take < total && returned + take < (q.top ?? Number.POSITIVE_INFINITY);
+  const last = rows[take - 1];
+  const nextSkipToken =
+    more && last
+      ? encodeSkipToken({ after: sortKeyOf(q.orderBy, key)(last), returned: returned + take }, q.fingerprint)
+      : null;
+  return { rows: rows.map((row) => project(row, q.select)), count: q.count ? total : null, nextSkipToken };
+}
+
+/**
+ * The `limit` smallest rows offered, in order. Rows go to a buffer that is cut back to `limit` whenever it holds
+ * twice that, and rows not smaller than the largest kept one are not buffered at all: O(n log limit), O(limit).
+ */
+class Smallest {
+  #rows: Row[] = [];
+  #worst: Row | null = null;
+  constructor(
+    private readonly cmp: (a: Row, b: Row) => number,
+    private readonly limit: number,
+  ) {}
+  offer(row: Row): void {
+    if (this.limit === 0) return;
+    if (this.#worst && this.cmp(row, this.#worst) >= 0) return;
+    this.#rows.push(row);
+    if (this.#rows.length >= 2 * this.limit + 64) this.#cut();
+  }
+  #cut(): void {
+    this.#rows.sort(this.cmp);
+    if (this.#rows.length > this.limit) this.#rows.length = this.limit;
+    if (this.#rows.length === this.limit) this.#worst = this.#rows[this.limit - 1] as Row;
+  }
+  sorted(): Row[] {
+    this.#cut();
+    return this.#rows;
+  }
+}
+
+export function compareTuple(a: Scalar[], b: Scalar[], desc: boolean[]): number {
   for (let i = 0; i < a.length; i++) {
     const c = compareScalars(a[i] ?? null, b[i] ?? null);
     if (c !== 0) return desc[i] ? -c : c;
   }
   return 0;
-}
-
-/** First index whose row compares > 0 against the token (binary search over the sorted rows). */
-function lowerBoundAfter(rows: Row[], cmp: (row: Row) => number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (cmp(rows[mid] as Row) > 0) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 function project(row: Row, select: string[] | null): Row {
