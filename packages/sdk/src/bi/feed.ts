@@ -228,11 +228,14 @@ export class BiFeed {
     };
     if (maxPageSize) headers.prefer = `odata.maxpagesize=${maxPageSize}`;
     const state: CallState = { attempts: 0, holdTimer: true, operationId: "biFeed" };
-    const request = new Request(url, { headers, ...(options.signal ? { signal: options.signal } : {}) });
     let response: Response;
     let text: string;
     try {
-      response = await this.#transport.send(request, this.#call, state);
+      response = await this.#transport.send(
+        new Request(url, { headers }),
+        { ...this.#call, signal: options.signal },
+        state,
+      );
       text = response.ok ? await response.text() : (state.errorBody ?? "");
     } finally {
       state.settle?.();

@@ -35,9 +35,10 @@ export function transportFetch(
       typeof input === "string" && !/^[a-z][a-z0-9+.-]*:/i.test(input)
         ? `${baseUrl}${input.startsWith("/") ? "" : "/"}${input}`
         : input;
+    const request = new Request(url, requestInit);
     return transport.send(
-      new Request(url, requestInit),
-      { locale, idempotencyKey, timeoutMs, totalTimeoutMs, retry },
+      request,
+      { locale, idempotencyKey, timeoutMs, totalTimeoutMs, retry, signal: request.signal },
       { attempts: 0 },
     );
   };
