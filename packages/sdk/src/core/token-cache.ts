@@ -112,9 +112,8 @@ export class TokenCache {
   /** The cached token when it is usable now, without waiting; starts a background refresh when due. */
   peek(): string | undefined {
     const token = this.#token;
-    if (!token) return undefined;
     const now = this.#now();
-    if (now >= token.expiresAt) return undefined;
+    if (!token || now >= token.expiresAt) return;
     if (now >= token.refreshAt && !this.#inflight && now >= this.#backgroundPausedUntil) {
       this.#refresh().catch(() => {
         this.#backgroundPausedUntil = this.#now() + BACKGROUND_RETRY_PAUSE;
@@ -125,10 +124,7 @@ export class TokenCache {
 
   /** A usable token: the cached one, or the result of the single in-flight request. */
   async get(): Promise<string> {
-    const cached = this.peek();
-    if (cached !== undefined) return cached;
-    const token = await this.#refresh();
-    return token.accessToken;
+    return this.peek() ?? (await this.#refresh()).accessToken;
   }
 
   /** Drops `accessToken` after the server rejected it; a newer token is kept. */
@@ -137,13 +133,10 @@ export class TokenCache {
     if (this.#token?.accessToken !== accessToken) return;
     this.#token = undefined;
     const { store, storeKey } = this.#options;
-    if (store?.delete && storeKey) {
-      const key = storeKey;
-      const del = store.delete.bind(store);
-      Promise.resolve(store.get(key))
-        .then((stored) => (stored?.accessToken === accessToken ? del(key) : undefined))
-        .catch(() => undefined);
-    }
+    if (store?.delete && storeKey)
+      this.#use(async () => {
+        if ((await store.get(storeKey))?.accessToken === accessToken) await store.delete?.(storeKey);
+      });
   }
 
   /** Swaps the client credentials; calls in flight keep their token, later token requests use the new ones. */
@@ -157,40 +150,39 @@ export class TokenCache {
     this.#token = undefined;
   }
 
+  /** Runs a store operation; a store that throws or rejects is ignored (the cache falls back to requesting). */
+  #use<T>(operation: () => Promise<T> | T): Promise<T | undefined> {
+    return Promise.resolve()
+      .then(operation)
+      .catch(() => undefined);
+  }
+
   #refresh(): Promise<CachedToken> {
-    if (this.#inflight) return this.#inflight;
-    const inflight = this.#obtain().finally(() => {
+    const inflight = (this.#inflight ??= this.#obtain().finally(() => {
       if (this.#inflight === inflight) this.#inflight = undefined;
-    });
-    this.#inflight = inflight;
+    }));
     return inflight;
   }
 
   async #obtain(): Promise<CachedToken> {
     const { store, storeKey } = this.#options;
-    if (store && storeKey) {
-      const stored = await Promise.resolve()
-        .then(() => store.get(storeKey))
-        .catch(() => undefined);
-      const now = this.#now();
-      const refreshAt = stored ? (stored.refreshAt ?? stored.expiresAt) : 0;
+    const stored = store && storeKey ? await this.#use(() => store.get(storeKey)) : undefined;
+    const now = this.#now();
+    if (stored) {
+      const refreshAt = stored.refreshAt ?? stored.expiresAt;
       // Adopt a shared token only while it is not yet due for refresh (and never one the server rejected).
-      if (stored && stored.accessToken !== this.#rejected && now < refreshAt && now < stored.expiresAt) {
-        const adopted = { accessToken: stored.accessToken, expiresAt: stored.expiresAt, refreshAt };
-        this.#token = adopted;
-        return adopted;
+      if (stored.accessToken !== this.#rejected && now < refreshAt && now < stored.expiresAt) {
+        return (this.#token = { accessToken: stored.accessToken, expiresAt: stored.expiresAt, refreshAt });
       }
     }
     const sentAt = this.#now();
     const grant = await this.#requestWithRotation();
-    const { expiresAt, refreshAt } = tokenLifetime(sentAt, grant.expiresIn, this.#options);
-    const token: CachedToken = { accessToken: grant.accessToken, expiresAt, refreshAt };
+    const token: CachedToken = {
+      accessToken: grant.accessToken,
+      ...tokenLifetime(sentAt, grant.expiresIn, this.#options),
+    };
     this.#token = token;
-    if (store && storeKey) {
-      await Promise.resolve()
-        .then(() => store.set(storeKey, { ...token, scope: grant.scope }))
-        .catch(() => undefined);
-    }
+    if (store && storeKey) await this.#use(() => store.set(storeKey, { ...token, scope: grant.scope }));
     return token;
   }
 
@@ -200,12 +192,15 @@ export class TokenCache {
     try {
       return await this.#options.requestToken(credentials);
     } catch (error) {
-      const rotated = this.#credentials !== credentials;
-      if (rotated && error instanceof OAuthError && error.error === "invalid_client") {
-        this.requests++;
-        return await this.#options.requestToken(this.#credentials);
-      }
-      throw error;
+      // The credentials changed while the request was under way: repeat it once with the new ones.
+      if (
+        this.#credentials === credentials ||
+        !(error instanceof OAuthError) ||
+        error.error !== "invalid_client"
+      )
+        throw error;
+      this.requests++;
+      return await this.#options.requestToken(this.#credentials);
     }
   }
 }
