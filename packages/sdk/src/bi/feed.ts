@@ -1,5 +1,5 @@
 import type { EntradaClient } from "../client.ts";
-import { cacheAuth, staticAuth } from "../core/auth.ts";
+import { staticAuth } from "../core/auth.ts";
 import { createTokenRequester } from "../core/oauth.ts";
 import { errorFromResponse } from "../core/response.ts";
 import { TokenCache } from "../core/token-cache.ts";
@@ -203,7 +203,7 @@ export class BiFeed {
         credentials: { clientId: options.clientId as string, clientSecret: options.clientSecret as string },
         requestToken: createTokenRequester(transport, `${root}/connect/token`, scope),
       });
-      transport.config.auth = cacheAuth(cache);
+      transport.config.auth = cache;
     } else if (options.getToken) {
       // Asked on every page: such a function (the SDK's `getAccessToken`) caches and refreshes by itself.
       const getToken = options.getToken;

@@ -1,6 +1,5 @@
 /** Bearer token sources other than the client-credentials cache: a fixed token or a token function. */
 
-import type { TokenCache } from "./token-cache.ts";
 import type { AuthProvider } from "./transport.ts";
 
 /**
@@ -68,17 +67,6 @@ export function staticAuth(source: SessionTokenSource): AuthProvider {
         current = undefined;
         rejected = token;
       }
-      return true;
-    },
-  };
-}
-
-export function cacheAuth(cache: TokenCache): AuthProvider {
-  return {
-    peek: () => cache.peek(),
-    get: () => cache.get(),
-    invalidate(token) {
-      cache.invalidate(token);
       return true;
     },
   };

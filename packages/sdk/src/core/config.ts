@@ -91,8 +91,7 @@ export function absoluteHttpUrl(name: string, value: unknown): string {
   } catch {}
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password)
     fail(
-      `"${name}" is required: an absolute http(s) URL (http or https, no query, fragment or credentials), e.g. ` +
-        `"https://api.entrada.dev"; got ${JSON.stringify(value)}.`,
+      `"${name}" is required: an absolute http(s) URL (http or https; no query, fragment, credentials); got ${JSON.stringify(value)}.`,
     );
   return url.href.replace(/\/+$/, "");
 }
@@ -103,7 +102,7 @@ function positive(name: string, value: unknown): number | undefined {
   return value as number | undefined;
 }
 
-const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
+export const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 
 function tokenSource(name: string, value: unknown): TokenSource | undefined {
   if (value === undefined || typeof value === "function" || nonEmpty(value)) return value as TokenSource;
@@ -120,7 +119,7 @@ function scopeOf(value: unknown): string {
 
 /** Validates options and fills in defaults. Throws `EntradaConfigError`. */
 export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
-  if (typeof options !== "object" || !options) fail("options are required: { baseUrl, ...credentials }.");
+  if (typeof options !== "object" || !options) fail("pass { baseUrl, ...credentials }.");
   const baseUrl = absoluteHttpUrl("baseUrl", options.baseUrl);
   const tokenUrl =
     options.tokenUrl === undefined
@@ -137,18 +136,17 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
   if (credentials) {
     if (!nonEmpty(clientId) || !nonEmpty(clientSecret))
       fail(
-        `"${nonEmpty(clientId) ? "clientSecret" : "clientId"}" is required: client credentials are a non-empty "clientId" and "clientSecret".`,
+        `"${nonEmpty(clientId) ? "clientSecret" : "clientId"}" is required: non-empty "clientId" and "clientSecret".`,
       );
     if (isBrowserLike() && options.allowBrowserSecrets !== true)
       fail(
-        'refusing to use a client secret in a browser (visitors could read it): pass a "sessionToken" made on your ' +
-          'server, or "allowBrowserSecrets: true" on an internal page.',
+        'refusing to use a client secret in a browser: pass a "sessionToken" (or "allowBrowserSecrets: true").',
       );
     auth = { kind: "client-credentials", clientId, clientSecret, scope: scopeOf(options.scope) };
   } else if (source !== undefined) {
     auth = { kind: "token", source: source as SessionTokenSource };
   } else {
-    fail(`credentials are missing: "clientId" + "clientSecret" (server), "sessionToken" or "accessToken".`);
+    fail(`credentials are missing: "clientId" + "clientSecret", "sessionToken" or "accessToken".`);
   }
 
   const locale =
@@ -158,8 +156,7 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
         fail(localeProblem(options.locale));
 
   const given = options.fetch as FetchLike | undefined;
-  if (typeof (given ?? globalThis.fetch) !== "function")
-    fail(`"fetch" must be a function (required where the runtime has no global fetch).`);
+  if (typeof (given ?? globalThis.fetch) !== "function") expected("fetch", "a function", given);
   // Called unbound (a browser's native fetch throws "Illegal invocation" as a method of another object); the
   // global is looked up per call so test tools that patch it (msw) are honoured.
   const fetchImpl: FetchLike = (request, init) => (given ?? globalThis.fetch)(request, init);

@@ -3,14 +3,12 @@
  * before the first attempt and reused by every retry of that call, never by another call.
  */
 
-const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const MAX_KEY_LENGTH = 255;
 /** Visible ASCII except the quote and backslash, so the key travels as a bare value unchanged. */
 const KEY_CHARS = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /** True for the methods the API treats as writes (they accept `Idempotency-Key`). */
 export function isWriteMethod(method: string): boolean {
-  return WRITE_METHODS.has(method.toUpperCase());
+  return /^(POST|PUT|PATCH|DELETE)$/i.test(method);
 }
 
 /**
@@ -34,12 +32,15 @@ export function newIdempotencyKey(): string {
  * limit; keys are sent bare, as the contract allows). Returns an explanation when invalid.
  */
 export function idempotencyKeyProblem(key: unknown): string | undefined {
-  if (typeof key !== "string" || key.length === 0) return "Idempotency key must be a non-empty string";
-  if (key.length > MAX_KEY_LENGTH)
-    return `Idempotency key is ${key.length} characters long; at most 255 are allowed`;
-  if (!KEY_CHARS.test(key))
-    return "Idempotency key may contain visible ASCII characters only, without quotes, backslashes or spaces";
-  return undefined;
+  const problem =
+    typeof key !== "string" || !key
+      ? "must be a non-empty string"
+      : key.length > 255
+        ? `is ${key.length} characters long; at most 255 are allowed`
+        : KEY_CHARS.test(key)
+          ? undefined
+          : "may hold visible ASCII characters only (no spaces, quotes or backslashes)";
+  return problem && `Idempotency key ${problem}`;
 }
 
 /**

@@ -173,21 +173,27 @@ export async function invoke(
   }
 }
 
+/** `call` with `.orThrow`: the same call, resolving to `{ data, ... }` or rejecting with the error. */
+export function withOrThrow<Args extends unknown[], R extends { error?: unknown }>(
+  call: (...args: Args) => Promise<R>,
+): ((...args: Args) => Promise<R>) & { orThrow(...args: Args): Promise<R> } {
+  return Object.assign(call, {
+    orThrow: async (...args: Args) => {
+      const result = await call(...args);
+      if (result.error) throw result.error;
+      return result;
+    },
+  });
+}
+
 /** Builds the callable for one operation, with `.orThrow`. */
 export function createOperationMethod(
   context: OperationContext,
   spec: OperationSpec,
 ): OperationMethod<unknown, unknown> {
-  const method = (init?: Init) => invoke(context, spec, init);
-  const { operationId, path } = spec;
-  return Object.assign(method, {
-    orThrow: async (init?: Init) => {
-      const result = await method(init);
-      if (result.error) throw result.error;
-      return result;
-    },
-    operationId,
-    method: spec.method,
-    path,
-  }) as OperationMethod<unknown, unknown>;
+  const { operationId, method, path } = spec;
+  return Object.assign(
+    withOrThrow((init?: Init) => invoke(context, spec, init)),
+    { operationId, method, path },
+  ) as OperationMethod<unknown, unknown>;
 }

@@ -127,16 +127,17 @@ export class TokenCache {
     return this.peek() ?? (await this.#refresh()).accessToken;
   }
 
-  /** Drops `accessToken` after the server rejected it; a newer token is kept. */
-  invalidate(accessToken: string): void {
+  /** Drops `accessToken` after the server rejected it (a newer token is kept); true: asking again may help. */
+  invalidate(accessToken: string): true {
     this.#rejected = accessToken;
-    if (this.#token?.accessToken !== accessToken) return;
+    if (this.#token?.accessToken !== accessToken) return true;
     this.#token = undefined;
     const { store, storeKey } = this.#options;
     if (store?.delete && storeKey)
       this.#use(async () => {
         if ((await store.get(storeKey))?.accessToken === accessToken) await store.delete?.(storeKey);
       });
+    return true;
   }
 
   /** Swaps the client credentials; calls in flight keep their token, later token requests use the new ones. */

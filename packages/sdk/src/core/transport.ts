@@ -10,7 +10,6 @@ import { Deadlines } from "./deadlines.ts";
 import {
   AbortedError,
   type EntradaError,
-  type ErrorContext,
   InvalidArgumentError,
   isEntradaError,
   NetworkError,
@@ -19,7 +18,7 @@ import {
 } from "./errors.ts";
 import { idempotencyKeyProblem, isWriteMethod, newIdempotencyKey } from "./idempotency.ts";
 import { localeProblem, normalizeLocale } from "./language.ts";
-import { isJsonContentType } from "./response.ts";
+import { callContext, isJsonContentType } from "./response.ts";
 import {
   DEFAULT_RETRY,
   isRetryableStatus,
@@ -64,8 +63,6 @@ export interface TransportConfig {
   origin: string;
   /** Shared timer for attempt timeouts and deadlines. */
   deadlines: Deadlines;
-  now: () => number;
-  random: () => number;
 }
 
 /**
@@ -155,15 +152,7 @@ export class Transport {
     const write = isWriteMethod(method);
     const given = call.idempotencyKey;
     let key: string | undefined;
-    const info = (status?: number, cause?: unknown): ErrorContext => ({
-      status,
-      idempotencyKey: key,
-      operationId: state.operationId,
-      method,
-      url,
-      attempts: state.attempts,
-      cause,
-    });
+    const info = (response?: Response, cause?: unknown) => callContext(state, method, url, response, cause);
     const invalid = (argument: string, problem: string) => {
       throw new InvalidArgumentError(argument, problem, info());
     };
@@ -192,7 +181,7 @@ export class Transport {
     const body = request.body && (await request.arrayBuffer());
     const timeoutMs = call.timeoutMs ?? cfg.timeoutMs;
     const totalMs = call.totalTimeoutMs ?? cfg.totalTimeoutMs;
-    const deadline = totalMs === undefined ? Number.POSITIVE_INFINITY : cfg.now() + totalMs;
+    const deadline = totalMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + totalMs;
     const signal = call.signal;
     // A request that brings its own Authorization (the token request's Basic credentials) keeps it, and the
     // token never travels to another origin (say, an absolute link from a response pointing elsewhere).
@@ -204,10 +193,10 @@ export class Transport {
     const backoff = (retryAfterMs: number | undefined, afterTimeout: boolean): number | undefined => {
       // Writes are retried only when the server can recognise the repeat by its key.
       if ((write && !key) || retries >= policy.maxRetries) return;
-      const delay = retryDelay(++retries, policy, retryAfterMs, cfg.random);
+      const delay = retryDelay(++retries, policy, retryAfterMs);
       if (
         delay !== undefined &&
-        cfg.now() + delay < deadline &&
+        Date.now() + delay < deadline &&
         cfg.budget?.tryAcquire(afterTimeout) !== false
       )
         return delay;
@@ -219,7 +208,7 @@ export class Transport {
 
     for (;;) {
       state.attempts++;
-      const remaining = deadline - cfg.now();
+      const remaining = deadline - Date.now();
       if (remaining <= 0) throw total();
       if (signal?.aborted) throw new AbortedError(signal.reason, info());
       const controller = new AbortController();
@@ -234,7 +223,7 @@ export class Transport {
         controller.abort(reason);
         stop(reason);
       };
-      const timer = cfg.deadlines.add(cfg.now() + Math.min(timeoutMs, remaining), () =>
+      const timer = cfg.deadlines.add(Date.now() + Math.min(timeoutMs, remaining), () =>
         abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, info()) : total()),
       );
       const onAbort = () => abort(signal?.reason);
@@ -244,19 +233,19 @@ export class Transport {
         signal?.removeEventListener("abort", onAbort);
       };
       /** The error a failure of this attempt ends in, and whether another attempt may help. */
-      const classify = (error: unknown, status?: number): [EntradaError, boolean] => {
+      const classify = (error: unknown, response?: Response): [EntradaError, boolean] => {
         cleanup();
-        if (signal?.aborted) return [new AbortedError(signal.reason, info(status)), false];
+        if (signal?.aborted) return [new AbortedError(signal.reason, info(response)), false];
         const reason = controller.signal.reason;
         if (reason instanceof TimeoutError) return [reason, reason.scope === "attempt"];
         // Errors of the token request (OAuth, its own network failure) are final: it already retried.
         if (isEntradaError(error)) return [error, false];
         const message = error instanceof Error ? error.message : String(error);
-        return [new NetworkError(`network error: ${message}`, info(status, error)), true];
+        return [new NetworkError(`network error: ${message}`, info(response, error)), true];
       };
       const readText = (response: Response) =>
         Promise.race([response.text(), stopped]).catch((error) => {
-          throw classify(error, response.status)[0];
+          throw classify(error, response)[0];
         });
 
       let response: Response;
@@ -323,7 +312,7 @@ export class Transport {
       let retryable = isRetryableStatus(status);
       if (status === 409 && key) retryable = isKeyInUse((text = await readText(response)), response);
       const delay = retryable
-        ? backoff(parseRetryAfter(response.headers.get("retry-after"), cfg.now()), false)
+        ? backoff(parseRetryAfter(response.headers.get("retry-after"), Date.now()), false)
         : undefined;
       if (delay !== undefined) {
         cleanup();
@@ -380,7 +369,5 @@ export function newTransport(options: TransportOptions): Transport {
     budget: budget === false ? undefined : new RetryBudget(budget),
     deadlines: new Deadlines(),
     origin: `${new URL(options.baseUrl).origin}/`,
-    now: Date.now,
-    random: Math.random,
   });
 }
