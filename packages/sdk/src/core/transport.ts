@@ -29,7 +29,6 @@ import {
   retryDelay,
 } from "./retry.ts";
 import { RetryBudget, type RetryBudgetOptions } from "./retry-budget.ts";
-import { sleep } from "./signals.ts";
 
 /** Where bearer tokens come from: a client-credentials cache, a static token or a token function. */
 export interface AuthProvider {
@@ -188,32 +187,32 @@ export class Transport {
     const auth = !headers.has("authorization") && url.startsWith(cfg.origin) ? cfg.auth : undefined;
     let retries = 0;
     let authRetried = false;
+    /** The backoff before the current attempt (ms). */
+    let delay: number | undefined = 0;
     const total = () => new TimeoutError("total", totalMs ?? 0, info());
     /** The wait before the next attempt, or `undefined` when the call must end (budget spent if not). */
     const backoff = (retryAfterMs: number | undefined, afterTimeout: boolean): number | undefined => {
       // Writes are retried only when the server can recognise the repeat by its key.
       if ((write && !key) || retries >= policy.maxRetries) return;
-      const delay = retryDelay(++retries, policy, retryAfterMs);
+      const wait = retryDelay(++retries, policy, retryAfterMs);
       if (
-        delay !== undefined &&
-        Date.now() + delay < deadline &&
+        wait !== undefined &&
+        Date.now() + wait < deadline &&
         cfg.budget?.tryAcquire(afterTimeout) !== false
       )
-        return delay;
+        return wait;
     };
-    const pause = (ms: number) =>
-      sleep(ms, signal).catch((reason) => {
-        throw new AbortedError(reason, info());
-      });
 
     for (;;) {
       state.attempts++;
-      const remaining = deadline - Date.now();
+      const start = Date.now() + delay;
+      const remaining = deadline - start;
       if (remaining <= 0) throw total();
       if (signal?.aborted) throw new AbortedError(signal.reason, info());
       const controller = new AbortController();
       // Every abort (attempt timeout, deadline, the caller's signal) rejects `stopped`, which every wait of the
-      // attempt races against — so a fetch or token function that ignores its signal cannot hold the call.
+      // attempt (backoff, token, fetch, body) races against — so a fetch or token function that ignores its
+      // signal cannot hold the call.
       let stop!: (reason: unknown) => void;
       const stopped = new Promise<never>((_, reject) => {
         stop = reject;
@@ -223,12 +222,16 @@ export class Transport {
         controller.abort(reason);
         stop(reason);
       };
-      const timer = cfg.deadlines.add(Date.now() + Math.min(timeoutMs, remaining), () =>
+      // The backoff and the attempt's timeout run on the client's shared timer (unref'd, so no process is kept).
+      let backedOff: (() => void) | undefined;
+      const wait = delay && cfg.deadlines.add(start, () => backedOff?.());
+      const timer = cfg.deadlines.add(start + Math.min(timeoutMs, remaining), () =>
         abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, info()) : total()),
       );
       const onAbort = () => abort(signal?.reason);
       signal?.addEventListener("abort", onAbort);
       const cleanup = () => {
+        if (wait) cfg.deadlines.delete(wait);
         cfg.deadlines.delete(timer);
         signal?.removeEventListener("abort", onAbort);
       };
@@ -251,6 +254,13 @@ export class Transport {
       let response: Response;
       let token: string | undefined;
       try {
+        if (wait)
+          await Promise.race([
+            new Promise<void>((resolve) => {
+              backedOff = resolve;
+            }),
+            stopped,
+          ]);
         token =
           auth &&
           (auth.peek() ??
@@ -270,26 +280,16 @@ export class Transport {
               }),
               stopped,
             ])));
+        // Every retry gets a fresh request (same method, headers and settings) with the buffered body.
         const attempt =
-          state.attempts === 1 && !body
-            ? request
-            : new Request(url, {
-                method,
-                headers,
-                body: body || null,
-                redirect: request.redirect,
-                credentials: request.credentials,
-                cache: request.cache,
-                keepalive: request.keepalive,
-              });
+          state.attempts === 1 && !body ? request : new Request(request, { body: body || null });
         if (token) attempt.headers.set("authorization", `Bearer ${token}`);
         // The signal goes as init.signal, as fetch takes it.
         response = await Promise.race([cfg.fetch(attempt, { signal: controller.signal }), stopped]);
       } catch (error) {
         const [failure, retryable] = classify(error);
-        const delay = retryable ? backoff(undefined, failure instanceof TimeoutError) : undefined;
+        delay = retryable ? backoff(undefined, failure instanceof TimeoutError) : undefined;
         if (delay === undefined) throw failure;
-        await pause(delay);
         continue;
       }
 
@@ -305,19 +305,19 @@ export class Transport {
         authRetried = true;
         cleanup();
         discard(response);
+        delay = 0;
         continue;
       }
 
       let text: string | undefined;
       let retryable = isRetryableStatus(status);
       if (status === 409 && key) retryable = isKeyInUse((text = await readText(response)), response);
-      const delay = retryable
+      delay = retryable
         ? backoff(parseRetryAfter(response.headers.get("retry-after"), Date.now()), false)
         : undefined;
       if (delay !== undefined) {
         cleanup();
         if (text === undefined) discard(response);
-        await pause(delay);
         continue;
       }
       if (!retryable) cfg.budget?.recordSuccess();
