@@ -16,15 +16,14 @@ export function isWriteMethod(method: string): boolean {
  * plain http (a LAN dev server) get the same format from `getRandomValues`.
  */
 export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  // Where randomUUID is missing (a browser page over plain http): a version 4 UUID from random bytes.
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = ((b[6] as number) & 0x0f) | 0x40;
-  b[8] = ((b[8] as number) & 0x3f) | 0x80;
-  return Array.from(
-    b,
-    (x, i) => (i === 4 || i === 6 || i === 8 || i === 10 ? "-" : "") + (x | 256).toString(16).slice(1),
-  ).join("");
+  // Where randomUUID is missing (a browser page over plain http): each `0`/`1` of the template becomes a random hex
+  // digit, the `8` a variant digit (8–b), the `4` stays (version 4).
+  return (
+    crypto.randomUUID?.() ??
+    "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) =>
+      (+c ^ ((crypto.getRandomValues(new Uint8Array(1))[0] as number) & (15 >> (+c / 4)))).toString(16),
+    )
+  );
 }
 
 /**

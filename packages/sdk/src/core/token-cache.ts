@@ -100,8 +100,6 @@ export class TokenCache {
   #backgroundPausedUntil = 0;
   /** The last token the server rejected; never adopted again from the store. */
   #rejected: string | undefined;
-  /** Token requests sent so far (for diagnostics and tests). */
-  requests = 0;
 
   constructor(options: TokenCacheOptions) {
     this.#options = options;
@@ -146,11 +144,6 @@ export class TokenCache {
     if (options.dropCachedToken) this.#token = undefined;
   }
 
-  /** Forgets the cached token (the store is left alone). */
-  clear(): void {
-    this.#token = undefined;
-  }
-
   /** Runs a store operation; a store that throws or rejects is ignored (the cache falls back to requesting). */
   #use<T>(operation: () => Promise<T> | T): Promise<T | undefined> {
     return Promise.resolve()
@@ -189,7 +182,6 @@ export class TokenCache {
 
   async #requestWithRotation(): Promise<TokenGrant> {
     const credentials = this.#credentials;
-    this.requests++;
     try {
       return await this.#options.requestToken(credentials);
     } catch (error) {
@@ -200,7 +192,6 @@ export class TokenCache {
         error.error !== "invalid_client"
       )
         throw error;
-      this.requests++;
       return await this.#options.requestToken(this.#credentials);
     }
   }
