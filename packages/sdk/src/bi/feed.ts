@@ -236,7 +236,7 @@ export class BiFeed {
         { ...this.#call, signal: options.signal },
         state,
       );
-      text = response.ok ? await response.text() : (state.errorBody ?? "");
+      text = await response.text();
     } finally {
       state.settle?.();
     }

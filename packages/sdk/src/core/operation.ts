@@ -145,10 +145,9 @@ export async function invoke(
       state,
     );
     const info = callContext(state, method, url, response);
-    if (!response.ok)
-      return fail(errorFromResponse(response.status, response.headers, state.errorBody ?? "", info));
     const contentType = response.headers.get("content-type");
-    const data = mode === "blob" ? await response.blob() : await response.text();
+    const data = mode === "blob" && response.ok ? await response.blob() : await response.text();
+    if (!response.ok) return fail(errorFromResponse(response.status, response.headers, data as string, info));
     // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
     if (mode !== "json" && (mode !== "mixed" || !isJsonContentType(contentType))) return result({ data });
     const parsed = parseSuccessJson(response.status === 204 ? "" : (data as string), contentType);

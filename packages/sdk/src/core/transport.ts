@@ -107,8 +107,6 @@ export interface CallState {
   operationId?: string | undefined;
   attempts: number;
   idempotencyKey?: string | undefined;
-  /** Raw body of a final non-2xx response (already read, so it is kept exactly). */
-  errorBody?: string | undefined;
   /** Clears the final attempt's timer; set when `holdTimer` was requested. */
   settle?: (() => void) | undefined;
 }
@@ -139,8 +137,8 @@ export class Transport {
   }
 
   /**
-   * Sends `request` with retries and returns the final response. A final non-2xx response comes back with its
-   * body already read into `state.errorBody` (and re-readable). Throws `EntradaError`s only: network, timeout,
+   * Sends `request` with retries and returns the final response, its body unread (with `holdTimer`, the attempt's
+   * timeout keeps running until `state.settle()`, so reading the body is covered too). Throws `EntradaError`s only: network, timeout,
    * aborted (`call.signal`), invalid-argument, or the token request's error. Headers: the request's own (a call's
    * `headers` included) beat the client's `locale`, which beats the client's `headers`; `call.locale` and
    * `call.idempotencyKey` beat everything, and the credentials own `Authorization`.
@@ -322,15 +320,12 @@ export class Transport {
       }
       if (!retryable) cfg.budget?.recordSuccess();
 
-      if (!response.ok) {
-        text ??= await readText(response);
-        cleanup();
-        state.errorBody = text;
-        return new Response(text, { status, statusText: response.statusText, headers: response.headers });
-      }
       if (state.holdTimer) state.settle = cleanup;
       else cleanup();
-      return response;
+      // A 409 body already read (to look for `idempotency-key-in-use`) is handed back readable.
+      return text === undefined
+        ? response
+        : new Response(text, { status, statusText: response.statusText, headers: response.headers });
     }
   }
 }
