@@ -29,10 +29,8 @@ export type SessionTokenSource =
   | ((request: TokenRequest) => string | SessionTokenGrant | Promise<string | SessionTokenGrant>);
 
 export function staticAuth(source: SessionTokenSource): AuthProvider {
-  if (typeof source === "string") {
-    return { peek: () => source, get: async () => source, invalidate: () => false };
-  }
-  let current: string | undefined;
+  const fixed = typeof source === "string";
+  let current = fixed ? source : undefined;
   let rejected: string | undefined;
   let sessionId: string | undefined;
   let pending: Promise<string> | undefined;
@@ -47,7 +45,7 @@ export function staticAuth(source: SessionTokenSource): AuthProvider {
             ? { rejectedToken: rejected, sessionId }
             : { rejectedToken: rejected },
       )
-        .then(source)
+        .then(fixed ? () => source : source)
         .then((grant) => {
           const token = typeof grant === "string" ? grant : grant?.sessionToken;
           if (typeof token !== "string" || !token)
@@ -63,6 +61,8 @@ export function staticAuth(source: SessionTokenSource): AuthProvider {
       return pending;
     },
     invalidate(token) {
+      // A fixed token would only be rejected again.
+      if (fixed) return false;
       if (current === token) {
         current = undefined;
         rejected = token;

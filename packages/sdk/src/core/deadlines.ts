@@ -12,13 +12,8 @@ export interface Deadline {
 
 export class Deadlines {
   readonly #entries = new Set<Deadline>();
-  readonly #now: () => number;
   #armedAt = Number.POSITIVE_INFINITY;
   #timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(now: () => number = Date.now) {
-    this.#now = now;
-  }
 
   /** Calls `fire` at `at` (epoch ms) unless `delete`d first. */
   add(at: number, fire: () => void): Deadline {
@@ -47,7 +42,7 @@ export class Deadlines {
     this.#armedAt = at;
     const timer = setTimeout(() => {
       this.#armedAt = Number.POSITIVE_INFINITY;
-      const now = this.#now();
+      const now = Date.now();
       let next = Number.POSITIVE_INFINITY;
       for (const entry of this.#entries) {
         if (entry.at > now) next = Math.min(next, entry.at);
@@ -57,7 +52,7 @@ export class Deadlines {
         }
       }
       if (next < this.#armedAt) this.#arm(next);
-    }, at - this.#now());
+    }, at - Date.now());
     (timer as { unref?: () => void }).unref?.();
     this.#timer = timer;
   }

@@ -12,7 +12,7 @@ import {
   NetworkError,
   UnexpectedBodyError,
 } from "./errors.ts";
-import { callContext, errorFromResponse, isJsonContentType, parseSuccessJson } from "./response.ts";
+import { callContext, errorFromResponse, isJsonContentType, Meta, parseSuccessJson } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, OperationMethod, ResponseMeta } from "./types.ts";
 
@@ -73,37 +73,6 @@ function queryString(query: Record<string, unknown> | undefined): string {
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
-/** Response meta, read from the headers on first access (most calls never look). */
-class Meta implements ResponseMeta {
-  readonly #headers: Headers | undefined;
-  readonly idempotencyKey: string | undefined;
-  readonly attempts: number;
-  constructor(response: Response | undefined, state: CallState) {
-    this.#headers = response?.headers;
-    this.idempotencyKey = state.idempotencyKey;
-    this.attempts = state.attempts;
-  }
-  #get(name: string): string | undefined {
-    return this.#headers?.get(name) ?? undefined;
-  }
-  get logId(): string | undefined {
-    return this.#get("x-log-id");
-  }
-  get replayed(): boolean {
-    return this.#get("idempotent-replayed") === "true";
-  }
-  get contentLanguage(): string | undefined {
-    return this.#get("content-language");
-  }
-  get requestId(): string | undefined {
-    return this.#get("x-request-id");
-  }
-  toJSON(): ResponseMeta {
-    const { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts } = this;
-    return { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts };
-  }
-}
-
 /** Runs one operation: `{ data }` or `{ error }` with the response and its meta; never rejects. */
 export async function invoke(
   context: OperationContext,
@@ -144,16 +113,17 @@ export async function invoke(
       init,
       state,
     );
-    const info = callContext(state, method, url, response);
+    const info = () => callContext(state, method, url, response);
     const contentType = response.headers.get("content-type");
     const data = mode === "blob" && response.ok ? await response.blob() : await response.text();
-    if (!response.ok) return fail(errorFromResponse(response.status, response.headers, data as string, info));
+    if (!response.ok)
+      return fail(errorFromResponse(response.status, response.headers, data as string, info()));
     // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
     if (mode !== "json" && (mode !== "mixed" || !isJsonContentType(contentType))) return result({ data });
     const parsed = parseSuccessJson(response.status === 204 ? "" : (data as string), contentType);
     const reason = parsed.ok ? spec.check?.(parsed.value) : parsed.reason;
     return reason
-      ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info))
+      ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()))
       : result({ data: (parsed as { value: unknown }).value });
   } catch (error) {
     if (isEntradaError(error)) return fail(error);

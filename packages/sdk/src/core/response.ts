@@ -6,10 +6,11 @@ import {
   type ErrorContext,
   OAuthError,
   type ProblemDetails,
-  UnexpectedResponseError,
+  UnexpectedBodyError,
 } from "./errors.ts";
 import { parseRetryAfter } from "./retry.ts";
 import type { CallState } from "./transport.ts";
+import type { ResponseMeta } from "./types.ts";
 
 /** True for `application/json`, `application/problem+json` and every other `+json` type. */
 export function isJsonContentType(contentType: string | null | undefined): boolean {
@@ -53,12 +54,43 @@ export function errorFromResponse(
     }
     if (typeof body?.error === "string") return new OAuthError(body as { error: string }, details);
   }
-  return new UnexpectedResponseError(
+  return new UnexpectedBodyError(
     parsed.ok ? "the JSON body is neither problem details nor an OAuth error" : parsed.reason,
     text,
     contentType,
     details,
   );
+}
+
+/** Response meta, read from the headers on first access (most calls never look). */
+export class Meta implements ResponseMeta {
+  readonly #headers: Headers | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly attempts: number;
+  constructor(response: Response | undefined, state: CallState) {
+    this.#headers = response?.headers;
+    this.idempotencyKey = state.idempotencyKey;
+    this.attempts = state.attempts;
+  }
+  #get(name: string): string | undefined {
+    return this.#headers?.get(name) ?? undefined;
+  }
+  get logId(): string | undefined {
+    return this.#get("x-log-id");
+  }
+  get replayed(): boolean {
+    return this.#get("idempotent-replayed") === "true";
+  }
+  get contentLanguage(): string | undefined {
+    return this.#get("content-language");
+  }
+  get requestId(): string | undefined {
+    return this.#get("x-request-id");
+  }
+  toJSON(): ResponseMeta {
+    const { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts } = this;
+    return { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts };
+  }
 }
 
 /**
@@ -72,16 +104,12 @@ export function callContext(
   response?: Response,
   cause?: unknown,
 ): ErrorContext & { status: number } {
-  const header = (name: string) => response?.headers.get(name) ?? undefined;
   return {
+    ...new Meta(response, state).toJSON(),
     status: response?.status as number,
-    logId: header("x-log-id"),
-    requestId: header("x-request-id"),
-    idempotencyKey: state.idempotencyKey,
     operationId: state.operationId,
     method,
     url,
-    attempts: state.attempts,
     cause,
   };
 }
