@@ -110,11 +110,10 @@ function tokenSource(name: string, value: unknown): TokenSource | undefined {
 }
 
 function scopeOf(value: unknown): string {
-  if (value === undefined) return "Shop";
-  const list = typeof value === "string" ? value.split(" ") : Array.isArray(value) ? value : [value];
-  if (!list.length || list.some((s) => !SCOPES.includes(s as string)))
+  const list = typeof value === "string" ? value.split(" ") : (value ?? ["Shop"]);
+  if (!Array.isArray(list) || !list.length || list.some((s) => !SCOPES.includes(s)))
     expected("scope", `"Shop", "TERP" or both`, value);
-  return [...new Set(list as string[])].join(" ");
+  return [...new Set(list)].join(" ");
 }
 
 /** Validates options and fills in defaults. Throws `EntradaConfigError`. */
