@@ -1,21 +1,38 @@
-// per-module gzip contribution: gzip(all) - gzip(all without module)
-import { build } from "esbuild";
+#!/usr/bin/env node
+// Where the bytes of an entry come from: each module's share of the min+gzip size (what the bundle loses when the
+// module's code is left out), largest first. size-limit (`pnpm size`) stays the budget; this finds what to cut.
+// Usage (from packages/sdk): `pnpm exec node bench/size-by-module.mjs ['export { createClient } from "./src/index.ts";']`
 import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
 const entry = process.argv[2] ?? 'export { createClient } from "./src/index.ts";';
-const common = { stdin: { contents: entry, resolveDir: process.cwd(), loader: "ts" }, bundle: true, format: "esm", platform: "neutral", mainFields: ["module","main"], conditions: ["import","module","default"], write: false, external: ["openapi-fetch"], target: "es2022" };
-const min = await build({ ...common, minify: true });
-const full = min.outputFiles[0].contents;
-const gz = (b) => gzipSync(b, { level: 9 }).length;
-console.log("min", full.length, "gzip", gz(full));
-const r = await build({ ...common, minifySyntax: true, minifyIdentifiers: true, legalComments: "none" });
-const text = r.outputFiles[0].text;
-const parts = text.split(/^(?=\/\/ )/m);
-const total = gz(Buffer.from(text));
-const rows = [];
-for (let i = 0; i < parts.length; i++) {
-  const name = parts[i].split("\n")[0];
-  const without = parts.filter((_, j) => j !== i).join("");
-  rows.push([total - gz(Buffer.from(without)), parts[i].length, name]);
-}
-rows.sort((a, b) => b[0] - a[0]);
-for (const [g, len, name] of rows) console.log(String(g).padStart(6), String(len).padStart(7), name);
+const options = {
+  stdin: { contents: entry, resolveDir: process.cwd(), loader: "ts" },
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  mainFields: ["module", "main"],
+  conditions: ["import", "module", "default"],
+  target: "es2022",
+  write: false,
+  logLevel: "silent",
+};
+const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
+const minified = (await build({ ...options, minify: true })).outputFiles[0].contents;
+console.log(`entry: ${entry}\nmin ${minified.length} B, min+gzip ${gzip(minified)} B\n`);
+
+// Minified names and syntax, but whitespace and esbuild's `// path` markers kept, so the output splits by module.
+const marked = (
+  await build({ ...options, minifySyntax: true, minifyIdentifiers: true, legalComments: "none" })
+).outputFiles[0].text;
+const parts = marked.split(/^(?=\/\/ )/m);
+const whole = gzip(Buffer.from(marked));
+const rows = parts.map((part, i) => {
+  const without = gzip(Buffer.from(parts.filter((_, j) => j !== i).join("")));
+  return { module: part.split("\n")[0].slice(3), gzipShare: whole - without, bytes: part.length };
+});
+rows.sort((a, b) => b.gzipShare - a.gzipShare);
+for (const row of rows)
+  console.log(
+    `${String(row.gzipShare).padStart(6)} B gzip  ${String(row.bytes).padStart(6)} B  ${row.module}`,
+  );

@@ -278,9 +278,20 @@ export class Transport {
               }),
               stopped,
             ])));
-        // Every retry gets a fresh request (same method, headers and settings) with the buffered body.
+        // Every retry gets a fresh request with the buffered body. Built from the URL, not from `request`: a
+        // `Request` made from another one follows its signal, which costs far more than the copy.
         const attempt =
-          state.attempts === 1 && !body ? request : new Request(request, { body: body || null });
+          state.attempts === 1 && !body
+            ? request
+            : new Request(url, {
+                method,
+                headers,
+                body: body || null,
+                redirect: request.redirect,
+                credentials: request.credentials,
+                cache: request.cache,
+                keepalive: request.keepalive,
+              });
         if (token) attempt.headers.set("authorization", `Bearer ${token}`);
         // The signal goes as init.signal, as fetch takes it.
         response = await Promise.race([cfg.fetch(attempt, { signal: controller.signal }), stopped]);
