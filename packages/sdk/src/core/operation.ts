@@ -14,7 +14,7 @@ import {
 } from "./errors.ts";
 import { callContext, errorFromResponse, isJsonContentType, Meta, parseSuccessJson } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
-import type { EntradaResult, OperationMethod, ResponseMeta } from "./types.ts";
+import type { EntradaResult, OperationMethod } from "./types.ts";
 
 type ResponseMode = "json" | "mixed" | "text" | "blob";
 

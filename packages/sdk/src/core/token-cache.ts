@@ -152,9 +152,11 @@ export class TokenCache {
   }
 
   #refresh(): Promise<CachedToken> {
-    const inflight = (this.#inflight ??= this.#obtain().finally(() => {
+    if (this.#inflight) return this.#inflight;
+    const inflight = this.#obtain().finally(() => {
       if (this.#inflight === inflight) this.#inflight = undefined;
-    }));
+    });
+    this.#inflight = inflight;
     return inflight;
   }
 
@@ -166,7 +168,8 @@ export class TokenCache {
       const refreshAt = stored.refreshAt ?? stored.expiresAt;
       // Adopt a shared token only while it is not yet due for refresh (and never one the server rejected).
       if (stored.accessToken !== this.#rejected && now < refreshAt && now < stored.expiresAt) {
-        return (this.#token = { accessToken: stored.accessToken, expiresAt: stored.expiresAt, refreshAt });
+        this.#token = { accessToken: stored.accessToken, expiresAt: stored.expiresAt, refreshAt };
+        return this.#token;
       }
     }
     const sentAt = this.#now();

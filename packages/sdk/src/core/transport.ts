@@ -220,16 +220,17 @@ export class Transport {
         controller.abort(reason);
         stop(reason);
       };
-      // The backoff and the attempt's timeout run on the client's shared timer (unref'd, so no process is kept).
+      // The attempt's timeout runs on the client's shared timer (unref'd: in-flight sockets keep a process alive).
+      // The backoff gets a timer of its own that does keep it alive — a CLI waiting to retry must not just exit.
       let backedOff: (() => void) | undefined;
-      const wait = delay && cfg.deadlines.add(start, () => backedOff?.());
+      const wait = delay ? setTimeout(() => backedOff?.(), delay) : undefined;
       const timer = cfg.deadlines.add(start + Math.min(timeoutMs, remaining), () =>
         abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, info()) : total()),
       );
       const onAbort = () => abort(signal?.reason);
       signal?.addEventListener("abort", onAbort);
       const cleanup = () => {
-        if (wait) cfg.deadlines.delete(wait);
+        clearTimeout(wait);
         cfg.deadlines.delete(timer);
         signal?.removeEventListener("abort", onAbort);
       };
@@ -320,7 +321,10 @@ export class Transport {
 
       let text: string | undefined;
       let retryable = isRetryableStatus(status);
-      if (status === 409 && key) retryable = isKeyInUse((text = await readText(response)), response);
+      if (status === 409 && key) {
+        text = await readText(response);
+        retryable = isKeyInUse(text, response);
+      }
       delay = retryable
         ? backoff(parseRetryAfter(response.headers.get("retry-after"), Date.now()), false)
         : undefined;
