@@ -3,10 +3,10 @@
  * section per tag of the contract on top of it. (The openapi-fetch client is `@entrada/sdk/raw`'s `rawClient`.)
  */
 
-import { cacheAuth, staticAuth } from "./core/auth.ts";
-import { type EntradaClientOptions, resolveConfig } from "./core/config.ts";
+import { staticAuth } from "./core/auth.ts";
+import { type EntradaClientOptions, nonEmpty, resolveConfig } from "./core/config.ts";
 import { basicAuthorization, createTokenRequester } from "./core/oauth.ts";
-import type { OperationContext } from "./core/operation.ts";
+import { type OperationContext, withOrThrow } from "./core/operation.ts";
 import { isBrowserLike } from "./core/runtime.ts";
 import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 
@@ -105,7 +105,7 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
       store: options.tokenStore,
       storeKey: `entrada:token:${config.baseUrl}:${auth.clientId}:${auth.scope}`,
     });
-    transport.config.auth = cacheAuth(cache);
+    transport.config.auth = cache;
   } else {
     transport.config.auth = staticAuth(auth.source);
   }
@@ -118,16 +118,9 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
     fetch: transportFetch(transport, config.baseUrl),
     getAccessToken: () => authProvider.peek() ?? authProvider.get(),
     setCredentials(next: ClientCredentials, opts?: { dropCachedToken?: boolean }) {
-      if (!cache)
-        throw new TypeError("setCredentials: this client was not created with clientId and clientSecret");
-      if (
-        typeof next?.clientId !== "string" ||
-        typeof next.clientSecret !== "string" ||
-        !next.clientId ||
-        !next.clientSecret
-      ) {
-        throw new TypeError("setCredentials: clientId and clientSecret must be non-empty strings");
-      }
+      // Only a client created with credentials can rotate them.
+      if (!cache || !nonEmpty(next?.clientId) || !nonEmpty(next.clientSecret))
+        throw new TypeError("setCredentials: needs non-empty strings, on a client made with credentials");
       credentials = { clientId: next.clientId, clientSecret: next.clientSecret };
       cache.setCredentials(credentials, opts);
     },
@@ -147,22 +140,16 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
   const sessions = client.sessions as Record<string, unknown> & Pick<GeneratedSessions, "createSession">;
   const create = (body: CreateSessionBody = {}, callOptions: CallOptions = {}) =>
     sessions.createSession({ ...callOptions, body });
-  create.orThrow = (body: CreateSessionBody = {}, callOptions: CallOptions = {}) =>
-    sessions.createSession.orThrow({ ...callOptions, body });
-  const renew = async (sessionId: string, body: RenewSessionBody = {}, callOptions: CallOptions = {}) => {
-    const result = await create({ ...body, sessionId }, callOptions);
-    // The session is gone (its carts too): a new one, under a key of its own (the body differs).
-    return result.error?.kind === "problem" && result.error.status === 404
-      ? create(body, { ...callOptions, idempotencyKey: undefined })
-      : result;
-  };
-  renew.orThrow = async (...args: Parameters<typeof renew>) => {
-    const result = await renew(...args);
-    if (result.error) throw result.error;
-    return result;
-  };
-  sessions.create = create;
-  sessions.renew = renew;
+  sessions.create = withOrThrow(create);
+  sessions.renew = withOrThrow(
+    async (sessionId: string, body: RenewSessionBody = {}, callOptions: CallOptions = {}) => {
+      const result = await create({ ...body, sessionId }, callOptions);
+      // The session is gone (its carts too): a new one, under a key of its own (the body differs).
+      return result.error?.kind === "problem" && result.error.status === 404
+        ? create(body, { ...callOptions, idempotencyKey: undefined })
+        : result;
+    },
+  );
 
   return client as unknown as EntradaClient;
 }

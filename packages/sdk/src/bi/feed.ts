@@ -1,5 +1,5 @@
 import type { EntradaClient } from "../client.ts";
-import { cacheAuth, staticAuth } from "../core/auth.ts";
+import { staticAuth } from "../core/auth.ts";
 import { createTokenRequester } from "../core/oauth.ts";
 import { errorFromResponse } from "../core/response.ts";
 import { TokenCache } from "../core/token-cache.ts";
@@ -203,7 +203,7 @@ export class BiFeed {
         credentials: { clientId: options.clientId as string, clientSecret: options.clientSecret as string },
         requestToken: createTokenRequester(transport, `${root}/connect/token`, scope),
       });
-      transport.config.auth = cacheAuth(cache);
+      transport.config.auth = cache;
     } else if (options.getToken) {
       // Asked on every page: such a function (the SDK's `getAccessToken`) caches and refreshes by itself.
       const getToken = options.getToken;
@@ -228,12 +228,15 @@ export class BiFeed {
     };
     if (maxPageSize) headers.prefer = `odata.maxpagesize=${maxPageSize}`;
     const state: CallState = { attempts: 0, holdTimer: true, operationId: "biFeed" };
-    const request = new Request(url, { headers, ...(options.signal ? { signal: options.signal } : {}) });
     let response: Response;
     let text: string;
     try {
-      response = await this.#transport.send(request, this.#call, state);
-      text = response.ok ? await response.text() : (state.errorBody ?? "");
+      response = await this.#transport.send(
+        new Request(url, { headers }),
+        { ...this.#call, signal: options.signal },
+        state,
+      );
+      text = await response.text();
     } finally {
       state.settle?.();
     }

@@ -1,6 +1,5 @@
 /** Bearer token sources other than the client-credentials cache: a fixed token or a token function. */
 
-import type { TokenCache } from "./token-cache.ts";
 import type { AuthProvider } from "./transport.ts";
 
 /**
@@ -30,10 +29,8 @@ export type SessionTokenSource =
   | ((request: TokenRequest) => string | SessionTokenGrant | Promise<string | SessionTokenGrant>);
 
 export function staticAuth(source: SessionTokenSource): AuthProvider {
-  if (typeof source === "string") {
-    return { peek: () => source, get: async () => source, invalidate: () => false };
-  }
-  let current: string | undefined;
+  const fixed = typeof source === "string";
+  let current = fixed ? source : undefined;
   let rejected: string | undefined;
   let sessionId: string | undefined;
   let pending: Promise<string> | undefined;
@@ -48,7 +45,7 @@ export function staticAuth(source: SessionTokenSource): AuthProvider {
             ? { rejectedToken: rejected, sessionId }
             : { rejectedToken: rejected },
       )
-        .then(source)
+        .then(fixed ? () => source : source)
         .then((grant) => {
           const token = typeof grant === "string" ? grant : grant?.sessionToken;
           if (typeof token !== "string" || !token)
@@ -64,21 +61,12 @@ export function staticAuth(source: SessionTokenSource): AuthProvider {
       return pending;
     },
     invalidate(token) {
+      // A fixed token would only be rejected again.
+      if (fixed) return false;
       if (current === token) {
         current = undefined;
         rejected = token;
       }
-      return true;
-    },
-  };
-}
-
-export function cacheAuth(cache: TokenCache): AuthProvider {
-  return {
-    peek: () => cache.peek(),
-    get: () => cache.get(),
-    invalidate(token) {
-      cache.invalidate(token);
       return true;
     },
   };

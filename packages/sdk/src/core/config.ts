@@ -85,15 +85,14 @@ function expected(name: string, what: string, value: unknown): never {
 }
 
 export function absoluteHttpUrl(name: string, value: unknown): string {
-  if (typeof value !== "string" || !value.trim()) fail(`"${name}" is required: the API's address.`);
   let url: URL | undefined;
   try {
-    url = new URL(value);
+    url = new URL(value as string);
   } catch {}
-  if (!url) expected(name, `an absolute http(s) URL such as "https://api.entrada.dev"`, value);
-  if (!/^https?:$/.test(url.protocol)) expected(name, "http or https", value);
-  if (url.search || url.hash || url.username || url.password)
-    expected(name, "free of query, fragment and credentials", value);
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password)
+    fail(
+      `"${name}" is required: an absolute http(s) URL (http or https; no query, fragment, credentials); got ${JSON.stringify(value)}.`,
+    );
   return url.href.replace(/\/+$/, "");
 }
 
@@ -103,7 +102,7 @@ function positive(name: string, value: unknown): number | undefined {
   return value as number | undefined;
 }
 
-const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
+export const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 
 function tokenSource(name: string, value: unknown): TokenSource | undefined {
   if (value === undefined || typeof value === "function" || nonEmpty(value)) return value as TokenSource;
@@ -111,46 +110,42 @@ function tokenSource(name: string, value: unknown): TokenSource | undefined {
 }
 
 function scopeOf(value: unknown): string {
-  if (value === undefined) return "Shop";
-  const list = typeof value === "string" ? value.split(" ") : Array.isArray(value) ? value : [value];
-  if (!list.length || list.some((s) => !SCOPES.includes(s as string)))
+  const list = typeof value === "string" ? value.split(" ") : (value ?? ["Shop"]);
+  if (!Array.isArray(list) || !list.length || list.some((s) => !SCOPES.includes(s)))
     expected("scope", `"Shop", "TERP" or both`, value);
-  return [...new Set(list as string[])].join(" ");
+  return [...new Set(list)].join(" ");
 }
 
 /** Validates options and fills in defaults. Throws `EntradaConfigError`. */
 export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
-  if (typeof options !== "object" || !options) fail("options are required: { baseUrl, ...credentials }.");
+  if (typeof options !== "object" || !options) fail("pass { baseUrl, ...credentials }.");
   const baseUrl = absoluteHttpUrl("baseUrl", options.baseUrl);
   const tokenUrl =
     options.tokenUrl === undefined
       ? `${baseUrl}/connect/token`
       : absoluteHttpUrl("tokenUrl", options.tokenUrl);
 
-  const { clientId, clientSecret } = options;
+  const { clientId, clientSecret, accessToken, sessionToken } = options;
   const credentials = clientId !== undefined || clientSecret !== undefined;
-  const source =
-    tokenSource("accessToken", options.accessToken) ?? tokenSource("sessionToken", options.sessionToken);
-  if (+credentials + +(options.accessToken !== undefined) + +(options.sessionToken !== undefined) > 1)
+  const source = tokenSource("accessToken", accessToken) ?? tokenSource("sessionToken", sessionToken);
+  if (+credentials + +(accessToken !== undefined) + +(sessionToken !== undefined) > 1)
     fail(`pass client credentials, an "accessToken" or a "sessionToken", not several.`);
 
   let auth: AuthConfig;
   if (credentials) {
-    if (!nonEmpty(clientId)) fail(`"clientId" is required with "clientSecret" (a non-empty string).`);
-    if (!nonEmpty(clientSecret)) fail(`"clientSecret" is required with "clientId" (a non-empty string).`);
-    if (isBrowserLike() && options.allowBrowserSecrets !== true) {
+    if (!nonEmpty(clientId) || !nonEmpty(clientSecret))
       fail(
-        'refusing to use a client secret in a browser (every visitor could read it): pass a "sessionToken" ' +
-          'made on your server (client.sessions.create), or "allowBrowserSecrets: true" on an internal page.',
+        `"${nonEmpty(clientId) ? "clientSecret" : "clientId"}" is required: non-empty "clientId" and "clientSecret".`,
       );
-    }
+    if (isBrowserLike() && options.allowBrowserSecrets !== true)
+      fail(
+        'refusing to use a client secret in a browser: pass a "sessionToken" (or "allowBrowserSecrets: true").',
+      );
     auth = { kind: "client-credentials", clientId, clientSecret, scope: scopeOf(options.scope) };
   } else if (source !== undefined) {
     auth = { kind: "token", source: source as SessionTokenSource };
   } else {
-    fail(
-      `credentials are missing: pass "clientId" + "clientSecret" (server), "sessionToken" or "accessToken".`,
-    );
+    fail(`credentials are missing: "clientId" + "clientSecret", "sessionToken" or "accessToken".`);
   }
 
   const locale =
@@ -160,9 +155,7 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
         fail(localeProblem(options.locale));
 
   const given = options.fetch as FetchLike | undefined;
-  if (given !== undefined && typeof given !== "function") fail(`"fetch" must be a function.`);
-  if (!given && typeof globalThis.fetch !== "function")
-    fail(`no global fetch in this runtime: pass "fetch".`);
+  if (typeof (given ?? globalThis.fetch) !== "function") expected("fetch", "a function", given);
   // Called unbound (a browser's native fetch throws "Illegal invocation" as a method of another object); the
   // global is looked up per call so test tools that patch it (msw) are honoured.
   const fetchImpl: FetchLike = (request, init) => (given ?? globalThis.fetch)(request, init);

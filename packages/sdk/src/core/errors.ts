@@ -12,9 +12,6 @@ import type { ProblemSlug } from "../generated/problems.ts";
 
 export type { ProblemSlug } from "../generated/problems.ts";
 
-/** The base URI of problem types. */
-export const PROBLEM_TYPE_BASE = "https://docs.entrada.dev/problems/";
-
 /** RFC 6749 §5.2 error codes of the token endpoint. */
 export type OAuthErrorCode =
   | "invalid_request"
@@ -279,7 +276,6 @@ export class EntradaConfigError extends Error {
 
 /** `https://docs.entrada.dev/problems/sold-out` → `sold-out` (any other URI: its last path segment). */
 export function problemSlug(type: string): string {
-  if (type.startsWith(PROBLEM_TYPE_BASE)) return type.slice(PROBLEM_TYPE_BASE.length);
   const trimmed = type.replace(/[?#].*$/, "").replace(/\/+$/, "");
   return trimmed.slice(trimmed.lastIndexOf("/") + 1);
 }

@@ -3,14 +3,12 @@
  * before the first attempt and reused by every retry of that call, never by another call.
  */
 
-const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const MAX_KEY_LENGTH = 255;
 /** Visible ASCII except the quote and backslash, so the key travels as a bare value unchanged. */
 const KEY_CHARS = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /** True for the methods the API treats as writes (they accept `Idempotency-Key`). */
 export function isWriteMethod(method: string): boolean {
-  return WRITE_METHODS.has(method.toUpperCase());
+  return /^(POST|PUT|PATCH|DELETE)$/i.test(method);
 }
 
 /**
@@ -18,15 +16,14 @@ export function isWriteMethod(method: string): boolean {
  * plain http (a LAN dev server) get the same format from `getRandomValues`.
  */
 export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  // Where randomUUID is missing (a browser page over plain http): a version 4 UUID from random bytes.
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = ((b[6] as number) & 0x0f) | 0x40;
-  b[8] = ((b[8] as number) & 0x3f) | 0x80;
-  return Array.from(
-    b,
-    (x, i) => (i === 4 || i === 6 || i === 8 || i === 10 ? "-" : "") + (x | 256).toString(16).slice(1),
-  ).join("");
+  // Where randomUUID is missing (a browser page over plain http): each `0`/`1` of the template becomes a random hex
+  // digit, the `8` a variant digit (8–b), the `4` stays (version 4).
+  return (
+    crypto.randomUUID?.() ??
+    "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) =>
+      (+c ^ ((crypto.getRandomValues(new Uint8Array(1))[0] as number) & (15 >> (+c / 4)))).toString(16),
+    )
+  );
 }
 
 /**
@@ -34,12 +31,15 @@ export function newIdempotencyKey(): string {
  * limit; keys are sent bare, as the contract allows). Returns an explanation when invalid.
  */
 export function idempotencyKeyProblem(key: unknown): string | undefined {
-  if (typeof key !== "string" || key.length === 0) return "Idempotency key must be a non-empty string";
-  if (key.length > MAX_KEY_LENGTH)
-    return `Idempotency key is ${key.length} characters long; at most 255 are allowed`;
-  if (!KEY_CHARS.test(key))
-    return "Idempotency key may contain visible ASCII characters only, without quotes, backslashes or spaces";
-  return undefined;
+  const problem =
+    typeof key !== "string" || !key
+      ? "must be a non-empty string"
+      : key.length > 255
+        ? `is ${key.length} characters long; at most 255 are allowed`
+        : KEY_CHARS.test(key)
+          ? undefined
+          : "may hold visible ASCII characters only (no spaces, quotes or backslashes)";
+  return problem && `Idempotency key ${problem}`;
 }
 
 /**

@@ -18,7 +18,7 @@ export function normalizeLocale(tag: string): string | undefined {
 
 /** Explains a bad tag in the words a developer needs to fix it. */
 export function localeProblem(tag: unknown): string {
-  return `Invalid locale ${JSON.stringify(tag)}: expected a culture tag of the form language-REGION, e.g. "de-CH", "fr-CH" or "en-GB".`;
+  return `Invalid locale ${JSON.stringify(tag)}: expected language-REGION, e.g. "de-CH".`;
 }
 
 /**

@@ -1,15 +1,33 @@
-/** The client-credentials token request (RFC 6749 §4.4) with HTTP Basic client authentication. */
+/**
+ * The client-credentials token request (RFC 6749 §4.4) with HTTP Basic client authentication: the contract's
+ * `createToken` operation, run like any section method (one transport, one error model).
+ */
 
-import { UnexpectedResponseError } from "./errors.ts";
-import { callContext, errorFromResponse, parseSuccessJson } from "./response.ts";
+import { invoke } from "./operation.ts";
 import { base64Utf8 } from "./runtime.ts";
 import type { ClientCredentials, TokenGrant } from "./token-cache.ts";
-import type { CallState, Transport } from "./transport.ts";
+import type { Transport } from "./transport.ts";
 
 /** RFC 6749 §2.3.1: id and secret are form-urlencoded before they are joined and base64-encoded. */
 export function basicAuthorization(credentials: ClientCredentials): string {
   const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, "+");
   return `Basic ${base64Utf8(`${encode(credentials.clientId)}:${encode(credentials.clientSecret)}`)}`;
+}
+
+interface TokenBody {
+  access_token?: unknown;
+  expires_in?: unknown;
+  token_type?: unknown;
+  scope?: unknown;
+}
+
+/** Why a 2xx token response cannot be used, if it cannot. */
+function tokenProblem(data: unknown): string | undefined {
+  const body = data as TokenBody | undefined;
+  if (typeof body?.access_token !== "string" || !body.access_token)
+    return "the token response has no access_token";
+  const type = body.token_type;
+  if (typeof type === "string" && type.toLowerCase() !== "bearer") return `unsupported token_type "${type}"`;
 }
 
 /** Builds the function a `TokenCache` calls to obtain a token; it runs through the transport's retries. */
@@ -18,45 +36,26 @@ export function createTokenRequester(
   tokenUrl: string,
   scope: string,
 ): (credentials: ClientCredentials) => Promise<TokenGrant> {
+  const spec = {
+    operationId: "createToken",
+    method: "POST",
+    path: tokenUrl,
+    mode: "json",
+    form: true,
+    check: tokenProblem,
+  } as const;
   return async (credentials) => {
-    const request = new Request(tokenUrl, {
-      method: "POST",
-      headers: {
-        authorization: basicAuthorization(credentials),
-        "content-type": "application/x-www-form-urlencoded",
-        accept: "application/json",
-      },
-      body: new URLSearchParams({ grant_type: "client_credentials", scope }).toString(),
-    });
-    const state: CallState = { attempts: 0, operationId: "createToken" };
-    const response = await transport.send(request, {}, state);
-    const info = callContext(state, "POST", tokenUrl, response);
-    if (!response.ok) throw errorFromResponse(response.status, response.headers, state.errorBody ?? "", info);
-    const text = await response.text();
-    const parsed = parseSuccessJson(text, response.headers.get("content-type"));
-    const contentType = response.headers.get("content-type") ?? undefined;
-    if (!parsed.ok) throw new UnexpectedResponseError(parsed.reason, text, contentType, info);
-    const body = parsed.value as {
-      access_token?: unknown;
-      expires_in?: unknown;
-      token_type?: unknown;
-      scope?: unknown;
-    };
-    if (typeof body?.access_token !== "string" || body.access_token === "") {
-      throw new UnexpectedResponseError("the token response has no access_token", text, contentType, info);
-    }
-    if (typeof body.token_type === "string" && body.token_type.toLowerCase() !== "bearer") {
-      throw new UnexpectedResponseError(
-        `unsupported token_type "${body.token_type}"`,
-        text,
-        contentType,
-        info,
-      );
-    }
-    const expiresIn = typeof body.expires_in === "number" && body.expires_in > 0 ? body.expires_in : 3600;
+    const { data, error } = await invoke(
+      { transport, baseUrl: "", basic: () => basicAuthorization(credentials) },
+      spec,
+      { body: { grant_type: "client_credentials", scope } },
+    );
+    if (error) throw error;
+    const body = data as TokenBody & { access_token: string };
+    const expiresIn = body.expires_in;
     return {
       accessToken: body.access_token,
-      expiresIn,
+      expiresIn: typeof expiresIn === "number" && expiresIn > 0 ? expiresIn : 3600,
       scope: typeof body.scope === "string" ? body.scope : undefined,
     };
   };

@@ -12,9 +12,9 @@ import {
   NetworkError,
   UnexpectedBodyError,
 } from "./errors.ts";
-import { callContext, errorFromResponse, isJsonContentType } from "./response.ts";
+import { callContext, errorFromResponse, isJsonContentType, Meta, parseSuccessJson } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
-import type { EntradaResult, EntradaSuccess, OperationMethod, ResponseMeta } from "./types.ts";
+import type { EntradaResult, OperationMethod } from "./types.ts";
 
 type ResponseMode = "json" | "mixed" | "text" | "blob";
 
@@ -25,6 +25,8 @@ export interface OperationSpec {
   path: string;
   mode: ResponseMode;
   form: boolean;
+  /** Why a parsed 2xx body cannot be used (the token response without `access_token`), if it cannot. */
+  check?: ((data: unknown) => string | undefined) | undefined;
 }
 
 /** One section of the generated table (`"/shop/v1|getCart GET /cart/{id}|…"`) → its specs. */
@@ -32,12 +34,12 @@ export function parseSection(section: string): OperationSpec[] {
   const [prefix, ...entries] = section.split("|");
   return entries.map((entry) => {
     const [operationId = "", method = "GET", path = "", ...flags] = entry.split(" ");
-    const mode = (["mixed", "text", "blob"] as const).find((m) => flags.includes(m)) ?? "json";
+    const mode = (flags.find((flag) => flag !== "form") ?? "json") as ResponseMode;
     return { operationId, method, path: prefix + path, mode, form: flags.includes("form") };
   });
 }
 
-interface Init extends CallOptions {
+export interface Init extends CallOptions {
   params?: {
     path?: Record<string, unknown>;
     query?: Record<string, unknown>;
@@ -71,47 +73,15 @@ function queryString(query: Record<string, unknown> | undefined): string {
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
-/** Response meta, read from the headers on first access (most calls never look). */
-class Meta implements ResponseMeta {
-  readonly #headers: Headers | undefined;
-  readonly idempotencyKey: string | undefined;
-  readonly attempts: number;
-  constructor(response: Response | undefined, state: CallState) {
-    this.#headers = response?.headers;
-    this.idempotencyKey = state.idempotencyKey;
-    this.attempts = state.attempts;
-  }
-  get logId(): string | undefined {
-    return this.#headers?.get("x-log-id") ?? undefined;
-  }
-  get replayed(): boolean {
-    return this.#headers?.get("idempotent-replayed") === "true";
-  }
-  get contentLanguage(): string | undefined {
-    return this.#headers?.get("content-language") ?? undefined;
-  }
-  get requestId(): string | undefined {
-    return this.#headers?.get("x-request-id") ?? undefined;
-  }
-  toJSON(): ResponseMeta {
-    const { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts } = this;
-    return { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts };
-  }
-}
-
-async function invoke(
+/** Runs one operation: `{ data }` or `{ error }` with the response and its meta; never rejects. */
+export async function invoke(
   context: OperationContext,
   spec: OperationSpec,
   init: Init = {},
 ): Promise<EntradaResult<unknown>> {
-  const state: CallState = {
-    attempts: 0,
-    fromSection: true,
-    holdTimer: true,
-    sameOrigin: true,
-    operationId: spec.operationId,
-  };
-  const { params, body, signal } = init;
+  const state: CallState = { attempts: 0, holdTimer: true, operationId: spec.operationId };
+  const { params, body } = init;
+  const { method, mode } = spec;
   const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = params?.path?.[name];
     return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
@@ -124,8 +94,8 @@ async function invoke(
   try {
     // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
     // call's headers may ask otherwise, the contract's header parameters win over both.
-    const headers = new Headers(spec.mode === "mixed" ? { accept: "application/json" } : undefined);
-    for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
+    const headers = new Headers(init.headers);
+    if (mode === "mixed" && !headers.has("accept")) headers.set("accept", "application/json");
     for (const [name, value] of Object.entries(params?.header ?? {}))
       if (value != null) headers.set(name, text(value));
     let payload: string | undefined;
@@ -138,44 +108,51 @@ async function invoke(
       headers.set("content-type", "application/json");
       payload = JSON.stringify(body);
     }
-    const request = new Request(url, { method: spec.method, headers, body: payload ?? null });
-    response = await context.transport.send(request, init, state);
-    const info = callContext(state, spec.method, url, response);
-    if (!response.ok) {
-      state.settle?.();
-      return fail(errorFromResponse(response.status, response.headers, state.errorBody ?? "", info));
-    }
+    response = await context.transport.send(
+      new Request(url, { method, headers, body: payload ?? null }),
+      init,
+      state,
+    );
+    const info = () => callContext(state, method, url, response);
     const contentType = response.headers.get("content-type");
-    let data: unknown;
-    try {
-      data = spec.mode === "blob" ? await response.blob() : await response.text();
-    } finally {
-      state.settle?.();
-    }
+    const data = mode === "blob" && response.ok ? await response.blob() : await response.text();
+    if (!response.ok)
+      return fail(errorFromResponse(response.status, response.headers, data as string, info()));
     // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
-    if (spec.mode !== "json" && (spec.mode !== "mixed" || !isJsonContentType(contentType)))
-      return result({ data });
-    if (data === "" || response.status === 204) return result({ data: undefined });
-    let reason = "expected a JSON body";
-    if (isJsonContentType(contentType)) {
-      try {
-        return result({ data: JSON.parse(data as string) });
-      } catch {
-        reason = "the body is not valid JSON";
-      }
-    }
-    return fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info));
+    if (mode !== "json" && (mode !== "mixed" || !isJsonContentType(contentType))) return result({ data });
+    const parsed = parseSuccessJson(response.status === 204 ? "" : (data as string), contentType);
+    const reason = parsed.ok ? spec.check?.(parsed.value) : parsed.reason;
+    return reason
+      ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()))
+      : result({ data: (parsed as { value: unknown }).value });
   } catch (error) {
-    state.settle?.();
-    response ??= state.response;
     if (isEntradaError(error)) return fail(error);
-    const info = callContext(state, spec.method, url, response, error);
-    if (signal?.aborted) return fail(new AbortedError(signal.reason, info));
-    // A 2xx body that broke off while it was read (connection reset): a network error, like a failed fetch.
-    if (response) return fail(new NetworkError(`network error while reading the body: ${text(error)}`, info));
-    // Building the request failed: a body that is no JSON (a cycle, a BigInt), a header value with a newline.
-    return fail(new InvalidArgumentError("init", `invalid request: ${text(error)}`, info));
+    const info = callContext(state, method, url, response, error);
+    return fail(
+      init.signal?.aborted
+        ? new AbortedError(init.signal.reason, info)
+        : // A 2xx body that broke off while it was read (connection reset): a network error, like a failed fetch.
+          response
+          ? new NetworkError(`network error while reading the body: ${text(error)}`, info)
+          : // Building the request failed: a body that is no JSON (a cycle, a BigInt), a header value with a newline.
+            new InvalidArgumentError("init", `invalid request: ${text(error)}`, info),
+    );
+  } finally {
+    state.settle?.();
   }
+}
+
+/** `call` with `.orThrow`: the same call, resolving to `{ data, ... }` or rejecting with the error. */
+export function withOrThrow<Args extends unknown[], R extends { error?: unknown }>(
+  call: (...args: Args) => Promise<R>,
+): ((...args: Args) => Promise<R>) & { orThrow(...args: Args): Promise<R> } {
+  return Object.assign(call, {
+    orThrow: async (...args: Args) => {
+      const result = await call(...args);
+      if (result.error) throw result.error;
+      return result;
+    },
+  });
 }
 
 /** Builds the callable for one operation, with `.orThrow`. */
@@ -183,16 +160,9 @@ export function createOperationMethod(
   context: OperationContext,
   spec: OperationSpec,
 ): OperationMethod<unknown, unknown> {
-  const method = (init?: unknown) => invoke(context, spec, init as Init | undefined);
-  const orThrow = async (init?: unknown): Promise<EntradaSuccess<unknown>> => {
-    const result = await method(init);
-    if (result.error) throw result.error;
-    return result;
-  };
-  return Object.assign(method, {
-    orThrow,
-    operationId: spec.operationId,
-    method: spec.method,
-    path: spec.path,
-  }) as OperationMethod<unknown, unknown>;
+  const { operationId, method, path } = spec;
+  return Object.assign(
+    withOrThrow((init?: Init) => invoke(context, spec, init)),
+    { operationId, method, path },
+  ) as OperationMethod<unknown, unknown>;
 }

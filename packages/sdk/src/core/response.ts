@@ -6,39 +6,27 @@ import {
   type ErrorContext,
   OAuthError,
   type ProblemDetails,
-  UnexpectedResponseError,
+  UnexpectedBodyError,
 } from "./errors.ts";
 import { parseRetryAfter } from "./retry.ts";
 import type { CallState } from "./transport.ts";
+import type { ResponseMeta } from "./types.ts";
 
 /** True for `application/json`, `application/problem+json` and every other `+json` type. */
 export function isJsonContentType(contentType: string | null | undefined): boolean {
-  if (!contentType) return false;
-  if (contentType.startsWith("application/json")) return true;
-  const mediaType = (contentType.split(";")[0] as string).trim().toLowerCase();
-  return mediaType === "application/json" || mediaType.endsWith("+json");
+  return /^application\/json|^[^;]*\+json\s*(;|$)/i.test(contentType ?? "");
 }
 
-function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
+
+/** A JSON body parsed, or why it cannot be (`reason` when the content type is no JSON). */
+function parseJson(text: string, contentType: string | null | undefined, reason: string): Parsed {
+  if (!isJsonContentType(contentType)) return { ok: false, reason };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false };
+    return { ok: false, reason: "the body is not valid JSON" };
   }
-}
-
-function isProblemBody(value: unknown): value is ProblemDetails {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return typeof v.type === "string" && typeof v.title === "string";
-}
-
-function isOAuthBody(
-  value: unknown,
-): value is { error: string; error_description?: string; error_uri?: string } {
-  return (
-    typeof value === "object" && value !== null && typeof (value as { error?: unknown }).error === "string"
-  );
 }
 
 /**
@@ -54,23 +42,55 @@ export function errorFromResponse(
 ): EntradaError {
   const contentType = headers.get("content-type") ?? undefined;
   const details = { ...info, status };
-  let reason = "expected problem details";
-  if (isJsonContentType(contentType)) {
-    const parsed = tryParseJson(text);
-    reason = "the body is not valid JSON";
-    if (parsed.ok) {
-      if (isProblemBody(parsed.value)) {
-        const retryAfterMs = parseRetryAfter(headers.get("retry-after"), now);
-        return new EntradaProblemError(parsed.value, {
-          ...details,
-          retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-        });
-      }
-      if (isOAuthBody(parsed.value)) return new OAuthError(parsed.value, details);
-      reason = "the JSON body is neither problem details nor an OAuth error";
+  const parsed = parseJson(text, contentType, "expected problem details");
+  if (parsed.ok) {
+    const body = parsed.value as (Partial<ProblemDetails> & { error?: unknown }) | null;
+    if (typeof body?.type === "string" && typeof body.title === "string") {
+      const retryAfterMs = parseRetryAfter(headers.get("retry-after"), now);
+      return new EntradaProblemError(body as ProblemDetails, {
+        ...details,
+        retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+      });
     }
+    if (typeof body?.error === "string") return new OAuthError(body as { error: string }, details);
   }
-  return new UnexpectedResponseError(reason, text, contentType, details);
+  return new UnexpectedBodyError(
+    parsed.ok ? "the JSON body is neither problem details nor an OAuth error" : parsed.reason,
+    text,
+    contentType,
+    details,
+  );
+}
+
+/** Response meta, read from the headers on first access (most calls never look). */
+export class Meta implements ResponseMeta {
+  readonly #headers: Headers | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly attempts: number;
+  constructor(response: Response | undefined, state: CallState) {
+    this.#headers = response?.headers;
+    this.idempotencyKey = state.idempotencyKey;
+    this.attempts = state.attempts;
+  }
+  #get(name: string): string | undefined {
+    return this.#headers?.get(name) ?? undefined;
+  }
+  get logId(): string | undefined {
+    return this.#get("x-log-id");
+  }
+  get replayed(): boolean {
+    return this.#get("idempotent-replayed") === "true";
+  }
+  get contentLanguage(): string | undefined {
+    return this.#get("content-language");
+  }
+  get requestId(): string | undefined {
+    return this.#get("x-request-id");
+  }
+  toJSON(): ResponseMeta {
+    const { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts } = this;
+    return { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts };
+  }
 }
 
 /**
@@ -84,27 +104,17 @@ export function callContext(
   response?: Response,
   cause?: unknown,
 ): ErrorContext & { status: number } {
-  const header = (name: string) => response?.headers.get(name) ?? undefined;
   return {
+    ...new Meta(response, state).toJSON(),
     status: response?.status as number,
-    logId: header("x-log-id"),
-    requestId: header("x-request-id"),
-    idempotencyKey: state.idempotencyKey,
     operationId: state.operationId,
     method,
     url,
-    attempts: state.attempts,
     cause,
   };
 }
 
-/** Parses a 2xx JSON body, or explains why it cannot be used. */
-export function parseSuccessJson(
-  text: string,
-  contentType: string | null,
-): { ok: true; value: unknown } | { ok: false; reason: string } {
-  if (text === "") return { ok: true, value: undefined };
-  if (!isJsonContentType(contentType)) return { ok: false, reason: "expected a JSON body" };
-  const parsed = tryParseJson(text);
-  return parsed.ok ? parsed : { ok: false, reason: "the body is not valid JSON" };
+/** Parses a 2xx JSON body (empty: `undefined`), or explains why it cannot be used. */
+export function parseSuccessJson(text: string, contentType: string | null): Parsed {
+  return text === "" ? { ok: true, value: undefined } : parseJson(text, contentType, "expected a JSON body");
 }

@@ -8,8 +8,5 @@ export function isBrowserLike(): boolean {
 
 /** Base64 of a string's UTF-8 bytes, with `btoa` (available in Node ≥ 16, browsers, Deno, Bun, workers). */
 export function base64Utf8(value: string): string {
-  const bytes = new TextEncoder().encode(value);
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  return btoa(String.fromCharCode(...new TextEncoder().encode(value)));
 }

@@ -30,15 +30,12 @@ export function transportFetch(
   baseUrl: string,
 ): (input: string | URL | Request, init?: EntradaFetchInit) => Promise<Response> {
   return (input, init = {}) => {
-    const { locale, idempotencyKey, timeoutMs, totalTimeoutMs, retry, ...requestInit } = init;
     const url =
       typeof input === "string" && !/^[a-z][a-z0-9+.-]*:/i.test(input)
         ? `${baseUrl}${input.startsWith("/") ? "" : "/"}${input}`
         : input;
-    return transport.send(
-      new Request(url, requestInit),
-      { locale, idempotencyKey, timeoutMs, totalTimeoutMs, retry },
-      { attempts: 0 },
-    );
+    // `Request` ignores the call options in `init`; the transport reads only those (headers are the request's).
+    const request = new Request(url, init as RequestInit);
+    return transport.send(request, { ...(init as CallOptions), signal: request.signal }, { attempts: 0 });
   };
 }

@@ -100,8 +100,6 @@ export class TokenCache {
   #backgroundPausedUntil = 0;
   /** The last token the server rejected; never adopted again from the store. */
   #rejected: string | undefined;
-  /** Token requests sent so far (for diagnostics and tests). */
-  requests = 0;
 
   constructor(options: TokenCacheOptions) {
     this.#options = options;
@@ -112,9 +110,8 @@ export class TokenCache {
   /** The cached token when it is usable now, without waiting; starts a background refresh when due. */
   peek(): string | undefined {
     const token = this.#token;
-    if (!token) return undefined;
     const now = this.#now();
-    if (now >= token.expiresAt) return undefined;
+    if (!token || now >= token.expiresAt) return;
     if (now >= token.refreshAt && !this.#inflight && now >= this.#backgroundPausedUntil) {
       this.#refresh().catch(() => {
         this.#backgroundPausedUntil = this.#now() + BACKGROUND_RETRY_PAUSE;
@@ -125,25 +122,20 @@ export class TokenCache {
 
   /** A usable token: the cached one, or the result of the single in-flight request. */
   async get(): Promise<string> {
-    const cached = this.peek();
-    if (cached !== undefined) return cached;
-    const token = await this.#refresh();
-    return token.accessToken;
+    return this.peek() ?? (await this.#refresh()).accessToken;
   }
 
-  /** Drops `accessToken` after the server rejected it; a newer token is kept. */
-  invalidate(accessToken: string): void {
+  /** Drops `accessToken` after the server rejected it (a newer token is kept); true: asking again may help. */
+  invalidate(accessToken: string): true {
     this.#rejected = accessToken;
-    if (this.#token?.accessToken !== accessToken) return;
+    if (this.#token?.accessToken !== accessToken) return true;
     this.#token = undefined;
     const { store, storeKey } = this.#options;
-    if (store?.delete && storeKey) {
-      const key = storeKey;
-      const del = store.delete.bind(store);
-      Promise.resolve(store.get(key))
-        .then((stored) => (stored?.accessToken === accessToken ? del(key) : undefined))
-        .catch(() => undefined);
-    }
+    if (store?.delete && storeKey)
+      this.#use(async () => {
+        if ((await store.get(storeKey))?.accessToken === accessToken) await store.delete?.(storeKey);
+      });
+    return true;
   }
 
   /** Swaps the client credentials; calls in flight keep their token, later token requests use the new ones. */
@@ -152,9 +144,11 @@ export class TokenCache {
     if (options.dropCachedToken) this.#token = undefined;
   }
 
-  /** Forgets the cached token (the store is left alone). */
-  clear(): void {
-    this.#token = undefined;
+  /** Runs a store operation; a store that throws or rejects is ignored (the cache falls back to requesting). */
+  #use<T>(operation: () => Promise<T> | T): Promise<T | undefined> {
+    return Promise.resolve()
+      .then(operation)
+      .catch(() => undefined);
   }
 
   #refresh(): Promise<CachedToken> {
@@ -168,44 +162,40 @@ export class TokenCache {
 
   async #obtain(): Promise<CachedToken> {
     const { store, storeKey } = this.#options;
-    if (store && storeKey) {
-      const stored = await Promise.resolve()
-        .then(() => store.get(storeKey))
-        .catch(() => undefined);
-      const now = this.#now();
-      const refreshAt = stored ? (stored.refreshAt ?? stored.expiresAt) : 0;
+    const stored = store && storeKey ? await this.#use(() => store.get(storeKey)) : undefined;
+    const now = this.#now();
+    if (stored) {
+      const refreshAt = stored.refreshAt ?? stored.expiresAt;
       // Adopt a shared token only while it is not yet due for refresh (and never one the server rejected).
-      if (stored && stored.accessToken !== this.#rejected && now < refreshAt && now < stored.expiresAt) {
-        const adopted = { accessToken: stored.accessToken, expiresAt: stored.expiresAt, refreshAt };
-        this.#token = adopted;
-        return adopted;
+      if (stored.accessToken !== this.#rejected && now < refreshAt && now < stored.expiresAt) {
+        this.#token = { accessToken: stored.accessToken, expiresAt: stored.expiresAt, refreshAt };
+        return this.#token;
       }
     }
     const sentAt = this.#now();
     const grant = await this.#requestWithRotation();
-    const { expiresAt, refreshAt } = tokenLifetime(sentAt, grant.expiresIn, this.#options);
-    const token: CachedToken = { accessToken: grant.accessToken, expiresAt, refreshAt };
+    const token: CachedToken = {
+      accessToken: grant.accessToken,
+      ...tokenLifetime(sentAt, grant.expiresIn, this.#options),
+    };
     this.#token = token;
-    if (store && storeKey) {
-      await Promise.resolve()
-        .then(() => store.set(storeKey, { ...token, scope: grant.scope }))
-        .catch(() => undefined);
-    }
+    if (store && storeKey) await this.#use(() => store.set(storeKey, { ...token, scope: grant.scope }));
     return token;
   }
 
   async #requestWithRotation(): Promise<TokenGrant> {
     const credentials = this.#credentials;
-    this.requests++;
     try {
       return await this.#options.requestToken(credentials);
     } catch (error) {
-      const rotated = this.#credentials !== credentials;
-      if (rotated && error instanceof OAuthError && error.error === "invalid_client") {
-        this.requests++;
-        return await this.#options.requestToken(this.#credentials);
-      }
-      throw error;
+      // The credentials changed while the request was under way: repeat it once with the new ones.
+      if (
+        this.#credentials === credentials ||
+        !(error instanceof OAuthError) ||
+        error.error !== "invalid_client"
+      )
+        throw error;
+      return await this.#options.requestToken(this.#credentials);
     }
   }
 }

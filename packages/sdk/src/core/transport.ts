@@ -1,8 +1,8 @@
 /**
  * The transport: a `fetch`-shaped function that adds what every call needs — bearer token, `Accept-Language`,
  * `Idempotency-Key`, retries with backoff, per-attempt timeout and overall deadline — and hands the final
- * response back. It sits below openapi-fetch (as its `fetch`), because openapi-fetch middleware cannot re-send a
- * request: the body is buffered once here and every attempt gets a fresh `Request` built from it.
+ * response back. Section methods, `client.fetch` (and so `@entrada/sdk/raw`'s openapi-fetch), the token request
+ * and the BI feed all run on it. The body is buffered once and every retry gets a fresh `Request` built from it.
  */
 
 import type { Culture } from "../generated/problems.ts";
@@ -10,16 +10,15 @@ import { Deadlines } from "./deadlines.ts";
 import {
   AbortedError,
   type EntradaError,
-  type ErrorContext,
   InvalidArgumentError,
   isEntradaError,
   NetworkError,
   OAuthError,
   TimeoutError,
 } from "./errors.ts";
-import { idempotencyKeyProblem, isWriteMethod, resolveIdempotencyKey } from "./idempotency.ts";
+import { idempotencyKeyProblem, isWriteMethod, newIdempotencyKey } from "./idempotency.ts";
 import { localeProblem, normalizeLocale } from "./language.ts";
-import { isJsonContentType } from "./response.ts";
+import { callContext, isJsonContentType } from "./response.ts";
 import {
   DEFAULT_RETRY,
   isRetryableStatus,
@@ -30,7 +29,6 @@ import {
   retryDelay,
 } from "./retry.ts";
 import { RetryBudget, type RetryBudgetOptions } from "./retry-budget.ts";
-import { raceSignal, sleep } from "./signals.ts";
 
 /** Where bearer tokens come from: a client-credentials cache, a static token or a token function. */
 export interface AuthProvider {
@@ -64,8 +62,6 @@ export interface TransportConfig {
   origin: string;
   /** Shared timer for attempt timeouts and deadlines. */
   deadlines: Deadlines;
-  now: () => number;
-  random: () => number;
 }
 
 /**
@@ -106,42 +102,28 @@ export interface CallOptions {
 
 /** What the transport reports back about one call. */
 export interface CallState {
-  /** Set by section methods: the caller's signal is `call.signal` (the request itself carries none). */
-  fromSection?: boolean | undefined;
-  /** Set by the caller: the URL is known to be under the API's origin (section methods). */
-  sameOrigin?: boolean | undefined;
-  /** Set by the caller: `Accept-Language` and `User-Agent` are already on the request. */
-  prepared?: boolean | undefined;
   /** Set by the caller: keep the final attempt's timer running until `settle()` (body read included). */
   holdTimer?: boolean | undefined;
   operationId?: string | undefined;
   attempts: number;
   idempotencyKey?: string | undefined;
-  /** Raw body of a final non-2xx response (already read, so it is kept exactly). */
-  errorBody?: string | undefined;
-  /** The final 2xx response, once it arrived (its body may still be unread). */
-  response?: Response | undefined;
   /** Clears the final attempt's timer; set when `holdTimer` was requested. */
   settle?: (() => void) | undefined;
 }
 
-/** A failed attempt: the error to report, and whether another attempt may help. */
-type Failure = [error: EntradaError, retryable: boolean];
+const noop = () => {};
 
 function discard(response: Response): void {
-  response.body?.cancel().catch(() => undefined);
+  response.body?.cancel().catch(noop);
 }
 
-function bearerRejected(response: Response): boolean {
-  const challenge = response.headers.get("www-authenticate");
-  return challenge === null || /invalid_token/i.test(challenge);
-}
-
+/** `409` whose problem type is `idempotency-key-in-use`: the first attempt is still running on the server. */
 function isKeyInUse(text: string, response: Response): boolean {
-  if (!isJsonContentType(response.headers.get("content-type"))) return false;
   try {
-    const body = JSON.parse(text) as { type?: unknown };
-    return typeof body.type === "string" && body.type.endsWith("/idempotency-key-in-use");
+    return (
+      isJsonContentType(response.headers.get("content-type")) &&
+      JSON.parse(text).type.endsWith("/idempotency-key-in-use")
+    );
   } catch {
     return false;
   }
@@ -155,112 +137,133 @@ export class Transport {
   }
 
   /**
-   * Sends `request` with retries and returns the final response. A final non-2xx response comes back with its
-   * body already read into `state.errorBody` (and re-readable). Throws `NetworkError`, `TimeoutError`, the token
-   * request's error, or the caller's abort reason.
+   * Sends `request` with retries and returns the final response, its body unread (with `holdTimer`, the attempt's
+   * timeout keeps running until `state.settle()`, so reading the body is covered too). Throws `EntradaError`s only: network, timeout,
+   * aborted (`call.signal`), invalid-argument, or the token request's error. Headers: the request's own (a call's
+   * `headers` included) beat the client's `locale`, which beats the client's `headers`; `call.locale` and
+   * `call.idempotencyKey` beat everything, and the credentials own `Authorization`.
    */
   async send(request: Request, call: CallOptions, state: CallState): Promise<Response> {
     const cfg = this.config;
-    const method = request.method;
-    const headers = request.headers;
+    const { method, headers, url } = request;
     const write = isWriteMethod(method);
-
-    // A caller's abort or a bad argument ends the call before anything is sent, as an `EntradaError` too.
-    const info = (status?: number): ErrorContext => ({
-      status,
-      idempotencyKey: key,
-      operationId: state.operationId,
-      method,
-      url: request.url,
-      attempts: state.attempts,
-    });
+    const given = call.idempotencyKey;
     let key: string | undefined;
-    // The raw client sets language and User-Agent while building the request.
-    if (!state.prepared) {
-      // Precedence: client headers < client locale < call headers < call locale; the request's own headers stay.
-      const extra = new Headers(cfg.headers);
-      if (cfg.locale) extra.set("accept-language", cfg.locale);
-      if (call.headers) for (const [name, value] of new Headers(call.headers)) extra.set(name, value);
-      extra.delete("authorization");
-      if (call.locale !== undefined) {
-        const locale = typeof call.locale === "string" ? normalizeLocale(call.locale) : undefined;
-        if (locale === undefined)
-          throw new InvalidArgumentError("locale", localeProblem(call.locale), info());
-        headers.set("accept-language", locale);
-      }
-      if (call.idempotencyKey != null) {
-        headers.delete("idempotency-key");
-        extra.delete("idempotency-key");
-      }
-      for (const [name, value] of extra) if (!headers.has(name)) headers.set(name, value);
-      if (cfg.userAgent) headers.set("user-agent", cfg.userAgent);
-    }
+    const info = (response?: Response, cause?: unknown) => callContext(state, method, url, response, cause);
+    const invalid = (argument: string, problem: string) => {
+      throw new InvalidArgumentError(argument, problem, info());
+    };
+
+    if (call.locale !== undefined) {
+      const locale = typeof call.locale === "string" && normalizeLocale(call.locale);
+      if (!locale) invalid("locale", localeProblem(call.locale));
+      headers.set("accept-language", locale as string);
+    } else if (cfg.locale && !headers.has("accept-language")) headers.set("accept-language", cfg.locale);
+    if (cfg.headers)
+      for (const [name, value] of cfg.headers) if (!headers.has(name)) headers.set(name, value);
+    if (given !== undefined) headers.delete("idempotency-key");
+    if (cfg.userAgent) headers.set("user-agent", cfg.userAgent);
     if (write) {
-      if (call.idempotencyKey === null) headers.delete("idempotency-key");
-      const problem =
-        typeof call.idempotencyKey === "string" ? idempotencyKeyProblem(call.idempotencyKey) : undefined;
-      if (problem) throw new InvalidArgumentError("idempotencyKey", problem, info());
-      key = headers.get("idempotency-key") ?? resolveIdempotencyKey(method, call.idempotencyKey);
-      if (key !== undefined) headers.set("idempotency-key", key);
+      // `null`: no key (the write is then never retried); none given: the request's own, else a new UUID.
+      if (given != null) {
+        const problem = idempotencyKeyProblem(given);
+        if (problem) invalid("idempotencyKey", problem);
+      }
+      key = given === null ? undefined : (given ?? headers.get("idempotency-key") ?? newIdempotencyKey());
+      if (key) headers.set("idempotency-key", key);
     }
     state.idempotencyKey = key;
 
     const policy = call.retry === undefined ? cfg.retry : resolveRetryPolicy(cfg.retry, call.retry);
-    // Writes are retried only when the server can recognise the repeat by its key.
-    const mayRetry = !write || key !== undefined;
-    const body = request.body === null ? undefined : await request.arrayBuffer();
+    const body = request.body && (await request.arrayBuffer());
     const timeoutMs = call.timeoutMs ?? cfg.timeoutMs;
     const totalMs = call.totalTimeoutMs ?? cfg.totalTimeoutMs;
-    const deadline = totalMs === undefined ? Number.POSITIVE_INFINITY : cfg.now() + totalMs;
-    const callerSignal = state.fromSection ? call.signal : request.signal;
+    const deadline = totalMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + totalMs;
+    const signal = call.signal;
     // A request that brings its own Authorization (the token request's Basic credentials) keeps it, and the
     // token never travels to another origin (say, an absolute link from a response pointing elsewhere).
-    const needsAuth =
-      cfg.auth !== undefined &&
-      !headers.has("authorization") &&
-      (state.sameOrigin === true || request.url.startsWith(cfg.origin));
+    const auth = !headers.has("authorization") && url.startsWith(cfg.origin) ? cfg.auth : undefined;
     let retries = 0;
     let authRetried = false;
-    for (let attempt = 1; ; attempt++) {
-      state.attempts = attempt;
-      const reuse = attempt === 1 && body === undefined;
+    /** The backoff before the current attempt (ms). */
+    let delay: number | undefined = 0;
+    const total = () => new TimeoutError("total", totalMs ?? 0, info());
+    /** The wait before the next attempt, or `undefined` when the call must end (budget spent if not). */
+    const backoff = (retryAfterMs: number | undefined, afterTimeout: boolean): number | undefined => {
+      // Writes are retried only when the server can recognise the repeat by its key.
+      if ((write && !key) || retries >= policy.maxRetries) return;
+      const wait = retryDelay(++retries, policy, retryAfterMs);
+      if (
+        wait !== undefined &&
+        Date.now() + wait < deadline &&
+        cfg.budget?.tryAcquire(afterTimeout) !== false
+      )
+        return wait;
+    };
+
+    for (;;) {
+      state.attempts++;
+      const start = Date.now() + delay;
+      const remaining = deadline - start;
+      if (remaining <= 0) throw total();
+      if (signal?.aborted) throw new AbortedError(signal.reason, info());
       const controller = new AbortController();
-      const remaining = deadline - cfg.now();
-      if (remaining <= 0) throw new TimeoutError("total", totalMs ?? 0, info());
-      if (callerSignal?.aborted) throw new AbortedError(callerSignal.reason, info());
-      const attemptScope = timeoutMs <= remaining;
-      // Every abort goes through here, so a pending wait can be ended without listening on the signal.
-      let stopWaiting: ((reason: unknown) => void) | undefined;
+      // Every abort (attempt timeout, deadline, the caller's signal) rejects `stopped`, which every wait of the
+      // attempt (backoff, token, fetch, body) races against — so a fetch or token function that ignores its
+      // signal cannot hold the call.
+      let stop!: (reason: unknown) => void;
+      const stopped = new Promise<never>((_, reject) => {
+        stop = reject;
+      });
+      stopped.catch(noop);
       const abort = (reason: unknown) => {
         controller.abort(reason);
-        stopWaiting?.(reason);
+        stop(reason);
       };
-      const timer = cfg.deadlines.add(cfg.now() + Math.min(timeoutMs, remaining), () =>
-        abort(
-          attemptScope
-            ? new TimeoutError("attempt", timeoutMs, info())
-            : new TimeoutError("total", totalMs ?? 0, info()),
-        ),
+      // The attempt's timeout runs on the client's shared timer (unref'd: in-flight sockets keep a process alive).
+      // The backoff gets a timer of its own that does keep it alive — a CLI waiting to retry must not just exit.
+      let backedOff: (() => void) | undefined;
+      const wait = delay ? setTimeout(() => backedOff?.(), delay) : undefined;
+      const timer = cfg.deadlines.add(start + Math.min(timeoutMs, remaining), () =>
+        abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, info()) : total()),
       );
-      let onCallerAbort: (() => void) | undefined;
-      if (callerSignal) {
-        onCallerAbort = () => abort(callerSignal.reason);
-        callerSignal.addEventListener("abort", onCallerAbort, { once: true });
-      }
+      const onAbort = () => abort(signal?.reason);
+      signal?.addEventListener("abort", onAbort);
       const cleanup = () => {
+        clearTimeout(wait);
         cfg.deadlines.delete(timer);
-        stopWaiting = undefined;
-        if (onCallerAbort) callerSignal?.removeEventListener("abort", onCallerAbort);
+        signal?.removeEventListener("abort", onAbort);
       };
+      /** The error a failure of this attempt ends in, and whether another attempt may help. */
+      const classify = (error: unknown, response?: Response): [EntradaError, boolean] => {
+        cleanup();
+        if (signal?.aborted) return [new AbortedError(signal.reason, info(response)), false];
+        const reason = controller.signal.reason;
+        if (reason instanceof TimeoutError) return [reason, reason.scope === "attempt"];
+        // Errors of the token request (OAuth, its own network failure) are final: it already retried.
+        if (isEntradaError(error)) return [error, false];
+        const message = error instanceof Error ? error.message : String(error);
+        return [new NetworkError(`network error: ${message}`, info(response, error)), true];
+      };
+      const readText = (response: Response) =>
+        Promise.race([response.text(), stopped]).catch((error) => {
+          throw classify(error, response)[0];
+        });
 
       let response: Response;
       let token: string | undefined;
       try {
-        if (needsAuth) {
-          const auth = cfg.auth as AuthProvider;
-          token =
-            auth.peek() ??
-            (await raceSignal(
+        if (wait)
+          await Promise.race([
+            new Promise<void>((resolve) => {
+              backedOff = resolve;
+            }),
+            stopped,
+          ]);
+        token =
+          auth &&
+          (auth.peek() ??
+            (await Promise.race([
               // A token function that throws (your backend refused a session) is an auth failure, not a network
               // one: final, with its error as the cause.
               auth.get().catch((error: unknown) => {
@@ -269,143 +272,76 @@ export class Transport {
                   : new OAuthError(
                       {
                         error: "token_unavailable",
-                        error_description: String((error as Error)?.message ?? error),
+                        error_description: (error as Error)?.message ?? String(error),
                       },
-                      { ...info(), cause: error },
+                      info(undefined, error),
                     );
               }),
-              controller.signal,
-            ));
-        }
-        const attemptRequest = reuse
-          ? request
-          : new Request(request.url, {
-              method,
-              headers,
-              body: body ?? null,
-              redirect: request.redirect,
-              credentials: request.credentials,
-              cache: request.cache,
-              keepalive: request.keepalive,
-            });
-        if (token !== undefined) attemptRequest.headers.set("authorization", `Bearer ${token}`);
-        // The signal goes as init.signal, as fetch takes it; `stopWaiting` also ends the wait for a fetch that
-        // ignores it.
-        const fetched = cfg.fetch(attemptRequest, { signal: controller.signal });
-        response = await new Promise<Response>((resolve, reject) => {
-          if (controller.signal.aborted) reject(controller.signal.reason);
-          stopWaiting = reject;
-          fetched.then(resolve, reject);
-        });
+              stopped,
+            ])));
+        // Every retry gets a fresh request with the buffered body. Built from the URL, not from `request`: a
+        // `Request` made from another one follows its signal, which costs far more than the copy.
+        const attempt =
+          state.attempts === 1 && !body
+            ? request
+            : new Request(url, {
+                method,
+                headers,
+                body: body || null,
+                redirect: request.redirect,
+                credentials: request.credentials,
+                cache: request.cache,
+                keepalive: request.keepalive,
+              });
+        if (token) attempt.headers.set("authorization", `Bearer ${token}`);
+        // The signal goes as init.signal, as fetch takes it.
+        response = await Promise.race([cfg.fetch(attempt, { signal: controller.signal }), stopped]);
       } catch (error) {
-        cleanup();
-        const [failure, retryable] = this.#classify(error, controller.signal, callerSignal, info);
-        if (!retryable || !mayRetry || retries >= policy.maxRetries) throw failure;
-        const delay = retryDelay(retries + 1, policy, undefined, cfg.random) ?? 0;
-        if (
-          cfg.now() + delay >= deadline ||
-          (cfg.budget && !cfg.budget.tryAcquire(failure instanceof TimeoutError))
-        )
-          throw failure;
-        await this.#pause(delay, callerSignal, info);
-        retries++;
+        const [failure, retryable] = classify(error);
+        delay = retryable ? backoff(undefined, failure instanceof TimeoutError) : undefined;
+        if (delay === undefined) throw failure;
         continue;
       }
 
       const status = response.status;
-      if (status === 401 && token !== undefined && !authRetried && bearerRejected(response)) {
-        if ((cfg.auth as AuthProvider).invalidate(token)) {
-          authRetried = true;
-          cleanup();
-          discard(response);
-          continue;
-        }
+      const challenge = response.headers.get("www-authenticate");
+      if (
+        status === 401 &&
+        token &&
+        !authRetried &&
+        (!challenge || /invalid_token/i.test(challenge)) &&
+        (auth as AuthProvider).invalidate(token)
+      ) {
+        authRetried = true;
+        cleanup();
+        discard(response);
+        delay = 0;
+        continue;
       }
 
       let text: string | undefined;
       let retryable = isRetryableStatus(status);
-      if (status === 409 && key !== undefined) {
-        text = await this.#readText(response, cleanup, controller.signal, callerSignal, info);
-        // The first attempt is still running on the server: wait and ask again to get its stored response.
+      if (status === 409 && key) {
+        text = await readText(response);
         retryable = isKeyInUse(text, response);
       }
-      if (retryable && mayRetry && retries < policy.maxRetries) {
-        const now = cfg.now();
-        const delay = retryDelay(
-          retries + 1,
-          policy,
-          parseRetryAfter(response.headers.get("retry-after"), now),
-          cfg.random,
-        );
-        if (delay !== undefined && now + delay < deadline && (!cfg.budget || cfg.budget.tryAcquire())) {
-          cleanup();
-          if (text === undefined) discard(response);
-          await this.#pause(delay, callerSignal, info);
-          retries++;
-          continue;
-        }
+      delay = retryable
+        ? backoff(parseRetryAfter(response.headers.get("retry-after"), Date.now()), false)
+        : undefined;
+      if (delay !== undefined) {
+        cleanup();
+        if (text === undefined) discard(response);
+        continue;
       }
       if (!retryable) cfg.budget?.recordSuccess();
 
-      if (!response.ok) {
-        if (text === undefined)
-          text = await this.#readText(response, cleanup, controller.signal, callerSignal, info);
-        cleanup();
-        state.errorBody = text;
-        return new Response(text, { status, statusText: response.statusText, headers: response.headers });
-      }
       if (state.holdTimer) state.settle = cleanup;
       else cleanup();
-      state.response = response;
-      return response;
+      // A 409 body already read (to look for `idempotency-key-in-use`) is handed back readable.
+      return text === undefined
+        ? response
+        : new Response(text, { status, statusText: response.statusText, headers: response.headers });
     }
-  }
-
-  /** Reads an error body; a failure while reading (timeout, reset, abort) ends the call like a failed fetch. */
-  async #readText(
-    response: Response,
-    cleanup: () => void,
-    attemptSignal: AbortSignal,
-    callerSignal: AbortSignal | null | undefined,
-    info: (status?: number) => ErrorContext,
-  ): Promise<string> {
-    try {
-      return await raceSignal(response.text(), attemptSignal);
-    } catch (error) {
-      cleanup();
-      throw this.#classify(error, attemptSignal, callerSignal, () => info(response.status))[0];
-    }
-  }
-
-  async #pause(ms: number, signal: AbortSignal | undefined | null, info: () => ErrorContext): Promise<void> {
-    try {
-      if (ms > 0) await sleep(ms, signal ?? undefined);
-      else if (signal?.aborted) throw signal.reason;
-    } catch (reason) {
-      throw new AbortedError(reason, info());
-    }
-  }
-
-  #classify(
-    error: unknown,
-    attemptSignal: AbortSignal,
-    callerSignal: AbortSignal | null | undefined,
-    info: (status?: number) => ErrorContext,
-  ): Failure {
-    if (
-      callerSignal?.aborted &&
-      (error === callerSignal.reason || attemptSignal.reason === callerSignal.reason)
-    ) {
-      return [new AbortedError(callerSignal.reason, info()), false];
-    }
-    const reason = attemptSignal.aborted ? attemptSignal.reason : undefined;
-    const timeout =
-      error instanceof TimeoutError ? error : reason instanceof TimeoutError ? reason : undefined;
-    if (timeout) return [timeout, timeout.scope === "attempt"];
-    // Errors of the token request (OAuth, its own network failure) are final: it already retried.
-    if (isEntradaError(error)) return [error, false];
-    const message = error instanceof Error ? error.message : String(error);
-    return [new NetworkError(`network error: ${message}`, { ...info(), cause: error }), true];
   }
 }
 
@@ -428,11 +364,14 @@ export interface TransportOptions {
 export function newTransport(options: TransportOptions): Transport {
   const retry = options.retry;
   const budget = retry === false ? false : retry?.budget;
+  const headers = options.headers;
+  // `Authorization` belongs to the credentials, never to the client-wide headers.
+  headers?.delete("authorization");
   return new Transport({
     fetch: options.fetch,
     auth: undefined,
     locale: options.locale,
-    headers: options.headers,
+    headers,
     userAgent: options.userAgent,
     timeoutMs: options.timeoutMs ?? 30_000,
     totalTimeoutMs: options.totalTimeoutMs,
@@ -440,7 +379,5 @@ export function newTransport(options: TransportOptions): Transport {
     budget: budget === false ? undefined : new RetryBudget(budget),
     deadlines: new Deadlines(),
     origin: `${new URL(options.baseUrl).origin}/`,
-    now: Date.now,
-    random: Math.random,
   });
 }
