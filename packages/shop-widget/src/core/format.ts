@@ -48,8 +48,11 @@ export function formatDate(
   return dateFormat(locale, timeZone, shape).format(new Date(iso));
 }
 
-/** Minor units to the decimal value GA4 expects (`{amount: 2550, currency: "CHF"}` → 25.5). */
-export function moneyValue(money: Money): number {
+/**
+ * Minor units to the decimal value GA4 expects (`{amount: 2550, currency: "CHF"}` → 25.5), for any ISO 4217 code,
+ * not only the contract's two (CHF, EUR): the digits come from `Intl`.
+ */
+export function moneyValue(money: Pick<Money, "amount"> & { currency: string }): number {
   const digits = numberFormat("en", money.currency).resolvedOptions().maximumFractionDigits ?? 2;
   return money.amount / 10 ** digits;
 }

@@ -1,142 +1,35 @@
 /**
- * Shop resources as the widget uses them (DECISIONS.md, "Shop"). Kept structurally identical to the contract's
- * schemas so the SDK's generated types can be passed in unchanged.
+ * Shop resources as the widget uses them: the contract's own schemas, generated from the OpenAPI document and
+ * re-exported by `@entrada/sdk` (type-only: nothing of the SDK's main entry reaches the bundle). Never copied by
+ * hand, so a contract change (a new field such as `Order.analytics`) reaches the widget's types with `pnpm generate`.
  */
-export interface Money {
-  /** Integer minor units. */
-  amount: number;
-  currency: string;
-}
+import type { CheckoutCartResult, Event, EventPage } from "@entrada/sdk";
 
-export interface Venue {
-  id: string;
-  name: string;
-  city?: string | null;
-}
+export type {
+  Article,
+  Cart,
+  CartItem,
+  Customer,
+  EventSummary,
+  Money,
+  Order,
+  Payment,
+  PaymentProvider,
+  PricingAssortment,
+  Slot,
+  SurveyAnswer,
+  Ticket,
+  Venue,
+} from "@entrada/sdk";
 
-export interface EventSummary {
-  id: string;
-  slug: string;
-  name: string;
-  summary?: string | null;
-  venue: Venue;
-  imageUrl?: string | null;
-  startsAt: string;
-  endsAt?: string | null;
-  priceFrom?: Money | null;
-  available: boolean;
-}
+/** An event with its slots and pricing assortments (the contract's `Event`). */
+export type EventDetail = Event;
 
-export interface Slot {
-  id: string;
-  startsAt: string;
-  endsAt?: string | null;
-  capacity?: number | null;
-  available: number | boolean;
-}
+/** What a checkout answers: the order, or a payment to finish at the provider. */
+export type CheckoutResult = CheckoutCartResult;
 
-export interface Article {
-  id: string;
-  slug: string;
-  name: string;
-  description?: string | null;
-  price: Money;
-  maxPerOrder?: number | null;
-}
-
-export interface PricingAssortment {
-  id: string;
-  name: string;
-  articles: Article[];
-}
-
-export interface EventDetail extends EventSummary {
-  description?: string | null;
-  slots: Slot[];
-  pricingAssortments: PricingAssortment[];
-  surveyId?: string | null;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor?: string | null;
-}
-
-export interface CartItem {
-  id: string;
-  articleId: string;
-  articleSlug?: string;
-  eventId: string;
-  slotId: string;
-  name: string;
-  quantity: number;
-  unitPrice: Money;
-  lineTotal: Money;
-}
-
-export type SurveyAnswer = string | number | boolean | string[];
-
-export interface Customer {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone?: string;
-  company?: string;
-  surveyAnswers?: Record<string, SurveyAnswer>;
-}
-
-export interface Cart {
-  id: string;
-  status: "open" | "locked" | "completed" | "expired";
-  currency: string;
-  items: CartItem[];
-  customer: Customer | null;
-  paymentProviderId: string | null;
-  total: Money;
-  holdExpiresAt: string | null;
-  orderId: string | null;
-}
-
-export interface PaymentProvider {
-  id: string;
-  name: string;
-  kind: "card" | "redirect";
-}
-
-export interface Ticket {
-  id: string;
-  orderId: string;
-  eventId: string;
-  slotId: string;
-  articleId: string;
-  holderName?: string | null;
-  quicode: string;
-  ticketUrl: string;
-  status: "valid" | "used" | "cancelled";
-}
-
-export interface Order {
-  id: string;
-  cartId: string;
-  status: string;
-  customer: Customer;
-  items: CartItem[];
-  total: Money;
-  createdAt: string;
-  tickets: Ticket[];
-  receiptUrl: string;
-}
-
-export type CheckoutResult =
-  | { status: "completed"; order: Order }
-  | { status: "pending"; paymentId: string; redirectUrl: string };
-
-export interface Payment {
-  id: string;
-  cartId: string;
-  status: "pending" | "succeeded" | "failed" | "cancelled";
-  orderId: string | null;
-}
+/** One page of a cursor-paged list (the contract's `…Page` envelopes). */
+export type Page<T> = Omit<EventPage, "items"> & { items: T[] };
 
 export interface EventFilters {
   dateFrom?: string;
