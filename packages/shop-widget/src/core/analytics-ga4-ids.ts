@@ -1,15 +1,14 @@
 /**
  * The visitor's GA4 client and session ids, handed to the API with the checkout (`CheckoutRequest.analytics`) so a
  * server-side `purchase` (from the `cart.completed` webhook) joins the browser's visitor and session. Read only
- * when the host set `analytics.measurementId` (its statement that the visitor consented to analytics). Named
- * `analytics-*` so the build keeps it out of the first-load chunk (it rides with the journey actions).
+ * when the host set `analytics.measurementId` (its statement that the visitor consented to analytics). Only the
+ * journey actions import it, so it loads with the later steps, not in the first-load chunk (the size bench checks).
  */
 
+import type { AnalyticsIds } from "@entrada/sdk";
+
 /** `CheckoutRequest.analytics` (the contract's `AnalyticsIds`). */
-export interface Ga4Ids {
-  ga4ClientId: string;
-  ga4SessionId?: string;
-}
+export type Ga4Ids = AnalyticsIds;
 
 /** How long the checkout waits for gtag's answer before it reads the cookies instead. */
 export const GTAG_WAIT_MS = 300;

@@ -1,3 +1,4 @@
+import type { AddCartItemByArticleId, CheckoutRequest, CreateCartRequest } from "@entrada/sdk";
 import type { Survey } from "./survey";
 import type {
   Cart,
@@ -32,27 +33,15 @@ export interface ShopApi {
     options: CallOptions,
   ): Promise<Page<EventSummary>>;
   getEvent(eventId: string, options: CallOptions): Promise<EventDetail>;
-  createCart(body: { currency?: string }, options: CallOptions): Promise<Cart>;
+  createCart(body: CreateCartRequest, options: CallOptions): Promise<Cart>;
   getCart(cartId: string, options: CallOptions): Promise<Cart>;
-  addCartItem(
-    cartId: string,
-    body: { articleId: string; slotId: string; quantity: number },
-    options: CallOptions,
-  ): Promise<Cart>;
+  addCartItem(cartId: string, body: AddCartItemByArticleId, options: CallOptions): Promise<Cart>;
   updateCartItem(cartId: string, itemId: string, quantity: number, options: CallOptions): Promise<Cart>;
   removeCartItem(cartId: string, itemId: string, options: CallOptions): Promise<Cart>;
   setCartCustomer(cartId: string, customer: Customer, options: CallOptions): Promise<Cart>;
   listCartPaymentProviders(cartId: string, options: CallOptions): Promise<PaymentProvider[]>;
   setCartPaymentProvider(cartId: string, paymentProviderId: string, options: CallOptions): Promise<Cart>;
-  checkoutCart(
-    cartId: string,
-    body: {
-      returnUrl?: string;
-      paymentMethod?: { cardNumber: string };
-      analytics?: { ga4ClientId: string; ga4SessionId?: string };
-    },
-    options: CallOptions,
-  ): Promise<CheckoutResult>;
+  checkoutCart(cartId: string, body: CheckoutRequest, options: CallOptions): Promise<CheckoutResult>;
   getPayment(paymentId: string, options: CallOptions): Promise<Payment>;
   getOrder(orderId: string, options: CallOptions): Promise<Order>;
   getSurvey(surveyId: string, options: CallOptions): Promise<Survey>;
