@@ -1,3 +1,4 @@
+import { validateSurvey, visibleQuestions } from "@entrada/sdk/survey";
 import { describe, expect, it } from "vitest";
 import survey, {
   findSurvey,
@@ -177,6 +178,50 @@ describe("survey: validateSurveyAnswers", () => {
       { pointer: "/body/surveyAnswers/qst_confRole", detail: "Veuillez répondre à cette question." },
       { pointer: "/body/surveyAnswers/qst_confDiet", detail: "Veuillez répondre à cette question." },
     ]);
+  });
+});
+
+describe("survey: one set of rules with the embedded shop (@entrada/sdk/survey)", () => {
+  it("flags exactly the questions the widget's validateSurvey flags, for well-typed answers", () => {
+    const h = harness([survey]);
+    const festival = findSurvey(h.world, "srv_festival");
+    if (!festival) throw new Error("seed survey missing");
+    // Each case breaks one rule (or none) of a valid response; the server may add type checks, never disagree.
+    const cases: Record<string, unknown>[] = [
+      {},
+      { qst_festSource: "social" },
+      { qst_festSource: "other" },
+      { qst_festSourceOther: "" },
+      { qst_festCompanions: -1 },
+      { qst_festCompanions: 99 },
+      { qst_festInterests: [] },
+      { qst_festInterests: ["classical", "family", "jazz", "pop", "rock", "folk"] },
+      { qst_festEmail: "anna@" },
+      { qst_festPostcode: "80a1" },
+      { qst_festBirthdate: "1800-01-01" },
+      { qst_festBirthdate: "2999-01-01" },
+      { qst_festNewsletter: false },
+    ];
+    const questions = festival.questions.map((q) => ({
+      id: q.id,
+      type: q.type,
+      visibleIf: q.visibleIf,
+      validation: { ...q.validation, patternMessage: undefined },
+    }));
+    let flagged = 0;
+    for (const change of cases) {
+      const answers = { ...VALID, ...change } as Record<string, string | number | boolean | string[]>;
+      const shown = new Set(visibleQuestions({ questions }, answers).map((q) => q.id));
+      // The server also refuses answers to hidden questions, which the widget drops instead of sending.
+      const server = validateSurveyAnswers(festival, answers, { culture: "en-GB" })
+        .map((e) => e.pointer.split("/").pop() as string)
+        .filter((id) => shown.has(id));
+      const widget = Object.keys(validateSurvey({ questions }, answers).issues);
+      expect(server, JSON.stringify(change)).toEqual(widget);
+      if (widget.length > 0) flagged += 1;
+    }
+    // Not vacuous: most cases break one of the seeded survey's rules.
+    expect(flagged).toBeGreaterThanOrEqual(8);
   });
 });
 

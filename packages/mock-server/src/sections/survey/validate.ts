@@ -1,6 +1,21 @@
+/**
+ * The survey's server-side validation: the shared rules of `@entrada/sdk/survey` (visibility, "answered", each
+ * question's bounds — the same code the embedded shop runs) plus what only a server checks (JSON types, unknown
+ * questions, answers to hidden questions, option membership, calendar dates), with localized messages.
+ */
+import {
+  isAnswered,
+  type RuleQuestion,
+  type SurveyAnswer,
+  type SurveyIssue,
+  visibleQuestions as shownQuestions,
+  validateAnswer,
+} from "@entrada/sdk/survey";
 import { pickText, t } from "../../core/culture.ts";
 import type { Culture, LocalizedText } from "../../core/types.ts";
-import type { AnswerValue, QuestionRecord, SurveyRecord, VisibilityConditionRecord } from "./model.ts";
+import type { AnswerValue, QuestionRecord, SurveyRecord } from "./model.ts";
+
+export { isAnswered };
 
 export interface AnswerError {
   pointer: string;
@@ -125,7 +140,6 @@ const M = {
   ),
 } satisfies Record<string, LocalizedText>;
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function isDate(v: string): boolean {
@@ -136,30 +150,10 @@ function isDate(v: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
-/** An empty string or an empty list is no answer. */
-export function isAnswered(v: AnswerValue | undefined): boolean {
-  if (v === undefined || v === null) return false;
-  if (typeof v === "string") return v.trim() !== "";
-  if (Array.isArray(v)) return v.length > 0;
-  return true;
-}
-
-function conditionHolds(c: VisibilityConditionRecord, answer: AnswerValue | undefined): boolean {
-  if (c.operator === "answered") return isAnswered(answer);
-  if (!isAnswered(answer)) return c.operator === "notEquals";
-  const list = Array.isArray(answer)
-    ? (answer as (string | number | boolean)[])
-    : [answer as string | number | boolean];
-  switch (c.operator) {
-    case "equals":
-      return list.includes(c.value as string | number | boolean);
-    case "notEquals":
-      return !list.includes(c.value as string | number | boolean);
-    case "in":
-      return (
-        Array.isArray(c.value) && list.some((v) => (c.value as (string | number | boolean)[]).includes(v))
-      );
-  }
+/** A question as the shared rules read it (the survey's own pattern message is localized here, not there). */
+function rules(q: QuestionRecord): RuleQuestion {
+  const { patternMessage: _, ...validation } = q.validation;
+  return { id: q.id, type: q.type, validation, visibleIf: q.visibleIf };
 }
 
 /**
@@ -170,19 +164,78 @@ export function visibleQuestions(
   survey: Pick<SurveyRecord, "questions">,
   answers: Record<string, unknown>,
 ): Set<string> {
-  const visible = new Set<string>();
-  for (const q of survey.questions) {
-    const c = q.visibleIf;
-    const shown =
-      c === null ||
-      conditionHolds(c, visible.has(c.questionId) ? (answers[c.questionId] as AnswerValue) : undefined);
-    if (shown) visible.add(q.id);
-  }
-  return visible;
+  const shown = shownQuestions(
+    { questions: survey.questions.map(rules) },
+    answers as Record<string, SurveyAnswer>,
+  );
+  return new Set(shown.map((q) => q.id));
 }
 
 function fill(text: string, vars: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ""));
+}
+
+/** What only a server checks: the answer's JSON type, option membership, a real calendar date. */
+function typeProblem(q: QuestionRecord, v: unknown): [LocalizedText, Record<string, string>?] | null {
+  switch (q.type) {
+    case "text":
+    case "email":
+      return typeof v === "string" ? null : [M.string];
+    case "number":
+      return typeof v === "number" && Number.isFinite(v) ? null : [M.number];
+    case "boolean":
+      return typeof v === "boolean" ? null : [M.boolean];
+    case "single-choice":
+      if (typeof v !== "string") return [M.string];
+      return q.options?.some((o) => o.value === v) ? null : [M.option, { value: v }];
+    case "multi-choice": {
+      if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) return [M.array];
+      const seen = new Set<string>();
+      for (const x of v as string[]) {
+        if (!q.options?.some((o) => o.value === x)) return [M.option, { value: x }];
+        if (seen.has(x)) return [M.duplicateOption, { value: x }];
+        seen.add(x);
+      }
+      return null;
+    }
+    case "date":
+      return typeof v === "string" && isDate(v) ? null : [M.date];
+  }
+}
+
+/** The localized message of a shared-rule issue. */
+function issueMessage(
+  q: QuestionRecord,
+  issue: SurveyIssue,
+  culture: Culture,
+): [LocalizedText, Record<string, string | number>?] {
+  const n = issue.count ?? "";
+  const day = (d: string | number) =>
+    new Intl.DateTimeFormat(culture, { dateStyle: "long", timeZone: "UTC" }).format(
+      Date.parse(`${d}T00:00:00Z`),
+    );
+  switch (issue.key) {
+    case "required":
+      return [M.required];
+    case "email":
+      return [M.email];
+    case "pattern":
+      return [q.validation.patternMessage ?? M.pattern];
+    case "minLength":
+      return [M.minLength, { n }];
+    case "maxLength":
+      return [M.maxLength, { n }];
+    case "minSelected":
+      return [M.minCount, { n }];
+    case "maxSelected":
+      return [M.maxCount, { n }];
+    case "min":
+      return q.type === "date" ? [M.minDate, { d: day(n) }] : [M.min, { n }];
+    case "max":
+      return q.type === "date" ? [M.maxDate, { d: day(n) }] : [M.max, { n }];
+    case "date":
+      return [M.date];
+  }
 }
 
 function checkValue(
@@ -191,61 +244,10 @@ function checkValue(
   say: (m: LocalizedText, vars?: Record<string, string | number>) => string,
   culture: Culture,
 ): string | null {
-  const r = q.validation;
-  switch (q.type) {
-    case "text":
-    case "email": {
-      if (typeof v !== "string") return say(M.string);
-      const length = [...v].length;
-      if (r.minLength !== undefined && length < r.minLength) return say(M.minLength, { n: r.minLength });
-      if (r.maxLength !== undefined && length > r.maxLength) return say(M.maxLength, { n: r.maxLength });
-      if (q.type === "email" && !EMAIL.test(v)) return say(M.email);
-      if (r.pattern !== undefined) {
-        let ok = false;
-        try {
-          ok = new RegExp(`^(?:${r.pattern})$`, "u").test(v);
-        } catch {
-          ok = new RegExp(`^(?:${r.pattern})$`).test(v);
-        }
-        if (!ok) return r.patternMessage ? pickText(r.patternMessage, culture) : say(M.pattern);
-      }
-      return null;
-    }
-    case "number": {
-      if (typeof v !== "number" || !Number.isFinite(v)) return say(M.number);
-      if (r.min !== undefined && v < r.min) return say(M.min, { n: r.min });
-      if (r.max !== undefined && v > r.max) return say(M.max, { n: r.max });
-      return null;
-    }
-    case "boolean":
-      return typeof v === "boolean" ? null : say(M.boolean);
-    case "single-choice": {
-      if (typeof v !== "string") return say(M.string);
-      return q.options?.some((o) => o.value === v) ? null : say(M.option, { value: v });
-    }
-    case "multi-choice": {
-      if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) return say(M.array);
-      const seen = new Set<string>();
-      for (const x of v as string[]) {
-        if (!q.options?.some((o) => o.value === x)) return say(M.option, { value: x });
-        if (seen.has(x)) return say(M.duplicateOption, { value: x });
-        seen.add(x);
-      }
-      if (r.min !== undefined && v.length < r.min) return say(M.minCount, { n: r.min });
-      if (r.max !== undefined && v.length > r.max) return say(M.maxCount, { n: r.max });
-      return null;
-    }
-    case "date": {
-      if (typeof v !== "string" || !isDate(v)) return say(M.date);
-      const fmt = (d: string) =>
-        new Intl.DateTimeFormat(culture, { dateStyle: "long", timeZone: "UTC" }).format(
-          Date.parse(`${d}T00:00:00Z`),
-        );
-      if (r.minDate !== undefined && v < r.minDate) return say(M.minDate, { d: fmt(r.minDate) });
-      if (r.maxDate !== undefined && v > r.maxDate) return say(M.maxDate, { d: fmt(r.maxDate) });
-      return null;
-    }
-  }
+  const wrongType = typeProblem(q, v);
+  if (wrongType) return say(...wrongType);
+  const issue = validateAnswer(rules(q), v as SurveyAnswer);
+  return issue ? say(...issueMessage(q, issue, culture)) : null;
 }
 
 /**
