@@ -226,7 +226,12 @@ describe("live language switch", () => {
     // Back to the cart: the API's texts follow (Accept-Language) and amounts use the culture.
     await user.click(screen.getByRole("button", { name: "Retour au panier" }));
     const line = (await screen.findAllByRole("rowheader"))[0] as HTMLElement;
-    await waitFor(() => expect(text(line)).toMatch(/^Théâtre en famille – Adulte jeu\. .+ 55\.00 CHF/));
+    // The seeded slot's weekday follows the mock's clock (today): any French abbreviation, never German/English.
+    await waitFor(() =>
+      expect(text(line)).toMatch(
+        /^Théâtre en famille – Adulte (lun|mar|mer|jeu|ven|sam|dim)\. .+ 55\.00 CHF/,
+      ),
+    );
     expect(document.querySelector(".entrada-shop")?.getAttribute("lang")).toBe("fr-CH");
 
     handle.update({ locale: "it-CH" });
