@@ -58,6 +58,25 @@ async function snapPicture(page: Page, shop: ShopPage, name: string) {
   await expect
     .poll(() => shop.shop.evaluate((root) => [...root.querySelectorAll("img")].every((img) => img.complete)))
     .toBe(true);
+  // Dates follow the mock's "today" (its catalogue is seeded relative to it), so their length, and with it where
+  // lines break, changed from day to day ("Thursday 26 November" wraps at 375 px, "Friday 27 November" does not).
+  // Their boxes are masked anyway: give every date the same names and day of the month, so the layout is that of
+  // one fixed day (times and years stay).
+  await shop.shop.evaluate((root) => {
+    const days = /\b(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/g;
+    const months =
+      /\b(January|February|March|April|May|June|July|August|September|October|November|December)\b|\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/g;
+    const dayOfMonth = /\b\d{1,2}(?= (September|Sep)\b)/g;
+    for (const holder of root.querySelectorAll("time, .entrada-shop__meta")) {
+      const walker = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        node.textContent = (node.textContent ?? "")
+          .replace(days, (_, long) => (long ? "Wednesday" : "Wed"))
+          .replace(months, (_, long) => (long ? "September" : "Sep"))
+          .replace(dayOfMonth, "30");
+      }
+    }
+  });
   // Scrolled to the end, so sticky parts (the event page's subtotal bar) sit where the layout puts them.
   await page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();
