@@ -225,9 +225,11 @@ try {
 
   t0 = performance.now();
   const late = await buy(touch - early.length);
+  const t1 = performance.now();
   const admitted = await admit(early);
+  const seconds = (from) => ((performance.now() - from) / 1000).toFixed(1);
   console.log(
-    `changes: ${late.length} new tickets bought, ${admitted} earlier ones admitted at a gate (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    `changes: ${late.length} new tickets bought, ${admitted} earlier ones admitted at a gate (${seconds(t0)} s; the admissions ${seconds(t1)} s, ${Math.round(early.length / ((performance.now() - t1) / 1000))} scans/s with ${early.length + late.length} shop tickets sold)`,
   );
   mockPhase("mock while changing rows");
   const incremental = await run(

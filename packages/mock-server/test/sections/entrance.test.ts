@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
 import entrance from "../../src/sections/entrance/index.ts";
+import {
+  type EntranceState,
+  initialEntranceState,
+  occupancies,
+  retainedEntranceRecords,
+  setPresence,
+} from "../../src/sections/entrance/state.ts";
 import externalEntrance from "../../src/sections/external-entrance/index.ts";
 import { fakeShop, harness } from "./context.ts";
 
@@ -7,8 +14,8 @@ const MAIN = "gte_HALLM";
 const EXIT = "gte_HALLX";
 const EXPO = "gte_EXPOM";
 
-function setup() {
-  const h = harness([entrance, externalEntrance], { slices: fakeShop() });
+function setup(seed: Record<string, unknown> = {}) {
+  const h = harness([entrance, externalEntrance], { slices: fakeShop(), seed });
   h.clock.set("2026-12-05T18:30:00Z");
   const scan = (
     quicode: string,
@@ -336,5 +343,64 @@ describe("entrance: Quicode categories and the scan report", () => {
       query: { from: "2026-12-05T20:00:00Z", to: "2026-12-05T19:00:00Z" },
     });
     expect(range.extensions?.errors).toEqual([expect.objectContaining({ pointer: "/query/to" })]);
+  });
+});
+
+describe("entrance: bounded by design", () => {
+  it("keeps at most maxScans scans (oldest first) while occupancy stays exact", async () => {
+    const { h, scan, exit } = setup({ entrance: { maxScans: 4 } });
+    // 1 admission + 1 denial, then 9 × (exit + admission): 20 log entries, 10 admitted, 9 exited, 1 denied.
+    await scan("Q1.tkt_A.K7P2");
+    h.clock.advance(1000);
+    await scan("Q1.tkt_A.K7P2");
+    for (let i = 0; i < 9; i++) {
+      h.clock.advance(1000);
+      await exit("Q1.tkt_A.K7P2");
+      h.clock.advance(1000);
+      await scan("Q1.tkt_A.K7P2");
+    }
+    const state = h.world.entrance as EntranceState;
+    // The log trims to the cap once it is a quarter over it (amortized O(1) a scan): never more than 5 here.
+    expect(state.scans.length).toBeLessThanOrEqual(5);
+    expect(state.scans.at(-1)?.result).toBe("admitted");
+    expect(retainedEntranceRecords(state)).toBe(state.scans.length + 1);
+    const occ = await h.call(entrance, "getEventOccupancy", { params: { eventId: "evt_CONCERT" } });
+    expect(occ.body).toMatchObject({
+      inside: 1,
+      admittedTotal: 10,
+      exitedTotal: 9,
+      deniedTotal: 1,
+      byGate: [
+        { gateId: MAIN, admitted: 10, exited: 0, denied: 1 },
+        { gateId: EXIT, admitted: 0, exited: 9, denied: 0 },
+      ],
+      updatedAt: new Date(h.clock.now()).toISOString(),
+    });
+    // The gate's list and the report cover the retained log.
+    const listed = (await h.call(entrance, "listGateScans", { params: { gateId: MAIN } })).body as {
+      items: unknown[];
+    };
+    expect(listed.items.length).toBe(state.scans.filter((s) => s.direction === "in").length);
+  });
+
+  it("keeps at most maxScans tickets' presence, the oldest admitted going first", () => {
+    const state = initialEntranceState({ maxScans: 2 });
+    for (const id of ["tkt_1", "tkt_2", "tkt_3"]) setPresence(state, id, { inside: true, lastAdmittedAt: null });
+    setPresence(state, "tkt_3", { inside: false, lastAdmittedAt: null });
+    expect(Object.keys(state.presence)).toEqual(["tkt_2", "tkt_3"]);
+    expect(state.presenceCount).toBe(2);
+  });
+
+  it("ignores a bad maxScans, and rebuilds the counters of a snapshot taken before they existed", async () => {
+    expect(initialEntranceState({ maxScans: -1 }).maxScans).toBe(100_000);
+    expect(initialEntranceState({ maxScans: "9" }).maxScans).toBe(100_000);
+    const { h, scan, exit } = setup();
+    await scan("Q1.tkt_A.K7P2");
+    await exit("Q1.tkt_A.K7P2");
+    const state = h.world.entrance as EntranceState;
+    const counted = structuredClone(occupancies(state));
+    delete state.occupancy;
+    expect(occupancies(state)).toEqual(counted);
+    expect(counted.evt_CONCERT).toMatchObject({ admitted: 1, exited: 1, denied: 0 });
   });
 });

@@ -4,7 +4,7 @@ import { type ContextOf, defineSection, type ResultOf } from "../../core/section
 import type { ControlRoute, OperationContext } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
-import { orderVisibleTo, shopOrders, shopTickets, webhookShopTicket } from "../entrance/shop-view.ts";
+import { orderVisibleTo, shopOrders, shopTicketById, webhookShopTicket } from "../entrance/shop-view.ts";
 import { droppedDetail } from "../shop/order-cap.ts";
 import { shopSlice } from "../shop/state.ts";
 import { allImages, hash, type ImageRecord, imageById } from "./catalogue.ts";
@@ -248,7 +248,7 @@ function getTheme(ctx: ContextOf<"getTheme">): ResultOf<"getTheme"> {
 
 /** The ticket's PDF (404 unknown or, with `visibleTo`, not the caller's order; 409 cancelled). */
 function ticketDocument(ctx: OperationContext, id: string, checkVisibility: boolean) {
-  const ticket = shopTickets(ctx.world).find((x) => x.id === id);
+  const ticket = shopTicketById(ctx.world, id);
   // Tickets are visible to whoever may see their order (the shop's rule: same client, same session).
   if (!ticket) {
     const gone = droppedDetail(shopSlice(ctx.world), "ticket", id);

@@ -5,17 +5,21 @@ import type { OperationContext } from "../../core/types.ts";
 import { resolveTicket } from "./admission.ts";
 import { detail } from "./details.ts";
 import { paginate, queryParam } from "./paging.ts";
-import { shopEvent, shopTickets, webhookShopTicket } from "./shop-view.ts";
+import { shopEvent, shopTicketById, webhookShopTicket } from "./shop-view.ts";
 import {
   classify,
   ENTRANCE,
   type EntranceState,
   entranceSlice,
   initialEntranceState,
+  logScan,
+  occupancies,
   type QuicodeCategoryRecord,
   resolvedGates,
+  retainedEntranceRecords,
   type ScanOutcome,
   type ScanRecord,
+  setPresence,
 } from "./state.ts";
 import { UNCATEGORIZED } from "./texts.ts";
 import { categoryJson, emitScan, exitJson, isAdmission, localize, scanJson, webhookScan } from "./views.ts";
@@ -44,15 +48,10 @@ function readAt(ctx: OperationContext, field: "scannedAt" | "exitedAt"): number 
   return at;
 }
 
-/** Occupancy of an event from the scan log (admitted minus exited). */
+/** How many of an event's ticket holders are inside (admitted minus exited), O(1). */
 function insideCount(state: EntranceState, eventId: string): number {
-  let inside = 0;
-  for (const s of state.scans) {
-    if (s.eventId !== eventId) continue;
-    if (s.result === "admitted") inside++;
-    else if (s.result === "exited") inside--;
-  }
-  return Math.max(0, inside);
+  const counts = occupancies(state)[eventId];
+  return counts ? Math.max(0, counts.admitted - counts.exited) : 0;
 }
 
 function eventCapacity(ctx: OperationContext, eventId: string): number | null {
@@ -139,7 +138,7 @@ function scanQuicode(ctx: ContextOf<"scanQuicode">): ResultOf<"scanQuicode"> {
   const admitted = reason === null;
   const firstAdmission = admitted && ticket !== null && !presence;
   if (admitted && ticket && resolved) {
-    state.presence[ticket.id] = { inside: true, lastAdmittedAt: new Date(at).toISOString() };
+    setPresence(state, ticket.id, { inside: true, lastAdmittedAt: new Date(at).toISOString() });
     resolved.setStatus("used");
     ticket.status = "used";
   }
@@ -149,10 +148,10 @@ function scanQuicode(ctx: ContextOf<"scanQuicode">): ResultOf<"scanQuicode"> {
     reason,
     reasonAt,
   });
-  state.scans.push(record);
+  logScan(state, record);
   emitScan(ctx, state, record);
   if (firstAdmission && ticket?.source === "shop") {
-    const shopTicket = shopTickets(ctx.world).find((x) => x.id === ticket.id);
+    const shopTicket = shopTicketById(ctx.world, ticket.id);
     if (shopTicket) {
       ctx.emit("ticket.used", {
         ticket: webhookShopTicket(ctx, shopTicket, "used"),
@@ -189,7 +188,7 @@ function recordExit(ctx: ContextOf<"recordExit">): ResultOf<"recordExit"> {
     reason,
     reasonAt: null,
   });
-  state.scans.push(record);
+  logScan(state, record);
   if (reason === null && ticket) {
     emitScan(ctx, state, record);
     const capacity = eventCapacity(ctx, ticket.eventId);
@@ -338,30 +337,18 @@ function getEventOccupancy(ctx: ContextOf<"getEventOccupancy">): ResultOf<"getEv
   const state = entranceSlice(ctx.world);
   const eventId = ctx.params.eventId as string;
   const event = shopEvent(ctx.world, eventId);
-  const scans = state.scans.filter((s) => s.eventId === eventId);
-  if (!event && scans.length === 0) ctx.problem("not-found", detail(ctx, "noEvent", { id: eventId }));
-  const gates = resolvedGates(ctx.world).filter((g) => g.eventIds.includes(eventId));
+  const counts = occupancies(state)[eventId];
+  if (!event && !counts) ctx.problem("not-found", detail(ctx, "noEvent", { id: eventId }));
+  const zero = { admitted: 0, exited: 0, denied: 0 };
   const byGate = new Map<string, { gateId: string; admitted: number; exited: number; denied: number }>();
-  for (const g of gates) byGate.set(g.id, { gateId: g.id, admitted: 0, exited: 0, denied: 0 });
-  let admittedTotal = 0;
-  let exitedTotal = 0;
-  let deniedTotal = 0;
-  let latest: string | null = null;
-  for (const s of scans) {
-    const row = byGate.get(s.gateId) ?? { gateId: s.gateId, admitted: 0, exited: 0, denied: 0 };
-    byGate.set(s.gateId, row);
-    if (s.result === "admitted") {
-      row.admitted++;
-      admittedTotal++;
-    } else if (s.result === "exited") {
-      row.exited++;
-      exitedTotal++;
-    } else if (s.result === "denied") {
-      row.denied++;
-      deniedTotal++;
-    }
-    if (latest === null || s.at > latest) latest = s.at;
-  }
+  for (const g of resolvedGates(ctx.world))
+    if (g.eventIds.includes(eventId)) byGate.set(g.id, { gateId: g.id, ...zero });
+  for (const [gateId, c] of Object.entries(counts?.byGate ?? {}))
+    byGate.set(gateId, { gateId, admitted: c.admitted, exited: c.exited, denied: c.denied });
+  const admittedTotal = counts?.admitted ?? 0;
+  const exitedTotal = counts?.exited ?? 0;
+  const deniedTotal = counts?.denied ?? 0;
+  const latest = counts?.latest ?? null;
   const capacity = eventCapacity(ctx, eventId);
   return {
     status: 200,
@@ -384,6 +371,7 @@ const entrance = defineSection<EntranceState>({
   initialState(seed) {
     return initialEntranceState(seed[ENTRANCE] as Record<string, unknown> | undefined);
   },
+  retained: retainedEntranceRecords,
   handlers: {
     listGates,
     listGateScans,

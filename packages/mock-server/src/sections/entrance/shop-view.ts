@@ -201,21 +201,26 @@ export function shopTickets(world: World): ShopTicketView[] {
   return shopOrders(world).flatMap((o) => o.tickets);
 }
 
+/**
+ * The shop ticket with this id: one lookup in the shop's ticket table (a scan of every order only for state that keeps
+ * its tickets inside the orders). Admissions call it per scan, so it must not grow with the number of tickets sold.
+ */
+export function shopTicketById(world: World, ticketId: string): ShopTicketView | null {
+  const table = shop(world).tickets;
+  if (typeof table === "object" && table !== null && !Array.isArray(table)) {
+    const hit = (table as Obj)[ticketId];
+    if (typeof hit === "object" && hit !== null) return ticketView(hit as Obj, null);
+    // A ticket table that holds anything holds every ticket.
+    for (const _ in table) return null;
+  }
+  return shopTickets(world).find((t) => t.id === ticketId) ?? null;
+}
+
 /** The shop ticket whose Quicode is exactly this payload (so a wrong checksum resolves to nothing). */
 export function shopTicketByQuicode(world: World, quicode: string): ShopTicketView | null {
   const match = /^Q1\.(tkt_[0-9A-Za-z]+)\./.exec(quicode);
-  if (!match) return null;
-  const ticketId = match[1] as string;
-  const s = shop(world);
-  const table = s.tickets;
-  if (typeof table === "object" && table !== null && !Array.isArray(table)) {
-    const hit = (table as Obj)[ticketId];
-    if (typeof hit === "object" && hit !== null) {
-      const view = ticketView(hit as Obj, null);
-      return view && view.quicode === quicode ? view : null;
-    }
-  }
-  return shopTickets(world).find((t) => t.id === ticketId && t.quicode === quicode) ?? null;
+  const ticket = match ? shopTicketById(world, match[1] as string) : null;
+  return ticket?.quicode === quicode ? ticket : null;
 }
 
 export function shopPayments(world: World): ShopPaymentView[] {

@@ -69,14 +69,36 @@ export interface Presence {
   lastAdmittedAt: string | null;
 }
 
+/** Admissions, exits and denials of one gate or one event; exact however many scans the log has dropped. */
+export interface ScanCounts {
+  admitted: number;
+  exited: number;
+  denied: number;
+}
+
+export interface EventOccupancy extends ScanCounts {
+  /** The latest scan of the event (ISO time). */
+  latest: string | null;
+  byGate: Record<string, ScanCounts>;
+}
+
+/** Most scans and exits a session's log keeps (seed `entrance.maxScans`); the oldest go first. */
+export const DEFAULT_MAX_SCANS = 100_000;
+
 export interface EntranceState {
   categories: QuicodeCategoryRecord[];
   /** Explicit gates from the seed; when null, gates are derived from the shop's venues. */
   gates: GateRecord[] | null;
-  /** Every scan in the order received. */
+  /** The most recent scans and exits in the order received (at most `maxScans`; `logScan` appends). */
   scans: ScanRecord[];
-  /** Who is inside, by ticket id. */
+  /** Who is inside, by ticket id (at most `maxScans` tickets, oldest admitted first out). */
   presence: Record<string, Presence>;
+  /** Entries of `presence`. Optional for old snapshots. */
+  presenceCount?: number;
+  /** Occupancy per event, counted as scans arrive. Optional for old snapshots (rebuilt from the log). */
+  occupancy?: Record<string, EventOccupancy>;
+  /** Cap of the scan log and of `presence`. Optional for old snapshots. */
+  maxScans?: number;
 }
 
 export const ENTRANCE = "entrance";
@@ -117,7 +139,80 @@ export function initialEntranceState(seed: Record<string, unknown> | undefined):
     gates: Array.isArray(seed?.gates) ? structuredClone(seed.gates as GateRecord[]) : null,
     scans: [],
     presence: {},
+    presenceCount: 0,
+    occupancy: {},
+    maxScans: positiveInteger(seed?.maxScans) ?? DEFAULT_MAX_SCANS,
   };
+}
+
+function positiveInteger(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/** Occupancy counters by event id (rebuilt from the log for an old snapshot that has none). */
+export function occupancies(state: EntranceState): Record<string, EventOccupancy> {
+  if (!state.occupancy) {
+    state.occupancy = {};
+    for (const record of state.scans) count(state, record);
+  }
+  return state.occupancy;
+}
+
+/** The event's occupancy counters, created on its first scan. */
+function occupancyOf(state: EntranceState, eventId: string): EventOccupancy {
+  const all = occupancies(state);
+  let counts = all[eventId];
+  if (!counts) {
+    counts = { admitted: 0, exited: 0, denied: 0, latest: null, byGate: {} };
+    all[eventId] = counts;
+  }
+  return counts;
+}
+
+function count(state: EntranceState, record: ScanRecord): void {
+  if (record.eventId === null) return;
+  const event = occupancyOf(state, record.eventId);
+  let gate = event.byGate[record.gateId];
+  if (!gate) {
+    gate = { admitted: 0, exited: 0, denied: 0 };
+    event.byGate[record.gateId] = gate;
+  }
+  const field = record.result === "rejected" ? null : record.result;
+  if (field) {
+    event[field]++;
+    gate[field]++;
+  }
+  if (event.latest === null || record.at > event.latest) event.latest = record.at;
+}
+
+/**
+ * Appends a scan or exit to the log and counts it. Beyond `maxScans` the oldest quarter of the cap goes at once
+ * (amortized O(1) a scan); occupancy is counted apart, so it stays exact. Reports and gate lists cover the log.
+ */
+export function logScan(state: EntranceState, record: ScanRecord): void {
+  count(state, record);
+  state.scans.push(record);
+  const max = state.maxScans ?? DEFAULT_MAX_SCANS;
+  if (state.scans.length > max + Math.ceil(max / 4)) state.scans.splice(0, state.scans.length - max);
+}
+
+/** Records that a ticket is inside (or left); the oldest entry goes beyond `maxScans` tickets. */
+export function setPresence(state: EntranceState, ticketId: string, presence: Presence): void {
+  if (!(ticketId in state.presence)) {
+    state.presenceCount = (state.presenceCount ?? Object.keys(state.presence).length) + 1;
+    if (state.presenceCount > (state.maxScans ?? DEFAULT_MAX_SCANS))
+      for (const oldest in state.presence) {
+        delete state.presence[oldest];
+        state.presenceCount--;
+        break;
+      }
+  }
+  state.presence[ticketId] = presence;
+}
+
+/** Records the section keeps (for the engine-wide `maxRetainedRecords`), O(1). */
+export function retainedEntranceRecords(state: EntranceState): number {
+  return state.scans.length + (state.presenceCount ?? 0);
 }
 
 export function entranceSlice(world: World): EntranceState {
