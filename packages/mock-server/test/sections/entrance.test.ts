@@ -383,9 +383,27 @@ describe("entrance: bounded by design", () => {
     expect(listed.items.length).toBe(state.scans.filter((s) => s.direction === "in").length);
   });
 
+  it("refuses a custom Quicode category beyond maxCategories with a 409 that names the limit", async () => {
+    const { h } = setup({ entrance: { maxCategories: 1 } });
+    const create = (name: string) =>
+      h.call(entrance, "createQuicodeCategory", { body: { name, pattern: "^VIP-" }, culture: "en-GB" });
+    expect((await create("VIP")).status).toBe(201);
+    const refused = await h.problem(entrance, "createQuicodeCategory", {
+      body: { name: "Press", pattern: "^PRS-" },
+      culture: "en-GB",
+    });
+    expect(refused.slug).toBe("conflict");
+    expect(refused.detail).toBe(
+      "This mock keeps at most 1 custom categories per session (seed `entrance.maxCategories`).",
+    );
+    const listed = (await h.call(entrance, "listQuicodeCategories", {})).body as { items: unknown[] };
+    expect(listed.items).toHaveLength(3);
+  });
+
   it("keeps at most maxScans tickets' presence, the oldest admitted going first", () => {
     const state = initialEntranceState({ maxScans: 2 });
-    for (const id of ["tkt_1", "tkt_2", "tkt_3"]) setPresence(state, id, { inside: true, lastAdmittedAt: null });
+    for (const id of ["tkt_1", "tkt_2", "tkt_3"])
+      setPresence(state, id, { inside: true, lastAdmittedAt: null });
     setPresence(state, "tkt_3", { inside: false, lastAdmittedAt: null });
     expect(Object.keys(state.presence)).toEqual(["tkt_2", "tkt_3"]);
     expect(state.presenceCount).toBe(2);

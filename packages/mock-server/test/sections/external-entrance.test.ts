@@ -148,3 +148,33 @@ describe("external entrance: import and reconciliation", () => {
     ).toBe("not-found");
   });
 });
+
+describe("external entrance: bounded by design", () => {
+  it("keeps at most maxTickets tickets and maxImports reports, the oldest going first", async () => {
+    const h = harness([externalEntrance], {
+      slices: fakeShop(),
+      seed: { externalEntrance: { maxTickets: 3, maxImports: 2 } },
+    });
+    const send = (ids: string[]) =>
+      h.call(externalEntrance, "createExternalImport", {
+        body: {
+          vendor: "pretix",
+          tickets: ids.map((id) => ({ externalId: id, quicode: `PTX-${id}`, eventId: "evt_CONCERT" })),
+        },
+      });
+    const first = (await send(["1", "2"])).body as Import;
+    await send(["3", "4"]);
+    await send(["5"]);
+    const tickets = (await h.call(externalEntrance, "listExternalTickets", {})).body as {
+      items: { externalId: string }[];
+    };
+    expect(tickets.items.map((t) => t.externalId).sort()).toEqual(["3", "4", "5"]);
+    expect(
+      (await h.problem(externalEntrance, "getExternalImport", { params: { importId: first.id } })).slug,
+    ).toBe("not-found");
+    expect(externalEntrance.retained?.(h.world.externalEntrance)).toBe(5);
+    // A dropped ticket's vendor id and Quicode are free again: importing it anew is accepted, not a duplicate.
+    const again = (await send(["1"])).body as Import;
+    expect(again.counts).toEqual({ accepted: 1, duplicate: 0, rejected: 0 });
+  });
+});

@@ -305,3 +305,21 @@ describe("survey: responses", () => {
     expect(p.slug).toBe("conflict");
   });
 });
+
+describe("survey: bounded by design", () => {
+  it("keeps the latest maxResponses responses of each survey, the oldest going first", async () => {
+    const h = harness([survey], { slices: fakeShop(), seed: { survey: { maxResponses: 2 } } });
+    for (const source of ["social", "friends", "newspaper"]) {
+      h.clock.advance(1000);
+      const sent = await h.call(survey, "submitSurveyResponse", {
+        params: { surveyId: "srv_festival" },
+        body: { answers: { qst_festSource: source, qst_festNewsletter: false } },
+      });
+      expect(sent.status).toBe(201);
+    }
+    const list = (await h.call(survey, "listSurveyResponses", { params: { surveyId: "srv_festival" } }))
+      .body as { items: { answers: { qst_festSource: string } }[] };
+    expect(list.items.map((r) => r.answers.qst_festSource)).toEqual(["newspaper", "friends"]);
+    expect(survey.retained?.(h.world.survey)).toBe(2);
+  });
+});

@@ -120,6 +120,12 @@ export const DETAILS = {
     "Una categoria «{name}» esiste già ({id}).",
     "A category named “{name}” already exists ({id}).",
   ),
+  categoryLimit: t(
+    "Dieser Mock hält höchstens {max} eigene Kategorien pro Session (Seed `entrance.maxCategories`).",
+    "Ce mock garde au plus {max} catégories personnalisées par session (seed `entrance.maxCategories`).",
+    "Questo mock tiene al massimo {max} categorie personalizzate per sessione (seed `entrance.maxCategories`).",
+    "This mock keeps at most {max} custom categories per session (seed `entrance.maxCategories`).",
+  ),
   toBeforeFrom: t(
     "to muss nach from liegen.",
     "to doit être postérieur à from.",

@@ -8,6 +8,7 @@ import { paginate, queryParam } from "./paging.ts";
 import { shopEvent, shopTicketById, webhookShopTicket } from "./shop-view.ts";
 import {
   classify,
+  DEFAULT_MAX_CATEGORIES,
   ENTRANCE,
   type EntranceState,
   entranceSlice,
@@ -266,6 +267,10 @@ function createQuicodeCategory(ctx: ContextOf<"createQuicodeCategory">): ResultO
       : Object.values(c.name).some((n) => n.toLocaleLowerCase() === lower),
   );
   if (clash) ctx.problem("conflict", detail(ctx, "categoryExists", { name: body.name, id: clash.id }));
+  // Every scan is matched against every category: their number is capped, not only their lifetime.
+  const max = state.maxCategories ?? DEFAULT_MAX_CATEGORIES;
+  if (state.categories.filter((c) => !c.builtIn).length >= max)
+    ctx.problem("conflict", detail(ctx, "categoryLimit", { max }));
   const record: QuicodeCategoryRecord = {
     id: ctx.id("qcc"),
     name: body.name,

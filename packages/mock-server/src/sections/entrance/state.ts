@@ -99,7 +99,12 @@ export interface EntranceState {
   occupancy?: Record<string, EventOccupancy>;
   /** Cap of the scan log and of `presence`. Optional for old snapshots. */
   maxScans?: number;
+  /** Most custom Quicode categories (beyond: 409). Optional for old snapshots. */
+  maxCategories?: number;
 }
+
+/** Most custom Quicode categories a session keeps (seed `entrance.maxCategories`). */
+export const DEFAULT_MAX_CATEGORIES = 200;
 
 export const ENTRANCE = "entrance";
 
@@ -142,6 +147,7 @@ export function initialEntranceState(seed: Record<string, unknown> | undefined):
     presenceCount: 0,
     occupancy: {},
     maxScans: positiveInteger(seed?.maxScans) ?? DEFAULT_MAX_SCANS,
+    maxCategories: positiveInteger(seed?.maxCategories) ?? DEFAULT_MAX_CATEGORIES,
   };
 }
 

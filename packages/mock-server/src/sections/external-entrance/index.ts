@@ -11,9 +11,11 @@ import {
   type ExternalEntranceState,
   type ExternalImportRecord,
   type ExternalTicketRecord,
+  enforceExternalCaps,
   externalSlice,
   type ImportLineErrorRecord,
   initialExternalEntranceState,
+  retainedExternalRecords,
 } from "./state.ts";
 
 interface Line {
@@ -170,6 +172,7 @@ export function reconcile(
   record.completedAt = new Date(ctx.clock.now()).toISOString();
   state.imports[record.id] = record;
   state.importOrder.push(record.id);
+  enforceExternalCaps(state);
   return record;
 }
 
@@ -269,9 +272,10 @@ function listExternalTickets(ctx: ContextOf<"listExternalTickets">): ResultOf<"l
 /** External entrance: batch import of vendor tickets with reconciliation; imported tickets are admissible at once. */
 const externalEntrance = defineSection<ExternalEntranceState>({
   name: EXTERNAL_ENTRANCE,
-  initialState() {
-    return initialExternalEntranceState();
+  initialState(seed) {
+    return initialExternalEntranceState(seed[EXTERNAL_ENTRANCE] as Record<string, unknown> | undefined);
   },
+  retained: retainedExternalRecords,
   handlers: { createExternalImport, getExternalImport, listExternalImports, listExternalTickets },
 });
 

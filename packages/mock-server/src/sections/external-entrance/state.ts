@@ -50,12 +50,55 @@ export interface ExternalEntranceState {
   byQuicode: Record<string, string>;
   /** `${vendor}\n${externalId}` → ticket id. */
   byExternalId: Record<string, string>;
+  /** Most imported tickets kept (seed `externalEntrance.maxTickets`). Optional for old snapshots. */
+  maxTickets?: number;
+  /** Most import reports kept (seed `externalEntrance.maxImports`). Optional for old snapshots. */
+  maxImports?: number;
 }
+
+export const DEFAULT_MAX_EXTERNAL_TICKETS = 50_000;
+export const DEFAULT_MAX_IMPORTS = 10_000;
 
 export const EXTERNAL_ENTRANCE = "externalEntrance";
 
-export function initialExternalEntranceState(): ExternalEntranceState {
-  return { imports: {}, importOrder: [], tickets: {}, ticketOrder: [], byQuicode: {}, byExternalId: {} };
+const positiveInteger = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
+
+export function initialExternalEntranceState(seed?: Record<string, unknown>): ExternalEntranceState {
+  return {
+    imports: {},
+    importOrder: [],
+    tickets: {},
+    ticketOrder: [],
+    byQuicode: {},
+    byExternalId: {},
+    maxTickets: positiveInteger(seed?.maxTickets) ?? DEFAULT_MAX_EXTERNAL_TICKETS,
+    maxImports: positiveInteger(seed?.maxImports) ?? DEFAULT_MAX_IMPORTS,
+  };
+}
+
+/**
+ * Keeps the caps after an import: the oldest tickets go first (with their Quicode and vendor-id entries, so the
+ * same vendor ticket can be imported again), then the oldest import reports. O(cap) once per import request.
+ */
+export function enforceExternalCaps(state: ExternalEntranceState): void {
+  const overTickets = state.ticketOrder.length - (state.maxTickets ?? DEFAULT_MAX_EXTERNAL_TICKETS);
+  if (overTickets > 0)
+    for (const id of state.ticketOrder.splice(0, overTickets)) {
+      const ticket = state.tickets[id];
+      if (!ticket) continue;
+      delete state.tickets[id];
+      if (state.byQuicode[ticket.quicode] === id) delete state.byQuicode[ticket.quicode];
+      const key = `${ticket.vendor}\n${ticket.externalId}`;
+      if (state.byExternalId[key] === id) delete state.byExternalId[key];
+    }
+  const overImports = state.importOrder.length - (state.maxImports ?? DEFAULT_MAX_IMPORTS);
+  if (overImports > 0) for (const id of state.importOrder.splice(0, overImports)) delete state.imports[id];
+}
+
+/** Records the section keeps (for the engine-wide `maxRetainedRecords`), O(1). */
+export function retainedExternalRecords(state: ExternalEntranceState): number {
+  return state.ticketOrder.length + state.importOrder.length;
 }
 
 export function externalSlice(world: World): ExternalEntranceState {

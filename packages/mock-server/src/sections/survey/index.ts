@@ -5,7 +5,13 @@ import type { LocalizedText, OperationContext, World } from "../../core/types.ts
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
 import { shopEvents, shopOrders, shopTickets } from "../entrance/shop-view.ts";
-import { SURVEY, type SurveyRecord, type SurveyResponseRecord, type SurveyState } from "./model.ts";
+import {
+  DEFAULT_MAX_RESPONSES,
+  SURVEY,
+  type SurveyRecord,
+  type SurveyResponseRecord,
+  type SurveyState,
+} from "./model.ts";
 import { DEFAULT_SURVEYS } from "./seed.ts";
 import { validateSurveyAnswers } from "./validate.ts";
 
@@ -142,6 +148,8 @@ function submitSurveyResponse(ctx: ContextOf<"submitSurveyResponse">): ResultOf<
   };
   const list = state.responses[survey.id] ?? [];
   list.push(record);
+  const over = list.length - (state.maxResponses ?? DEFAULT_MAX_RESPONSES);
+  if (over > 0) list.splice(0, over);
   state.responses[survey.id] = list;
   return {
     status: 201,
@@ -167,13 +175,21 @@ function listSurveyResponses(ctx: ContextOf<"listSurveyResponses">): ResultOf<"l
 const survey = defineSection<SurveyState>({
   name: SURVEY,
   initialState(seed) {
-    const own = seed[SURVEY] as { surveys?: SurveyRecord[] } | undefined;
+    const own = seed[SURVEY] as { surveys?: SurveyRecord[]; maxResponses?: unknown } | undefined;
     const surveys = structuredClone(own?.surveys ?? DEFAULT_SURVEYS);
+    const max = own?.maxResponses;
     return {
       surveys: Object.fromEntries(surveys.map((s) => [s.id, s])),
       surveyOrder: surveys.map((s) => s.id),
       responses: {},
+      maxResponses: typeof max === "number" && Number.isInteger(max) && max > 0 ? max : DEFAULT_MAX_RESPONSES,
     };
+  },
+  // O(surveys): surveys come from the seed only, so this stays a handful of additions.
+  retained: (state) => {
+    let count = 0;
+    for (const id of state.surveyOrder) count += state.responses[id]?.length ?? 0;
+    return count;
   },
   handlers: { listSurveys, getSurvey, submitSurveyResponse, listSurveyResponses },
 });

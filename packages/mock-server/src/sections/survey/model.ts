@@ -70,8 +70,12 @@ export interface SurveyState {
   surveys: Record<string, SurveyRecord>;
   /** Survey ids in display order. */
   surveyOrder: string[];
-  /** Responses per survey, in submission order. */
+  /** Responses per survey, in submission order (the latest `maxResponses` of each). */
   responses: Record<string, SurveyResponseRecord[]>;
+  /** Most responses kept per survey (seed `survey.maxResponses`); the oldest go first. Optional for old snapshots. */
+  maxResponses?: number;
 }
+
+export const DEFAULT_MAX_RESPONSES = 10_000;
 
 export const SURVEY = "survey";
