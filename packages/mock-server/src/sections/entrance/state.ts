@@ -1,5 +1,6 @@
 import type { components } from "@entrada/openapi/schema";
 import { t } from "../../core/culture.ts";
+import { positiveInt } from "../../core/seed-values.ts";
 import type { LocalizedText, World } from "../../core/types.ts";
 import { shopEvents, shopVenues } from "./shop-view.ts";
 
@@ -146,13 +147,9 @@ export function initialEntranceState(seed: Record<string, unknown> | undefined):
     presence: {},
     presenceCount: 0,
     occupancy: {},
-    maxScans: positiveInteger(seed?.maxScans) ?? DEFAULT_MAX_SCANS,
-    maxCategories: positiveInteger(seed?.maxCategories) ?? DEFAULT_MAX_CATEGORIES,
+    maxScans: positiveInt(seed?.maxScans, DEFAULT_MAX_SCANS),
+    maxCategories: positiveInt(seed?.maxCategories, DEFAULT_MAX_CATEGORIES),
   };
-}
-
-function positiveInteger(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 /** Occupancy counters by event id (rebuilt from the log for an old snapshot that has none). */

@@ -1,3 +1,4 @@
+import { positiveInt } from "../../core/seed-values.ts";
 import type { World } from "../../core/types.ts";
 
 export interface ExternalTicketRecord {
@@ -61,9 +62,6 @@ export const DEFAULT_MAX_IMPORTS = 10_000;
 
 export const EXTERNAL_ENTRANCE = "externalEntrance";
 
-const positiveInteger = (value: unknown): number | undefined =>
-  typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
-
 export function initialExternalEntranceState(seed?: Record<string, unknown>): ExternalEntranceState {
   return {
     imports: {},
@@ -72,8 +70,8 @@ export function initialExternalEntranceState(seed?: Record<string, unknown>): Ex
     ticketOrder: [],
     byQuicode: {},
     byExternalId: {},
-    maxTickets: positiveInteger(seed?.maxTickets) ?? DEFAULT_MAX_EXTERNAL_TICKETS,
-    maxImports: positiveInteger(seed?.maxImports) ?? DEFAULT_MAX_IMPORTS,
+    maxTickets: positiveInt(seed?.maxTickets, DEFAULT_MAX_EXTERNAL_TICKETS),
+    maxImports: positiveInt(seed?.maxImports, DEFAULT_MAX_IMPORTS),
   };
 }
 

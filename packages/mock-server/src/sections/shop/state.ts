@@ -3,6 +3,7 @@ import type { components } from "@entrada/openapi/schema";
  * The shop's slice of a mock world: plain JSON, so snapshots are `structuredClone` and seeds are files.
  */
 import { t } from "../../core/culture.ts";
+import { positiveInt } from "../../core/seed-values.ts";
 import type { Clock, LocalizedText, SeedData, World } from "../../core/types.ts";
 import { type Catalogue, defaultCatalogue, localize } from "./catalogue.ts";
 import {
@@ -273,10 +274,6 @@ export const PAYMENT_PROVIDERS: PaymentProviderRecord[] = [
     kind: "redirect",
   },
 ];
-
-function positiveInt(value: unknown, fallback: number): number {
-  return typeof value === "number" && Number.isInteger(value) && value > 0 ? value : fallback;
-}
 
 export function initialShopState(seed: SeedData, clock: Clock): ShopState {
   const shopSeed = (seed.shop ?? {}) as ShopSeed;

@@ -1,6 +1,7 @@
 import { pickText, t } from "../../core/culture.ts";
 import { apiUrl } from "../../core/links.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
+import { positiveInt } from "../../core/seed-values.ts";
 import type { LocalizedText, OperationContext, World } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
 import { paginate, queryParam } from "../entrance/paging.ts";
@@ -177,12 +178,11 @@ const survey = defineSection<SurveyState>({
   initialState(seed) {
     const own = seed[SURVEY] as { surveys?: SurveyRecord[]; maxResponses?: unknown } | undefined;
     const surveys = structuredClone(own?.surveys ?? DEFAULT_SURVEYS);
-    const max = own?.maxResponses;
     return {
       surveys: Object.fromEntries(surveys.map((s) => [s.id, s])),
       surveyOrder: surveys.map((s) => s.id),
       responses: {},
-      maxResponses: typeof max === "number" && Number.isInteger(max) && max > 0 ? max : DEFAULT_MAX_RESPONSES,
+      maxResponses: positiveInt(own?.maxResponses, DEFAULT_MAX_RESPONSES),
     };
   },
   // O(surveys): surveys come from the seed only, so this stays a handful of additions.

@@ -3,6 +3,8 @@
  * deliveries per subscription (the backlog a receiver that is down builds up), and the delivery log as a whole.
  * Configurable per seed (`webhooks.limits`); the defaults keep a session's webhooks under ≈ 40 MB.
  */
+
+import { positiveInt } from "../../core/seed-values.ts";
 import type { WebhookDeliveryRecord, WebhooksState } from "./state.ts";
 
 export interface WebhookLimits {
@@ -33,9 +35,7 @@ export function seedLimits(seed: unknown): WebhookLimits {
   const own = (seed as { limits?: Partial<Record<keyof WebhookLimits, unknown>> } | undefined)?.limits ?? {};
   const pick = (key: keyof WebhookLimits): number => {
     const value = own[key];
-    return typeof value === "number" && Number.isInteger(value) && value > 0
-      ? value
-      : DEFAULT_WEBHOOK_LIMITS[key];
+    return positiveInt(value, DEFAULT_WEBHOOK_LIMITS[key]);
   };
   return {
     maxSubscriptions: pick("maxSubscriptions"),
