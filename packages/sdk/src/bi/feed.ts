@@ -227,19 +227,14 @@ export class BiFeed {
       "odata-maxversion": "4.01",
     };
     if (maxPageSize) headers.prefer = `odata.maxpagesize=${maxPageSize}`;
-    const state: CallState = { attempts: 0, holdTimer: true, operationId: "biFeed" };
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.#transport.send(
-        new Request(url, { headers }),
-        { ...this.#call, signal: options.signal },
-        state,
-      );
-      text = await response.text();
-    } finally {
-      state.settle?.();
-    }
+    // The body is read within the attempt's timeout and abort (a broken-off body is a network error).
+    const state: CallState = { attempts: 0, operationId: "biFeed", read: (r) => r.text() };
+    const response = await this.#transport.send(
+      new Request(url, { headers }),
+      { ...this.#call, signal: options.signal },
+      state,
+    );
+    const text = state.body as string;
     if (!response.ok) throw errorFrom(response, text, url, state.attempts);
     let json: Record<string, unknown> | undefined;
     try {

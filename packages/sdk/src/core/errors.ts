@@ -109,18 +109,12 @@ export abstract class EntradaError extends Error {
   declare readonly attempts: number | undefined;
 
   /** `message` is prefixed with `METHOD /path → ` when the request is known. */
-  constructor(message: string, info: ErrorContext = {}) {
-    super(prefix(info) + message, info.cause === undefined ? undefined : { cause: info.cause });
+  constructor(message: string, { cause, ...fields }: ErrorContext = {}) {
+    super(prefix(fields) + message, cause === undefined ? undefined : { cause });
     Object.defineProperty(this, BRAND, { value: true });
+    // The context's fields (status, logId, ..., attempts) become the error's.
+    Object.assign(this, fields);
     this.kind = (new.target as unknown as { kind: EntradaErrorKind }).kind;
-    this.status = info.status;
-    this.logId = info.logId;
-    this.idempotencyKey = info.idempotencyKey;
-    this.requestId = info.requestId;
-    this.operationId = info.operationId;
-    this.method = info.method;
-    this.url = info.url;
-    this.attempts = info.attempts;
   }
 }
 

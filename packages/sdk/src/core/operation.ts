@@ -5,13 +5,7 @@
  * invalid arguments, aborts and network failures come back as `{ error }` too (`.orThrow` throws them).
  */
 
-import {
-  AbortedError,
-  InvalidArgumentError,
-  isEntradaError,
-  NetworkError,
-  UnexpectedBodyError,
-} from "./errors.ts";
+import { InvalidArgumentError, isEntradaError, UnexpectedBodyError } from "./errors.ts";
 import { callContext, errorFromResponse, isJsonContentType, Meta, parseSuccessJson } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, OperationMethod } from "./types.ts";
@@ -79,17 +73,25 @@ export async function invoke(
   spec: OperationSpec,
   init: Init = {},
 ): Promise<EntradaResult<unknown>> {
-  const state: CallState = { attempts: 0, holdTimer: true, operationId: spec.operationId };
   const { params, body } = init;
   const { method, mode } = spec;
+  const state: CallState = {
+    attempts: 0,
+    operationId: spec.operationId,
+    // Binary bodies of 2xx as a Blob, everything else as text.
+    read: (r) => (mode === "blob" && r.ok ? r.blob() : r.text()),
+  };
   const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = params?.path?.[name];
     return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
   });
   const url = `${context.baseUrl}${path}${queryString(params?.query)}`;
-  let response: Response | undefined;
   const result = (outcome: { data: unknown } | { error: unknown }) =>
-    ({ ...outcome, response, meta: new Meta(response, state) }) as EntradaResult<unknown>;
+    ({
+      ...outcome,
+      response: state.response,
+      meta: new Meta(state.response, state),
+    }) as EntradaResult<unknown>;
   const fail = (error: unknown) => result({ error });
   try {
     // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
@@ -108,14 +110,14 @@ export async function invoke(
       headers.set("content-type", "application/json");
       payload = JSON.stringify(body);
     }
-    response = await context.transport.send(
+    const response = await context.transport.send(
       new Request(url, { method, headers, body: payload ?? null }),
       init,
       state,
     );
     const info = () => callContext(state, method, url, response);
     const contentType = response.headers.get("content-type");
-    const data = mode === "blob" && response.ok ? await response.blob() : await response.text();
+    const data = state.body;
     if (!response.ok)
       return fail(errorFromResponse(response.status, response.headers, data as string, info()));
     // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
@@ -126,19 +128,18 @@ export async function invoke(
       ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()))
       : result({ data: (parsed as { value: unknown }).value });
   } catch (error) {
-    if (isEntradaError(error)) return fail(error);
-    const info = callContext(state, method, url, response, error);
+    // The transport fails with `EntradaError`s only (a body that broke off while it was read included); anything
+    // else is a request that could not be built: a body that is no JSON (a cycle, a BigInt), a header value with
+    // a newline.
     return fail(
-      init.signal?.aborted
-        ? new AbortedError(init.signal.reason, info)
-        : // A 2xx body that broke off while it was read (connection reset): a network error, like a failed fetch.
-          response
-          ? new NetworkError(`network error while reading the body: ${text(error)}`, info)
-          : // Building the request failed: a body that is no JSON (a cycle, a BigInt), a header value with a newline.
-            new InvalidArgumentError("init", `invalid request: ${text(error)}`, info),
+      isEntradaError(error)
+        ? error
+        : new InvalidArgumentError(
+            "init",
+            `invalid request: ${text(error)}`,
+            callContext(state, method, url, undefined, error),
+          ),
     );
-  } finally {
-    state.settle?.();
   }
 }
 

@@ -104,9 +104,13 @@ export function callContext(
   response?: Response,
   cause?: unknown,
 ): ErrorContext & { status: number } {
+  const { logId, requestId, idempotencyKey, attempts } = new Meta(response, state);
   return {
-    ...new Meta(response, state).toJSON(),
     status: response?.status as number,
+    logId,
+    requestId,
+    idempotencyKey,
+    attempts,
     operationId: state.operationId,
     method,
     url,

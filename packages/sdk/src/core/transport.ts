@@ -49,13 +49,13 @@ export type FetchLike = (request: Request, init?: { signal?: AbortSignal }) => P
 export interface TransportConfig {
   fetch: FetchLike;
   auth: AuthProvider | undefined;
-  locale: string | undefined;
+  locale?: string | undefined;
   /** Client-wide extra headers (`Authorization` excluded: credentials own it). */
-  headers: Headers | undefined;
+  headers?: Headers | undefined;
   /** Sent as `User-Agent` outside browsers. */
-  userAgent: string | undefined;
+  userAgent?: string | undefined;
   timeoutMs: number;
-  totalTimeoutMs: number | undefined;
+  totalTimeoutMs?: number | undefined;
   retry: RetryPolicy;
   budget: RetryBudget | undefined;
   /** The API's origin followed by `/`: bearer tokens are sent to URLs under it only. */
@@ -102,13 +102,17 @@ export interface CallOptions {
 
 /** What the transport reports back about one call. */
 export interface CallState {
-  /** Set by the caller: keep the final attempt's timer running until `settle()` (body read included). */
-  holdTimer?: boolean | undefined;
   operationId?: string | undefined;
   attempts: number;
   idempotencyKey?: string | undefined;
-  /** Clears the final attempt's timer; set when `holdTimer` was requested. */
-  settle?: (() => void) | undefined;
+  /**
+   * Set by the caller: reads the final response's body within the final attempt's timeout, deadline and abort
+   * (a failure is that attempt's `EntradaError`); what it returns lands in `body`.
+   */
+  read?: ((response: Response) => Promise<unknown>) | undefined;
+  body?: unknown;
+  /** The final response, set before `read` runs (so a body that broke off is reported with it). */
+  response?: Response | undefined;
 }
 
 const noop = () => {};
@@ -137,8 +141,8 @@ export class Transport {
   }
 
   /**
-   * Sends `request` with retries and returns the final response, its body unread (with `holdTimer`, the attempt's
-   * timeout keeps running until `state.settle()`, so reading the body is covered too). Throws `EntradaError`s only: network, timeout,
+   * Sends `request` with retries and returns the final response, its body unread (or read by `state.read` into
+   * `state.body`, under the attempt's timeout). Throws `EntradaError`s only: network, timeout,
    * aborted (`call.signal`), invalid-argument, or the token request's error. Headers: the request's own (a call's
    * `headers` included) beat the client's `locale`, which beats the client's `headers`; `call.locale` and
    * `call.idempotencyKey` beat everything, and the credentials own `Authorization`.
@@ -245,8 +249,8 @@ export class Transport {
         const message = error instanceof Error ? error.message : String(error);
         return [new NetworkError(`network error: ${message}`, info(response, error)), true];
       };
-      const readText = (response: Response) =>
-        Promise.race([response.text(), stopped]).catch((error) => {
+      const read = (response: Response, reader: (response: Response) => Promise<unknown>) =>
+        Promise.race([reader(response), stopped]).catch((error) => {
           throw classify(error, response)[0];
         });
 
@@ -322,7 +326,7 @@ export class Transport {
       let text: string | undefined;
       let retryable = isRetryableStatus(status);
       if (status === 409 && key) {
-        text = await readText(response);
+        text = (await read(response, (r) => r.text())) as string;
         retryable = isKeyInUse(text, response);
       }
       delay = retryable
@@ -335,8 +339,9 @@ export class Transport {
       }
       if (!retryable) cfg.budget?.recordSuccess();
 
-      if (state.holdTimer) state.settle = cleanup;
-      else cleanup();
+      state.response = response;
+      if (state.read) state.body = text ?? (await read(response, state.read));
+      cleanup();
       // A 409 body already read (to look for `idempotency-key-in-use`) is handed back readable.
       return text === undefined
         ? response
@@ -368,13 +373,10 @@ export function newTransport(options: TransportOptions): Transport {
   // `Authorization` belongs to the credentials, never to the client-wide headers.
   headers?.delete("authorization");
   return new Transport({
-    fetch: options.fetch,
+    // fetch, locale, headers, userAgent, totalTimeoutMs as given (other options ride along unused).
+    ...options,
     auth: undefined,
-    locale: options.locale,
-    headers,
-    userAgent: options.userAgent,
     timeoutMs: options.timeoutMs ?? 30_000,
-    totalTimeoutMs: options.totalTimeoutMs,
     retry: resolveRetryPolicy(DEFAULT_RETRY, retry),
     budget: budget === false ? undefined : new RetryBudget(budget),
     deadlines: new Deadlines(),
