@@ -3,7 +3,7 @@
  * section per tag of the contract on top of it. (The openapi-fetch client is `@entrada/sdk/raw`'s `rawClient`.)
  */
 
-import { staticAuth } from "./core/auth.ts";
+import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, nonEmpty, resolveConfig } from "./core/config.ts";
 import { basicAuthorization, createTokenRequester } from "./core/oauth.ts";
 import { type OperationContext, withOrThrow } from "./core/operation.ts";
@@ -94,20 +94,19 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
   });
 
   let cache: TokenCache | undefined;
-  let credentials: ClientCredentials | undefined;
-  const auth = config.auth;
-  if (auth.kind === "client-credentials") {
-    credentials = { clientId: auth.clientId, clientSecret: auth.clientSecret };
+  const scope = config.scope as string;
+  let credentials = config.credentials;
+  if (credentials) {
     cache = new TokenCache({
       ...options.token,
       credentials,
-      requestToken: createTokenRequester(transport, config.tokenUrl, auth.scope),
+      requestToken: createTokenRequester(transport, config.tokenUrl, scope),
       store: options.tokenStore,
-      storeKey: `entrada:token:${config.baseUrl}:${auth.clientId}:${auth.scope}`,
+      storeKey: `entrada:token:${config.baseUrl}:${credentials.clientId}:${scope}`,
     });
     transport.config.auth = cache;
   } else {
-    transport.config.auth = staticAuth(auth.source);
+    transport.config.auth = staticAuth(config.source as SessionTokenSource);
   }
   const authProvider = transport.config.auth;
 

@@ -6,7 +6,7 @@ import { localeProblem, normalizeLocale } from "./language.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { RetryBudgetOptions } from "./retry-budget.ts";
 import { isBrowserLike } from "./runtime.ts";
-import type { TokenLifetimeOptions, TokenStore } from "./token-cache.ts";
+import type { ClientCredentials, TokenLifetimeOptions, TokenStore } from "./token-cache.ts";
 import type { FetchLike, Locale } from "./transport.ts";
 
 /** OAuth scopes of the API: `Shop` (shop, sessions, survey, assets, webhooks, BI), `TERP` (entrance). */
@@ -60,18 +60,18 @@ export interface EntradaClientOptions {
   tokenUrl?: string;
 }
 
-export type AuthConfig =
-  | { kind: "client-credentials"; clientId: string; clientSecret: string; scope: string }
-  | { kind: "token"; source: SessionTokenSource };
-
 export interface ResolvedConfig {
   headers: Headers | undefined;
   baseUrl: string;
   tokenUrl: string;
-  auth: AuthConfig;
+  /** The client credentials (then `scope` is set), or else `source` is. */
+  credentials: ClientCredentials | undefined;
+  scope: string | undefined;
+  source: SessionTokenSource | undefined;
   locale: string | undefined;
   fetch: FetchLike;
-  timeoutMs: number;
+  /** Default (30 s) applied by the transport. */
+  timeoutMs: number | undefined;
   totalTimeoutMs: number | undefined;
 }
 
@@ -126,12 +126,11 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
       : absoluteHttpUrl("tokenUrl", options.tokenUrl);
 
   const { clientId, clientSecret, accessToken, sessionToken } = options;
-  const credentials = clientId !== undefined || clientSecret !== undefined;
+  const credentials =
+    clientId !== undefined || clientSecret !== undefined ? { clientId, clientSecret } : undefined;
   const source = tokenSource("accessToken", accessToken) ?? tokenSource("sessionToken", sessionToken);
-  if (+credentials + +(accessToken !== undefined) + +(sessionToken !== undefined) > 1)
+  if (+!!credentials + +(accessToken !== undefined) + +(sessionToken !== undefined) > 1)
     fail(`pass client credentials, an "accessToken" or a "sessionToken", not several.`);
-
-  let auth: AuthConfig;
   if (credentials) {
     if (!nonEmpty(clientId) || !nonEmpty(clientSecret))
       fail(
@@ -141,12 +140,8 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
       fail(
         'refusing to use a client secret in a browser: pass a "sessionToken" (or "allowBrowserSecrets: true").',
       );
-    auth = { kind: "client-credentials", clientId, clientSecret, scope: scopeOf(options.scope) };
-  } else if (source !== undefined) {
-    auth = { kind: "token", source: source as SessionTokenSource };
-  } else {
+  } else if (source === undefined)
     fail(`credentials are missing: "clientId" + "clientSecret", "sessionToken" or "accessToken".`);
-  }
 
   const locale =
     options.locale === undefined
@@ -180,10 +175,12 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
     headers,
     baseUrl,
     tokenUrl,
-    auth,
+    credentials: credentials as ClientCredentials | undefined,
+    scope: credentials && scopeOf(options.scope),
+    source: source as SessionTokenSource | undefined,
     locale,
     fetch: fetchImpl,
-    timeoutMs: positive("timeoutMs", options.timeoutMs) ?? 30_000,
+    timeoutMs: positive("timeoutMs", options.timeoutMs),
     totalTimeoutMs: positive("totalTimeoutMs", options.totalTimeoutMs),
   };
 }

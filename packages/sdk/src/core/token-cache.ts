@@ -128,13 +128,14 @@ export class TokenCache {
   /** Drops `accessToken` after the server rejected it (a newer token is kept); true: asking again may help. */
   invalidate(accessToken: string): true {
     this.#rejected = accessToken;
-    if (this.#token?.accessToken !== accessToken) return true;
-    this.#token = undefined;
-    const { store, storeKey } = this.#options;
-    if (store?.delete && storeKey)
-      this.#use(async () => {
-        if ((await store.get(storeKey))?.accessToken === accessToken) await store.delete?.(storeKey);
-      });
+    if (this.#token?.accessToken === accessToken) {
+      this.#token = undefined;
+      const { store, storeKey } = this.#options;
+      if (store?.delete && storeKey)
+        this.#use(async () => {
+          if ((await store.get(storeKey))?.accessToken === accessToken) await store.delete?.(storeKey);
+        });
+    }
     return true;
   }
 
@@ -151,42 +152,31 @@ export class TokenCache {
       .catch(() => undefined);
   }
 
+  /** The single in-flight token request (the store first, then the token endpoint). */
   #refresh(): Promise<CachedToken> {
-    if (this.#inflight) return this.#inflight;
-    const inflight = this.#obtain().finally(() => {
-      if (this.#inflight === inflight) this.#inflight = undefined;
+    this.#inflight ??= this.#obtain().finally(() => {
+      this.#inflight = undefined;
     });
-    this.#inflight = inflight;
-    return inflight;
+    return this.#inflight;
   }
 
   async #obtain(): Promise<CachedToken> {
-    const { store, storeKey } = this.#options;
-    const stored = store && storeKey ? await this.#use(() => store.get(storeKey)) : undefined;
+    const { store, storeKey, requestToken } = this.#options;
+    const stored = store && storeKey && (await this.#use(() => store.get(storeKey)));
+    // Also the instant the token request is sent: a token's life is measured from it.
     const now = this.#now();
     if (stored) {
       const refreshAt = stored.refreshAt ?? stored.expiresAt;
       // Adopt a shared token only while it is not yet due for refresh (and never one the server rejected).
       if (stored.accessToken !== this.#rejected && now < refreshAt && now < stored.expiresAt) {
-        this.#token = { accessToken: stored.accessToken, expiresAt: stored.expiresAt, refreshAt };
+        this.#token = { ...stored, refreshAt };
         return this.#token;
       }
     }
-    const sentAt = this.#now();
-    const grant = await this.#requestWithRotation();
-    const token: CachedToken = {
-      accessToken: grant.accessToken,
-      ...tokenLifetime(sentAt, grant.expiresIn, this.#options),
-    };
-    this.#token = token;
-    if (store && storeKey) await this.#use(() => store.set(storeKey, { ...token, scope: grant.scope }));
-    return token;
-  }
-
-  async #requestWithRotation(): Promise<TokenGrant> {
     const credentials = this.#credentials;
+    let grant: TokenGrant;
     try {
-      return await this.#options.requestToken(credentials);
+      grant = await requestToken(credentials);
     } catch (error) {
       // The credentials changed while the request was under way: repeat it once with the new ones.
       if (
@@ -195,7 +185,14 @@ export class TokenCache {
         error.error !== "invalid_client"
       )
         throw error;
-      return await this.#options.requestToken(this.#credentials);
+      grant = await requestToken(this.#credentials);
     }
+    const token: CachedToken = {
+      accessToken: grant.accessToken,
+      ...tokenLifetime(now, grant.expiresIn, this.#options),
+    };
+    this.#token = token;
+    if (store && storeKey) await this.#use(() => store.set(storeKey, { ...token, scope: grant.scope }));
+    return token;
   }
 }

@@ -18,7 +18,7 @@ import {
 } from "./errors.ts";
 import { idempotencyKeyProblem, isWriteMethod, newIdempotencyKey } from "./idempotency.ts";
 import { localeProblem, normalizeLocale } from "./language.ts";
-import { callContext, isJsonContentType } from "./response.ts";
+import { callContext, parseSuccessJson } from "./response.ts";
 import {
   DEFAULT_RETRY,
   isRetryableStatus,
@@ -123,14 +123,8 @@ function discard(response: Response): void {
 
 /** `409` whose problem type is `idempotency-key-in-use`: the first attempt is still running on the server. */
 function isKeyInUse(text: string, response: Response): boolean {
-  try {
-    return (
-      isJsonContentType(response.headers.get("content-type")) &&
-      JSON.parse(text).type.endsWith("/idempotency-key-in-use")
-    );
-  } catch {
-    return false;
-  }
+  const parsed = parseSuccessJson(text, response.headers.get("content-type"));
+  return parsed.ok && /\/idempotency-key-in-use$/.test((parsed.value as { type?: string })?.type as string);
 }
 
 export class Transport {
@@ -226,8 +220,7 @@ export class Transport {
       };
       // The attempt's timeout runs on the client's shared timer (unref'd: in-flight sockets keep a process alive).
       // The backoff gets a timer of its own that does keep it alive — a CLI waiting to retry must not just exit.
-      let backedOff: (() => void) | undefined;
-      const wait = delay ? setTimeout(() => backedOff?.(), delay) : undefined;
+      let wait: ReturnType<typeof setTimeout> | undefined;
       const timer = cfg.deadlines.add(start + Math.min(timeoutMs, remaining), () =>
         abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, info()) : total()),
       );
@@ -257,10 +250,10 @@ export class Transport {
       let response: Response;
       let token: string | undefined;
       try {
-        if (wait)
+        if (delay)
           await Promise.race([
-            new Promise<void>((resolve) => {
-              backedOff = resolve;
+            new Promise((resolve) => {
+              wait = setTimeout(resolve, delay);
             }),
             stopped,
           ]);
