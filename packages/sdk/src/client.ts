@@ -12,7 +12,7 @@ import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sec
 
 export type { EntradaFetchInit } from "./core/sections.ts";
 
-import { type ClientCredentials, TokenCache } from "./core/token-cache.ts";
+import { type ClientCredentials, type TokenCache, tokenCache } from "./core/token-cache.ts";
 import { type CallOptions, type Locale, newTransport, TRANSPORT } from "./core/transport.ts";
 import type { EntradaResult, EntradaSuccess } from "./core/types.ts";
 import { SDK_VERSION } from "./core/version.ts";
@@ -97,7 +97,7 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
   const scope = config.scope as string;
   let credentials = config.credentials;
   if (credentials) {
-    cache = new TokenCache({
+    cache = tokenCache({
       ...options.token,
       credentials,
       requestToken: createTokenRequester(transport, config.tokenUrl, scope),

@@ -2,7 +2,7 @@ import type { EntradaClient } from "../client.ts";
 import { staticAuth } from "../core/auth.ts";
 import { createTokenRequester } from "../core/oauth.ts";
 import { errorFromResponse } from "../core/response.ts";
-import { TokenCache } from "../core/token-cache.ts";
+import { tokenCache } from "../core/token-cache.ts";
 import {
   type CallOptions,
   type CallState,
@@ -199,7 +199,7 @@ export class BiFeed {
     const transport = newTransport({ baseUrl: root, fetch, locale: options.locale, retry });
     if (hasCredentials) {
       const scope = options.scope ?? "Shop";
-      const cache = new TokenCache({
+      const cache = tokenCache({
         credentials: { clientId: options.clientId as string, clientSecret: options.clientSecret as string },
         requestToken: createTokenRequester(transport, `${root}/connect/token`, scope),
       });

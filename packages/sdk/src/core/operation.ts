@@ -6,7 +6,13 @@
  */
 
 import { InvalidArgumentError, isEntradaError, UnexpectedBodyError } from "./errors.ts";
-import { callContext, errorFromResponse, isJsonContentType, Meta, parseSuccessJson } from "./response.ts";
+import {
+  callContext,
+  errorFromResponse,
+  isJsonContentType,
+  parseSuccessJson,
+  responseMeta,
+} from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, OperationMethod } from "./types.ts";
 
@@ -90,7 +96,7 @@ export async function invoke(
     ({
       ...outcome,
       response: state.response,
-      meta: new Meta(state.response, state),
+      meta: responseMeta(state),
     }) as EntradaResult<unknown>;
   const fail = (error: unknown) => result({ error });
   try {

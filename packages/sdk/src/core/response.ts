@@ -62,35 +62,18 @@ export function errorFromResponse(
   );
 }
 
-/** Response meta, read from the headers on first access (most calls never look). */
-export class Meta implements ResponseMeta {
-  readonly #headers: Headers | undefined;
-  readonly idempotencyKey: string | undefined;
-  readonly attempts: number;
-  constructor(response: Response | undefined, state: CallState) {
-    this.#headers = response?.headers;
-    this.idempotencyKey = state.idempotencyKey;
-    this.attempts = state.attempts;
-  }
-  #get(name: string): string | undefined {
-    return this.#headers?.get(name) ?? undefined;
-  }
-  get logId(): string | undefined {
-    return this.#get("x-log-id");
-  }
-  get replayed(): boolean {
-    return this.#get("idempotent-replayed") === "true";
-  }
-  get contentLanguage(): string | undefined {
-    return this.#get("content-language");
-  }
-  get requestId(): string | undefined {
-    return this.#get("x-request-id");
-  }
-  toJSON(): ResponseMeta {
-    const { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts } = this;
-    return { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts };
-  }
+/** What a call's final response (if any) said about it, with the call's attempts and idempotency key. */
+export function responseMeta(state: CallState): ResponseMeta & { toJSON(): ResponseMeta } {
+  const get = (name: string) => state.response?.headers.get(name) ?? undefined;
+  const meta = {
+    logId: get("x-log-id"),
+    replayed: get("idempotent-replayed") === "true",
+    contentLanguage: get("content-language"),
+    idempotencyKey: state.idempotencyKey,
+    requestId: get("x-request-id"),
+    attempts: state.attempts,
+  };
+  return { ...meta, toJSON: () => meta };
 }
 
 /**
@@ -104,7 +87,7 @@ export function callContext(
   response?: Response,
   cause?: unknown,
 ): ErrorContext & { status: number } {
-  const { logId, requestId, idempotencyKey, attempts } = new Meta(response, state);
+  const { logId, requestId, idempotencyKey, attempts } = responseMeta({ ...state, response });
   return {
     status: response?.status as number,
     logId,
