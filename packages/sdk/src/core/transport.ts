@@ -6,7 +6,7 @@
  */
 
 import type { Culture } from "../generated/problems.ts";
-import { Deadlines } from "./deadlines.ts";
+import { type Deadlines, newDeadlines } from "./deadlines.ts";
 import {
   AbortedError,
   type EntradaError,
@@ -28,7 +28,7 @@ import {
   resolveRetryPolicy,
   retryDelay,
 } from "./retry.ts";
-import { RetryBudget, type RetryBudgetOptions } from "./retry-budget.ts";
+import { type RetryBudget, type RetryBudgetOptions, retryBudget } from "./retry-budget.ts";
 
 /** Where bearer tokens come from: a client-credentials cache, a static token or a token function. */
 export interface AuthProvider {
@@ -371,8 +371,8 @@ export function newTransport(options: TransportOptions): Transport {
     auth: undefined,
     timeoutMs: options.timeoutMs ?? 30_000,
     retry: resolveRetryPolicy(DEFAULT_RETRY, retry),
-    budget: budget === false ? undefined : new RetryBudget(budget),
-    deadlines: new Deadlines(),
+    budget: budget === false ? undefined : retryBudget(budget),
+    deadlines: newDeadlines(),
     origin: `${new URL(options.baseUrl).origin}/`,
   });
 }
