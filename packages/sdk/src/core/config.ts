@@ -2,7 +2,7 @@
 
 import type { SessionTokenSource, TokenSource } from "./auth.ts";
 import { EntradaConfigError } from "./errors.ts";
-import { localeProblem, normalizeLocale } from "./language.ts";
+import { checkedLocale } from "./language.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { RetryBudgetOptions } from "./retry-budget.ts";
 import { isBrowserLike } from "./runtime.ts";
@@ -143,11 +143,7 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
   } else if (source === undefined)
     fail(`credentials are missing: "clientId" + "clientSecret", "sessionToken" or "accessToken".`);
 
-  const locale =
-    options.locale === undefined
-      ? undefined
-      : (typeof options.locale === "string" && normalizeLocale(options.locale)) ||
-        fail(localeProblem(options.locale));
+  const locale = options.locale === undefined ? undefined : checkedLocale(options.locale, fail);
 
   const given = options.fetch as FetchLike | undefined;
   if (typeof (given ?? globalThis.fetch) !== "function") expected("fetch", "a function", given);

@@ -16,9 +16,12 @@ export function normalizeLocale(tag: string): string | undefined {
   return `${(match[1] as string).toLowerCase()}-${(match[2] as string).toUpperCase()}`;
 }
 
-/** Explains a bad tag in the words a developer needs to fix it. */
-export function localeProblem(tag: unknown): string {
-  return `Invalid locale ${JSON.stringify(tag)}: expected language-REGION, e.g. "de-CH".`;
+/** `tag` normalized, or what `fail` does (it throws) with an explanation in the words a developer needs. */
+export function checkedLocale(tag: unknown, fail: (problem: string) => never): string {
+  return (
+    (typeof tag === "string" && normalizeLocale(tag)) ||
+    fail(`Invalid locale ${JSON.stringify(tag)}: expected language-REGION, e.g. "de-CH".`)
+  );
 }
 
 /**
@@ -27,7 +30,7 @@ export function localeProblem(tag: unknown): string {
  * @example createClient({ baseUrl, sessionToken, locale: customLocale("de-AT") })
  */
 export function customLocale(tag: string): CustomLocale {
-  const normalized = typeof tag === "string" ? normalizeLocale(tag) : undefined;
-  if (normalized === undefined) throw new InvalidArgumentError("locale", localeProblem(tag));
-  return normalized as CustomLocale;
+  return checkedLocale(tag, (problem) => {
+    throw new InvalidArgumentError("locale", problem);
+  }) as CustomLocale;
 }
