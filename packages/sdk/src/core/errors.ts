@@ -108,11 +108,13 @@ export abstract class EntradaError extends Error {
   declare readonly url: string | undefined;
   declare readonly attempts: number | undefined;
 
-  /** `message` is prefixed with `METHOD /path → ` when the request is known. */
+  /**
+   * `message` is prefixed with `METHOD /path → ` when the request is known. The context's fields (status, logId,
+   * ..., attempts), and the fields a subclass adds to it (hence the casts), become the error's.
+   */
   constructor(message: string, { cause, ...fields }: ErrorContext = {}) {
     super(prefix(fields) + message, cause === undefined ? undefined : { cause });
     Object.defineProperty(this, BRAND, { value: true });
-    // The context's fields (status, logId, ..., attempts) become the error's.
     Object.assign(this, fields);
     this.kind = (new.target as unknown as { kind: EntradaErrorKind }).kind;
   }
@@ -144,19 +146,19 @@ export class EntradaProblemError<S extends string = ProblemSlug | (string & {})>
     problem: ProblemDetails,
     info: ErrorContext & { status: number; retryAfter?: number | undefined },
   ) {
-    const slug = problemSlug(problem.type);
-    super(`${info.status} ${slug}: ${problem.detail ?? problem.title}`, {
+    const { type, title, detail, instance, errors } = problem;
+    const slug = problemSlug(type);
+    super(`${info.status} ${slug}: ${detail ?? title}`, {
       ...info,
       logId: info.logId ?? problem.logId,
-    });
-    this.type = problem.type;
-    this.slug = slug as S;
-    this.title = problem.title;
-    this.detail = problem.detail;
-    this.instance = problem.instance;
-    this.errors = Array.isArray(problem.errors) ? problem.errors : [];
-    this.problem = problem;
-    this.retryAfter = info.retryAfter;
+      type,
+      slug,
+      title,
+      detail,
+      instance,
+      errors: Array.isArray(errors) ? errors : [],
+      problem,
+    } as ErrorContext);
   }
 
   /** Narrow to one slug: `if (error.is("sold-out")) ...`. */
@@ -179,13 +181,13 @@ export class OAuthError extends EntradaError {
     body: { error: string; error_description?: string | undefined; error_uri?: string | undefined },
     info: ErrorContext = {},
   ) {
-    super(
-      `${info.status ?? ""} ${body.error}${body.error_description ? `: ${body.error_description}` : ""}`.trim(),
-      info,
-    );
-    this.error = body.error;
-    this.errorDescription = body.error_description;
-    this.errorUri = body.error_uri;
+    const { error, error_description: errorDescription, error_uri: errorUri } = body;
+    super(`${info.status ?? ""} ${error}${errorDescription ? `: ${errorDescription}` : ""}`.trim(), {
+      ...info,
+      error,
+      errorDescription,
+      errorUri,
+    } as ErrorContext);
   }
 }
 
@@ -205,9 +207,7 @@ export class TimeoutError extends EntradaError {
   declare readonly scope: "attempt" | "total";
   declare readonly timeoutMs: number;
   constructor(scope: "attempt" | "total", timeoutMs: number, info: ErrorContext = {}) {
-    super(`timed out (${scope} timeout of ${timeoutMs} ms)`, info);
-    this.scope = scope;
-    this.timeoutMs = timeoutMs;
+    super(`timed out (${scope} timeout of ${timeoutMs} ms)`, { ...info, scope, timeoutMs } as ErrorContext);
   }
 }
 
@@ -219,8 +219,11 @@ export class AbortedError extends EntradaError {
   /** The signal's `reason`, as given to `abort()`. */
   declare readonly reason: unknown;
   constructor(reason: unknown, info: ErrorContext = {}) {
-    super(`aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, { ...info, cause: reason });
-    this.reason = reason;
+    super(`aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, {
+      ...info,
+      cause: reason,
+      reason,
+    } as ErrorContext);
   }
 }
 
@@ -232,8 +235,7 @@ export class InvalidArgumentError extends EntradaError {
   /** The option at fault, e.g. `locale` or `idempotencyKey`. */
   declare readonly argument: string;
   constructor(argument: string, message: string, info: ErrorContext = {}) {
-    super(message, info);
-    this.argument = argument;
+    super(message, { ...info, argument } as ErrorContext);
   }
 }
 
@@ -252,9 +254,11 @@ export class UnexpectedBodyError extends EntradaError {
     contentType: string | undefined,
     info: ErrorContext & { status: number },
   ) {
-    super(`${info.status} unexpected ${contentType ?? "body without content type"}: ${reason}`, info);
-    this.body = body;
-    this.contentType = contentType;
+    super(`${info.status} unexpected ${contentType ?? "body without content type"}: ${reason}`, {
+      ...info,
+      body,
+      contentType,
+    } as ErrorContext);
   }
 }
 
