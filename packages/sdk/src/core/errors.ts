@@ -49,6 +49,10 @@ export interface ErrorContext {
   idempotencyKey?: string | undefined;
   /** `X-Request-Id` of the final response, when a gateway sets one. */
   requestId?: string | undefined;
+  /** `Content-Language` of the final response: the culture of a problem's `title` and `detail`. */
+  contentLanguage?: string | undefined;
+  /** True when the server replayed the stored response of an earlier write with the same idempotency key. */
+  replayed?: boolean | undefined;
   /** The operation id from the contract, for calls made through a section method. */
   operationId?: string | undefined;
   method?: string | undefined;
@@ -103,6 +107,8 @@ export abstract class EntradaError extends Error {
   declare readonly logId: string | undefined;
   declare readonly idempotencyKey: string | undefined;
   declare readonly requestId: string | undefined;
+  declare readonly contentLanguage: string | undefined;
+  declare readonly replayed: boolean | undefined;
   declare readonly operationId: string | undefined;
   declare readonly method: string | undefined;
   declare readonly url: string | undefined;

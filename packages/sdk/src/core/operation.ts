@@ -96,7 +96,7 @@ export async function invoke(
     ({
       ...outcome,
       response: state.response,
-      meta: responseMeta(state),
+      meta: responseMeta(state, state.response),
     }) as EntradaResult<unknown>;
   const fail = (error: unknown) => result({ error });
   try {
@@ -128,7 +128,8 @@ export async function invoke(
       return fail(errorFromResponse(response.status, response.headers, data as string, info()));
     // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
     if (mode !== "json" && (mode !== "mixed" || !isJsonContentType(contentType))) return result({ data });
-    const parsed = parseSuccessJson(response.status === 204 ? "" : (data as string), contentType);
+    // (A 204's body is empty: `undefined`.)
+    const parsed = parseSuccessJson(data as string, contentType);
     const reason = parsed.ok ? spec.check?.(parsed.value) : parsed.reason;
     return reason
       ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()))

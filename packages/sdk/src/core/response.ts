@@ -63,8 +63,11 @@ export function errorFromResponse(
 }
 
 /** What a call's final response (if any) said about it, with the call's attempts and idempotency key. */
-export function responseMeta(state: CallState): ResponseMeta & { toJSON(): ResponseMeta } {
-  const get = (name: string) => state.response?.headers.get(name) ?? undefined;
+export function responseMeta(
+  state: CallState,
+  response: Response | undefined,
+): ResponseMeta & { toJSON(): ResponseMeta } {
+  const get = (name: string) => response?.headers.get(name) ?? undefined;
   const meta = {
     logId: get("x-log-id"),
     replayed: get("idempotent-replayed") === "true",
@@ -87,13 +90,9 @@ export function callContext(
   response?: Response,
   cause?: unknown,
 ): ErrorContext & { status: number } {
-  const { logId, requestId, idempotencyKey, attempts } = responseMeta({ ...state, response });
   return {
+    ...responseMeta(state, response).toJSON(),
     status: response?.status as number,
-    logId,
-    requestId,
-    idempotencyKey,
-    attempts,
     operationId: state.operationId,
     method,
     url,
