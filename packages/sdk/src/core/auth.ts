@@ -38,13 +38,7 @@ export function staticAuth(source: SessionTokenSource): AuthProvider {
     peek: () => current,
     // Single flight: every caller waiting for a token (cold start, or N calls rejected at once) shares one call.
     get() {
-      pending ??= Promise.resolve(
-        rejected === undefined
-          ? {}
-          : sessionId
-            ? { rejectedToken: rejected, sessionId }
-            : { rejectedToken: rejected },
-      )
+      pending ??= Promise.resolve(rejected === undefined ? {} : { rejectedToken: rejected, sessionId })
         .then(fixed ? () => source : source)
         .then((grant) => {
           const token = typeof grant === "string" ? grant : grant?.sessionToken;

@@ -85,15 +85,16 @@ function expected(name: string, what: string, value: unknown): never {
 }
 
 export function absoluteHttpUrl(name: string, value: unknown): string {
-  let url: URL | undefined;
+  let href = "";
   try {
-    url = new URL(value as string);
+    href = new URL(value as string).href;
   } catch {}
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password)
+  // Normalized by URL: credentials show as `user:pass@` before the host, a query or fragment after a `?` or `#`.
+  if (!/^https?:\/\/[^/?#@]+\/[^?#]*$/.test(href))
     fail(
       `"${name}" is required: an absolute http(s) URL (http or https; no query, fragment, credentials); got ${JSON.stringify(value)}.`,
     );
-  return url.href.replace(/\/+$/, "");
+  return href.replace(/\/+$/, "");
 }
 
 function positive(name: string, value: unknown): number | undefined {

@@ -86,7 +86,7 @@ function prefix(info: ErrorContext): string {
 
 /** True when `value` is an `EntradaError` from any build or copy of the SDK. */
 export function isEntradaError(value: unknown): value is EntradaError {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return (value as Record<symbol, unknown> | undefined)?.[BRAND] === true;
 }
 
 /** Base class of every error the SDK reports. */
