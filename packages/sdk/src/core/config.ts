@@ -11,7 +11,6 @@ import type { FetchLike, Locale } from "./transport.ts";
 
 /** OAuth scopes of the API: `Shop` (shop, sessions, survey, assets, webhooks, BI), `TERP` (entrance). */
 export type Scope = "Shop" | "TERP";
-const SCOPES: readonly string[] = ["Shop", "TERP"];
 
 export interface EntradaClientOptions {
   /** Base address of the API, e.g. `https://api.entrada.dev` (no trailing path needed). */
@@ -112,7 +111,7 @@ function tokenSource(name: string, value: unknown): TokenSource | undefined {
 
 function scopeOf(value: unknown): string {
   const list = typeof value === "string" ? value.split(" ") : (value ?? ["Shop"]);
-  if (!Array.isArray(list) || !list.length || list.some((s) => !SCOPES.includes(s)))
+  if (!Array.isArray(list) || !list.length || list.some((s) => !["Shop", "TERP"].includes(s)))
     expected("scope", `"Shop", "TERP" or both`, value);
   return [...new Set(list)].join(" ");
 }

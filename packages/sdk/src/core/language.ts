@@ -3,15 +3,13 @@
 import { InvalidArgumentError } from "./errors.ts";
 import type { CustomLocale } from "./transport.ts";
 
-const CULTURE_TAG = /^([A-Za-z]{2,3})-([A-Za-z]{2}|[0-9]{3})$/;
-
 /**
  * Normalizes a culture tag to `ll-RR` casing, or returns `undefined` when it is not of the form
  * `language-REGION`.
  * @example normalizeLocale("de-ch") // "de-CH"
  */
 export function normalizeLocale(tag: string): string | undefined {
-  const match = CULTURE_TAG.exec(tag.trim());
+  const match = /^([A-Za-z]{2,3})-([A-Za-z]{2}|[0-9]{3})$/.exec(tag.trim());
   if (!match) return undefined;
   return `${(match[1] as string).toLowerCase()}-${(match[2] as string).toUpperCase()}`;
 }

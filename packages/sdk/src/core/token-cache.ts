@@ -56,22 +56,16 @@ export interface TokenLifetimeOptions {
   refreshAheadMs?: number;
 }
 
-const DEFAULT_MAX_AGE = 50 * 60_000;
-const DEFAULT_MARGIN = 60_000;
-const DEFAULT_REFRESH_AHEAD = 5 * 60_000;
-/** Pause after a failed background refresh before the next one is tried. */
-const BACKGROUND_RETRY_PAUSE = 5_000;
-
 /** When to stop using, and when to start refreshing, a token requested at `sentAt`. Pure. */
 export function tokenLifetime(
   sentAt: number,
   expiresInSeconds: number,
-  options: TokenLifetimeOptions = {},
+  { maxAgeMs = 50 * 60_000, safetyMarginMs = 60_000, refreshAheadMs = 5 * 60_000 }: TokenLifetimeOptions = {},
 ): { expiresAt: number; refreshAt: number } {
   const serverLifetime = Math.max(0, expiresInSeconds * 1000);
-  const margin = Math.min(options.safetyMarginMs ?? DEFAULT_MARGIN, serverLifetime * 0.1);
-  const lifetime = Math.max(0, Math.min(options.maxAgeMs ?? DEFAULT_MAX_AGE, serverLifetime - margin));
-  const ahead = Math.min(options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD, lifetime * 0.2);
+  const margin = Math.min(safetyMarginMs, serverLifetime * 0.1);
+  const lifetime = Math.max(0, Math.min(maxAgeMs, serverLifetime - margin));
+  const ahead = Math.min(refreshAheadMs, lifetime * 0.2);
   return { expiresAt: sentAt + lifetime, refreshAt: sentAt + lifetime - ahead };
 }
 
@@ -162,7 +156,8 @@ export function tokenCache(options: TokenCacheOptions): TokenCache {
     if (!token || at >= token.expiresAt) return;
     if (at >= token.refreshAt && !inflight && at >= backgroundPausedUntil)
       refresh().catch(() => {
-        backgroundPausedUntil = now() + BACKGROUND_RETRY_PAUSE;
+        // A failed background refresh is tried again 5 s later at the earliest.
+        backgroundPausedUntil = now() + 5_000;
       });
     return token.accessToken;
   };
