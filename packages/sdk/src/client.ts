@@ -120,7 +120,7 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
       // Only a client created with credentials can rotate them.
       if (!cache || !nonEmpty(next?.clientId) || !nonEmpty(next.clientSecret))
         throw new TypeError("setCredentials: needs non-empty strings, on a client made with credentials");
-      credentials = { clientId: next.clientId, clientSecret: next.clientSecret };
+      credentials = { ...next };
       cache.setCredentials(credentials, opts);
     },
   };

@@ -49,7 +49,7 @@ export function errorFromResponse(
       const retryAfterMs = parseRetryAfter(headers.get("retry-after"), now);
       return new EntradaProblemError(body as ProblemDetails, {
         ...details,
-        retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+        retryAfter: retryAfterMs && Math.ceil(retryAfterMs / 1000),
       });
     }
     if (typeof body?.error === "string") return new OAuthError(body as { error: string }, details);
