@@ -6,13 +6,13 @@
 import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, nonEmpty, resolveConfig } from "./core/config.ts";
 import { basicAuthorization, createTokenRequester } from "./core/oauth.ts";
-import { type OperationContext, withOrThrow } from "./core/operation.ts";
+import { withOrThrow } from "./core/operation.ts";
 import { isBrowserLike } from "./core/runtime.ts";
 import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 
 export type { EntradaFetchInit } from "./core/sections.ts";
 
-import { type ClientCredentials, type TokenCache, tokenCache } from "./core/token-cache.ts";
+import { type ClientCredentials, tokenCache } from "./core/token-cache.ts";
 import { type CallOptions, type Locale, newTransport, TRANSPORT } from "./core/transport.ts";
 import type { EntradaResult, EntradaSuccess } from "./core/types.ts";
 import { SDK_VERSION } from "./core/version.ts";
@@ -85,6 +85,9 @@ export type EntradaClient = Omit<Sections, "sessions"> & {
  */
 export function createClient(options: EntradaClientOptions): EntradaClient {
   const config = resolveConfig(options);
+  const { baseUrl } = config;
+  const scope = config.scope as string;
+  let credentials = config.credentials;
   const transport = newTransport({
     ...config,
     retry: options.retry,
@@ -93,29 +96,24 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
       : `entrada-sdk-js/${SDK_VERSION}${options.userAgent ? ` ${options.userAgent}` : ""}`,
   });
 
-  let cache: TokenCache | undefined;
-  const scope = config.scope as string;
-  let credentials = config.credentials;
-  if (credentials) {
-    cache = tokenCache({
+  const cache =
+    credentials &&
+    tokenCache({
       ...options.token,
       credentials,
       requestToken: createTokenRequester(transport, config.tokenUrl, scope),
       store: options.tokenStore,
-      storeKey: `entrada:token:${config.baseUrl}:${credentials.clientId}:${scope}`,
+      storeKey: `entrada:token:${baseUrl}:${credentials.clientId}:${scope}`,
     });
-    transport.config.auth = cache;
-  } else {
-    transport.config.auth = staticAuth(config.source as SessionTokenSource);
-  }
-  const authProvider = transport.config.auth;
+  const auth = cache || staticAuth(config.source as SessionTokenSource);
+  transport.config.auth = auth;
 
   const client: Record<string | symbol, unknown> = {
     [TRANSPORT]: transport,
     locale: config.locale,
-    baseUrl: config.baseUrl,
-    fetch: transportFetch(transport, config.baseUrl),
-    getAccessToken: () => authProvider.peek() ?? authProvider.get(),
+    baseUrl,
+    fetch: transportFetch(transport, baseUrl),
+    getAccessToken: () => auth.peek() ?? auth.get(),
     setCredentials(next: ClientCredentials, opts?: { dropCachedToken?: boolean }) {
       // Only a client created with credentials can rotate them.
       if (!cache || !nonEmpty(next?.clientId) || !nonEmpty(next.clientSecret))
@@ -123,18 +121,15 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
       credentials = { ...next };
       cache.setCredentials(credentials, opts);
     },
+    // The token operation authenticates the client with HTTP Basic (RFC 6749 §2.3.1), never with a bearer token.
+    ...buildSections(
+      { transport, baseUrl, basic: () => credentials && basicAuthorization(credentials) },
+      operationTable,
+    ),
   };
 
   // `biFeed(client.fetch, { baseUrl })` rides on this transport rather than wrapping it in another one.
   Object.defineProperty(client.fetch, TRANSPORT, { value: transport });
-
-  // The token operation authenticates the client with HTTP Basic (RFC 6749 §2.3.1), never with a bearer token.
-  const context: OperationContext = {
-    transport,
-    baseUrl: config.baseUrl,
-    basic: () => (credentials ? basicAuthorization(credentials) : undefined),
-  };
-  Object.assign(client, buildSections(context, operationTable));
 
   const sessions = client.sessions as Record<string, unknown> & Pick<GeneratedSessions, "createSession">;
   const create = (body: CreateSessionBody = {}, callOptions: CallOptions = {}) =>
