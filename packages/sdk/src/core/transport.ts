@@ -278,20 +278,20 @@ function transport(cfg: TransportConfig): Transport {
                 }),
                 stopped,
               ])));
-          // Every retry gets a fresh request with the buffered body. Built from the URL, not from `request`: a
-          // `Request` made from another one follows its signal, which costs far more than the copy.
-          const attempt =
-            state.attempts === 1 && !body
-              ? request
-              : new Request(url, {
-                  method,
-                  headers,
-                  body: body || null,
-                  redirect: request.redirect,
-                  credentials: request.credentials,
-                  cache: request.cache,
-                  keepalive: request.keepalive,
-                });
+          // A request without a body is sent as it is, again on a retry; one with a body gets a fresh request
+          // with the buffered body on every attempt. Built from the URL, not from `request`: a `Request` made from
+          // another one follows its signal, which costs far more than the copy.
+          const attempt = body
+            ? new Request(url, {
+                method,
+                headers,
+                body,
+                redirect: request.redirect,
+                credentials: request.credentials,
+                cache: request.cache,
+                keepalive: request.keepalive,
+              })
+            : request;
           if (token) attempt.headers.set("authorization", `Bearer ${token}`);
           // The signal goes as init.signal, as fetch takes it.
           response = await Promise.race([cfg.fetch(attempt, { signal: controller.signal }), stopped]);
