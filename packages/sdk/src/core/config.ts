@@ -118,8 +118,8 @@ function scopeOf(value: unknown): string {
 
 /** Validates options and fills in defaults. Throws `EntradaConfigError`. */
 export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
-  if (typeof options !== "object" || !options) fail("pass { baseUrl, ...credentials }.");
-  const baseUrl = absoluteHttpUrl("baseUrl", options.baseUrl);
+  // No options at all: `"baseUrl" is required`.
+  const baseUrl = absoluteHttpUrl("baseUrl", options?.baseUrl);
   const tokenUrl =
     options.tokenUrl === undefined
       ? `${baseUrl}/connect/token`
