@@ -97,7 +97,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   const source = options.sessionToken;
   if (typeof source !== "function" && (typeof source !== "string" || source.trim() === ""))
     fail(`"sessionToken" is required: a session token from your backend, or a function returning one.`);
-  const locale = options.locale === undefined ? undefined : checkedLocale(options.locale, fail);
+  const locale = checkedLocale(options.locale, fail);
   const given = options.fetch as FetchLike | undefined;
   const transport = newTransport({
     baseUrl,

@@ -120,10 +120,7 @@ function scopeOf(value: unknown): string {
 export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
   // No options at all: `"baseUrl" is required`.
   const baseUrl = absoluteHttpUrl("baseUrl", options?.baseUrl);
-  const tokenUrl =
-    options.tokenUrl === undefined
-      ? `${baseUrl}/connect/token`
-      : absoluteHttpUrl("tokenUrl", options.tokenUrl);
+  const tokenUrl = absoluteHttpUrl("tokenUrl", options.tokenUrl ?? `${baseUrl}/connect/token`);
 
   const { clientId, clientSecret, accessToken, sessionToken } = options;
   const credentials =
@@ -143,7 +140,7 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
   } else if (source === undefined)
     fail(`credentials are missing: "clientId" + "clientSecret", "sessionToken" or "accessToken".`);
 
-  const locale = options.locale === undefined ? undefined : checkedLocale(options.locale, fail);
+  const locale = checkedLocale(options.locale, fail);
 
   const given = options.fetch as FetchLike | undefined;
   if (typeof (given ?? globalThis.fetch) !== "function") expected("fetch", "a function", given);

@@ -14,12 +14,15 @@ export function normalizeLocale(tag: string): string | undefined {
   return `${(match[1] as string).toLowerCase()}-${(match[2] as string).toUpperCase()}`;
 }
 
-/** `tag` normalized, or what `fail` does (it throws) with an explanation in the words a developer needs. */
-export function checkedLocale(tag: unknown, fail: (problem: string) => never): string {
-  return (
-    (typeof tag === "string" && normalizeLocale(tag)) ||
-    fail(`Invalid locale ${JSON.stringify(tag)}: expected language-REGION, e.g. "de-CH".`)
-  );
+/**
+ * `tag` normalized (`undefined` when not given), or what `fail` does (it throws) with an explanation in the words
+ * a developer needs.
+ */
+export function checkedLocale(tag: unknown, fail: (problem: string) => never): string | undefined {
+  return tag === undefined
+    ? undefined
+    : (typeof tag === "string" && normalizeLocale(tag)) ||
+        fail(`Invalid locale ${JSON.stringify(tag)}: expected language-REGION, e.g. "de-CH".`);
 }
 
 /**
@@ -28,7 +31,7 @@ export function checkedLocale(tag: unknown, fail: (problem: string) => never): s
  * @example createClient({ baseUrl, sessionToken, locale: customLocale("de-AT") })
  */
 export function customLocale(tag: string): CustomLocale {
-  return checkedLocale(tag, (problem) => {
+  return checkedLocale(tag ?? null, (problem) => {
     throw new InvalidArgumentError("locale", problem);
   }) as CustomLocale;
 }

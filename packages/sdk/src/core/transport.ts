@@ -153,12 +153,10 @@ function transport(cfg: TransportConfig): Transport {
         throw new InvalidArgumentError(argument, problem, info());
       };
 
-      if (call.locale !== undefined) {
-        headers.set(
-          "accept-language",
-          checkedLocale(call.locale, (problem) => invalid("locale", problem)),
-        );
-      } else if (cfg.locale && !headers.has("accept-language")) headers.set("accept-language", cfg.locale);
+      const locale =
+        checkedLocale(call.locale, (problem) => invalid("locale", problem)) ??
+        (!headers.has("accept-language") && cfg.locale);
+      if (locale) headers.set("accept-language", locale);
       if (cfg.headers)
         for (const [name, value] of cfg.headers) if (!headers.has(name)) headers.set(name, value);
       if (given !== undefined) headers.delete("idempotency-key");
