@@ -44,7 +44,7 @@ export function staticAuth(source: SessionTokenSource): AuthProvider {
           const token = typeof grant === "string" ? grant : grant?.sessionToken;
           if (typeof token !== "string" || !token)
             throw new TypeError("the token function returned no token");
-          if (typeof grant === "object") sessionId = grant.sessionId ?? sessionId;
+          sessionId = (grant as SessionTokenGrant).sessionId ?? sessionId;
           current = token;
           rejected = undefined;
           return token;

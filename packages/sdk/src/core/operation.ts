@@ -66,10 +66,11 @@ function queryString(query: Record<string, unknown> | undefined): string {
     if (value == null) return;
     if (Array.isArray(value)) for (const v of value) add(name, v);
     else if (typeof value === "object" && !(value instanceof Date))
-      for (const [k, v] of Object.entries(value)) add(`${name}[${k}]`, v);
+      for (const [k, v] of Object.entries(value)) add(name ? `${name}[${k}]` : k, v);
     else parts.push(`${encode(name)}=${encode(text(value))}`);
   };
-  for (const [name, value] of Object.entries(query ?? {})) add(name, value);
+  // The query object itself is the outermost object (its keys are the names).
+  add("", query);
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
