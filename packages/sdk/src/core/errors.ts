@@ -92,7 +92,7 @@ export function isEntradaError(value: unknown): value is EntradaError {
 /** Base class of every error the SDK reports. */
 export abstract class EntradaError extends Error {
   /** The kind a subclass stands for (`instanceof` compares it, so the check works across builds). */
-  static readonly kind: EntradaErrorKind | undefined = undefined;
+  declare static readonly kind: EntradaErrorKind | undefined;
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // `this` is the class on the right of `instanceof` (a subclass too): the kind it stands for.

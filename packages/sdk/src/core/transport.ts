@@ -191,11 +191,8 @@ function transport(cfg: TransportConfig): Transport {
         // Writes are retried only when the server can recognise the repeat by its key.
         if ((write && !key) || retries >= policy.maxRetries) return;
         const wait = retryDelay(++retries, policy, retryAfterMs);
-        if (
-          wait !== undefined &&
-          Date.now() + wait < deadline &&
-          cfg.budget?.tryAcquire(afterTimeout) !== false
-        )
+        // No wait (a `Retry-After` beyond the cap) counts as past the deadline.
+        if (Date.now() + (wait ?? deadline) < deadline && cfg.budget?.tryAcquire(afterTimeout) !== false)
           return wait;
       };
 
@@ -301,12 +298,12 @@ function transport(cfg: TransportConfig): Transport {
         }
 
         const status = response.status;
-        const challenge = response.headers.get("www-authenticate");
         if (
           status === 401 &&
           token &&
           !authRetried &&
-          (!challenge || /invalid_token/i.test(challenge)) &&
+          // A challenge that names another error (`insufficient_scope`) is not cured by a new token.
+          /invalid_token/i.test(response.headers.get("www-authenticate") ?? "invalid_token") &&
           (auth as AuthProvider).invalidate(token)
         ) {
           authRetried = true;
