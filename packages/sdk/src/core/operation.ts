@@ -33,7 +33,7 @@ export interface OperationSpec {
 export function parseSection(section: string): OperationSpec[] {
   const [prefix, ...entries] = section.split("|");
   return entries.map((entry) => {
-    const [operationId = "", method = "GET", path = "", ...flags] = entry.split(" ");
+    const [operationId, method, path, ...flags] = entry.split(" ") as [string, string, string, ...string[]];
     const mode = (flags.find((flag) => flag !== "form") ?? "json") as ResponseMode;
     return { operationId, method, path: prefix + path, mode, form: flags.includes("form") };
   });

@@ -48,7 +48,8 @@ export type FetchLike = (request: Request, init?: { signal?: AbortSignal }) => P
 
 export interface TransportConfig {
   fetch: FetchLike;
-  auth: AuthProvider | undefined;
+  /** Set once the client knows its credentials. */
+  auth?: AuthProvider | undefined;
   locale?: string | undefined;
   /** Client-wide extra headers (`Authorization` excluded: credentials own it). */
   headers?: Headers | undefined;
@@ -172,7 +173,7 @@ function transport(cfg: TransportConfig): Transport {
       }
       state.idempotencyKey = key;
 
-      const policy = call.retry === undefined ? cfg.retry : resolveRetryPolicy(cfg.retry, call.retry);
+      const policy = resolveRetryPolicy(cfg.retry, call.retry);
       const body = request.body && (await request.arrayBuffer());
       const timeoutMs = call.timeoutMs ?? cfg.timeoutMs;
       const totalMs = call.totalTimeoutMs ?? cfg.totalTimeoutMs;
@@ -366,7 +367,6 @@ export function newTransport(options: TransportOptions): Transport {
   return transport({
     // fetch, locale, headers, userAgent, totalTimeoutMs as given (other options ride along unused).
     ...options,
-    auth: undefined,
     timeoutMs: options.timeoutMs ?? 30_000,
     retry: resolveRetryPolicy(DEFAULT_RETRY, retry),
     budget: budget === false ? undefined : retryBudget(budget),
