@@ -88,10 +88,13 @@ export async function invoke(
     // Binary bodies of 2xx as a Blob, everything else as text.
     read: (r) => (mode === "blob" && r.ok ? r.blob() : r.text()),
   };
-  const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = params?.path?.[name];
-    return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
-  });
+  // An array value: its items, comma-separated (`simple` style).
+  const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    [params?.path?.[name]]
+      .flat()
+      .map((v) => encode(text(v)))
+      .join(","),
+  );
   const url = `${context.baseUrl}${path}${queryString(params?.query)}`;
   const result = (outcome: { data: unknown } | { error: unknown }) =>
     ({
@@ -112,13 +115,13 @@ export async function invoke(
       headers.set("content-type", "application/x-www-form-urlencoded");
       const basic = context.basic();
       if (basic) headers.set("authorization", basic);
-      payload = new URLSearchParams(body as Record<string, string>).toString();
+      payload = `${new URLSearchParams(body as Record<string, string>)}`;
     } else if (body !== undefined) {
       headers.set("content-type", "application/json");
       payload = JSON.stringify(body);
     }
     const response = await context.transport.send(
-      new Request(url, { method, headers, body: payload ?? null }),
+      new Request(url, { method, headers, body: payload }),
       init,
       state,
     );

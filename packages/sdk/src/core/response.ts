@@ -19,9 +19,13 @@ export function isJsonContentType(contentType: string | null | undefined): boole
 
 type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
 
-/** A JSON body parsed, or why it cannot be (`reason` when the content type is no JSON). */
-function parseJson(text: string, contentType: string | null | undefined, reason: string): Parsed {
-  if (!isJsonContentType(contentType)) return { ok: false, reason };
+/**
+ * The one JSON reading of a body (a 2xx's data, an error's problem details, a 409's problem type): parsed (empty:
+ * `undefined`), or why it cannot be used.
+ */
+export function parseSuccessJson(text: string, contentType: string | null | undefined): Parsed {
+  if (text === "") return { ok: true, value: undefined };
+  if (!isJsonContentType(contentType)) return { ok: false, reason: "expected a JSON body" };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
@@ -42,7 +46,7 @@ export function errorFromResponse(
 ): EntradaError {
   const contentType = headers.get("content-type") ?? undefined;
   const details = { ...info, status };
-  const parsed = parseJson(text, contentType, "expected problem details");
+  const parsed = parseSuccessJson(text, contentType);
   if (parsed.ok) {
     const body = parsed.value as (Partial<ProblemDetails> & { error?: unknown }) | null;
     if (typeof body?.type === "string" && typeof body.title === "string") {
@@ -55,7 +59,7 @@ export function errorFromResponse(
     if (typeof body?.error === "string") return new OAuthError(body as { error: string }, details);
   }
   return new UnexpectedBodyError(
-    parsed.ok ? "the JSON body is neither problem details nor an OAuth error" : parsed.reason,
+    parsed.ok ? "neither problem details nor an OAuth error" : parsed.reason,
     text,
     contentType,
     details,
@@ -98,9 +102,4 @@ export function callContext(
     url,
     cause,
   };
-}
-
-/** Parses a 2xx JSON body (empty: `undefined`), or explains why it cannot be used. */
-export function parseSuccessJson(text: string, contentType: string | null): Parsed {
-  return text === "" ? { ok: true, value: undefined } : parseJson(text, contentType, "expected a JSON body");
 }
