@@ -42,7 +42,6 @@ export function errorFromResponse(
   headers: Headers,
   text: string,
   info: ErrorContext,
-  now: number = Date.now(),
 ): EntradaError {
   const contentType = headers.get("content-type") ?? undefined;
   const details = { ...info, status };
@@ -50,7 +49,7 @@ export function errorFromResponse(
   if (parsed.ok) {
     const body = parsed.value as (Partial<ProblemDetails> & { error?: unknown }) | null;
     if (typeof body?.type === "string" && typeof body.title === "string") {
-      const retryAfterMs = parseRetryAfter(headers.get("retry-after"), now);
+      const retryAfterMs = parseRetryAfter(headers.get("retry-after"), Date.now());
       return new EntradaProblemError(body as ProblemDetails, {
         ...details,
         retryAfter: retryAfterMs && Math.ceil(retryAfterMs / 1000),

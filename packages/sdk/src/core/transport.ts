@@ -237,8 +237,13 @@ function transport(cfg: TransportConfig): Transport {
           if (reason instanceof TimeoutError) return [reason, reason.scope === "attempt"];
           // Errors of the token request (OAuth, its own network failure) are final: it already retried.
           if (isEntradaError(error)) return [error, false];
-          const message = error instanceof Error ? error.message : String(error);
-          return [new NetworkError(`network error: ${message}`, info(response, error)), true];
+          return [
+            new NetworkError(
+              `network error: ${(error as Error)?.message ?? String(error)}`,
+              info(response, error),
+            ),
+            true,
+          ];
         };
         const read = (response: Response, reader: (response: Response) => Promise<unknown>) =>
           Promise.race([reader(response), stopped]).catch((error) => {
