@@ -129,14 +129,14 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
   };
 
   // `biFeed(client.fetch, { baseUrl })` rides on this transport rather than wrapping it in another one.
-  Object.defineProperty(client.fetch, TRANSPORT, { value: transport });
+  (client.fetch as Record<symbol, unknown>)[TRANSPORT] = transport;
 
   const sessions = client.sessions as Record<string, unknown> & Pick<GeneratedSessions, "createSession">;
-  const create = (body: CreateSessionBody = {}, callOptions: CallOptions = {}) =>
+  const create = (body: CreateSessionBody = {}, callOptions?: CallOptions) =>
     sessions.createSession({ ...callOptions, body });
   sessions.create = withOrThrow(create);
   sessions.renew = withOrThrow(
-    async (sessionId: string, body: RenewSessionBody = {}, callOptions: CallOptions = {}) => {
+    async (sessionId: string, body?: RenewSessionBody, callOptions?: CallOptions) => {
       const result = await create({ ...body, sessionId }, callOptions);
       // The session is gone (its carts too): a new one, under a key of its own (the body differs).
       return result.error?.kind === "problem" && result.error.status === 404

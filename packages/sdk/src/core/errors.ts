@@ -75,13 +75,12 @@ export type EntradaErrorKind =
 const BRAND = Symbol.for("@entrada/sdk.error");
 
 /** `POST /shop/v1/cart/crt_1/checkout → ` (empty when the request is unknown). */
-function prefix(info: ErrorContext): string {
-  if (!info.method && !info.url) return "";
-  let path = info.url ?? "";
+function prefix({ method = "", url = "" }: ErrorContext): string {
+  let path = url;
   try {
-    path = new URL(path).pathname;
+    path = new URL(url).pathname;
   } catch {}
-  return `${info.method ?? ""} ${path} → `.trimStart();
+  return method || url ? `${method} ${path} → `.trimStart() : "";
 }
 
 /** True when `value` is an `EntradaError` from any build or copy of the SDK. */
@@ -98,7 +97,7 @@ export abstract class EntradaError extends Error {
     // `this` is the class on the right of `instanceof` (a subclass too): the kind it stands for.
     // biome-ignore lint/complexity/noThisInStatic: the subclass's own static `kind` is meant, not the base's.
     const kind = this.kind;
-    return isEntradaError(value) && (kind === undefined || value.kind === kind);
+    return isEntradaError(value) && (!kind || value.kind === kind);
   }
 
   /** What went wrong; set from the class's static `kind`, so subclasses only declare it. */
