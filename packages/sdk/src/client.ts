@@ -85,9 +85,8 @@ export type EntradaClient = Omit<Sections, "sessions"> & {
  */
 export function createClient(options: EntradaClientOptions): EntradaClient {
   const config = resolveConfig(options);
-  const { baseUrl } = config;
-  const scope = config.scope as string;
-  let credentials = config.credentials;
+  // `credentials` changes with setCredentials.
+  let { baseUrl, scope, credentials } = config;
   const transport = newTransport({
     ...config,
     retry: options.retry,
@@ -101,7 +100,7 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
     tokenCache({
       ...options.token,
       credentials,
-      requestToken: createTokenRequester(transport, config.tokenUrl, scope),
+      requestToken: createTokenRequester(transport, config.tokenUrl, scope as string),
       store: options.tokenStore,
       storeKey: `entrada:token:${baseUrl}:${credentials.clientId}:${scope}`,
     });

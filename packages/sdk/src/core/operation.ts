@@ -88,19 +88,19 @@ export async function invoke(
     // Binary bodies of 2xx as a Blob, everything else as text.
     read: (r) => (mode === "blob" && r.ok ? r.blob() : r.text()),
   };
-  // An array value: its items, comma-separated (`simple` style).
-  const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    [params?.path?.[name]]
-      .flat()
-      .map((v) => encode(text(v)))
-      .join(","),
-  );
+  const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params?.path?.[name];
+    return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
+  });
   const url = `${context.baseUrl}${path}${queryString(params?.query)}`;
   const result = (outcome: { data: unknown } | { error: unknown }) =>
     ({
       ...outcome,
       response: state.response,
-      meta: responseMeta(state, state.response),
+      // Read from the headers when asked for (most calls never look).
+      get meta() {
+        return responseMeta(state, state.response);
+      },
     }) as EntradaResult<unknown>;
   const fail = (error: unknown) => result({ error });
   try {
