@@ -3,16 +3,16 @@
  * section per tag of the contract on top of it. (The openapi-fetch client is `@entrada/sdk/raw`'s `rawClient`.)
  */
 
-import { staticAuth } from "./core/auth.ts";
+import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, nonEmpty, resolveConfig } from "./core/config.ts";
 import { basicAuthorization, createTokenRequester } from "./core/oauth.ts";
-import { type OperationContext, withOrThrow } from "./core/operation.ts";
+import { withOrThrow } from "./core/operation.ts";
 import { isBrowserLike } from "./core/runtime.ts";
 import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 
 export type { EntradaFetchInit } from "./core/sections.ts";
 
-import { type ClientCredentials, TokenCache } from "./core/token-cache.ts";
+import { type ClientCredentials, tokenCache } from "./core/token-cache.ts";
 import { type CallOptions, type Locale, newTransport, TRANSPORT } from "./core/transport.ts";
 import type { EntradaResult, EntradaSuccess } from "./core/types.ts";
 import { SDK_VERSION } from "./core/version.ts";
@@ -85,6 +85,8 @@ export type EntradaClient = Omit<Sections, "sessions"> & {
  */
 export function createClient(options: EntradaClientOptions): EntradaClient {
   const config = resolveConfig(options);
+  // `credentials` changes with setCredentials.
+  let { baseUrl, scope, credentials } = config;
   const transport = newTransport({
     ...config,
     retry: options.retry,
@@ -93,56 +95,47 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
       : `entrada-sdk-js/${SDK_VERSION}${options.userAgent ? ` ${options.userAgent}` : ""}`,
   });
 
-  let cache: TokenCache | undefined;
-  let credentials: ClientCredentials | undefined;
-  const auth = config.auth;
-  if (auth.kind === "client-credentials") {
-    credentials = { clientId: auth.clientId, clientSecret: auth.clientSecret };
-    cache = new TokenCache({
+  const cache =
+    credentials &&
+    tokenCache({
       ...options.token,
       credentials,
-      requestToken: createTokenRequester(transport, config.tokenUrl, auth.scope),
+      requestToken: createTokenRequester(transport, config.tokenUrl, scope as string),
       store: options.tokenStore,
-      storeKey: `entrada:token:${config.baseUrl}:${auth.clientId}:${auth.scope}`,
+      storeKey: `entrada:token:${baseUrl}:${credentials.clientId}:${scope}`,
     });
-    transport.config.auth = cache;
-  } else {
-    transport.config.auth = staticAuth(auth.source);
-  }
-  const authProvider = transport.config.auth;
+  const auth = cache || staticAuth(config.source as SessionTokenSource);
+  transport.config.auth = auth;
 
   const client: Record<string | symbol, unknown> = {
     [TRANSPORT]: transport,
     locale: config.locale,
-    baseUrl: config.baseUrl,
-    fetch: transportFetch(transport, config.baseUrl),
-    getAccessToken: () => authProvider.peek() ?? authProvider.get(),
+    baseUrl,
+    fetch: transportFetch(transport, baseUrl),
+    getAccessToken: () => auth.peek() ?? auth.get(),
     setCredentials(next: ClientCredentials, opts?: { dropCachedToken?: boolean }) {
       // Only a client created with credentials can rotate them.
       if (!cache || !nonEmpty(next?.clientId) || !nonEmpty(next.clientSecret))
         throw new TypeError("setCredentials: needs non-empty strings, on a client made with credentials");
-      credentials = { clientId: next.clientId, clientSecret: next.clientSecret };
+      credentials = { ...next };
       cache.setCredentials(credentials, opts);
     },
+    // The token operation authenticates the client with HTTP Basic (RFC 6749 §2.3.1), never with a bearer token.
+    ...buildSections(
+      { transport, baseUrl, basic: () => credentials && basicAuthorization(credentials) },
+      operationTable,
+    ),
   };
 
   // `biFeed(client.fetch, { baseUrl })` rides on this transport rather than wrapping it in another one.
-  Object.defineProperty(client.fetch, TRANSPORT, { value: transport });
-
-  // The token operation authenticates the client with HTTP Basic (RFC 6749 §2.3.1), never with a bearer token.
-  const context: OperationContext = {
-    transport,
-    baseUrl: config.baseUrl,
-    basic: () => (credentials ? basicAuthorization(credentials) : undefined),
-  };
-  Object.assign(client, buildSections(context, operationTable));
+  (client.fetch as Record<symbol, unknown>)[TRANSPORT] = transport;
 
   const sessions = client.sessions as Record<string, unknown> & Pick<GeneratedSessions, "createSession">;
-  const create = (body: CreateSessionBody = {}, callOptions: CallOptions = {}) =>
+  const create = (body: CreateSessionBody = {}, callOptions?: CallOptions) =>
     sessions.createSession({ ...callOptions, body });
   sessions.create = withOrThrow(create);
   sessions.renew = withOrThrow(
-    async (sessionId: string, body: RenewSessionBody = {}, callOptions: CallOptions = {}) => {
+    async (sessionId: string, body?: RenewSessionBody, callOptions?: CallOptions) => {
       const result = await create({ ...body, sessionId }, callOptions);
       // The session is gone (its carts too): a new one, under a key of its own (the body differs).
       return result.error?.kind === "problem" && result.error.status === 404

@@ -15,7 +15,7 @@
 
 import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
 import { absoluteHttpUrl, fail } from "./core/config.ts";
-import { localeProblem, normalizeLocale } from "./core/language.ts";
+import { checkedLocale } from "./core/language.ts";
 import type { RetryOptions } from "./core/retry.ts";
 import { isBrowserLike } from "./core/runtime.ts";
 import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sections.ts";
@@ -97,11 +97,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   const source = options.sessionToken;
   if (typeof source !== "function" && (typeof source !== "string" || source.trim() === ""))
     fail(`"sessionToken" is required: a session token from your backend, or a function returning one.`);
-  let locale: string | undefined;
-  if (options.locale !== undefined) {
-    locale = typeof options.locale === "string" ? normalizeLocale(options.locale) : undefined;
-    if (locale === undefined) fail(localeProblem(options.locale));
-  }
+  const locale = checkedLocale(options.locale, fail);
   const given = options.fetch as FetchLike | undefined;
   const transport = newTransport({
     baseUrl,

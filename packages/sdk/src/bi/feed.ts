@@ -2,7 +2,7 @@ import type { EntradaClient } from "../client.ts";
 import { staticAuth } from "../core/auth.ts";
 import { createTokenRequester } from "../core/oauth.ts";
 import { errorFromResponse } from "../core/response.ts";
-import { TokenCache } from "../core/token-cache.ts";
+import { tokenCache } from "../core/token-cache.ts";
 import {
   type CallOptions,
   type CallState,
@@ -199,7 +199,7 @@ export class BiFeed {
     const transport = newTransport({ baseUrl: root, fetch, locale: options.locale, retry });
     if (hasCredentials) {
       const scope = options.scope ?? "Shop";
-      const cache = new TokenCache({
+      const cache = tokenCache({
         credentials: { clientId: options.clientId as string, clientSecret: options.clientSecret as string },
         requestToken: createTokenRequester(transport, `${root}/connect/token`, scope),
       });
@@ -227,19 +227,14 @@ export class BiFeed {
       "odata-maxversion": "4.01",
     };
     if (maxPageSize) headers.prefer = `odata.maxpagesize=${maxPageSize}`;
-    const state: CallState = { attempts: 0, holdTimer: true, operationId: "biFeed" };
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.#transport.send(
-        new Request(url, { headers }),
-        { ...this.#call, signal: options.signal },
-        state,
-      );
-      text = await response.text();
-    } finally {
-      state.settle?.();
-    }
+    // The body is read within the attempt's timeout and abort (a broken-off body is a network error).
+    const state: CallState = { attempts: 0, operationId: "biFeed", read: (r) => r.text() };
+    const response = await this.#transport.send(
+      new Request(url, { headers }),
+      { ...this.#call, signal: options.signal },
+      state,
+    );
+    const text = state.body as string;
     if (!response.ok) throw errorFrom(response, text, url, state.attempts);
     let json: Record<string, unknown> | undefined;
     try {

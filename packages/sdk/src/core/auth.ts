@@ -38,19 +38,13 @@ export function staticAuth(source: SessionTokenSource): AuthProvider {
     peek: () => current,
     // Single flight: every caller waiting for a token (cold start, or N calls rejected at once) shares one call.
     get() {
-      pending ??= Promise.resolve(
-        rejected === undefined
-          ? {}
-          : sessionId
-            ? { rejectedToken: rejected, sessionId }
-            : { rejectedToken: rejected },
-      )
+      pending ??= Promise.resolve(rejected === undefined ? {} : { rejectedToken: rejected, sessionId })
         .then(fixed ? () => source : source)
         .then((grant) => {
           const token = typeof grant === "string" ? grant : grant?.sessionToken;
           if (typeof token !== "string" || !token)
             throw new TypeError("the token function returned no token");
-          if (typeof grant === "object") sessionId = grant.sessionId ?? sessionId;
+          sessionId = (grant as SessionTokenGrant).sessionId ?? sessionId;
           current = token;
           rejected = undefined;
           return token;

@@ -2,16 +2,15 @@
 
 import type { SessionTokenSource, TokenSource } from "./auth.ts";
 import { EntradaConfigError } from "./errors.ts";
-import { localeProblem, normalizeLocale } from "./language.ts";
+import { checkedLocale } from "./language.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { RetryBudgetOptions } from "./retry-budget.ts";
 import { isBrowserLike } from "./runtime.ts";
-import type { TokenLifetimeOptions, TokenStore } from "./token-cache.ts";
+import type { ClientCredentials, TokenLifetimeOptions, TokenStore } from "./token-cache.ts";
 import type { FetchLike, Locale } from "./transport.ts";
 
 /** OAuth scopes of the API: `Shop` (shop, sessions, survey, assets, webhooks, BI), `TERP` (entrance). */
 export type Scope = "Shop" | "TERP";
-const SCOPES: readonly string[] = ["Shop", "TERP"];
 
 export interface EntradaClientOptions {
   /** Base address of the API, e.g. `https://api.entrada.dev` (no trailing path needed). */
@@ -60,18 +59,18 @@ export interface EntradaClientOptions {
   tokenUrl?: string;
 }
 
-export type AuthConfig =
-  | { kind: "client-credentials"; clientId: string; clientSecret: string; scope: string }
-  | { kind: "token"; source: SessionTokenSource };
-
 export interface ResolvedConfig {
   headers: Headers | undefined;
   baseUrl: string;
   tokenUrl: string;
-  auth: AuthConfig;
+  /** The client credentials (then `scope` is set), or else `source` is. */
+  credentials: ClientCredentials | undefined;
+  scope: string | undefined;
+  source: SessionTokenSource | undefined;
   locale: string | undefined;
   fetch: FetchLike;
-  timeoutMs: number;
+  /** Default (30 s) applied by the transport. */
+  timeoutMs: number | undefined;
   totalTimeoutMs: number | undefined;
 }
 
@@ -85,15 +84,16 @@ function expected(name: string, what: string, value: unknown): never {
 }
 
 export function absoluteHttpUrl(name: string, value: unknown): string {
-  let url: URL | undefined;
+  let href = "";
   try {
-    url = new URL(value as string);
+    href = new URL(value as string).href;
   } catch {}
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password)
+  // Normalized by URL: credentials show as `user:pass@` before the host, a query or fragment after a `?` or `#`.
+  if (!/^https?:\/\/[^/?#@]+\/[^?#]*$/.test(href))
     fail(
       `"${name}" is required: an absolute http(s) URL (http or https; no query, fragment, credentials); got ${JSON.stringify(value)}.`,
     );
-  return url.href.replace(/\/+$/, "");
+  return href.replace(/\/+$/, "");
 }
 
 function positive(name: string, value: unknown): number | undefined {
@@ -111,27 +111,23 @@ function tokenSource(name: string, value: unknown): TokenSource | undefined {
 
 function scopeOf(value: unknown): string {
   const list = typeof value === "string" ? value.split(" ") : (value ?? ["Shop"]);
-  if (!Array.isArray(list) || !list.length || list.some((s) => !SCOPES.includes(s)))
+  if (!Array.isArray(list) || !list.length || list.some((s) => !["Shop", "TERP"].includes(s)))
     expected("scope", `"Shop", "TERP" or both`, value);
   return [...new Set(list)].join(" ");
 }
 
 /** Validates options and fills in defaults. Throws `EntradaConfigError`. */
 export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
-  if (typeof options !== "object" || !options) fail("pass { baseUrl, ...credentials }.");
-  const baseUrl = absoluteHttpUrl("baseUrl", options.baseUrl);
-  const tokenUrl =
-    options.tokenUrl === undefined
-      ? `${baseUrl}/connect/token`
-      : absoluteHttpUrl("tokenUrl", options.tokenUrl);
+  // No options at all: `"baseUrl" is required`.
+  const baseUrl = absoluteHttpUrl("baseUrl", options?.baseUrl);
+  const tokenUrl = absoluteHttpUrl("tokenUrl", options.tokenUrl ?? `${baseUrl}/connect/token`);
 
   const { clientId, clientSecret, accessToken, sessionToken } = options;
-  const credentials = clientId !== undefined || clientSecret !== undefined;
+  const credentials =
+    clientId !== undefined || clientSecret !== undefined ? { clientId, clientSecret } : undefined;
   const source = tokenSource("accessToken", accessToken) ?? tokenSource("sessionToken", sessionToken);
-  if (+credentials + +(accessToken !== undefined) + +(sessionToken !== undefined) > 1)
+  if (+!!credentials + +(accessToken !== undefined) + +(sessionToken !== undefined) > 1)
     fail(`pass client credentials, an "accessToken" or a "sessionToken", not several.`);
-
-  let auth: AuthConfig;
   if (credentials) {
     if (!nonEmpty(clientId) || !nonEmpty(clientSecret))
       fail(
@@ -141,18 +137,10 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
       fail(
         'refusing to use a client secret in a browser: pass a "sessionToken" (or "allowBrowserSecrets: true").',
       );
-    auth = { kind: "client-credentials", clientId, clientSecret, scope: scopeOf(options.scope) };
-  } else if (source !== undefined) {
-    auth = { kind: "token", source: source as SessionTokenSource };
-  } else {
+  } else if (source === undefined)
     fail(`credentials are missing: "clientId" + "clientSecret", "sessionToken" or "accessToken".`);
-  }
 
-  const locale =
-    options.locale === undefined
-      ? undefined
-      : (typeof options.locale === "string" && normalizeLocale(options.locale)) ||
-        fail(localeProblem(options.locale));
+  const locale = checkedLocale(options.locale, fail);
 
   const given = options.fetch as FetchLike | undefined;
   if (typeof (given ?? globalThis.fetch) !== "function") expected("fetch", "a function", given);
@@ -180,10 +168,12 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
     headers,
     baseUrl,
     tokenUrl,
-    auth,
+    credentials: credentials as ClientCredentials | undefined,
+    scope: credentials && scopeOf(options.scope),
+    source: source as SessionTokenSource | undefined,
     locale,
     fetch: fetchImpl,
-    timeoutMs: positive("timeoutMs", options.timeoutMs) ?? 30_000,
+    timeoutMs: positive("timeoutMs", options.timeoutMs),
     totalTimeoutMs: positive("totalTimeoutMs", options.totalTimeoutMs),
   };
 }

@@ -10,50 +10,53 @@ export interface Deadline {
   fire: () => void;
 }
 
-export class Deadlines {
-  readonly #entries = new Set<Deadline>();
-  #armedAt = Number.POSITIVE_INFINITY;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-
+export interface Deadlines {
   /** Calls `fire` at `at` (epoch ms) unless `delete`d first. */
-  add(at: number, fire: () => void): Deadline {
-    const entry = { at, fire };
-    this.#entries.add(entry);
-    if (at < this.#armedAt) this.#arm(at);
-    return entry;
-  }
-
-  delete(entry: Deadline): void {
-    this.#entries.delete(entry);
-  }
-
+  add(at: number, fire: () => void): Deadline;
+  delete(entry: Deadline): void;
   /** Deadlines registered and not yet fired or deleted. */
-  get size(): number {
-    return this.#entries.size;
-  }
-
+  readonly size: number;
   /** Entries held: exactly the live ones. */
-  get held(): number {
-    return this.#entries.size;
-  }
+  readonly held: number;
+}
 
-  #arm(at: number): void {
-    clearTimeout(this.#timer);
-    this.#armedAt = at;
-    const timer = setTimeout(() => {
-      this.#armedAt = Number.POSITIVE_INFINITY;
+export function newDeadlines(): Deadlines {
+  const entries = new Set<Deadline>();
+  let armedAt = Number.POSITIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (at: number): void => {
+    clearTimeout(timer);
+    armedAt = at;
+    timer = setTimeout(() => {
+      armedAt = Number.POSITIVE_INFINITY;
       const now = Date.now();
       let next = Number.POSITIVE_INFINITY;
-      for (const entry of this.#entries) {
+      for (const entry of entries) {
         if (entry.at > now) next = Math.min(next, entry.at);
         else {
-          this.#entries.delete(entry);
+          entries.delete(entry);
           entry.fire();
         }
       }
-      if (next < this.#armedAt) this.#arm(next);
+      if (next < armedAt) arm(next);
     }, at - Date.now());
     (timer as { unref?: () => void }).unref?.();
-    this.#timer = timer;
-  }
+  };
+  return {
+    add(at, fire) {
+      const entry = { at, fire };
+      entries.add(entry);
+      if (at < armedAt) arm(at);
+      return entry;
+    },
+    delete(entry) {
+      entries.delete(entry);
+    },
+    get size() {
+      return entries.size;
+    },
+    get held() {
+      return entries.size;
+    },
+  };
 }

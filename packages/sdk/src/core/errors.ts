@@ -49,6 +49,10 @@ export interface ErrorContext {
   idempotencyKey?: string | undefined;
   /** `X-Request-Id` of the final response, when a gateway sets one. */
   requestId?: string | undefined;
+  /** `Content-Language` of the final response: the culture of a problem's `title` and `detail`. */
+  contentLanguage?: string | undefined;
+  /** True when the server replayed the stored response of an earlier write with the same idempotency key. */
+  replayed?: boolean | undefined;
   /** The operation id from the contract, for calls made through a section method. */
   operationId?: string | undefined;
   method?: string | undefined;
@@ -71,30 +75,29 @@ export type EntradaErrorKind =
 const BRAND = Symbol.for("@entrada/sdk.error");
 
 /** `POST /shop/v1/cart/crt_1/checkout → ` (empty when the request is unknown). */
-function prefix(info: ErrorContext): string {
-  if (!info.method && !info.url) return "";
-  let path = info.url ?? "";
+function prefix({ method = "", url = "" }: ErrorContext): string {
+  let path = url;
   try {
-    path = new URL(path).pathname;
+    path = new URL(url).pathname;
   } catch {}
-  return `${info.method ?? ""} ${path} → `.trimStart();
+  return method || url ? `${method} ${path} → `.trimStart() : "";
 }
 
 /** True when `value` is an `EntradaError` from any build or copy of the SDK. */
 export function isEntradaError(value: unknown): value is EntradaError {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return (value as Record<symbol, unknown> | undefined)?.[BRAND] === true;
 }
 
 /** Base class of every error the SDK reports. */
 export abstract class EntradaError extends Error {
   /** The kind a subclass stands for (`instanceof` compares it, so the check works across builds). */
-  static readonly kind: EntradaErrorKind | undefined = undefined;
+  declare static readonly kind: EntradaErrorKind | undefined;
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // `this` is the class on the right of `instanceof` (a subclass too): the kind it stands for.
     // biome-ignore lint/complexity/noThisInStatic: the subclass's own static `kind` is meant, not the base's.
     const kind = this.kind;
-    return isEntradaError(value) && (kind === undefined || value.kind === kind);
+    return isEntradaError(value) && (!kind || value.kind === kind);
   }
 
   /** What went wrong; set from the class's static `kind`, so subclasses only declare it. */
@@ -103,24 +106,22 @@ export abstract class EntradaError extends Error {
   declare readonly logId: string | undefined;
   declare readonly idempotencyKey: string | undefined;
   declare readonly requestId: string | undefined;
+  declare readonly contentLanguage: string | undefined;
+  declare readonly replayed: boolean | undefined;
   declare readonly operationId: string | undefined;
   declare readonly method: string | undefined;
   declare readonly url: string | undefined;
   declare readonly attempts: number | undefined;
 
-  /** `message` is prefixed with `METHOD /path → ` when the request is known. */
-  constructor(message: string, info: ErrorContext = {}) {
-    super(prefix(info) + message, info.cause === undefined ? undefined : { cause: info.cause });
+  /**
+   * `message` is prefixed with `METHOD /path → ` when the request is known. The context's fields (status, logId,
+   * ..., attempts), and the fields a subclass adds to it (hence the casts), become the error's.
+   */
+  constructor(message: string, { cause, ...fields }: ErrorContext = {}) {
+    super(prefix(fields) + message, cause === undefined ? undefined : { cause });
     Object.defineProperty(this, BRAND, { value: true });
+    Object.assign(this, fields);
     this.kind = (new.target as unknown as { kind: EntradaErrorKind }).kind;
-    this.status = info.status;
-    this.logId = info.logId;
-    this.idempotencyKey = info.idempotencyKey;
-    this.requestId = info.requestId;
-    this.operationId = info.operationId;
-    this.method = info.method;
-    this.url = info.url;
-    this.attempts = info.attempts;
   }
 }
 
@@ -150,19 +151,19 @@ export class EntradaProblemError<S extends string = ProblemSlug | (string & {})>
     problem: ProblemDetails,
     info: ErrorContext & { status: number; retryAfter?: number | undefined },
   ) {
-    const slug = problemSlug(problem.type);
-    super(`${info.status} ${slug}: ${problem.detail ?? problem.title}`, {
+    const { type, title, detail, instance, errors } = problem;
+    const slug = problemSlug(type);
+    super(`${info.status} ${slug}: ${detail ?? title}`, {
       ...info,
       logId: info.logId ?? problem.logId,
-    });
-    this.type = problem.type;
-    this.slug = slug as S;
-    this.title = problem.title;
-    this.detail = problem.detail;
-    this.instance = problem.instance;
-    this.errors = Array.isArray(problem.errors) ? problem.errors : [];
-    this.problem = problem;
-    this.retryAfter = info.retryAfter;
+      type,
+      slug,
+      title,
+      detail,
+      instance,
+      errors: Array.isArray(errors) ? errors : [],
+      problem,
+    } as ErrorContext);
   }
 
   /** Narrow to one slug: `if (error.is("sold-out")) ...`. */
@@ -185,13 +186,13 @@ export class OAuthError extends EntradaError {
     body: { error: string; error_description?: string | undefined; error_uri?: string | undefined },
     info: ErrorContext = {},
   ) {
-    super(
-      `${info.status ?? ""} ${body.error}${body.error_description ? `: ${body.error_description}` : ""}`.trim(),
-      info,
-    );
-    this.error = body.error;
-    this.errorDescription = body.error_description;
-    this.errorUri = body.error_uri;
+    const { error, error_description: errorDescription, error_uri: errorUri } = body;
+    super(`${info.status ?? ""} ${error}${errorDescription ? `: ${errorDescription}` : ""}`.trim(), {
+      ...info,
+      error,
+      errorDescription,
+      errorUri,
+    } as ErrorContext);
   }
 }
 
@@ -211,9 +212,7 @@ export class TimeoutError extends EntradaError {
   declare readonly scope: "attempt" | "total";
   declare readonly timeoutMs: number;
   constructor(scope: "attempt" | "total", timeoutMs: number, info: ErrorContext = {}) {
-    super(`timed out (${scope} timeout of ${timeoutMs} ms)`, info);
-    this.scope = scope;
-    this.timeoutMs = timeoutMs;
+    super(`timed out (${scope} timeout of ${timeoutMs} ms)`, { ...info, scope, timeoutMs } as ErrorContext);
   }
 }
 
@@ -225,8 +224,11 @@ export class AbortedError extends EntradaError {
   /** The signal's `reason`, as given to `abort()`. */
   declare readonly reason: unknown;
   constructor(reason: unknown, info: ErrorContext = {}) {
-    super(`aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, { ...info, cause: reason });
-    this.reason = reason;
+    super(`aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, {
+      ...info,
+      cause: reason,
+      reason,
+    } as ErrorContext);
   }
 }
 
@@ -238,8 +240,7 @@ export class InvalidArgumentError extends EntradaError {
   /** The option at fault, e.g. `locale` or `idempotencyKey`. */
   declare readonly argument: string;
   constructor(argument: string, message: string, info: ErrorContext = {}) {
-    super(message, info);
-    this.argument = argument;
+    super(message, { ...info, argument } as ErrorContext);
   }
 }
 
@@ -258,9 +259,11 @@ export class UnexpectedBodyError extends EntradaError {
     contentType: string | undefined,
     info: ErrorContext & { status: number },
   ) {
-    super(`${info.status} unexpected ${contentType ?? "body without content type"}: ${reason}`, info);
-    this.body = body;
-    this.contentType = contentType;
+    super(`${info.status} unexpected ${contentType ?? "body without content type"}: ${reason}`, {
+      ...info,
+      body,
+      contentType,
+    } as ErrorContext);
   }
 }
 

@@ -3,9 +3,6 @@
  * before the first attempt and reused by every retry of that call, never by another call.
  */
 
-/** Visible ASCII except the quote and backslash, so the key travels as a bare value unchanged. */
-const KEY_CHARS = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-
 /** True for the methods the API treats as writes (they accept `Idempotency-Key`). */
 export function isWriteMethod(method: string): boolean {
   return /^(POST|PUT|PATCH|DELETE)$/i.test(method);
@@ -28,7 +25,8 @@ export function newIdempotencyKey(): string {
 
 /**
  * Validates a caller-supplied key: 1–255 visible ASCII characters without `"` and `\` (the contract's length
- * limit; keys are sent bare, as the contract allows). Returns an explanation when invalid.
+ * limit; keys are sent bare, as the contract allows: the quote and backslash excluded, they travel unchanged).
+ * Returns an explanation when invalid.
  */
 export function idempotencyKeyProblem(key: unknown): string | undefined {
   const problem =
@@ -36,7 +34,7 @@ export function idempotencyKeyProblem(key: unknown): string | undefined {
       ? "must be a non-empty string"
       : key.length > 255
         ? `is ${key.length} characters long; at most 255 are allowed`
-        : KEY_CHARS.test(key)
+        : /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(key)
           ? undefined
           : "may hold visible ASCII characters only (no spaces, quotes or backslashes)";
   return problem && `Idempotency key ${problem}`;

@@ -3,22 +3,26 @@
 import { InvalidArgumentError } from "./errors.ts";
 import type { CustomLocale } from "./transport.ts";
 
-const CULTURE_TAG = /^([A-Za-z]{2,3})-([A-Za-z]{2}|[0-9]{3})$/;
-
 /**
  * Normalizes a culture tag to `ll-RR` casing, or returns `undefined` when it is not of the form
  * `language-REGION`.
  * @example normalizeLocale("de-ch") // "de-CH"
  */
 export function normalizeLocale(tag: string): string | undefined {
-  const match = CULTURE_TAG.exec(tag.trim());
+  const match = /^([A-Za-z]{2,3})-([A-Za-z]{2}|[0-9]{3})$/.exec(tag.trim());
   if (!match) return undefined;
   return `${(match[1] as string).toLowerCase()}-${(match[2] as string).toUpperCase()}`;
 }
 
-/** Explains a bad tag in the words a developer needs to fix it. */
-export function localeProblem(tag: unknown): string {
-  return `Invalid locale ${JSON.stringify(tag)}: expected language-REGION, e.g. "de-CH".`;
+/**
+ * `tag` normalized (`undefined` when not given), or what `fail` does (it throws) with an explanation in the words
+ * a developer needs.
+ */
+export function checkedLocale(tag: unknown, fail: (problem: string) => never): string | undefined {
+  return tag === undefined
+    ? undefined
+    : (typeof tag === "string" && normalizeLocale(tag)) ||
+        fail(`Invalid locale ${JSON.stringify(tag)}: expected language-REGION, e.g. "de-CH".`);
 }
 
 /**
@@ -27,7 +31,7 @@ export function localeProblem(tag: unknown): string {
  * @example createClient({ baseUrl, sessionToken, locale: customLocale("de-AT") })
  */
 export function customLocale(tag: string): CustomLocale {
-  const normalized = typeof tag === "string" ? normalizeLocale(tag) : undefined;
-  if (normalized === undefined) throw new InvalidArgumentError("locale", localeProblem(tag));
-  return normalized as CustomLocale;
+  return checkedLocale(tag ?? null, (problem) => {
+    throw new InvalidArgumentError("locale", problem);
+  }) as CustomLocale;
 }

@@ -5,14 +5,14 @@
  * invalid arguments, aborts and network failures come back as `{ error }` too (`.orThrow` throws them).
  */
 
+import { InvalidArgumentError, isEntradaError, UnexpectedBodyError } from "./errors.ts";
 import {
-  AbortedError,
-  InvalidArgumentError,
-  isEntradaError,
-  NetworkError,
-  UnexpectedBodyError,
-} from "./errors.ts";
-import { callContext, errorFromResponse, isJsonContentType, Meta, parseSuccessJson } from "./response.ts";
+  callContext,
+  errorFromResponse,
+  isJsonContentType,
+  parseSuccessJson,
+  responseMeta,
+} from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, OperationMethod } from "./types.ts";
 
@@ -33,7 +33,7 @@ export interface OperationSpec {
 export function parseSection(section: string): OperationSpec[] {
   const [prefix, ...entries] = section.split("|");
   return entries.map((entry) => {
-    const [operationId = "", method = "GET", path = "", ...flags] = entry.split(" ");
+    const [operationId, method, path, ...flags] = entry.split(" ") as [string, string, string, ...string[]];
     const mode = (flags.find((flag) => flag !== "form") ?? "json") as ResponseMode;
     return { operationId, method, path: prefix + path, mode, form: flags.includes("form") };
   });
@@ -66,10 +66,11 @@ function queryString(query: Record<string, unknown> | undefined): string {
     if (value == null) return;
     if (Array.isArray(value)) for (const v of value) add(name, v);
     else if (typeof value === "object" && !(value instanceof Date))
-      for (const [k, v] of Object.entries(value)) add(`${name}[${k}]`, v);
+      for (const [k, v] of Object.entries(value)) add(name ? `${name}[${k}]` : k, v);
     else parts.push(`${encode(name)}=${encode(text(value))}`);
   };
-  for (const [name, value] of Object.entries(query ?? {})) add(name, value);
+  // The query object itself is the outermost object (its keys are the names).
+  add("", query);
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
@@ -79,17 +80,28 @@ export async function invoke(
   spec: OperationSpec,
   init: Init = {},
 ): Promise<EntradaResult<unknown>> {
-  const state: CallState = { attempts: 0, holdTimer: true, operationId: spec.operationId };
   const { params, body } = init;
   const { method, mode } = spec;
+  const state: CallState = {
+    attempts: 0,
+    operationId: spec.operationId,
+    // Binary bodies of 2xx as a Blob, everything else as text.
+    read: (r) => (mode === "blob" && r.ok ? r.blob() : r.text()),
+  };
   const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = params?.path?.[name];
     return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
   });
   const url = `${context.baseUrl}${path}${queryString(params?.query)}`;
-  let response: Response | undefined;
   const result = (outcome: { data: unknown } | { error: unknown }) =>
-    ({ ...outcome, response, meta: new Meta(response, state) }) as EntradaResult<unknown>;
+    ({
+      ...outcome,
+      response: state.response,
+      // Read from the headers when asked for (most calls never look).
+      get meta() {
+        return responseMeta(state, state.response);
+      },
+    }) as EntradaResult<unknown>;
   const fail = (error: unknown) => result({ error });
   try {
     // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
@@ -103,42 +115,42 @@ export async function invoke(
       headers.set("content-type", "application/x-www-form-urlencoded");
       const basic = context.basic();
       if (basic) headers.set("authorization", basic);
-      payload = new URLSearchParams(body as Record<string, string>).toString();
+      payload = `${new URLSearchParams(body as Record<string, string>)}`;
     } else if (body !== undefined) {
       headers.set("content-type", "application/json");
       payload = JSON.stringify(body);
     }
-    response = await context.transport.send(
-      new Request(url, { method, headers, body: payload ?? null }),
+    const response = await context.transport.send(
+      new Request(url, { method, headers, body: payload }),
       init,
       state,
     );
     const info = () => callContext(state, method, url, response);
     const contentType = response.headers.get("content-type");
-    const data = mode === "blob" && response.ok ? await response.blob() : await response.text();
+    const data = state.body;
     if (!response.ok)
       return fail(errorFromResponse(response.status, response.headers, data as string, info()));
     // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
     if (mode !== "json" && (mode !== "mixed" || !isJsonContentType(contentType))) return result({ data });
-    const parsed = parseSuccessJson(response.status === 204 ? "" : (data as string), contentType);
+    // (A 204's body is empty: `undefined`.)
+    const parsed = parseSuccessJson(data as string, contentType);
     const reason = parsed.ok ? spec.check?.(parsed.value) : parsed.reason;
     return reason
       ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()))
       : result({ data: (parsed as { value: unknown }).value });
   } catch (error) {
-    if (isEntradaError(error)) return fail(error);
-    const info = callContext(state, method, url, response, error);
+    // The transport fails with `EntradaError`s only (a body that broke off while it was read included); anything
+    // else is a request that could not be built: a body that is no JSON (a cycle, a BigInt), a header value with
+    // a newline.
     return fail(
-      init.signal?.aborted
-        ? new AbortedError(init.signal.reason, info)
-        : // A 2xx body that broke off while it was read (connection reset): a network error, like a failed fetch.
-          response
-          ? new NetworkError(`network error while reading the body: ${text(error)}`, info)
-          : // Building the request failed: a body that is no JSON (a cycle, a BigInt), a header value with a newline.
-            new InvalidArgumentError("init", `invalid request: ${text(error)}`, info),
+      isEntradaError(error)
+        ? error
+        : new InvalidArgumentError(
+            "init",
+            `invalid request: ${text(error)}`,
+            callContext(state, method, url, undefined, error),
+          ),
     );
-  } finally {
-    state.settle?.();
   }
 }
 

@@ -19,9 +19,13 @@ export function isJsonContentType(contentType: string | null | undefined): boole
 
 type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
 
-/** A JSON body parsed, or why it cannot be (`reason` when the content type is no JSON). */
-function parseJson(text: string, contentType: string | null | undefined, reason: string): Parsed {
-  if (!isJsonContentType(contentType)) return { ok: false, reason };
+/**
+ * The one JSON reading of a body (a 2xx's data, an error's problem details, a 409's problem type): parsed (empty:
+ * `undefined`), or why it cannot be used.
+ */
+export function parseSuccessJson(text: string, contentType: string | null | undefined): Parsed {
+  if (text === "") return { ok: true, value: undefined };
+  if (!isJsonContentType(contentType)) return { ok: false, reason: "expected a JSON body" };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
@@ -38,59 +42,44 @@ export function errorFromResponse(
   headers: Headers,
   text: string,
   info: ErrorContext,
-  now: number = Date.now(),
 ): EntradaError {
   const contentType = headers.get("content-type") ?? undefined;
   const details = { ...info, status };
-  const parsed = parseJson(text, contentType, "expected problem details");
+  const parsed = parseSuccessJson(text, contentType);
   if (parsed.ok) {
     const body = parsed.value as (Partial<ProblemDetails> & { error?: unknown }) | null;
     if (typeof body?.type === "string" && typeof body.title === "string") {
-      const retryAfterMs = parseRetryAfter(headers.get("retry-after"), now);
+      const retryAfterMs = parseRetryAfter(headers.get("retry-after"), Date.now());
       return new EntradaProblemError(body as ProblemDetails, {
         ...details,
-        retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+        retryAfter: retryAfterMs && Math.ceil(retryAfterMs / 1000),
       });
     }
     if (typeof body?.error === "string") return new OAuthError(body as { error: string }, details);
   }
   return new UnexpectedBodyError(
-    parsed.ok ? "the JSON body is neither problem details nor an OAuth error" : parsed.reason,
+    parsed.ok ? "neither problem details nor an OAuth error" : parsed.reason,
     text,
     contentType,
     details,
   );
 }
 
-/** Response meta, read from the headers on first access (most calls never look). */
-export class Meta implements ResponseMeta {
-  readonly #headers: Headers | undefined;
-  readonly idempotencyKey: string | undefined;
-  readonly attempts: number;
-  constructor(response: Response | undefined, state: CallState) {
-    this.#headers = response?.headers;
-    this.idempotencyKey = state.idempotencyKey;
-    this.attempts = state.attempts;
-  }
-  #get(name: string): string | undefined {
-    return this.#headers?.get(name) ?? undefined;
-  }
-  get logId(): string | undefined {
-    return this.#get("x-log-id");
-  }
-  get replayed(): boolean {
-    return this.#get("idempotent-replayed") === "true";
-  }
-  get contentLanguage(): string | undefined {
-    return this.#get("content-language");
-  }
-  get requestId(): string | undefined {
-    return this.#get("x-request-id");
-  }
-  toJSON(): ResponseMeta {
-    const { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts } = this;
-    return { logId, replayed, contentLanguage, idempotencyKey, requestId, attempts };
-  }
+/** What a call's final response (if any) said about it, with the call's attempts and idempotency key. */
+export function responseMeta(
+  state: CallState,
+  response: Response | undefined,
+): ResponseMeta & { toJSON(): ResponseMeta } {
+  const get = (name: string) => response?.headers.get(name) ?? undefined;
+  const meta = {
+    logId: get("x-log-id"),
+    replayed: get("idempotent-replayed") === "true",
+    contentLanguage: get("content-language"),
+    idempotencyKey: state.idempotencyKey,
+    requestId: get("x-request-id"),
+    attempts: state.attempts,
+  };
+  return { ...meta, toJSON: () => meta };
 }
 
 /**
@@ -105,16 +94,11 @@ export function callContext(
   cause?: unknown,
 ): ErrorContext & { status: number } {
   return {
-    ...new Meta(response, state).toJSON(),
+    ...responseMeta(state, response).toJSON(),
     status: response?.status as number,
     operationId: state.operationId,
     method,
     url,
     cause,
   };
-}
-
-/** Parses a 2xx JSON body (empty: `undefined`), or explains why it cannot be used. */
-export function parseSuccessJson(text: string, contentType: string | null): Parsed {
-  return text === "" ? { ok: true, value: undefined } : parseJson(text, contentType, "expected a JSON body");
 }

@@ -14,37 +14,34 @@ export interface RetryBudgetOptions {
   successRefund?: number;
 }
 
-export class RetryBudget {
-  declare readonly capacity: number;
-  declare readonly retryCost: number;
-  declare readonly timeoutCost: number;
-  declare readonly successRefund: number;
-  #tokens: number;
-
-  constructor(options: RetryBudgetOptions = {}) {
-    this.capacity = options.capacity ?? 20;
-    this.retryCost = options.retryCost ?? 1;
-    this.timeoutCost = options.timeoutCost ?? 2;
-    this.successRefund = options.successRefund ?? 0.2;
-    this.#tokens = this.capacity;
-  }
-
+export interface RetryBudget {
   /** Tokens currently available. */
-  get available(): number {
-    return this.#tokens;
-  }
-
+  readonly available: number;
   /** Spends the cost of one retry; false (and nothing spent) when the budget cannot cover it. */
-  tryAcquire(afterTimeout = false): boolean {
-    const cost = afterTimeout ? this.timeoutCost : this.retryCost;
-    if (this.#tokens < cost) return false;
-    this.#tokens -= cost;
-    return true;
-  }
-
+  tryAcquire(afterTimeout?: boolean): boolean;
   /** Records a response the server handled (any non-retryable status). */
-  recordSuccess(): void {
-    if (this.#tokens < this.capacity)
-      this.#tokens = Math.min(this.capacity, this.#tokens + this.successRefund);
-  }
+  recordSuccess(): void;
+}
+
+export function retryBudget({
+  capacity = 20,
+  retryCost = 1,
+  timeoutCost = 2,
+  successRefund = 0.2,
+}: RetryBudgetOptions = {}): RetryBudget {
+  let tokens = capacity;
+  return {
+    get available() {
+      return tokens;
+    },
+    tryAcquire(afterTimeout) {
+      const cost = afterTimeout ? timeoutCost : retryCost;
+      if (tokens < cost) return false;
+      tokens -= cost;
+      return true;
+    },
+    recordSuccess() {
+      tokens = Math.min(capacity, tokens + successRefund);
+    },
+  };
 }

@@ -34,11 +34,10 @@ export function resolveRetryPolicy(
 ): RetryPolicy {
   if (options === false) return { ...base, maxRetries: 0 };
   if (!options) return base;
+  // The settings given (one set to `undefined` keeps the base's).
   return {
-    maxRetries: options.maxRetries ?? base.maxRetries,
-    baseDelayMs: options.baseDelayMs ?? base.baseDelayMs,
-    maxDelayMs: options.maxDelayMs ?? base.maxDelayMs,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? base.maxRetryAfterMs,
+    ...base,
+    ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
   };
 }
 

@@ -56,22 +56,16 @@ export interface TokenLifetimeOptions {
   refreshAheadMs?: number;
 }
 
-const DEFAULT_MAX_AGE = 50 * 60_000;
-const DEFAULT_MARGIN = 60_000;
-const DEFAULT_REFRESH_AHEAD = 5 * 60_000;
-/** Pause after a failed background refresh before the next one is tried. */
-const BACKGROUND_RETRY_PAUSE = 5_000;
-
 /** When to stop using, and when to start refreshing, a token requested at `sentAt`. Pure. */
 export function tokenLifetime(
   sentAt: number,
   expiresInSeconds: number,
-  options: TokenLifetimeOptions = {},
+  { maxAgeMs = 50 * 60_000, safetyMarginMs = 60_000, refreshAheadMs = 5 * 60_000 }: TokenLifetimeOptions = {},
 ): { expiresAt: number; refreshAt: number } {
   const serverLifetime = Math.max(0, expiresInSeconds * 1000);
-  const margin = Math.min(options.safetyMarginMs ?? DEFAULT_MARGIN, serverLifetime * 0.1);
-  const lifetime = Math.max(0, Math.min(options.maxAgeMs ?? DEFAULT_MAX_AGE, serverLifetime - margin));
-  const ahead = Math.min(options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD, lifetime * 0.2);
+  const margin = Math.min(safetyMarginMs, serverLifetime * 0.1);
+  const lifetime = Math.max(0, Math.min(maxAgeMs, serverLifetime - margin));
+  const ahead = Math.min(refreshAheadMs, lifetime * 0.2);
   return { expiresAt: sentAt + lifetime, refreshAt: sentAt + lifetime - ahead };
 }
 
@@ -91,111 +85,100 @@ interface CachedToken {
   refreshAt: number;
 }
 
-export class TokenCache {
-  readonly #options: TokenCacheOptions;
-  readonly #now: () => number;
-  #credentials: ClientCredentials;
-  #token: CachedToken | undefined;
-  #inflight: Promise<CachedToken> | undefined;
-  #backgroundPausedUntil = 0;
-  /** The last token the server rejected; never adopted again from the store. */
-  #rejected: string | undefined;
-
-  constructor(options: TokenCacheOptions) {
-    this.#options = options;
-    this.#credentials = options.credentials;
-    this.#now = options.now ?? Date.now;
-  }
-
+/** The cache's side of the transport's `AuthProvider`, plus credential rotation. */
+export interface TokenCache {
   /** The cached token when it is usable now, without waiting; starts a background refresh when due. */
-  peek(): string | undefined {
-    const token = this.#token;
-    const now = this.#now();
-    if (!token || now >= token.expiresAt) return;
-    if (now >= token.refreshAt && !this.#inflight && now >= this.#backgroundPausedUntil) {
-      this.#refresh().catch(() => {
-        this.#backgroundPausedUntil = this.#now() + BACKGROUND_RETRY_PAUSE;
-      });
-    }
-    return token.accessToken;
-  }
-
+  peek(): string | undefined;
   /** A usable token: the cached one, or the result of the single in-flight request. */
-  async get(): Promise<string> {
-    return this.peek() ?? (await this.#refresh()).accessToken;
-  }
-
+  get(): Promise<string>;
   /** Drops `accessToken` after the server rejected it (a newer token is kept); true: asking again may help. */
-  invalidate(accessToken: string): true {
-    this.#rejected = accessToken;
-    if (this.#token?.accessToken !== accessToken) return true;
-    this.#token = undefined;
-    const { store, storeKey } = this.#options;
-    if (store?.delete && storeKey)
-      this.#use(async () => {
-        if ((await store.get(storeKey))?.accessToken === accessToken) await store.delete?.(storeKey);
-      });
-    return true;
-  }
-
+  invalidate(accessToken: string): true;
   /** Swaps the client credentials; calls in flight keep their token, later token requests use the new ones. */
-  setCredentials(credentials: ClientCredentials, options: { dropCachedToken?: boolean } = {}): void {
-    this.#credentials = credentials;
-    if (options.dropCachedToken) this.#token = undefined;
-  }
+  setCredentials(credentials: ClientCredentials, options?: { dropCachedToken?: boolean }): void;
+}
+
+export function tokenCache(options: TokenCacheOptions): TokenCache {
+  const { store, storeKey, requestToken, now = Date.now } = options;
+  let credentials = options.credentials;
+  let token: CachedToken | undefined;
+  let inflight: Promise<CachedToken> | undefined;
+  let backgroundPausedUntil = 0;
+  /** The last token the server rejected; never adopted again from the store. */
+  let rejected: string | undefined;
 
   /** Runs a store operation; a store that throws or rejects is ignored (the cache falls back to requesting). */
-  #use<T>(operation: () => Promise<T> | T): Promise<T | undefined> {
-    return Promise.resolve()
+  const use = <T>(operation: () => Promise<T> | T): Promise<T | undefined> =>
+    Promise.resolve()
       .then(operation)
       .catch(() => undefined);
-  }
 
-  #refresh(): Promise<CachedToken> {
-    if (this.#inflight) return this.#inflight;
-    const inflight = this.#obtain().finally(() => {
-      if (this.#inflight === inflight) this.#inflight = undefined;
-    });
-    this.#inflight = inflight;
-    return inflight;
-  }
-
-  async #obtain(): Promise<CachedToken> {
-    const { store, storeKey } = this.#options;
-    const stored = store && storeKey ? await this.#use(() => store.get(storeKey)) : undefined;
-    const now = this.#now();
+  const obtain = async (): Promise<CachedToken> => {
+    const stored = store && storeKey && (await use(() => store.get(storeKey)));
+    // Also the instant the token request is sent: a token's life is measured from it.
+    const sentAt = now();
     if (stored) {
       const refreshAt = stored.refreshAt ?? stored.expiresAt;
       // Adopt a shared token only while it is not yet due for refresh (and never one the server rejected).
-      if (stored.accessToken !== this.#rejected && now < refreshAt && now < stored.expiresAt) {
-        this.#token = { accessToken: stored.accessToken, expiresAt: stored.expiresAt, refreshAt };
-        return this.#token;
+      if (stored.accessToken !== rejected && sentAt < refreshAt && sentAt < stored.expiresAt) {
+        token = { ...stored, refreshAt };
+        return token;
       }
     }
-    const sentAt = this.#now();
-    const grant = await this.#requestWithRotation();
-    const token: CachedToken = {
-      accessToken: grant.accessToken,
-      ...tokenLifetime(sentAt, grant.expiresIn, this.#options),
-    };
-    this.#token = token;
-    if (store && storeKey) await this.#use(() => store.set(storeKey, { ...token, scope: grant.scope }));
-    return token;
-  }
-
-  async #requestWithRotation(): Promise<TokenGrant> {
-    const credentials = this.#credentials;
+    const sent = credentials;
+    let grant: TokenGrant;
     try {
-      return await this.#options.requestToken(credentials);
+      grant = await requestToken(sent);
     } catch (error) {
       // The credentials changed while the request was under way: repeat it once with the new ones.
-      if (
-        this.#credentials === credentials ||
-        !(error instanceof OAuthError) ||
-        error.error !== "invalid_client"
-      )
+      if (credentials === sent || !(error instanceof OAuthError) || error.error !== "invalid_client")
         throw error;
-      return await this.#options.requestToken(this.#credentials);
+      grant = await requestToken(credentials);
     }
-  }
+    const fresh: CachedToken = {
+      accessToken: grant.accessToken,
+      ...tokenLifetime(sentAt, grant.expiresIn, options),
+    };
+    token = fresh;
+    if (store && storeKey) await use(() => store.set(storeKey, { ...fresh, scope: grant.scope }));
+    return fresh;
+  };
+
+  /** The single in-flight token request (the store first, then the token endpoint). */
+  const refresh = (): Promise<CachedToken> => {
+    inflight ??= obtain().finally(() => {
+      inflight = undefined;
+    });
+    return inflight;
+  };
+
+  const peek = (): string | undefined => {
+    const at = now();
+    if (!token || at >= token.expiresAt) return;
+    if (at >= token.refreshAt && !inflight && at >= backgroundPausedUntil)
+      refresh().catch(() => {
+        // A failed background refresh is tried again 5 s later at the earliest.
+        backgroundPausedUntil = now() + 5_000;
+      });
+    return token.accessToken;
+  };
+
+  return {
+    peek,
+    get: async () => peek() ?? (await refresh()).accessToken,
+    invalidate(accessToken) {
+      rejected = accessToken;
+      if (token?.accessToken === accessToken) {
+        token = undefined;
+        if (store?.delete && storeKey)
+          use(async () => {
+            if ((await store.get(storeKey))?.accessToken === accessToken) await store.delete?.(storeKey);
+          });
+      }
+      return true;
+    },
+    setCredentials(next, { dropCachedToken } = {}) {
+      credentials = next;
+      if (dropCachedToken) token = undefined;
+    },
+  };
 }

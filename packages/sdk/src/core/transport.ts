@@ -6,7 +6,7 @@
  */
 
 import type { Culture } from "../generated/problems.ts";
-import { Deadlines } from "./deadlines.ts";
+import { type Deadlines, newDeadlines } from "./deadlines.ts";
 import {
   AbortedError,
   type EntradaError,
@@ -17,8 +17,8 @@ import {
   TimeoutError,
 } from "./errors.ts";
 import { idempotencyKeyProblem, isWriteMethod, newIdempotencyKey } from "./idempotency.ts";
-import { localeProblem, normalizeLocale } from "./language.ts";
-import { callContext, isJsonContentType } from "./response.ts";
+import { checkedLocale } from "./language.ts";
+import { callContext, parseSuccessJson } from "./response.ts";
 import {
   DEFAULT_RETRY,
   isRetryableStatus,
@@ -28,7 +28,7 @@ import {
   resolveRetryPolicy,
   retryDelay,
 } from "./retry.ts";
-import { RetryBudget, type RetryBudgetOptions } from "./retry-budget.ts";
+import { type RetryBudget, type RetryBudgetOptions, retryBudget } from "./retry-budget.ts";
 
 /** Where bearer tokens come from: a client-credentials cache, a static token or a token function. */
 export interface AuthProvider {
@@ -48,14 +48,15 @@ export type FetchLike = (request: Request, init?: { signal?: AbortSignal }) => P
 
 export interface TransportConfig {
   fetch: FetchLike;
-  auth: AuthProvider | undefined;
-  locale: string | undefined;
+  /** Set once the client knows its credentials. */
+  auth?: AuthProvider | undefined;
+  locale?: string | undefined;
   /** Client-wide extra headers (`Authorization` excluded: credentials own it). */
-  headers: Headers | undefined;
+  headers?: Headers | undefined;
   /** Sent as `User-Agent` outside browsers. */
-  userAgent: string | undefined;
+  userAgent?: string | undefined;
   timeoutMs: number;
-  totalTimeoutMs: number | undefined;
+  totalTimeoutMs?: number | undefined;
   retry: RetryPolicy;
   budget: RetryBudget | undefined;
   /** The API's origin followed by `/`: bearer tokens are sent to URLs under it only. */
@@ -102,13 +103,17 @@ export interface CallOptions {
 
 /** What the transport reports back about one call. */
 export interface CallState {
-  /** Set by the caller: keep the final attempt's timer running until `settle()` (body read included). */
-  holdTimer?: boolean | undefined;
   operationId?: string | undefined;
   attempts: number;
   idempotencyKey?: string | undefined;
-  /** Clears the final attempt's timer; set when `holdTimer` was requested. */
-  settle?: (() => void) | undefined;
+  /**
+   * Set by the caller: reads the final response's body within the final attempt's timeout, deadline and abort
+   * (a failure is that attempt's `EntradaError`); what it returns lands in `body`.
+   */
+  read?: ((response: Response) => Promise<unknown>) | undefined;
+  body?: unknown;
+  /** The final response, set before `read` runs (so a body that broke off is reported with it). */
+  response?: Response | undefined;
 }
 
 const noop = () => {};
@@ -119,230 +124,227 @@ function discard(response: Response): void {
 
 /** `409` whose problem type is `idempotency-key-in-use`: the first attempt is still running on the server. */
 function isKeyInUse(text: string, response: Response): boolean {
-  try {
-    return (
-      isJsonContentType(response.headers.get("content-type")) &&
-      JSON.parse(text).type.endsWith("/idempotency-key-in-use")
-    );
-  } catch {
-    return false;
-  }
+  const parsed = parseSuccessJson(text, response.headers.get("content-type"));
+  return parsed.ok && /\/idempotency-key-in-use$/.test((parsed.value as { type?: string })?.type as string);
 }
 
-export class Transport {
+/** Sends requests through the pipeline; `config` is the client's (its `auth` set once the credentials are known). */
+export interface Transport {
   readonly config: TransportConfig;
-
-  constructor(config: TransportConfig) {
-    this.config = config;
-  }
-
   /**
-   * Sends `request` with retries and returns the final response, its body unread (with `holdTimer`, the attempt's
-   * timeout keeps running until `state.settle()`, so reading the body is covered too). Throws `EntradaError`s only: network, timeout,
+   * Sends `request` with retries and returns the final response, its body unread (or read by `state.read` into
+   * `state.body`, under the attempt's timeout). Throws `EntradaError`s only: network, timeout,
    * aborted (`call.signal`), invalid-argument, or the token request's error. Headers: the request's own (a call's
    * `headers` included) beat the client's `locale`, which beats the client's `headers`; `call.locale` and
    * `call.idempotencyKey` beat everything, and the credentials own `Authorization`.
    */
-  async send(request: Request, call: CallOptions, state: CallState): Promise<Response> {
-    const cfg = this.config;
-    const { method, headers, url } = request;
-    const write = isWriteMethod(method);
-    const given = call.idempotencyKey;
-    let key: string | undefined;
-    const info = (response?: Response, cause?: unknown) => callContext(state, method, url, response, cause);
-    const invalid = (argument: string, problem: string) => {
-      throw new InvalidArgumentError(argument, problem, info());
-    };
+  send(request: Request, call: CallOptions, state: CallState): Promise<Response>;
+}
 
-    if (call.locale !== undefined) {
-      const locale = typeof call.locale === "string" && normalizeLocale(call.locale);
-      if (!locale) invalid("locale", localeProblem(call.locale));
-      headers.set("accept-language", locale as string);
-    } else if (cfg.locale && !headers.has("accept-language")) headers.set("accept-language", cfg.locale);
-    if (cfg.headers)
-      for (const [name, value] of cfg.headers) if (!headers.has(name)) headers.set(name, value);
-    if (given !== undefined) headers.delete("idempotency-key");
-    if (cfg.userAgent) headers.set("user-agent", cfg.userAgent);
-    if (write) {
-      // `null`: no key (the write is then never retried); none given: the request's own, else a new UUID.
-      if (given != null) {
-        const problem = idempotencyKeyProblem(given);
-        if (problem) invalid("idempotencyKey", problem);
+function transport(cfg: TransportConfig): Transport {
+  return {
+    config: cfg,
+    async send(request, call, state) {
+      const { method, headers, url } = request;
+      const write = isWriteMethod(method);
+      const given = call.idempotencyKey;
+      let key: string | undefined;
+      const info = (response?: Response, cause?: unknown) => callContext(state, method, url, response, cause);
+      const invalid = (argument: string, problem: string): never => {
+        throw new InvalidArgumentError(argument, problem, info());
+      };
+
+      const locale =
+        checkedLocale(call.locale, (problem) => invalid("locale", problem)) ??
+        (!headers.has("accept-language") && cfg.locale);
+      if (locale) headers.set("accept-language", locale);
+      if (cfg.headers)
+        for (const [name, value] of cfg.headers) if (!headers.has(name)) headers.set(name, value);
+      if (given !== undefined) headers.delete("idempotency-key");
+      if (cfg.userAgent) headers.set("user-agent", cfg.userAgent);
+      if (write) {
+        // `null`: no key (the write is then never retried); none given: the request's own, else a new UUID.
+        if (given != null) {
+          const problem = idempotencyKeyProblem(given);
+          if (problem) invalid("idempotencyKey", problem);
+        }
+        key = given === null ? undefined : (given ?? headers.get("idempotency-key") ?? newIdempotencyKey());
+        if (key) headers.set("idempotency-key", key);
       }
-      key = given === null ? undefined : (given ?? headers.get("idempotency-key") ?? newIdempotencyKey());
-      if (key) headers.set("idempotency-key", key);
-    }
-    state.idempotencyKey = key;
+      state.idempotencyKey = key;
 
-    const policy = call.retry === undefined ? cfg.retry : resolveRetryPolicy(cfg.retry, call.retry);
-    const body = request.body && (await request.arrayBuffer());
-    const timeoutMs = call.timeoutMs ?? cfg.timeoutMs;
-    const totalMs = call.totalTimeoutMs ?? cfg.totalTimeoutMs;
-    const deadline = totalMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + totalMs;
-    const signal = call.signal;
-    // A request that brings its own Authorization (the token request's Basic credentials) keeps it, and the
-    // token never travels to another origin (say, an absolute link from a response pointing elsewhere).
-    const auth = !headers.has("authorization") && url.startsWith(cfg.origin) ? cfg.auth : undefined;
-    let retries = 0;
-    let authRetried = false;
-    /** The backoff before the current attempt (ms). */
-    let delay: number | undefined = 0;
-    const total = () => new TimeoutError("total", totalMs ?? 0, info());
-    /** The wait before the next attempt, or `undefined` when the call must end (budget spent if not). */
-    const backoff = (retryAfterMs: number | undefined, afterTimeout: boolean): number | undefined => {
-      // Writes are retried only when the server can recognise the repeat by its key.
-      if ((write && !key) || retries >= policy.maxRetries) return;
-      const wait = retryDelay(++retries, policy, retryAfterMs);
-      if (
-        wait !== undefined &&
-        Date.now() + wait < deadline &&
-        cfg.budget?.tryAcquire(afterTimeout) !== false
-      )
-        return wait;
-    };
+      const policy = resolveRetryPolicy(cfg.retry, call.retry);
+      const body = request.body && (await request.arrayBuffer());
+      const timeoutMs = call.timeoutMs ?? cfg.timeoutMs;
+      const totalMs = call.totalTimeoutMs ?? cfg.totalTimeoutMs;
+      const deadline = totalMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + totalMs;
+      const signal = call.signal;
+      // A request that brings its own Authorization (the token request's Basic credentials) keeps it, and the
+      // token never travels to another origin (say, an absolute link from a response pointing elsewhere).
+      const auth = !headers.has("authorization") && url.startsWith(cfg.origin) ? cfg.auth : undefined;
+      let retries = 0;
+      let authRetried = false;
+      /** The backoff before the current attempt (ms). */
+      let delay: number | undefined = 0;
+      const total = () => new TimeoutError("total", totalMs ?? 0, info());
+      /** The wait before the next attempt, or `undefined` when the call must end (budget spent if not). */
+      const backoff = (retryAfterMs: number | undefined, afterTimeout: boolean): number | undefined => {
+        // Writes are retried only when the server can recognise the repeat by its key.
+        if ((write && !key) || retries >= policy.maxRetries) return;
+        const wait = retryDelay(++retries, policy, retryAfterMs);
+        // No wait (a `Retry-After` beyond the cap) counts as past the deadline.
+        if (Date.now() + (wait ?? deadline) < deadline && cfg.budget?.tryAcquire(afterTimeout) !== false)
+          return wait;
+      };
 
-    for (;;) {
-      state.attempts++;
-      const start = Date.now() + delay;
-      const remaining = deadline - start;
-      if (remaining <= 0) throw total();
-      if (signal?.aborted) throw new AbortedError(signal.reason, info());
-      const controller = new AbortController();
-      // Every abort (attempt timeout, deadline, the caller's signal) rejects `stopped`, which every wait of the
-      // attempt (backoff, token, fetch, body) races against — so a fetch or token function that ignores its
-      // signal cannot hold the call.
-      let stop!: (reason: unknown) => void;
-      const stopped = new Promise<never>((_, reject) => {
-        stop = reject;
-      });
-      stopped.catch(noop);
-      const abort = (reason: unknown) => {
-        controller.abort(reason);
-        stop(reason);
-      };
-      // The attempt's timeout runs on the client's shared timer (unref'd: in-flight sockets keep a process alive).
-      // The backoff gets a timer of its own that does keep it alive — a CLI waiting to retry must not just exit.
-      let backedOff: (() => void) | undefined;
-      const wait = delay ? setTimeout(() => backedOff?.(), delay) : undefined;
-      const timer = cfg.deadlines.add(start + Math.min(timeoutMs, remaining), () =>
-        abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, info()) : total()),
-      );
-      const onAbort = () => abort(signal?.reason);
-      signal?.addEventListener("abort", onAbort);
-      const cleanup = () => {
-        clearTimeout(wait);
-        cfg.deadlines.delete(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      /** The error a failure of this attempt ends in, and whether another attempt may help. */
-      const classify = (error: unknown, response?: Response): [EntradaError, boolean] => {
-        cleanup();
-        if (signal?.aborted) return [new AbortedError(signal.reason, info(response)), false];
-        const reason = controller.signal.reason;
-        if (reason instanceof TimeoutError) return [reason, reason.scope === "attempt"];
-        // Errors of the token request (OAuth, its own network failure) are final: it already retried.
-        if (isEntradaError(error)) return [error, false];
-        const message = error instanceof Error ? error.message : String(error);
-        return [new NetworkError(`network error: ${message}`, info(response, error)), true];
-      };
-      const readText = (response: Response) =>
-        Promise.race([response.text(), stopped]).catch((error) => {
-          throw classify(error, response)[0];
+      for (;;) {
+        state.attempts++;
+        const start = Date.now() + delay;
+        const remaining = deadline - start;
+        if (remaining <= 0) throw total();
+        if (signal?.aborted) throw new AbortedError(signal.reason, info());
+        const controller = new AbortController();
+        // Every abort (attempt timeout, deadline, the caller's signal) rejects `stopped`, which every wait of the
+        // attempt (backoff, token, fetch, body) races against — so a fetch or token function that ignores its
+        // signal cannot hold the call.
+        let stop!: (reason: unknown) => void;
+        const stopped = new Promise<never>((_, reject) => {
+          stop = reject;
         });
+        stopped.catch(noop);
+        const abort = (reason: unknown) => {
+          controller.abort(reason);
+          stop(reason);
+        };
+        // The attempt's timeout runs on the client's shared timer (unref'd: in-flight sockets keep a process alive).
+        // The backoff gets a timer of its own that does keep it alive — a CLI waiting to retry must not just exit.
+        let wait: ReturnType<typeof setTimeout> | undefined;
+        const timer = cfg.deadlines.add(start + Math.min(timeoutMs, remaining), () =>
+          abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, info()) : total()),
+        );
+        const onAbort = () => abort(signal?.reason);
+        signal?.addEventListener("abort", onAbort);
+        const cleanup = () => {
+          clearTimeout(wait);
+          cfg.deadlines.delete(timer);
+          signal?.removeEventListener("abort", onAbort);
+        };
+        /** The error a failure of this attempt ends in, and whether another attempt may help. */
+        const classify = (error: unknown, response?: Response): [EntradaError, boolean] => {
+          cleanup();
+          if (signal?.aborted) return [new AbortedError(signal.reason, info(response)), false];
+          const reason = controller.signal.reason;
+          if (reason instanceof TimeoutError) return [reason, reason.scope === "attempt"];
+          // Errors of the token request (OAuth, its own network failure) are final: it already retried.
+          if (isEntradaError(error)) return [error, false];
+          return [
+            new NetworkError(
+              `network error: ${(error as Error)?.message ?? String(error)}`,
+              info(response, error),
+            ),
+            true,
+          ];
+        };
+        const read = (response: Response, reader: (response: Response) => Promise<unknown>) =>
+          Promise.race([reader(response), stopped]).catch((error) => {
+            throw classify(error, response)[0];
+          });
 
-      let response: Response;
-      let token: string | undefined;
-      try {
-        if (wait)
-          await Promise.race([
-            new Promise<void>((resolve) => {
-              backedOff = resolve;
-            }),
-            stopped,
-          ]);
-        token =
-          auth &&
-          (auth.peek() ??
-            (await Promise.race([
-              // A token function that throws (your backend refused a session) is an auth failure, not a network
-              // one: final, with its error as the cause.
-              auth.get().catch((error: unknown) => {
-                throw isEntradaError(error)
-                  ? error
-                  : new OAuthError(
-                      {
-                        error: "token_unavailable",
-                        error_description: (error as Error)?.message ?? String(error),
-                      },
-                      info(undefined, error),
-                    );
+        let response: Response;
+        let token: string | undefined;
+        try {
+          if (delay)
+            await Promise.race([
+              new Promise((resolve) => {
+                wait = setTimeout(resolve, delay);
               }),
               stopped,
-            ])));
-        // Every retry gets a fresh request with the buffered body. Built from the URL, not from `request`: a
-        // `Request` made from another one follows its signal, which costs far more than the copy.
-        const attempt =
-          state.attempts === 1 && !body
-            ? request
-            : new Request(url, {
+            ]);
+          token =
+            auth &&
+            (auth.peek() ??
+              (await Promise.race([
+                // A token function that throws (your backend refused a session) is an auth failure, not a network
+                // one: final, with its error as the cause.
+                auth.get().catch((error: unknown) => {
+                  throw isEntradaError(error)
+                    ? error
+                    : new OAuthError(
+                        {
+                          error: "token_unavailable",
+                          error_description: (error as Error)?.message ?? String(error),
+                        },
+                        info(undefined, error),
+                      );
+                }),
+                stopped,
+              ])));
+          // A request without a body is sent as it is, again on a retry; one with a body gets a fresh request
+          // with the buffered body on every attempt. Built from the URL, not from `request`: a `Request` made from
+          // another one follows its signal, which costs far more than the copy.
+          const attempt = body
+            ? new Request(url, {
                 method,
                 headers,
-                body: body || null,
+                body,
                 redirect: request.redirect,
                 credentials: request.credentials,
                 cache: request.cache,
                 keepalive: request.keepalive,
-              });
-        if (token) attempt.headers.set("authorization", `Bearer ${token}`);
-        // The signal goes as init.signal, as fetch takes it.
-        response = await Promise.race([cfg.fetch(attempt, { signal: controller.signal }), stopped]);
-      } catch (error) {
-        const [failure, retryable] = classify(error);
-        delay = retryable ? backoff(undefined, failure instanceof TimeoutError) : undefined;
-        if (delay === undefined) throw failure;
-        continue;
-      }
+              })
+            : request;
+          if (token) attempt.headers.set("authorization", `Bearer ${token}`);
+          // The signal goes as init.signal, as fetch takes it.
+          response = await Promise.race([cfg.fetch(attempt, { signal: controller.signal }), stopped]);
+        } catch (error) {
+          const [failure, retryable] = classify(error);
+          delay = retryable ? backoff(undefined, failure instanceof TimeoutError) : undefined;
+          if (delay === undefined) throw failure;
+          continue;
+        }
 
-      const status = response.status;
-      const challenge = response.headers.get("www-authenticate");
-      if (
-        status === 401 &&
-        token &&
-        !authRetried &&
-        (!challenge || /invalid_token/i.test(challenge)) &&
-        (auth as AuthProvider).invalidate(token)
-      ) {
-        authRetried = true;
+        const status = response.status;
+        if (
+          status === 401 &&
+          token &&
+          !authRetried &&
+          // A challenge that names another error (`insufficient_scope`) is not cured by a new token.
+          /invalid_token/i.test(response.headers.get("www-authenticate") ?? "invalid_token") &&
+          (auth as AuthProvider).invalidate(token)
+        ) {
+          authRetried = true;
+          cleanup();
+          discard(response);
+          delay = 0;
+          continue;
+        }
+
+        let text: string | undefined;
+        let retryable = isRetryableStatus(status);
+        if (status === 409 && key) {
+          text = (await read(response, (r) => r.text())) as string;
+          retryable = isKeyInUse(text, response);
+        }
+        delay = retryable
+          ? backoff(parseRetryAfter(response.headers.get("retry-after"), Date.now()), false)
+          : undefined;
+        if (delay !== undefined) {
+          cleanup();
+          if (text === undefined) discard(response);
+          continue;
+        }
+        if (!retryable) cfg.budget?.recordSuccess();
+
+        state.response = response;
+        if (state.read) state.body = text ?? (await read(response, state.read));
         cleanup();
-        discard(response);
-        delay = 0;
-        continue;
+        // A 409 body already read (to look for `idempotency-key-in-use`) is handed back readable.
+        return text === undefined
+          ? response
+          : new Response(text, { status, statusText: response.statusText, headers: response.headers });
       }
-
-      let text: string | undefined;
-      let retryable = isRetryableStatus(status);
-      if (status === 409 && key) {
-        text = await readText(response);
-        retryable = isKeyInUse(text, response);
-      }
-      delay = retryable
-        ? backoff(parseRetryAfter(response.headers.get("retry-after"), Date.now()), false)
-        : undefined;
-      if (delay !== undefined) {
-        cleanup();
-        if (text === undefined) discard(response);
-        continue;
-      }
-      if (!retryable) cfg.budget?.recordSuccess();
-
-      if (state.holdTimer) state.settle = cleanup;
-      else cleanup();
-      // A 409 body already read (to look for `idempotency-key-in-use`) is handed back readable.
-      return text === undefined
-        ? response
-        : new Response(text, { status, statusText: response.statusText, headers: response.headers });
-    }
-  }
+    },
+  };
 }
 
 /** Where a client keeps its transport, so the BI feed (`biFeed({ client })`) rides on the same pipeline. */
@@ -367,17 +369,13 @@ export function newTransport(options: TransportOptions): Transport {
   const headers = options.headers;
   // `Authorization` belongs to the credentials, never to the client-wide headers.
   headers?.delete("authorization");
-  return new Transport({
-    fetch: options.fetch,
-    auth: undefined,
-    locale: options.locale,
-    headers,
-    userAgent: options.userAgent,
+  return transport({
+    // fetch, locale, headers, userAgent, totalTimeoutMs as given (other options ride along unused).
+    ...options,
     timeoutMs: options.timeoutMs ?? 30_000,
-    totalTimeoutMs: options.totalTimeoutMs,
     retry: resolveRetryPolicy(DEFAULT_RETRY, retry),
-    budget: budget === false ? undefined : new RetryBudget(budget),
-    deadlines: new Deadlines(),
+    budget: budget === false ? undefined : retryBudget(budget),
+    deadlines: newDeadlines(),
     origin: `${new URL(options.baseUrl).origin}/`,
   });
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Deadlines } from "../../src/core/deadlines.ts";
+import { newDeadlines } from "../../src/core/deadlines.ts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -8,7 +8,7 @@ afterEach(() => {
 describe("Deadlines (one shared timer for attempt timeouts)", () => {
   it("fires each deadline at its time, earliest first, and never a deleted one", async () => {
     vi.useFakeTimers({ now: 0 });
-    const deadlines = new Deadlines();
+    const deadlines = newDeadlines();
     const fired: string[] = [];
     deadlines.add(300, () => fired.push("c"));
     deadlines.add(100, () => fired.push("a"));
@@ -26,14 +26,14 @@ describe("Deadlines (one shared timer for attempt timeouts)", () => {
 
   it("uses one timer however many deadlines are pending", () => {
     vi.useFakeTimers({ now: 0 });
-    const deadlines = new Deadlines();
+    const deadlines = newDeadlines();
     for (let i = 0; i < 1000; i++) deadlines.add(30_000 + i, () => undefined);
     expect(vi.getTimerCount()).toBe(1);
   });
 
   it("stays bounded under churn (finished entries are compacted)", () => {
     vi.useFakeTimers({ now: 0 });
-    const deadlines = new Deadlines();
+    const deadlines = newDeadlines();
     const fired = vi.fn();
     for (let i = 0; i < 100_000; i++) deadlines.delete(deadlines.add(30_000 + i, fired));
     expect(deadlines.size).toBe(0);
@@ -49,7 +49,7 @@ describe("Deadlines (one shared timer for attempt timeouts)", () => {
 
   it("re-arms for a sooner deadline added later", async () => {
     vi.useFakeTimers({ now: 0 });
-    const deadlines = new Deadlines();
+    const deadlines = newDeadlines();
     const fired: number[] = [];
     deadlines.add(10_000, () => fired.push(10_000));
     deadlines.add(50, () => fired.push(50));

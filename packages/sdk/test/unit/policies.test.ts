@@ -22,7 +22,7 @@ import {
   resolveRetryPolicy,
   retryDelay,
 } from "../../src/core/retry.ts";
-import { RetryBudget } from "../../src/core/retry-budget.ts";
+import { retryBudget } from "../../src/core/retry-budget.ts";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -67,7 +67,7 @@ describe("retry policy", () => {
   });
 
   it("spends and refunds a bounded retry budget", () => {
-    const budget = new RetryBudget({ capacity: 3, retryCost: 1, timeoutCost: 2, successRefund: 0.5 });
+    const budget = retryBudget({ capacity: 3, retryCost: 1, timeoutCost: 2, successRefund: 0.5 });
     expect(budget.tryAcquire(true)).toBe(true);
     expect(budget.tryAcquire()).toBe(true);
     expect(budget.tryAcquire()).toBe(false);

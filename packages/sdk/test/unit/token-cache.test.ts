@@ -4,9 +4,9 @@ import { memoryTokenStore } from "../../src/core/memory-token-store.ts";
 import {
   type ClientCredentials,
   type StoredToken,
-  TokenCache,
   type TokenGrant,
   type TokenStore,
+  tokenCache,
   tokenLifetime,
 } from "../../src/core/token-cache.ts";
 import { deferred } from "../helpers.ts";
@@ -60,7 +60,7 @@ describe("TokenCache", () => {
       pending.push(d);
       return d.promise;
     });
-    const cache = new TokenCache({
+    const cache = tokenCache({
       credentials: creds,
       requestToken,
       now: time.now,
@@ -190,7 +190,7 @@ describe("TokenCache", () => {
       refreshAt: time.now() + 500_000,
     });
     const requestToken = vi.fn();
-    const cache = new TokenCache({ credentials: creds, requestToken, now: time.now, store, storeKey: "k" });
+    const cache = tokenCache({ credentials: creds, requestToken, now: time.now, store, storeKey: "k" });
     expect(await cache.get()).toBe("shared");
     expect(requestToken).not.toHaveBeenCalled();
   });
