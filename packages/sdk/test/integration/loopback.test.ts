@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createClient, TimeoutError } from "../../src/index.ts";
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
@@ -30,25 +30,38 @@ function token(res: ServerResponse): void {
 }
 
 it("aborts a hanging request at its timeout: the server sees the connection close", async () => {
+  const arrived: string[] = [];
   const closed: string[] = [];
   handler = (req, _body, res) => {
     if (req.url === "/connect/token") return token(res);
+    arrived.push(req.url ?? "");
     res.on("close", () => closed.push(req.url ?? ""));
     // Never answers.
   };
-  const client = createClient({
-    baseUrl: base,
-    clientId: "a",
-    clientSecret: "b",
-    timeoutMs: 1_000,
-    retry: false,
-  });
-  // The token first, so the attempt timeout is the hanging call's alone (a loaded machine can be slow to connect).
-  await client.getAccessToken();
-  const { error } = await client.shop.listVenues();
-  expect(error).toBeInstanceOf(TimeoutError);
-  expect(error).toMatchObject({ kind: "timeout", scope: "attempt", method: "GET" });
-  await expect.poll(() => closed, { timeout: 5_000 }).toEqual(["/shop/v1/discovery/venues"]);
+  // The client's clock is faked (the sockets are real): the timeout fires when the test moves the clock, after the
+  // request has reached the server, so a slow machine cannot time it out early and no test time is spent waiting.
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+  try {
+    const client = createClient({
+      baseUrl: base,
+      clientId: "a",
+      clientSecret: "b",
+      timeoutMs: 1_000,
+      retry: false,
+    });
+    await client.getAccessToken();
+    const call = client.shop.listVenues();
+    await expect.poll(() => arrived, { timeout: 5_000 }).toEqual(["/shop/v1/discovery/venues"]);
+    vi.advanceTimersByTime(999);
+    expect(closed).toEqual([]);
+    vi.advanceTimersByTime(1);
+    const { error } = await call;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ kind: "timeout", scope: "attempt", method: "GET", timeoutMs: 1_000 });
+    await expect.poll(() => closed, { timeout: 5_000 }).toEqual(["/shop/v1/discovery/venues"]);
+  } finally {
+    vi.useRealTimers();
+  }
 });
 
 it("re-sends the same body and key on retry after a 503", async () => {
@@ -70,7 +83,8 @@ it("re-sends the same body and key on retry after a 503", async () => {
     res.writeHead(201, { "content-type": "application/json", "x-log-id": "log_1" });
     res.end(JSON.stringify({ id: "crt_1" }));
   };
-  const client = createClient({ baseUrl: base, clientId: "a", clientSecret: "b" });
+  // A 1 ms backoff base: the test checks what is re-sent, not how long the client waits.
+  const client = createClient({ baseUrl: base, clientId: "a", clientSecret: "b", retry: { baseDelayMs: 1 } });
   const { data, meta } = await client.shop.createCart.orThrow({ body: { currency: "CHF" } });
   expect(data).toEqual({ id: "crt_1" });
   expect(meta.attempts).toBe(2);

@@ -4,7 +4,7 @@
  */
 import { createMock } from "@entrada/mock-server/msw";
 import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { biFeed, odata } from "../../src/bi/index.ts";
 import { createClient, type EntradaClientOptions, EntradaProblemError, paginate } from "../../src/index.ts";
 
@@ -176,16 +176,40 @@ describe("against the mock server", () => {
     expect(counter.api).toBe(2);
   });
 
-  it("honours 429 Retry-After from the mock", async () => {
+  it("honours 429 Retry-After from the mock: the retry waits the server's second, not its own backoff", async () => {
     await control("POST", "/faults", {
       kind: "rate-limit",
       operationId: "listVenues",
       times: 1,
       retryAfterSeconds: 1,
     });
-    const { client } = countingClient();
-    const { meta } = await client.shop.listVenues.orThrow();
-    expect(meta.attempts).toBe(2);
+    // Fake clock for the client (msw answers in-process): the test moves time instead of waiting for it.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const sent: number[] = [];
+      const answered: number[] = [];
+      // A 1 ms backoff: only the server's Retry-After can make the client wait a second.
+      const client = createClient({
+        ...DEMO,
+        retry: { baseDelayMs: 1 },
+        fetch: async (request: Request) => {
+          const api = new URL(request.url).pathname !== "/connect/token";
+          if (api) sent.push(Date.now());
+          const response = await fetch(request);
+          if (api) answered.push(Date.now());
+          return response;
+        },
+      });
+      const call = client.shop.listVenues.orThrow();
+      await expect.poll(() => answered.length, { timeout: 5_000 }).toBe(1);
+      for (let step = 0; step < 40 && sent.length < 2; step++) await vi.advanceTimersByTimeAsync(50);
+      const { meta } = await call;
+      expect(meta.attempts).toBe(2);
+      expect(sent).toHaveLength(2);
+      expect((sent[1] as number) - (answered[0] as number)).toBeGreaterThanOrEqual(1_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("gets a new token when the server rejects an expired one, and shares one token across calls", async () => {
