@@ -39,18 +39,3 @@ export function idempotencyKeyProblem(key: unknown): string | undefined {
           : "may hold visible ASCII characters only (no spaces, quotes or backslashes)";
   return problem && `Idempotency key ${problem}`;
 }
-
-/**
- * Chooses the key of one call: none for reads; the caller's key when given; none when the caller opts out with
- * `null` (such writes are never retried); otherwise a new UUID.
- */
-export function resolveIdempotencyKey(
-  method: string,
-  supplied: string | null | undefined,
-): string | undefined {
-  if (!isWriteMethod(method) || supplied === null) return undefined;
-  if (supplied === undefined) return newIdempotencyKey();
-  const problem = idempotencyKeyProblem(supplied);
-  if (problem) throw new TypeError(problem);
-  return supplied;
-}

@@ -10,7 +10,6 @@ import {
   idempotencyKeyProblem,
   isWriteMethod,
   newIdempotencyKey,
-  resolveIdempotencyKey,
 } from "../../src/core/idempotency.ts";
 import { normalizeLocale } from "../../src/core/language.ts";
 import { basicAuthorization } from "../../src/core/oauth.ts";
@@ -23,6 +22,21 @@ import {
   retryDelay,
 } from "../../src/core/retry.ts";
 import { retryBudget } from "../../src/core/retry-budget.ts";
+import { createClient } from "../../src/index.ts";
+
+/** A client whose fake server records each request's `Idempotency-Key` and answers 201. */
+function keyRecordingClient() {
+  const keys: Array<string | null> = [];
+  const client = createClient({
+    baseUrl: "https://api.test",
+    accessToken: "tok",
+    fetch: async (request: Request) => {
+      keys.push(request.headers.get("idempotency-key"));
+      return Response.json({ id: "crt_1", items: [] }, { status: 201 });
+    },
+  });
+  return { client, keys };
+}
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -86,14 +100,17 @@ describe("idempotency keys", () => {
     expect(["GET", "HEAD", "OPTIONS"].some(isWriteMethod)).toBe(false);
   });
 
-  it("generates a fresh UUID v4 per write, none for reads", () => {
-    const a = resolveIdempotencyKey("POST", undefined);
-    const b = resolveIdempotencyKey("POST", undefined);
+  it("generates a fresh UUID v4 per write, none for reads", async () => {
+    const { client, keys } = keyRecordingClient();
+    await client.shop.createCart.orThrow({ body: {} });
+    await client.shop.createCart.orThrow({ body: {} });
+    await client.shop.listVenues.orThrow();
+    await client.shop.listVenues.orThrow({ idempotencyKey: "mine" });
+    const [a, b, ...reads] = keys;
     expect(a).toMatch(UUID_V4);
     expect(b).toMatch(UUID_V4);
     expect(a).not.toBe(b);
-    expect(resolveIdempotencyKey("GET", undefined)).toBeUndefined();
-    expect(resolveIdempotencyKey("GET", "mine")).toBeUndefined();
+    expect(reads).toEqual([null, null]);
   });
 
   it("falls back to getRandomValues where randomUUID is missing (insecure browser contexts)", () => {
@@ -110,19 +127,25 @@ describe("idempotency keys", () => {
     expect(newIdempotencyKey()).toMatch(UUID_V4);
   });
 
-  it("honours caller keys, and null opts out", () => {
-    expect(resolveIdempotencyKey("PUT", "order-42")).toBe("order-42");
-    expect(resolveIdempotencyKey("POST", null)).toBeUndefined();
+  it("honours caller keys, and null opts out", async () => {
+    const { client, keys } = keyRecordingClient();
+    await client.shop.createCart.orThrow({ body: {}, idempotencyKey: "order-42" });
+    await client.shop.createCart.orThrow({ body: {}, idempotencyKey: null });
+    expect(keys).toEqual(["order-42", null]);
   });
 
-  it("rejects keys the header cannot carry", () => {
+  it("rejects keys the header cannot carry", async () => {
     expect(idempotencyKeyProblem("")).toMatch(/non-empty/);
     expect(idempotencyKeyProblem("x".repeat(256))).toMatch(/255/);
     expect(idempotencyKeyProblem("x".repeat(255))).toBeUndefined();
     expect(idempotencyKeyProblem("a b")).toMatch(/visible ASCII/);
     expect(idempotencyKeyProblem('a"b')).toMatch(/visible ASCII/);
     expect(idempotencyKeyProblem("schlüssel")).toMatch(/visible ASCII/);
-    expect(() => resolveIdempotencyKey("POST", "a\nb")).toThrow(TypeError);
+    const { client, keys } = keyRecordingClient();
+    const { error } = await client.shop.createCart({ body: {}, idempotencyKey: "a\nb" });
+    expect(error).toMatchObject({ kind: "invalid-argument", argument: "idempotencyKey" });
+    expect(error?.message).toMatch(/visible ASCII/);
+    expect(keys).toEqual([]);
   });
 });
 
