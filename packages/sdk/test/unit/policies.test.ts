@@ -6,11 +6,7 @@ import {
   problemSlug,
   UnexpectedResponseError,
 } from "../../src/core/errors.ts";
-import {
-  idempotencyKeyProblem,
-  isWriteMethod,
-  newIdempotencyKey,
-} from "../../src/core/idempotency.ts";
+import { idempotencyKeyProblem, isWriteMethod, newIdempotencyKey } from "../../src/core/idempotency.ts";
 import { normalizeLocale } from "../../src/core/language.ts";
 import { basicAuthorization } from "../../src/core/oauth.ts";
 import { errorFromResponse, isJsonContentType, parseSuccessJson } from "../../src/core/response.ts";
