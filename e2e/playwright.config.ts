@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { chromiumPath } from "../scripts/chromium-path.mjs";
 
 const port = Number(process.env.E2E_PORT ?? 5174);
 
@@ -39,7 +40,8 @@ export default defineConfig({
     locale: "en-GB",
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      // CHROMIUM_PATH if it exists, else Debian's (which `pnpm test` installs when missing).
+      executablePath: chromiumPath() ?? "/usr/bin/chromium",
       args: [
         "--no-sandbox",
         "--disable-gpu",

@@ -1,20 +1,19 @@
 /**
  * The core in a real browser (headless Chromium): the bundle runs without Node built-ins, refuses a client
  * secret next to a DOM, calls the API with a session token (idempotency key from Web Crypto, language, meta), and
- * verifies a webhook with Web Crypto. Needs Chromium (`/usr/bin/chromium`; `scripts/ensure-chromium.sh` installs it).
+ * verifies a webhook with Web Crypto. Needs Chromium (`scripts/chromium-path.mjs` finds it; `scripts/ensure-chromium.sh` installs Debian's).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
+import { chromiumPath } from "../../../../scripts/chromium-path.mjs";
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) =>
-  existsSync(p),
-);
+const CHROMIUM = chromiumPath();
 const tmp = mkdtempSync(join(tmpdir(), "entrada-sdk-browser-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
