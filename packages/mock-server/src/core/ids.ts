@@ -17,16 +17,27 @@ export function prefixedId(prefix: string, timeMs: number, random?: () => number
   return `${prefix}_${ulid(timeMs, random)}`;
 }
 
-/** A small, fast, seedable PRNG (mulberry32), so fault injection and fuzzing are reproducible. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
+/**
+ * mulberry32, a small, fast, seedable PRNG (fault injection, fuzzing, pictures and the BI history are
+ * reproducible), with its state exposed: the state after k draws from seed s is s + k·0x6D2B79F5 (mod 2³²), so a
+ * stored state resumes the stream exactly.
+ */
+export class Prng {
+  constructor(public state: number) {
+    this.state = state >>> 0;
+  }
+  readonly next = (): number => {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A mulberry32 stream from `seed`, as a function. */
+export function mulberry32(seed: number): () => number {
+  return new Prng(seed).next;
 }
 
 /** Random token characters for access and session tokens. */

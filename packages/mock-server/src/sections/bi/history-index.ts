@@ -1,13 +1,6 @@
+import { Prng } from "../../core/ids.ts";
 import type { Culture } from "../../core/types.ts";
-import {
-  DATASETS,
-  drawUnit,
-  type HistoryConfig,
-  type HistoryPlan,
-  historyPlan,
-  NO_ROWS,
-  Prng,
-} from "./history.ts";
+import { DATASETS, drawUnit, type HistoryConfig, type HistoryPlan, historyPlan, NO_ROWS } from "./history.ts";
 import type { Row } from "./odata/evaluate.ts";
 import { radixSortBy } from "./radix-sort.ts";
 
@@ -116,7 +109,7 @@ export class HistoryIndex {
     const rows: Row[] = [];
     this.drawn++;
     const rand = new Prng(this.#states[unit] as number).next;
-    drawUnit(this.plan, unit, rand, culture, (_, row) => void rows.push(row), dataset);
+    drawUnit(this.plan, unit, rand, culture, (row) => void rows.push(row), dataset);
     if (this.#recent.size >= 16) this.#recent.delete(this.#recent.keys().next().value as string);
     this.#recent.set(id, rows);
     return rows;
@@ -127,7 +120,7 @@ export class HistoryIndex {
     const rows: Row[] = [];
     for (let unit = 0; unit < this.plan.units; unit++) {
       rows.length = 0;
-      drawUnit(this.plan, unit, prng.next, culture, (_, row) => void rows.push(row), dataset);
+      drawUnit(this.plan, unit, prng.next, culture, (row) => void rows.push(row), dataset);
       yield* rows;
     }
   }

@@ -1,5 +1,5 @@
 import { t } from "../../core/culture.ts";
-import { ulid } from "../../core/ids.ts";
+import { Prng, ulid } from "../../core/ids.ts";
 import type { Culture, LocalizedText } from "../../core/types.ts";
 import type { Row } from "./odata/evaluate.ts";
 
@@ -113,35 +113,17 @@ const HOUR = 3_600_000;
 
 /** The datasets in the order of `ENTITY_SETS`. */
 export const DATASETS = ["Orders", "Tickets", "Payments", "Entrances"] as const;
-export type Dataset = (typeof DATASETS)[number];
 export const ORDERS = 0;
 export const TICKETS = 1;
 export const PAYMENTS = 2;
 export const ENTRANCES = 3;
 
-/** Receives each row a unit draws: its dataset (index into `DATASETS`), the row and its `ModifiedAt` in epoch ms. */
-export type RowSink = (dataset: number, row: Row, modifiedAt: number) => void;
+/** Receives each row of the wanted dataset a unit draws, in the unit's order. */
+export type RowSink = (row: Row) => void;
 /** Receives the key and `ModifiedAt` (epoch ms) of every row a unit draws, built or not. */
 export type KeySink = (dataset: number, key: string, modifiedAt: number) => void;
 /** `only` for no rows at all (with a `KeySink`: what indexing needs). */
 export const NO_ROWS = -1;
-
-/**
- * mulberry32 (the PRNG of `core/ids.ts`) with its state exposed: the state after k draws from seed s is
- * s + k·0x6D2B79F5 (mod 2³²), so a stored state resumes the stream exactly.
- */
-export class Prng {
-  constructor(public state: number) {
-    this.state = state >>> 0;
-  }
-  readonly next = (): number => {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The fixed frame of one history: its events, and how many units of each kind follow. */
 export interface HistoryPlan {
@@ -214,10 +196,10 @@ export function historyPlan(config: HistoryConfig): HistoryPlan {
 }
 
 /**
- * Draws unit `unit` from `rand` (which must be at the unit's start state) and hands its rows to `sink`, in the
- * feed's column order, texts in `culture`. With `only`, just the rows of that dataset are built (the PRNG draws
- * are the same: every random value is drawn outside the rows, so skipping a row skips no draw); `keys` hears of
- * every row, built or not, in the same order.
+ * Draws unit `unit` from `rand` (which must be at the unit's start state) and hands the rows of dataset `only`
+ * (`NO_ROWS`: none) to `sink`, in the feed's column order, texts in `culture`. The PRNG draws are the same whatever
+ * `only` is: every random value is drawn outside the rows, so skipping a row skips no draw. `keys` hears of every
+ * row of every dataset, built or not, in the same order.
  */
 export function drawUnit(
   plan: HistoryPlan,
@@ -225,16 +207,16 @@ export function drawUnit(
   rand: () => number,
   culture: Culture,
   sink: RowSink,
-  only: number | null = null,
+  only: number,
   keys?: KeySink,
 ): void {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const { events, start } = plan;
-  const wants = (dataset: number) => only === null || only === dataset;
+  const wants = (dataset: number) => only === dataset;
   // An id no wanted row shows is not spelled out: its 16 random draws are only taken (a page draws thousands of
   // units for one row each; the strings were most of the garbage).
   const id = (prefix: string, ms: number, ...shownIn: number[]): string => {
-    if (keys || only === null || shownIn.includes(only)) return `${prefix}_${ulid(ms, rand)}`;
+    if (keys || shownIn.includes(only)) return `${prefix}_${ulid(ms, rand)}`;
     for (let i = 0; i < 16; i++) rand();
     return "";
   };
@@ -252,30 +234,15 @@ export function drawUnit(
     const provider = rand() < 0.75 ? "card" : "redirect";
     // Some buyers are declined, cancel or let a hosted payment page time out first, then pay. The attempt is for
     // the same cart, so it carries the cart's amount (known once the items are drawn), as a live one does.
-    let attempt: Record<string, string | number | null> | null = null;
-    let attemptKey: string | null = null;
+    // Its row follows the tickets and scans (the PRNG order).
+    let attemptId: string | undefined;
+    let failed = false;
+    let failure: string | null = null;
     if (rand() < 0.12) {
-      const failed = rand() < 0.7;
-      const attemptId = id("pay", createdAt - 120_000, PAYMENTS);
-      const failure = failed
-        ? pick(["card_declined", "card_declined", "insufficient_funds", "authentication_failed"])
-        : null;
-      attempt = {
-        PaymentId: attemptId,
-        CartId: cartId,
-        OrderId: null,
-        PaymentProviderId: failed ? "card" : "redirect",
-        // Redirect attempts end cancelled by the buyer or expired on the provider's page (deterministic split).
-        Status: failed ? "failed" : n % 3 === 0 ? "expired" : "cancelled",
-        Amount: 0,
-        Currency: currency,
-        CreatedAt: iso(createdAt - 120_000),
-        CompletedAt: iso(createdAt - 90_000),
-        FailureCode: failure,
-        ModifiedAt: iso(createdAt - 90_000),
-      };
-      if (!wants(PAYMENTS)) attempt = null;
-      attemptKey = attemptId;
+      failed = rand() < 0.7;
+      attemptId = id("pay", createdAt - 120_000, PAYMENTS);
+      if (failed)
+        failure = pick(["card_declined", "card_declined", "insufficient_funds", "authentication_failed"]);
     }
     const orderId = id("ord", createdAt, ORDERS, TICKETS, PAYMENTS);
     const count = 1 + Math.floor(rand() * rand() * 5);
@@ -283,9 +250,6 @@ export function drawUnit(
     const first = pick(FIRST);
     const last = pick(LAST);
     let total = 0;
-    // Tickets and scans are drawn interleaved (the PRNG order), but the attempt's row needs the total: held back.
-    const held: [number, Row, number][] = [];
-    const hold: RowSink = (dataset, row, at) => void held.push([dataset, row, at]);
     for (let k = 0; k < count; k++) {
       const articleIndex = rand() < 0.7 ? 0 : rand() < 0.8 ? 1 : 2;
       const article = ARTICLES[articleIndex] as (typeof ARTICLES)[number];
@@ -297,31 +261,27 @@ export function drawUnit(
       const modified = used ? admittedAt : refunded ? createdAt + 2 * DAY : createdAt;
       keys?.(TICKETS, ticketId, modified);
       if (wants(TICKETS))
-        hold(
-          TICKETS,
-          {
-            TicketId: ticketId,
-            Source: "shop",
-            Vendor: null,
-            OrderId: orderId,
-            EventId: event.id,
-            EventName: event.name[culture],
-            SlotId: `slt_${event.id.slice(4, 14)}EVE`,
-            SlotStartsAt: iso(eventDay + 18 * HOUR),
-            ArticleId: article.id,
-            ArticleName: article.name[culture],
-            PriceAmount: article.price / 100,
-            Currency: currency,
-            HolderName: k === 0 ? `${first} ${last}` : null,
-            Status: refunded ? "cancelled" : used ? "used" : "valid",
-            IssuedAt: iso(createdAt),
-            FirstAdmittedAt: used ? iso(admittedAt) : null,
-            ModifiedAt: iso(modified),
-          },
-          modified,
-        );
+        sink({
+          TicketId: ticketId,
+          Source: "shop",
+          Vendor: null,
+          OrderId: orderId,
+          EventId: event.id,
+          EventName: event.name[culture],
+          SlotId: `slt_${event.id.slice(4, 14)}EVE`,
+          SlotStartsAt: iso(eventDay + 18 * HOUR),
+          ArticleId: article.id,
+          ArticleName: article.name[culture],
+          PriceAmount: article.price / 100,
+          Currency: currency,
+          HolderName: k === 0 ? `${first} ${last}` : null,
+          Status: refunded ? "cancelled" : used ? "used" : "valid",
+          IssuedAt: iso(createdAt),
+          FirstAdmittedAt: used ? iso(admittedAt) : null,
+          ModifiedAt: iso(modified),
+        });
       const scanInto = (at: number, gate: number, result: string, reason: string | null) =>
-        scanTo(hold, at, gate, event.id, ticketId, "shop", result, reason);
+        scan(at, gate, event.id, ticketId, "shop", result, reason);
       if (refunded && rand() < 0.3) scanInto(admittedAt, 0, "denied", "cancelled");
       if (!used) continue;
       const gate = rand() < 0.7 ? 0 : 1;
@@ -333,12 +293,25 @@ export function drawUnit(
         if (rand() < 0.6) scanInto(out1 + 900_000, gate, "admitted", null);
       }
     }
-    if (attemptKey) keys?.(PAYMENTS, attemptKey, createdAt - 90_000);
-    if (attempt) {
-      attempt.Amount = total / 100;
-      sink(PAYMENTS, attempt, createdAt - 90_000);
+    if (attemptId !== undefined) {
+      keys?.(PAYMENTS, attemptId, createdAt - 90_000);
+      // The attempt is for the same cart, so it carries the cart's amount (known once the items are drawn).
+      if (wants(PAYMENTS))
+        sink({
+          PaymentId: attemptId,
+          CartId: cartId,
+          OrderId: null,
+          PaymentProviderId: failed ? "card" : "redirect",
+          // Redirect attempts end cancelled by the buyer or expired on the provider's page (deterministic split).
+          Status: failed ? "failed" : n % 3 === 0 ? "expired" : "cancelled",
+          Amount: total / 100,
+          Currency: currency,
+          CreatedAt: iso(createdAt - 120_000),
+          CompletedAt: iso(createdAt - 90_000),
+          FailureCode: failure,
+          ModifiedAt: iso(createdAt - 90_000),
+        });
     }
-    for (const [dataset, row, at] of held) sink(dataset, row, at);
     const orderModified = refunded ? createdAt + 2 * DAY : createdAt;
     const channel = pick(CHANNELS);
     const orderCulture = pick(CULTURES);
@@ -347,49 +320,41 @@ export function drawUnit(
     keys?.(ORDERS, orderId, orderModified);
     keys?.(PAYMENTS, paymentId, orderModified);
     if (wants(ORDERS))
-      sink(
-        ORDERS,
-        {
-          OrderId: orderId,
-          CartId: cartId,
-          CreatedAt: iso(createdAt),
-          Status: refunded ? "refunded" : "paid",
-          Currency: currency,
-          TotalAmount: total / 100,
-          RefundedAmount: refunded ? total / 100 : 0,
-          TicketCount: count,
-          PaymentProviderId: provider,
-          Channel: channel,
-          Culture: orderCulture,
-          CustomerEmail: `${first}.${last}${n}@example.com`
-            .toLowerCase()
-            .normalize("NFD")
-            .replace(/[\u0300-\u036f]/g, ""),
-          CustomerFirstName: first,
-          CustomerLastName: last,
-          CustomerCompany: company,
-          ModifiedAt: iso(orderModified),
-        },
-        orderModified,
-      );
+      sink({
+        OrderId: orderId,
+        CartId: cartId,
+        CreatedAt: iso(createdAt),
+        Status: refunded ? "refunded" : "paid",
+        Currency: currency,
+        TotalAmount: total / 100,
+        RefundedAmount: refunded ? total / 100 : 0,
+        TicketCount: count,
+        PaymentProviderId: provider,
+        Channel: channel,
+        Culture: orderCulture,
+        CustomerEmail: `${first}.${last}${n}@example.com`
+          .toLowerCase()
+          .normalize("NFD")
+          .replace(/[\u0300-\u036f]/g, ""),
+        CustomerFirstName: first,
+        CustomerLastName: last,
+        CustomerCompany: company,
+        ModifiedAt: iso(orderModified),
+      });
     if (wants(PAYMENTS))
-      sink(
-        PAYMENTS,
-        {
-          PaymentId: paymentId,
-          CartId: cartId,
-          OrderId: orderId,
-          PaymentProviderId: provider,
-          Status: refunded ? "refunded" : "succeeded",
-          Amount: total / 100,
-          Currency: currency,
-          CreatedAt: iso(createdAt - 1_000),
-          CompletedAt: iso(createdAt),
-          FailureCode: null,
-          ModifiedAt: iso(orderModified),
-        },
-        orderModified,
-      );
+      sink({
+        PaymentId: paymentId,
+        CartId: cartId,
+        OrderId: orderId,
+        PaymentProviderId: provider,
+        Status: refunded ? "refunded" : "succeeded",
+        Amount: total / 100,
+        Currency: currency,
+        CreatedAt: iso(createdAt - 1_000),
+        CompletedAt: iso(createdAt),
+        FailureCode: null,
+        ModifiedAt: iso(orderModified),
+      });
     return;
   }
   if (unit < plan.orders + plan.external) {
@@ -406,39 +371,34 @@ export function drawUnit(
     const modified = used ? admittedAt : eventDay - 10 * DAY;
     keys?.(TICKETS, ticketId, modified);
     if (wants(TICKETS))
-      sink(
-        TICKETS,
-        {
-          TicketId: ticketId,
-          Source: "external",
-          Vendor: vendor,
-          OrderId: null,
-          EventId: event.id,
-          EventName: event.name[culture],
-          SlotId: null,
-          SlotStartsAt: null,
-          ArticleId: null,
-          ArticleName: null,
-          PriceAmount: null,
-          Currency: null,
-          HolderName: holder,
-          Status: used ? "used" : "valid",
-          IssuedAt: iso(eventDay - 10 * DAY),
-          FirstAdmittedAt: used ? iso(admittedAt) : null,
-          ModifiedAt: iso(modified),
-        },
-        modified,
-      );
-    if (used) scanTo(sink, admittedAt, 1, event.id, ticketId, "external", "admitted", null);
+      sink({
+        TicketId: ticketId,
+        Source: "external",
+        Vendor: vendor,
+        OrderId: null,
+        EventId: event.id,
+        EventName: event.name[culture],
+        SlotId: null,
+        SlotStartsAt: null,
+        ArticleId: null,
+        ArticleName: null,
+        PriceAmount: null,
+        Currency: null,
+        HolderName: holder,
+        Status: used ? "used" : "valid",
+        IssuedAt: iso(eventDay - 10 * DAY),
+        FirstAdmittedAt: used ? iso(admittedAt) : null,
+        ModifiedAt: iso(modified),
+      });
+    if (used) scan(admittedAt, 1, event.id, ticketId, "external", "admitted", null);
     return;
   }
   // An unknown code at a gate (a forged or foreign ticket).
   const event = pick(events);
   const at = start + event.dayOffset * DAY + 17 * HOUR + Math.floor(rand() * 3 * HOUR);
-  scanTo(sink, at, 0, null, null, null, "denied", "unknown_quicode");
+  scan(at, 0, null, null, null, "denied", "unknown_quicode");
 
-  function scanTo(
-    to: RowSink,
+  function scan(
     at: number,
     gate: number,
     eventId: string | null,
@@ -454,25 +414,21 @@ export function drawUnit(
     const g = GATES[gate] as (typeof GATES)[number];
     const category = source === null ? null : CATEGORIES[source];
     const scannedAt = iso(at);
-    to(
-      ENTRANCES,
-      {
-        ScanId: scanId,
-        EventId: eventId,
-        GateId: g.id,
-        GateName: g.name[culture],
-        Direction: result === "exited" || result === "rejected" ? "exit" : "entry",
-        Result: result,
-        Reason: reason,
-        TicketId: ticketId,
-        TicketSource: source,
-        CategoryId: category?.id ?? null,
-        CategoryName: category?.name[culture] ?? null,
-        ScannedAt: scannedAt,
-        DeviceId: `dev-${gate + 1}-${device}`,
-        ModifiedAt: scannedAt,
-      },
-      at,
-    );
+    sink({
+      ScanId: scanId,
+      EventId: eventId,
+      GateId: g.id,
+      GateName: g.name[culture],
+      Direction: result === "exited" || result === "rejected" ? "exit" : "entry",
+      Result: result,
+      Reason: reason,
+      TicketId: ticketId,
+      TicketSource: source,
+      CategoryId: category?.id ?? null,
+      CategoryName: category?.name[culture] ?? null,
+      ScannedAt: scannedAt,
+      DeviceId: `dev-${gate + 1}-${device}`,
+      ModifiedAt: scannedAt,
+    });
   }
 }
