@@ -111,12 +111,14 @@ export function renderOperations(operationsJson, openapiJson) {
       `export const ${tag}Operations =`,
       `  ${JSON.stringify(`${prefix}|`)} +`,
     );
+    const pieces = [JSON.stringify(`${prefix}|`)];
+    texts.set(tag, pieces);
     entries.forEach(([operationId, spec], index) => {
       const [method, path, ...flags] = spec.split(" ");
       const entry = [operationId, method, path.slice(prefix.length), ...flags].join(" ");
       const last = index === entries.length - 1;
       const piece = JSON.stringify(last ? entry : `${entry}|`);
-      texts.set(tag, [...(texts.get(tag) ?? [JSON.stringify(`${prefix}|`)]), piece]);
+      pieces.push(piece);
       lines.push(`  ${piece}${last ? ";" : " +"}`);
     });
   }

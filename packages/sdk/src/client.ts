@@ -84,9 +84,10 @@ export type EntradaClient = Omit<Sections, "sessions"> & {
  * if (error) console.error(error.kind, error.status, error.logId);
  */
 export function createClient(options: EntradaClientOptions): EntradaClient {
-  const config = resolveConfig(options);
-  // `credentials` changes with setCredentials.
-  let { baseUrl, scope, credentials } = config;
+  // `credentials` changes with setCredentials. The transport gets the rest only: no secret stays on
+  // `transport.config` (reachable through the client's public transport key) after a rotation.
+  let { credentials, source, scope, tokenUrl, ...config } = resolveConfig(options);
+  const baseUrl = config.baseUrl;
   const transport = newTransport({
     ...config,
     retry: options.retry,
@@ -100,11 +101,11 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
     tokenCache({
       ...options.token,
       credentials,
-      requestToken: createTokenRequester(transport, config.tokenUrl, scope as string),
+      requestToken: createTokenRequester(transport, tokenUrl, scope as string),
       store: options.tokenStore,
       storeKey: `entrada:token:${baseUrl}:${credentials.clientId}:${scope}`,
     });
-  const auth = cache || staticAuth(config.source as SessionTokenSource);
+  const auth = cache || staticAuth(source as SessionTokenSource);
   transport.config.auth = auth;
 
   const client: Record<string | symbol, unknown> = {

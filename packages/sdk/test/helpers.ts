@@ -93,3 +93,11 @@ export function hangUntilAborted(signal: AbortSignal): Promise<never> {
     signal.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
 }
+
+/**
+ * One turn of the event loop: every promise chain that needs no I/O or timer (a fake fetch, the SDK's own steps)
+ * has run to its next real wait when this resolves. Not a sleep: no time passes on any clock.
+ */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -14,10 +14,8 @@ export interface Deadlines {
   /** Calls `fire` at `at` (epoch ms) unless `delete`d first. */
   add(at: number, fire: () => void): Deadline;
   delete(entry: Deadline): void;
-  /** Deadlines registered and not yet fired or deleted. */
+  /** Deadlines registered and not yet fired or deleted: exactly the entries held. */
   readonly size: number;
-  /** Entries held: exactly the live ones. */
-  readonly held: number;
 }
 
 export function newDeadlines(): Deadlines {
@@ -53,9 +51,6 @@ export function newDeadlines(): Deadlines {
       entries.delete(entry);
     },
     get size() {
-      return entries.size;
-    },
-    get held() {
       return entries.size;
     },
   };

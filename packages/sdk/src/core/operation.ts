@@ -39,7 +39,7 @@ export function parseSection(section: string): OperationSpec[] {
   });
 }
 
-export interface Init extends CallOptions {
+interface Init extends CallOptions {
   params?: {
     path?: Record<string, unknown>;
     query?: Record<string, unknown>;

@@ -45,6 +45,7 @@ export interface ResponseMeta {
 export interface EntradaSuccess<T> {
   data: T;
   error?: undefined;
+  /** The final response (its body already read into `data`: use its status and headers). */
   response: Response;
   meta: ResponseMeta;
 }
@@ -52,7 +53,10 @@ export interface EntradaSuccess<T> {
 export interface EntradaFailure<Slug extends string = ProblemSlug> {
   data?: undefined;
   error: RequestError<Slug>;
-  /** The final response, or `undefined` when none arrived (network error, timeout, token failure). */
+  /**
+   * The final response (its body already read: the error keeps what matters), or `undefined` when none arrived
+   * (network error, timeout, token failure).
+   */
   response: Response | undefined;
   meta: ResponseMeta;
 }

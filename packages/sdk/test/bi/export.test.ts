@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type BiExportProgress, biFeed, csvField, odata } from "../../src/bi/index.ts";
+import { settle } from "../helpers.ts";
 import { fakeFeed, tickets } from "./fake-feed.ts";
 
 const text = async (stream: ReadableStream<Uint8Array>) => new Response(stream).text();
@@ -135,16 +136,16 @@ describe("BI export", () => {
     const feed = fakeFeed(tickets(100));
     const bi = biFeed({ baseUrl: feed.origin, fetch: feed.fetch, accessToken: "t", maxPageSize: 10 });
     const reader = bi.exportStream(odata("Tickets"), { format: "ndjson" }).getReader();
-    await new Promise((r) => setTimeout(r, 10));
+    await settle();
     expect(feed.calls).toHaveLength(0);
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value).split("\n")).toHaveLength(11);
-    await new Promise((r) => setTimeout(r, 10));
+    await settle();
     expect(feed.calls).toHaveLength(1);
     await reader.read();
     expect(feed.calls).toHaveLength(2);
     await reader.cancel();
-    await new Promise((r) => setTimeout(r, 10));
+    await settle();
     expect(feed.calls).toHaveLength(2);
   });
 

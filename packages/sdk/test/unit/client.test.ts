@@ -13,7 +13,7 @@ import {
   UnexpectedResponseError,
 } from "../../src/index.ts";
 import { rawClient } from "../../src/raw.ts";
-import { BASE, CREDENTIALS, deferred, fakeApi, hangUntilAborted, json, problem } from "../helpers.ts";
+import { BASE, CREDENTIALS, deferred, fakeApi, hangUntilAborted, json, problem, settle } from "../helpers.ts";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const FAST = { baseDelayMs: 1, maxDelayMs: 2 };
@@ -389,7 +389,8 @@ describe("tokens", () => {
     };
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
     const calls = Array.from({ length: 1000 }, () => client.shop.listVenues());
-    await new Promise((r) => setTimeout(r, 10));
+    // Every call is now waiting for the one token request.
+    await settle();
     gate.resolve();
     const results = await Promise.all(calls);
     expect(results.every((r) => r.error === undefined)).toBe(true);
@@ -460,12 +461,29 @@ describe("tokens", () => {
     };
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
     const calls = Array.from({ length: 10 }, () => client.shop.listVenues());
-    await new Promise((r) => setTimeout(r, 5));
+    // The token request is under way with the old secret.
+    await settle();
+    expect(api.tokenRequests).toHaveLength(1);
     client.setCredentials({ clientId: "client_demo", clientSecret: "rotated" });
     gate.resolve();
     const results = await Promise.all(calls);
     expect(results.map((r) => r.error)).toEqual(Array(10).fill(undefined));
     expect(api.tokenRequests).toHaveLength(2);
+  });
+
+  it("keeps no client secret on its public transport (so a rotated one is gone)", async () => {
+    const api = fakeApi();
+    const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
+    client.setCredentials({ clientId: "client_demo", clientSecret: "rotated" });
+    await client.shop.listVenues.orThrow();
+    const transport = (client as unknown as Record<symbol, { config: object }>)[
+      Symbol.for("@entrada/sdk.transport")
+    ];
+    expect(transport?.config).toBeDefined();
+    const seen = JSON.stringify(transport?.config);
+    expect(seen).not.toContain(CREDENTIALS.clientSecret);
+    expect(seen).not.toContain("rotated");
+    expect(api.tokenRequests[0]?.headers.get("authorization")).toBe(`Basic ${btoa("client_demo:rotated")}`);
   });
 
   it("shares a token between clients through a token store", async () => {
