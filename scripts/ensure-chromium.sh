@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Browser tests use Debian's Chromium (Playwright's own browser download is not reachable here).
 set -euo pipefail
-# Which Chromium counts: scripts/chromium-path.mjs (CHROMIUM_PATH if executable, else a system Chromium). A
+# Which Chromium counts: scripts/chromium-path.mjs (CHROMIUM_PATH if executable, else /usr/bin/chromium). A
 # CHROMIUM_PATH that names no file does not stop the install: the tests then use Debian's.
 if node "$(dirname "$0")/chromium-path.mjs" >/dev/null; then exit 0; fi
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
