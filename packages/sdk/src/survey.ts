@@ -90,6 +90,14 @@ export function visibleQuestions<Q extends RuleQuestion>(
   return shown;
 }
 
+function compiled(source: string, flags: string): RegExp | undefined {
+  try {
+    return new RegExp(source, flags);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The issue of one answer, or `undefined` when it is valid (or absent and optional). */
 export function validateAnswer(
   question: RuleQuestion,
@@ -106,13 +114,12 @@ export function validateAnswer(
       if (r.maxLength != null && length > r.maxLength) return { key: "maxLength", count: r.maxLength };
       if (question.type === "email" && !EMAIL.test(text)) return { key: "email" };
       if (r.pattern != null) {
-        let ok = true;
-        try {
-          ok = new RegExp(`^(?:${r.pattern})$`, "u").test(text);
-        } catch {
-          ok = true; // an invalid pattern is the server's to judge
-        }
-        if (!ok) return { key: "pattern", ...(r.patternMessage ? { text: r.patternMessage } : {}) };
+        const source = `^(?:${r.pattern})$`;
+        // Unicode mode first; a pattern only the legacy syntax accepts (`\-`, `[\w-.]`) is still checked, as the
+        // server checks it. One that neither accepts cannot be judged: no issue.
+        const pattern = compiled(source, "u") ?? compiled(source, "");
+        if (pattern && !pattern.test(text))
+          return { key: "pattern", ...(r.patternMessage ? { text: r.patternMessage } : {}) };
       }
       return undefined;
     }

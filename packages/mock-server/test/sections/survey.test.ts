@@ -225,6 +225,29 @@ describe("survey: one set of rules with the embedded shop (@entrada/sdk/survey)"
   });
 });
 
+describe("survey: patterns in the legacy RegExp syntax", () => {
+  it("still checks a pattern that only parses without the Unicode flag (as the widget does)", () => {
+    const h = harness([survey]);
+    const festival = findSurvey(h.world, "srv_festival");
+    if (!festival) throw new Error("seed survey missing");
+    // `\-` is an error under the `u` flag and a literal hyphen without it.
+    const withLegacy = {
+      ...festival,
+      questions: festival.questions.map((q) =>
+        q.id === "qst_festPostcode"
+          ? { ...q, validation: { ...q.validation, pattern: "\\d{2}\\-\\d{2}" } }
+          : q,
+      ),
+    };
+    const flagged = (postcode: string) =>
+      validateSurveyAnswers(withLegacy, { ...VALID, qst_festPostcode: postcode }, { culture: "en-GB" }).map(
+        (e) => e.pointer,
+      );
+    expect(flagged("80-01")).toEqual([]);
+    expect(flagged("8001")).toEqual([expect.stringMatching(/qst_festPostcode$/)]);
+  });
+});
+
 describe("survey: answers for several surveys (the shop's cart customer)", () => {
   it("validates each survey against its own answers and reports foreign ids once", () => {
     const h = harness([survey]);

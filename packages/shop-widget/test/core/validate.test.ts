@@ -77,6 +77,18 @@ describe("survey form", () => {
     expect(validateAnswer(code, "ABC")).toBeUndefined();
   });
 
+  it("checks patterns that only the legacy (non-Unicode) RegExp syntax accepts, as the server does", () => {
+    // `\-` is an error under the `u` flag and a literal hyphen without it.
+    const pattern = "\\d{3}\\-\\d{2}";
+    expect(() => new RegExp(pattern, "u")).toThrow();
+    const legacy = q("qst_ref", "text", { validation: { required: false, pattern } });
+    expect(validateAnswer(legacy, "123-45")).toBeUndefined();
+    expect(validateAnswer(legacy, "12345")).toEqual({ key: "pattern" });
+    // A pattern no syntax accepts cannot be judged here.
+    const broken = q("qst_bad", "text", { validation: { required: false, pattern: "(" } });
+    expect(validateAnswer(broken, "anything")).toBeUndefined();
+  });
+
   it("checks the buyer's fields", () => {
     expect(validateCustomer({ firstName: " ", lastName: "B", email: "x@", phone: "", company: "" })).toEqual({
       firstName: { key: "required" },
