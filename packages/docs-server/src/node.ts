@@ -67,9 +67,14 @@ export function nodeListener(docs: DocsServer) {
     });
     req.on("error", () => req.socket.destroy());
     req.on("end", () => {
-      void answerNode(docs, req, res, Buffer.concat(chunks)).then((answered) => {
-        if (!answered) writeResponse(res, notFound(req.url ?? "/"));
-      });
+      answerNode(docs, req, res, Buffer.concat(chunks))
+        .then((answered) => (answered ? undefined : writeResponse(res, notFound(req.url ?? "/"))))
+        // A response that cannot be written (a header value Node refuses, a body that breaks off) ends this
+        // connection, not the process.
+        .catch((error: unknown) => {
+          console.error(error);
+          res.destroy();
+        });
     });
   };
 }

@@ -210,7 +210,9 @@ export function shopTicketById(world: World, ticketId: string): ShopTicketView |
   if (typeof table === "object" && table !== null && !Array.isArray(table)) {
     const hit = (table as Obj)[ticketId];
     if (typeof hit === "object" && hit !== null) return ticketView(hit as Obj, null);
-    // A ticket table that holds anything holds every ticket.
+    // The shop keeps every ticket in its table (and counts them in `orderCap`): a miss is a miss, in O(1). Only an
+    // older snapshot without that bookkeeping and with an empty table may keep its tickets inside the orders.
+    if (shop(world).orderCap !== undefined) return null;
     for (const _ in table) return null;
   }
   return shopTickets(world).find((t) => t.id === ticketId) ?? null;
