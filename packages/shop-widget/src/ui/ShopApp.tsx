@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Locale, ShopConfig, Step } from "../config";
 import { formatDate, formatMoney } from "../core/format";
-import { type ShopError, toShopError } from "../core/problem";
+import { ShopError } from "../core/problem";
 import { detectReturn, stripReturnParams } from "../core/resume";
 import { acquireStyles } from "../core/styles";
 import type { Money } from "../core/types";
@@ -9,6 +9,7 @@ import { useTranslation } from "../i18n/react";
 import { ShopContext, type ShopContextValue, useShop } from "./context";
 import type { Controller } from "./controller";
 import { useJourney } from "./journey";
+import { ErrorNotice } from "./parts/ErrorNotice";
 import { Progress } from "./parts/Progress";
 import { useCart } from "./queries";
 import { useStepComponent } from "./step-component";
@@ -38,10 +39,6 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
     queueMicrotask(() => setAnnouncement(text));
   }, []);
   const money = useCallback((m: Money) => formatMoney(m, locale), [locale]);
-  const reportError = useCallback(
-    (error: unknown) => controller.notify("error", toShopError(error)),
-    [controller],
-  );
 
   const journey = useJourney({
     controller,
@@ -102,27 +99,47 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
   // The later steps' texts load with them (once per widget; a language switch then reloads both namespaces).
   // Their styles too: the later-steps sheet is injected (ref-counted, with the nonce) when first needed.
   const needsCheckoutTexts = step !== "events";
+  // A part of the later steps (their code, styles or texts) that did not load is shown in place with "Try again",
+  // which loads what is missing again, instead of an endless "Loading…"; the host hears of it through `error`.
+  const [loadError, setLoadError] = useState<ShopError>();
+  const [loadAttempt, setLoadAttempt] = useState(0);
+  const failLoad = useCallback(
+    (cause: unknown) => {
+      const error = new ShopError("network", "EntradaShop: a part of the shop did not load", { cause });
+      controller.notify("error", error);
+      setLoadError(error);
+    },
+    [controller],
+  );
+  const retryLoad = useCallback(() => {
+    setLoadError(undefined);
+    setLoadAttempt((n) => n + 1);
+  }, []);
   const [laterCss, setLaterCss] = useState<string | undefined>(cachedLaterCss);
   const checkoutTexts = i18n.hasLoadedNamespace("checkout") && laterCss !== undefined;
   useEffect(() => {
     if (!needsCheckoutTexts) return;
+    let live = true;
     if (!i18n.hasLoadedNamespace("checkout")) {
-      // i18next's loadNamespaces resolves even when the texts failed to load: report that as an error.
-      i18n.loadNamespaces("checkout").then(() => {
-        if (!i18n.hasLoadedNamespace("checkout")) {
-          controller.notify("error", toShopError(new Error("EntradaShop: the checkout texts did not load")));
-        }
+      // i18next's loadNamespaces resolves even when the texts failed to load (and keeps the failure: a retry
+      // reloads them): report that as an error.
+      const load =
+        loadAttempt === 0 ? i18n.loadNamespaces("checkout") : i18n.reloadResources(undefined, "checkout");
+      load.then(() => {
+        if (live && !i18n.hasLoadedNamespace("checkout"))
+          failLoad(new Error("EntradaShop: the checkout texts did not load"));
       });
     }
-    if (laterCss === undefined) {
-      let live = true;
-      loadLaterCss().then((css) => live && setLaterCss(css), reportError);
-      return () => {
-        live = false;
-      };
-    }
-  }, [needsCheckoutTexts, i18n, laterCss, controller, reportError]);
-  const LaterStep = useStepComponent(step, reportError);
+    if (laterCss === undefined)
+      loadLaterCss().then(
+        (css) => live && setLaterCss(css),
+        (error: unknown) => live && failLoad(error),
+      );
+    return () => {
+      live = false;
+    };
+  }, [needsCheckoutTexts, i18n, laterCss, failLoad, loadAttempt]);
+  const LaterStep = useStepComponent(step, failLoad, loadAttempt);
   const inject = config.injectStyles !== false;
   const nonce = config.nonce;
   useLayoutEffect(
@@ -141,7 +158,14 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
         <Progress step={step} />
         <CartWatcher />
         {step === "events" && <EventList />}
-        {needsCheckoutTexts && (checkoutTexts && LaterStep !== undefined ? <LaterStep /> : loading)}
+        {needsCheckoutTexts &&
+          (checkoutTexts && LaterStep !== undefined ? (
+            <LaterStep />
+          ) : loadError ? (
+            <ErrorNotice error={loadError} actions={[{ label: t("errors.retry"), onClick: retryLoad }]} />
+          ) : (
+            loading
+          ))}
         <p className="entrada-shop__visually-hidden" role="status" aria-live="polite" aria-atomic="true">
           {announcement}
         </p>

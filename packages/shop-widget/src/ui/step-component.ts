@@ -17,12 +17,17 @@ const loaded = new Map<LaterStep, ComponentType>();
  * The component of a later step once its chunk is loaded (shared by every widget on the page), `undefined`
  * while it loads or for the catalogue. Plain state rather than `lazy`/`Suspense`, so the script-tag build's
  * renderer needs no Suspense (see src/preact/react.ts), and a chunk that fails to load is reported through
- * `onError` (the next render of the step tries again) instead of throwing out of the tree.
+ * `onError` instead of throwing out of the tree. A new `attempt` (the buyer's "Try again") loads it again.
  */
-export function useStepComponent(step: Step, onError: (error: unknown) => void): ComponentType | undefined {
+export function useStepComponent(
+  step: Step,
+  onError: (error: unknown) => void,
+  attempt = 0,
+): ComponentType | undefined {
   const later = step === "events" ? undefined : step;
   const component = later === undefined ? undefined : loaded.get(later);
   const [, setLoads] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `attempt` is what re-runs the load.
   useEffect(() => {
     if (later === undefined || component !== undefined) return;
     let live = true;
@@ -36,6 +41,6 @@ export function useStepComponent(step: Step, onError: (error: unknown) => void):
     return () => {
       live = false;
     };
-  }, [later, component, onError]);
+  }, [later, component, onError, attempt]);
   return component;
 }
