@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import pkg from "./package.json" with { type: "json" };
@@ -37,7 +38,9 @@ const CHECKOUT =
  *   i18next, each language's texts).
  * `exclude` keeps modules out of `shop` (the npm build's size figure leaves the SDK to the host's bundler).
  */
-export function loadTimeChunks(entry: string, exclude?: RegExp) {
+export function loadTimeChunks(entryPath: string, exclude?: RegExp) {
+  // The entry by its absolute path: a suffix such as `/src/index.ts` would also match the SDK's index.
+  const entry = fileURLToPath(new URL(entryPath, import.meta.url));
   const first = new Set<string>();
   const checkout = new Set<string>();
   const shared = new Set<string>();
@@ -51,7 +54,7 @@ export function loadTimeChunks(entry: string, exclude?: RegExp) {
     },
     buildEnd() {
       const imports = (id: string) => this.getModuleInfo(id)?.importedIds ?? [];
-      const entryId = [...this.getModuleIds()].find((id) => id.endsWith(entry));
+      const entryId = [...this.getModuleIds()].find((id) => id === entry);
       if (entryId === undefined) throw new Error(`loadTimeChunks: no module ${entry}`);
       const visit = (id: string) => {
         if (first.has(id)) return;
@@ -100,8 +103,7 @@ export function loadTimeChunks(entry: string, exclude?: RegExp) {
       {
         name: "shop",
         // The entry module itself stays in its entry chunk, which then exports exactly the public API.
-        test: (id: string) =>
-          first.has(id) && !id.endsWith(entry) && !LATER_ONLY.test(id) && !exclude?.test(id),
+        test: (id: string) => first.has(id) && id !== entry && !LATER_ONLY.test(id) && !exclude?.test(id),
       },
     ],
   };
@@ -142,7 +144,7 @@ const SDK = /[\\/]sdk[\\/](src|dist)[\\/]/;
 export default defineConfig(({ mode }) => {
   // With the SDK bundled, its modules are left to the bundler's own splitting (as in a host's bundle): only
   // what the first chunk statically imports counts as first load.
-  const chunks = loadTimeChunks("/src/index.ts", mode === "with-sdk" ? SDK : undefined);
+  const chunks = loadTimeChunks("./src/index.ts", mode === "with-sdk" ? SDK : undefined);
   return {
     plugins: [react(), stylesheet("shop-widget.css"), chunks.plugin],
     define: { __ENTRADA_SHOP_VERSION__: JSON.stringify(pkg.version) },

@@ -13,7 +13,7 @@ import { chunkName, loadTimeChunks, SOURCE_CONDITIONS, stylesheet } from "./vite
  */
 export default defineConfig(({ mode }) => {
   const iife = mode === "iife";
-  const chunks = loadTimeChunks("/src/script.ts");
+  const chunks = loadTimeChunks("./src/script.ts");
   return {
     plugins: [react(), ...(iife ? [] : [stylesheet(`shop-widget.${pkg.version}.css`), chunks.plugin])],
     define: {
