@@ -11,9 +11,9 @@ import { enqueueWebhookEvent } from "./sections/webhooks/index.ts";
 export { CULTURES, DEFAULT_CULTURE, negotiateCulture } from "./core/culture.ts";
 export type { OpenApiDocument, OperationSpec } from "./core/document.ts";
 export { createMockCore, MockCore, type MockCoreOptions } from "./core/engine.ts";
-export type { FaultKind, FaultRule } from "./core/pipeline/4-faults.ts";
-export type { ClientConfig } from "./core/pipeline/7-authentication.ts";
-export { DEMO_CLIENTS } from "./core/pipeline/7-authentication.ts";
+export type { FaultKind, FaultRule } from "./core/faults.ts";
+export type { ClientConfig } from "./core/oauth.ts";
+export { DEMO_CLIENTS } from "./core/oauth.ts";
 export { PROBLEM_BASE, PROBLEMS } from "./core/problems.ts";
 export {
   type ContextOf,
