@@ -15,6 +15,7 @@ export type { FaultKind, FaultRule } from "./core/faults.ts";
 export type { ClientConfig } from "./core/oauth.ts";
 export { DEMO_CLIENTS } from "./core/oauth.ts";
 export { PROBLEM_BASE, PROBLEMS } from "./core/problems.ts";
+export type { SectionModule } from "./core/section.ts";
 export {
   type ContextOf,
   defineSection,
@@ -36,7 +37,6 @@ export type {
   MockResponse,
   OperationContext,
   OperationHandler,
-  SectionModule,
   SeedData,
   World,
 } from "./core/types.ts";

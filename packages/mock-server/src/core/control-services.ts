@@ -8,8 +8,9 @@ import type { OpenApiDocument, OperationSpec } from "./document.ts";
 import type { ClientConfig } from "./oauth.ts";
 import type { ProblemOptions } from "./problems.ts";
 import type { Router } from "./router.ts";
+import type { SectionModule } from "./section.ts";
 import type { MockSession } from "./session.ts";
-import type { ControlRoute, Culture, MockResponse, SectionModule } from "./types.ts";
+import type { ControlRoute, Culture, MockResponse } from "./types.ts";
 
 export interface ControlServices extends LinkServices {
   readonly document: OpenApiDocument;

@@ -32,6 +32,7 @@ import { runStages } from "./pipeline/dispatch.ts";
 import { Exchange, type Route, type Stage } from "./pipeline/exchange.ts";
 import { type ProblemOptions, problemResponse, reformatProblem } from "./problems.ts";
 import { Router } from "./router.ts";
+import type { SectionModule } from "./section.ts";
 import { handlerFor } from "./section.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
 import { withinMount } from "./target.ts";
@@ -43,7 +44,6 @@ import type {
   MockRequest,
   MockResponse,
   OperationHandler,
-  SectionModule,
   SeedData,
 } from "./types.ts";
 import { needsCompiler, Validator } from "./validation.ts";

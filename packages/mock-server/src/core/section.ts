@@ -146,3 +146,6 @@ export function handlerFor(section: Section, operationId: string): AnyHandler | 
   const handler: unknown = section.handlers[operationId as OperationId];
   return handler as AnyHandler | undefined;
 }
+
+/** A section module as the engine holds it (any section of the contract). */
+export type SectionModule<S = unknown> = Section<S>;

@@ -3,7 +3,8 @@ import type { FaultRule } from "./faults.ts";
 import { IdempotencyStore } from "./idempotency-store.ts";
 import { mulberry32 } from "./ids.ts";
 import type { ClientConfig, TokenRecord } from "./oauth.ts";
-import type { SectionModule, SeedData, WebhookEventType, World } from "./types.ts";
+import type { SectionModule } from "./section.ts";
+import type { SeedData, WebhookEventType, World } from "./types.ts";
 
 /** A webhook event as the engine queues it; the webhooks section signs and delivers it. */
 export interface EmittedEvent {
