@@ -35,8 +35,14 @@ describe("import circles fail the lint", () => {
   it("a circle of type-only imports in the mock is an error", async () => {
     const dir = join(scratch, "types");
     mkdirSync(dir);
-    writeFileSync(join(dir, "a.ts"), 'import type { B } from "./b.ts";\n\nexport interface A {\n  b: B;\n}\n');
-    writeFileSync(join(dir, "b.ts"), 'import type { A } from "./a.ts";\n\nexport interface B {\n  a?: A;\n}\n');
+    writeFileSync(
+      join(dir, "a.ts"),
+      'import type { B } from "./b.ts";\n\nexport interface A {\n  b: B;\n}\n',
+    );
+    writeFileSync(
+      join(dir, "b.ts"),
+      'import type { A } from "./a.ts";\n\nexport interface B {\n  a?: A;\n}\n',
+    );
     const result = await lint(relative(root, dir));
     expect(result.code).not.toBe(0);
     expect(result.output).toContain("lint/suspicious/noImportCycles");
@@ -45,7 +51,10 @@ describe("import circles fail the lint", () => {
   it("the same files without the circle pass", async () => {
     const dir = join(scratch, "line");
     mkdirSync(dir);
-    writeFileSync(join(dir, "a.ts"), 'import type { B } from "./b.ts";\n\nexport interface A {\n  b: B;\n}\n');
+    writeFileSync(
+      join(dir, "a.ts"),
+      'import type { B } from "./b.ts";\n\nexport interface A {\n  b: B;\n}\n',
+    );
     writeFileSync(join(dir, "b.ts"), "export interface B {\n  n: number;\n}\n");
     const result = await lint(relative(root, dir));
     expect(result.output).not.toContain("noImportCycles");
