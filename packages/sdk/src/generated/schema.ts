@@ -3742,7 +3742,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request is malformed or fails validation (`validation-error`, `malformed-request`). */
+        /** @description The request is malformed or fails validation (`validation-error`, `malformed-request`). A body sent to an operation that takes none (a GET's: RFC 9110 §9.3.1 gives it no meaning) is `malformed-request` with the pointer `/body`, whatever its size. */
         BadRequest: {
             headers: {
                 "X-Log-Id": components["headers"]["X-Log-Id"];
