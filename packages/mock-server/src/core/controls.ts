@@ -8,6 +8,7 @@ import { htmlIndex } from "./control-page.ts";
 import type { ControlServices } from "./control-services.ts";
 import { parseFaultRule } from "./faults.ts";
 import { randomToken } from "./ids.ts";
+import { jsonBody } from "./json-text.ts";
 import type { ClientConfig } from "./oauth.ts";
 import { ProblemError } from "./problems.ts";
 import { Router } from "./router.ts";
@@ -426,7 +427,7 @@ export async function handleControl(
         body = result.raw;
         headers["content-type"] = result.contentType ?? "text/html; charset=utf-8";
       } else if (result.body !== undefined) {
-        body = JSON.stringify(result.body);
+        body = jsonBody(result.body);
         headers["content-type"] = "application/json";
       }
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;

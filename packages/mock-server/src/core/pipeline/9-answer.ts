@@ -5,6 +5,7 @@
  */
 
 import { buildContext, type EventSink, type LinkServices, publishEvent } from "../context.ts";
+import { jsonBody } from "../json-text.ts";
 import { ProblemError, problemResponse } from "../problems.ts";
 import { queryRecord } from "../target.ts";
 import { tokenResponse } from "../token-endpoint.ts";
@@ -112,7 +113,7 @@ function renderResult(
     body = result.raw;
     headers["content-type"] = result.contentType ?? "application/octet-stream";
   } else if (result.body !== undefined && result.status !== 204 && result.status !== 304) {
-    body = JSON.stringify(result.body);
+    body = jsonBody(result.body);
     headers["content-type"] =
       result.contentType ?? (result.status >= 400 ? "application/problem+json" : "application/json");
   }
