@@ -3,17 +3,17 @@
  * Documented in the package README and listed by `GET /__mock`.
  */
 
-import { buildContext, publishEvent } from "./context.ts";
-import { htmlIndex } from "./control-page.ts";
-import type { ControlServices } from "./control-services.ts";
-import { parseFaultRule } from "./faults.ts";
-import { randomToken } from "./ids.ts";
-import { jsonBody } from "./json-text.ts";
-import type { ClientConfig } from "./oauth.ts";
-import { ProblemError } from "./problems.ts";
-import { Router } from "./router.ts";
-import type { MockSession } from "./session.ts";
-import type { Culture, MockRequest, MockResponse, SeedData } from "./types.ts";
+import { buildContext, publishEvent } from "../context.ts";
+import { parseFaultRule } from "../faults.ts";
+import { randomToken } from "../ids.ts";
+import { jsonBody } from "../json-text.ts";
+import type { ClientConfig } from "../oauth.ts";
+import { ProblemError } from "../problems.ts";
+import { Router } from "../router.ts";
+import type { MockSession } from "../session.ts";
+import type { Culture, MockRequest, MockResponse, SeedData } from "../types.ts";
+import { htmlIndex } from "./page.ts";
+import type { ControlServices } from "./services.ts";
 
 interface Control {
   method: string;
