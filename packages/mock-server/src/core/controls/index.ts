@@ -1,58 +1,24 @@
 /**
- * Developer controls under `/__mock` (no auth; per session via `X-Mock-Session` or `?mockSession=`).
- * Documented in the package README and listed by `GET /__mock`.
+ * Developer controls under `/__mock` (no auth; per session via `X-Mock-Session` or `?mockSession=`), one file per
+ * concern (world, clock, faults, events, clients, sessions) plus the sections' own control routes and those of the
+ * options; this file routes them and serves the index. Documented in the package README and listed by `GET /__mock`.
  */
 
 import { buildContext, publishEvent } from "../context.ts";
-import { parseFaultRule } from "../faults.ts";
-import { randomToken } from "../ids.ts";
 import { jsonBody } from "../json-text.ts";
-import type { ClientConfig } from "../oauth.ts";
 import { ProblemError } from "../problems.ts";
 import { Router } from "../router.ts";
 import type { MockSession } from "../session.ts";
-import type { Culture, MockRequest, MockResponse, SeedData } from "../types.ts";
+import type { Culture, MockRequest, MockResponse } from "../types.ts";
+import { CLIENTS_CONTROLS } from "./clients.ts";
+import { CLOCK_CONTROLS } from "./clock.ts";
+import { type Control, json } from "./control.ts";
+import { EVENTS_CONTROLS } from "./events.ts";
+import { FAULTS_CONTROLS } from "./faults.ts";
 import { htmlIndex } from "./page.ts";
 import type { ControlServices } from "./services.ts";
-
-interface Control {
-  method: string;
-  path: string;
-  description: string;
-  run(input: ControlInput): MockResponse | Promise<MockResponse>;
-}
-
-interface ControlInput {
-  core: ControlServices;
-  session: MockSession;
-  body: unknown;
-  url: URL;
-  params: Record<string, string>;
-  logId: string;
-  culture: Culture;
-  request: MockRequest;
-}
-
-function json(status: number, body: unknown, logId: string): MockResponse {
-  return {
-    status,
-    headers: { "content-type": "application/json", "x-log-id": logId, "cache-control": "no-store" },
-    body: JSON.stringify(body),
-  };
-}
-
-function bad(detail: string, pointer = "/body"): never {
-  throw new ProblemError("validation-error", detail, { errors: [{ pointer, detail }] });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function clockState(session: MockSession) {
-  const now = session.clock.now();
-  return { now: new Date(now).toISOString(), epochMs: now, frozen: session.clock.frozen };
-}
+import { SESSIONS_CONTROLS } from "./sessions.ts";
+import { WORLD_CONTROLS } from "./world.ts";
 
 const CONTROLS: Control[] = [
   {
@@ -104,246 +70,12 @@ const CONTROLS: Control[] = [
     description: "The OpenAPI document the mock validates against.",
     run: ({ core, logId }) => json(200, core.document, logId),
   },
-  {
-    method: "POST",
-    path: "/reset",
-    description: "Reset this session's data to its seed (body optional: {seed} to replace the seed).",
-    run: ({ session, body, logId }) => {
-      if (body !== undefined && !(isObject(body) && (body.seed === undefined || isObject(body.seed)))) {
-        bad('The body is optional; when sent it is {"seed": {...}}.');
-      }
-      const seed = isObject(body) && isObject(body.seed) ? (body.seed as SeedData) : undefined;
-      session.reset(seed);
-      return json(200, { reset: true, session: session.id, clock: clockState(session) }, logId);
-    },
-  },
-  {
-    method: "POST",
-    path: "/seed",
-    description: "Replace this session's seed with the JSON body (keyed by section) and reset to it.",
-    run: ({ session, body, logId }) => {
-      if (!isObject(body)) bad("The body is a seed: a JSON object keyed by section name.");
-      session.reset(body as SeedData);
-      return json(200, { seeded: true, session: session.id, sections: Object.keys(session.world) }, logId);
-    },
-  },
-  {
-    method: "GET",
-    path: "/snapshot",
-    description: "This session's whole state (world, seed, clock) as JSON, for /__mock/restore.",
-    run: ({ session, logId }) =>
-      json(
-        200,
-        {
-          version: 1,
-          session: session.id,
-          clock: clockState(session),
-          seed: session.seed,
-          world: session.world,
-        },
-        logId,
-      ),
-  },
-  {
-    method: "POST",
-    path: "/restore",
-    description: "Restore a snapshot taken with GET /__mock/snapshot (the clock is restored too).",
-    run: ({ session, body, logId }) => {
-      if (!isObject(body) || body.version !== 1 || !isObject(body.world)) {
-        bad("The body is a snapshot from GET /__mock/snapshot ({version: 1, world, ...}).");
-      }
-      const snapshot = body as {
-        world: Record<string, unknown>;
-        seed?: SeedData;
-        clock?: { epochMs?: number; frozen?: boolean };
-      };
-      session.world = structuredClone(snapshot.world);
-      if (isObject(snapshot.seed)) session.seed = snapshot.seed;
-      if (typeof snapshot.clock?.epochMs === "number") {
-        session.clock.set(snapshot.clock.epochMs);
-        if (snapshot.clock.frozen) session.clock.freeze();
-      }
-      session.idempotency.clear();
-      return json(200, { restored: true, session: session.id, clock: clockState(session) }, logId);
-    },
-  },
-  {
-    method: "GET",
-    path: "/clock",
-    description: "This session's clock.",
-    run: ({ session, logId }) => json(200, clockState(session), logId),
-  },
-  {
-    method: "POST",
-    path: "/clock",
-    description:
-      "Move this session's clock: {advanceSeconds} | {advanceMs} | {set: RFC 3339} and/or {freeze: true|false}; {reset: true} returns to real time.",
-    run: ({ session, body, logId }) => {
-      if (!isObject(body)) bad('The body is a JSON object, e.g. {"advanceSeconds": 600}.');
-      const b = body as Record<string, unknown>;
-      const known = ["advanceSeconds", "advanceMs", "set", "freeze", "reset"];
-      for (const key of Object.keys(b))
-        if (!known.includes(key)) bad(`Unknown field "${key}".`, `/body/${key}`);
-      if (b.reset === true) session.clock.reset();
-      if (b.advanceSeconds !== undefined) {
-        if (typeof b.advanceSeconds !== "number" || !Number.isFinite(b.advanceSeconds))
-          bad("advanceSeconds is a number.", "/body/advanceSeconds");
-        session.clock.advance((b.advanceSeconds as number) * 1000);
-      }
-      if (b.advanceMs !== undefined) {
-        if (typeof b.advanceMs !== "number" || !Number.isFinite(b.advanceMs))
-          bad("advanceMs is a number.", "/body/advanceMs");
-        session.clock.advance(b.advanceMs as number);
-      }
-      if (b.set !== undefined) {
-        const at = typeof b.set === "string" ? Date.parse(b.set) : Number.NaN;
-        if (Number.isNaN(at)) bad("set is an RFC 3339 date-time.", "/body/set");
-        session.clock.set(at);
-      }
-      if (b.freeze === true) session.clock.freeze();
-      if (b.freeze === false) session.clock.unfreeze();
-      return json(200, clockState(session), logId);
-    },
-  },
-  {
-    method: "GET",
-    path: "/faults",
-    description: "Active fault rules of this session.",
-    run: ({ session, logId }) => json(200, { items: session.faults }, logId),
-  },
-  {
-    method: "POST",
-    path: "/faults",
-    description:
-      "Add fault rules: {kind: latency|error|rate-limit|unavailable|drop, latencyMs?, probability?, times?, operationId?, method?, path?, retryAfterSeconds?} or an array of them.",
-    run: ({ session, body, logId }) => {
-      const list = Array.isArray(body) ? body : [body];
-      const added = list.map((item, i) => {
-        const rule = parseFaultRule(item, `flt_${++session.faultCounter}`);
-        if (typeof rule === "string") bad(rule, Array.isArray(body) ? `/body/${i}` : "/body");
-        return rule;
-      });
-      session.faults.push(...added);
-      return json(201, { items: added }, logId);
-    },
-  },
-  {
-    method: "DELETE",
-    path: "/faults",
-    description: "Remove every fault rule of this session.",
-    run: ({ session, logId }) => {
-      session.faults = [];
-      return json(200, { items: [] }, logId);
-    },
-  },
-  {
-    method: "DELETE",
-    path: "/faults/{faultId}",
-    description: "Remove one fault rule.",
-    run: ({ session, params, logId }) => {
-      const before = session.faults.length;
-      session.faults = session.faults.filter((f) => f.id !== params.faultId);
-      if (session.faults.length === before)
-        throw new ProblemError("not-found", `No fault rule ${params.faultId}.`);
-      return json(200, { items: session.faults }, logId);
-    },
-  },
-  {
-    method: "GET",
-    path: "/events",
-    description: "Webhook events emitted in this session (newest last, up to 1000); ?type= filters.",
-    run: ({ session, url, logId }) => {
-      const type = url.searchParams.get("type");
-      return json(
-        200,
-        { items: type ? session.events.filter((e) => e.type === type) : session.events },
-        logId,
-      );
-    },
-  },
-  {
-    method: "GET",
-    path: "/clients",
-    description: "OAuth clients of this session (secrets included: it is a mock).",
-    run: ({ session, logId }) => json(200, { items: [...session.clients.values()] }, logId),
-  },
-  {
-    method: "PUT",
-    path: "/clients/{clientId}",
-    description: "Create or replace a client: {secrets: [..1–2], scopes: [Shop|TERP]}.",
-    run: ({ session, params, body, logId }) => {
-      if (!isObject(body)) bad("The body is {secrets, scopes}.");
-      const b = body as Record<string, unknown>;
-      const secrets = b.secrets;
-      const scopes = b.scopes;
-      if (
-        !Array.isArray(secrets) ||
-        secrets.length < 1 ||
-        secrets.length > 2 ||
-        !secrets.every((s) => typeof s === "string" && s.length >= 8)
-      ) {
-        bad("secrets is an array of one or two strings of at least 8 characters.", "/body/secrets");
-      }
-      if (!Array.isArray(scopes) || !scopes.every((s) => s === "Shop" || s === "TERP")) {
-        bad("scopes is an array of Shop and/or TERP.", "/body/scopes");
-      }
-      const client: ClientConfig = {
-        clientId: params.clientId ?? "",
-        secrets: secrets as string[],
-        scopes: scopes as string[],
-      };
-      session.clients.set(client.clientId, client);
-      return json(200, client, logId);
-    },
-  },
-  {
-    method: "POST",
-    path: "/clients/{clientId}/rotate",
-    description:
-      "Rotate a client's secret: a new secret is added, the previous one stays valid until the next rotation.",
-    run: ({ session, params, logId }) => {
-      const client = session.clients.get(params.clientId ?? "");
-      if (!client) throw new ProblemError("not-found", `No client ${params.clientId}.`);
-      const secret = `sec_${randomToken(32, session.random)}`;
-      client.secrets = [client.secrets[client.secrets.length - 1] ?? "", secret].filter((s) => s !== "");
-      return json(200, { clientId: client.clientId, secret, validSecrets: client.secrets.length }, logId);
-    },
-  },
-  {
-    method: "POST",
-    path: "/tokens/revoke",
-    description: "Invalidate every access and session token of this session.",
-    run: ({ session, logId }) => {
-      const count = session.tokens.size;
-      session.tokens.clear();
-      return json(200, { revoked: count }, logId);
-    },
-  },
-  {
-    method: "GET",
-    path: "/sessions",
-    description: "Mock sessions alive in this process.",
-    run: ({ core, logId }) =>
-      json(
-        200,
-        {
-          items: core
-            .listSessions()
-            .map((s) => ({ id: s.id, clock: clockState(s), events: s.events.length })),
-        },
-        logId,
-      ),
-  },
-  {
-    method: "DELETE",
-    path: "/sessions/{sessionId}",
-    description: "Forget a session entirely (it is re-created from the seed on its next request).",
-    run: ({ core, params, logId }) => {
-      if (!core.dropSession(params.sessionId ?? ""))
-        throw new ProblemError("not-found", `No session ${params.sessionId}.`);
-      return json(200, { deleted: params.sessionId }, logId);
-    },
-  },
+  ...WORLD_CONTROLS,
+  ...CLOCK_CONTROLS,
+  ...FAULTS_CONTROLS,
+  ...EVENTS_CONTROLS,
+  ...CLIENTS_CONTROLS,
+  ...SESSIONS_CONTROLS,
 ];
 
 const router = new Router<Control>();
