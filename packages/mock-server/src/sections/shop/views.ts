@@ -158,9 +158,8 @@ export function eventPage(
   const available = events.map((event) => eventAvailable(state, event));
   const hit = pages.get(key);
   if (
-    hit &&
-    hit.events.every((event, i) => event === events[i]) &&
-    hit.available.every((value, i) => value === available[i])
+    hit?.events.every((event, i) => event === events[i]) &&
+    hit.available.every((v, i) => v === available[i])
   )
     return hit.json;
   const items = events.map((event) => eventSummary(state, event, culture, currency, baseUrl));
