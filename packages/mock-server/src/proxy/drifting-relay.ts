@@ -39,7 +39,6 @@ export async function startDriftingRelay(
   const mock = await startMockServer({
     port: mockPort,
     host,
-    webhooks: false,
     docs: false,
     rateLimit: false,
   });
