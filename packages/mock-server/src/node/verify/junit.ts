@@ -17,7 +17,7 @@ function xml(value: string): string {
 }
 
 export function differenceLine(d: Difference): string {
-  return `${d.operationId}  ${d.rule}  ${d.pointer}  ${d.message}`;
+  return `${d.operationId}  ${d.rule}  ${d.pointer}  ${d.message}${d.count ? ` (×${d.count})` : ""}`;
 }
 
 export function junitXml(baseUrl: string, results: readonly CaseResult[]): string {

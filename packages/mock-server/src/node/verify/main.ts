@@ -94,7 +94,10 @@ export async function verifyMain(
   for (const r of run.results.slice(journeys)) io.out(mark(r));
 
   const failed = run.results.filter((r) => r.differences.length > 0);
-  const differences = failed.reduce((n, r) => n + r.differences.length, 0);
+  // Distinct differences of the run: the same (operation, rule, pointer) met by several cases counts once.
+  const differences = new Set(
+    failed.flatMap((r) => r.differences.map((d) => `${d.operationId} ${d.rule} ${d.pointer}`)),
+  ).size;
   const operations = run.results.filter((r) => r.suite === "operations");
   const skipped = run.results.filter((r) => r.skipped !== undefined).length;
   io.out(

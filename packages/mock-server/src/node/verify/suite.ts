@@ -14,6 +14,8 @@ export interface Difference {
   rule: Violation["rule"] | "journey" | "language";
   pointer: string;
   message: string;
+  /** How often the case met it (a difference is listed once per case). */
+  count?: number;
 }
 
 export interface CaseResult {
@@ -78,7 +80,7 @@ export class Run {
       readOnly: options.readOnly === true,
       webhookUrl: options.webhookUrl,
       ids: new Map(),
-      fail: (difference) => this.current?.differences.push(difference),
+      fail: (difference) => this.charge(difference),
     };
   }
 
@@ -111,6 +113,19 @@ export class Run {
     this.results.push(result);
     this.options.onCase?.(result);
     return result;
+  }
+
+  /** Adds a difference to the running case, once per operation, rule and pointer (counting repeats). */
+  private charge(difference: Difference): void {
+    if (!this.current) return;
+    const same = this.current.differences.find(
+      (d) =>
+        d.operationId === difference.operationId &&
+        d.rule === difference.rule &&
+        d.pointer === difference.pointer,
+    );
+    if (same) same.count = (same.count ?? 1) + 1;
+    else this.current.differences.push(difference);
   }
 
   /** The client's fetch: sends, then checks the answer against the contract and charges the current case. */
