@@ -3,7 +3,7 @@
  * operation a table of the differences (rule, pointer, what, how often) with the first example folded under each.
  * No script; a strict Content-Security-Policy (inline styles only).
  */
-import type { DriftEntry, DriftReport } from "./drift.ts";
+import type { DriftEntry, DriftReport, OperationDrift } from "./drift.ts";
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -33,14 +33,13 @@ function example(entry: DriftEntry): string {
   )}</pre></details>`;
 }
 
-export function driftPage(report: DriftReport): string {
-  const differences = report.operations.reduce((n, op) => n + op.drift.length, 0);
-  const sections = report.operations
+function sections(operations: readonly OperationDrift[]): string {
+  return operations
     .map(
       (op) =>
-        `<section><h2><code>${escapeHtml(op.operationId)}</code> <small><code>${escapeHtml(op.method)} ${escapeHtml(
+        `<section><h3><code>${escapeHtml(op.operationId)}</code> <small><code>${escapeHtml(op.method)} ${escapeHtml(
           op.template,
-        )}</code></small></h2><table><thead><tr><th>Rule</th><th>Pointer</th><th>What</th><th>Count</th></tr></thead><tbody>${op.drift
+        )}</code></small></h3><table><thead><tr><th>Rule</th><th>Pointer</th><th>What</th><th>Count</th></tr></thead><tbody>${op.drift
           .map(
             (d) =>
               `<tr><td><span class="rule">${escapeHtml(d.rule)}</span></td><td><code>${escapeHtml(
@@ -50,6 +49,17 @@ export function driftPage(report: DriftReport): string {
           .join("")}</tbody></table></section>`,
     )
     .join("");
+}
+
+export function driftPage(report: DriftReport): string {
+  const differences = report.operations.reduce((n, op) => n + op.drift.length, 0);
+  const requests = report.requests.reduce((n, op) => n + op.drift.length, 0);
+  const requestPart =
+    requests === 0
+      ? ""
+      : `<h2>Requests that break the contract</h2><p>Sent by the proxy's clients (not the upstream's drift): ${requests} difference${
+          requests === 1 ? "" : "s"
+        }.</p>${sections(report.requests)}`;
   const verdict =
     differences === 0
       ? `<p class="ok">No drift: every answer checked so far conforms to the contract.</p>`
@@ -58,7 +68,7 @@ export function driftPage(report: DriftReport): string {
         }.${report.dropped > 0 ? ` ${report.dropped} more not kept (cap ${report.maxEntries}).` : ""}</p>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Contract drift — Entrada mock proxy</title><style>${STYLE}</style></head><body><main><h1>Contract drift</h1><p>Upstream <code>${escapeHtml(
     report.upstream ?? "(none)",
-  )}</code> against the Entrada contract, since ${escapeHtml(report.since)}. JSON: <code>curl -H 'Accept: application/json' …/__mock/drift</code>.</p><div class="summary"><div><strong>${report.checked}</strong>answers checked</div><div><strong>${report.conforming}</strong>conforming</div><div><strong>${differences}</strong>differences</div><div><strong>${report.fallbacks}</strong>local fallbacks</div></div>${verdict}${sections}</main></body></html>`;
+  )}</code> against the Entrada contract, since ${escapeHtml(report.since)}. JSON: <code>curl -H 'Accept: application/json' …/__mock/drift</code>.</p><div class="summary"><div><strong>${report.checked}</strong>answers checked</div><div><strong>${report.conforming}</strong>conforming</div><div><strong>${differences}</strong>differences</div><div><strong>${report.fallbacks}</strong>local fallbacks</div></div><h2>Answers that differ from the contract</h2>${verdict}${sections(report.operations)}${requestPart}</main></body></html>`;
 }
 
 export const DRIFT_PAGE_CSP =

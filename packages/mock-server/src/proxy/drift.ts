@@ -40,13 +40,18 @@ export interface DriftReport {
   /** Distinct differences not kept because the store was full. */
   dropped: number;
   maxEntries: number;
-  operations: Array<{
-    operationId: string;
-    method: string;
-    template: string;
-    count: number;
-    drift: DriftEntry[];
-  }>;
+  /** Where the answers differ from the contract, per operation: the drift. */
+  operations: OperationDrift[];
+  /** Requests (from the proxy's clients) that break the contract: rule `request`, not the upstream's drift. */
+  requests: OperationDrift[];
+}
+
+export interface OperationDrift {
+  operationId: string;
+  method: string;
+  template: string;
+  count: number;
+  drift: DriftEntry[];
 }
 
 export interface Observed {
@@ -93,10 +98,8 @@ export class DriftStore {
   /** Counts one checked answer and its violations. */
   record(observed: Observed, violations: readonly Violation[]): void {
     this.checked++;
-    if (violations.length === 0) {
-      this.conforming++;
-      return;
-    }
+    if (violations.every((v) => v.rule === "request")) this.conforming++;
+    if (violations.length === 0) return;
     const at = new Date(this.now()).toISOString();
     for (const violation of violations) {
       const key = `${observed.operationId} ${violation.rule} ${violation.pointer.replace(/\/\d+(?=\/|$)/g, "/*")}`;
@@ -151,22 +154,7 @@ export class DriftStore {
   }
 
   report(): DriftReport {
-    const byOperation = new Map<string, DriftReport["operations"][number]>();
-    for (const entry of this.entries.values()) {
-      let op = byOperation.get(entry.operationId);
-      if (!op) {
-        op = {
-          operationId: entry.operationId,
-          method: entry.method,
-          template: entry.template,
-          count: 0,
-          drift: [],
-        };
-        byOperation.set(entry.operationId, op);
-      }
-      op.count += entry.count;
-      op.drift.push(entry);
-    }
+    const entries = [...this.entries.values()];
     return {
       upstream: this.upstream,
       since: this.since,
@@ -175,7 +163,28 @@ export class DriftStore {
       fallbacks: this.fallbacks,
       dropped: this.dropped,
       maxEntries: this.maxEntries,
-      operations: [...byOperation.values()].sort((a, b) => a.operationId.localeCompare(b.operationId)),
+      operations: byOperation(entries.filter((e) => e.rule !== "request")),
+      requests: byOperation(entries.filter((e) => e.rule === "request")),
     };
   }
+}
+
+function byOperation(entries: readonly DriftEntry[]): OperationDrift[] {
+  const grouped = new Map<string, OperationDrift>();
+  for (const entry of entries) {
+    let op = grouped.get(entry.operationId);
+    if (!op) {
+      op = {
+        operationId: entry.operationId,
+        method: entry.method,
+        template: entry.template,
+        count: 0,
+        drift: [],
+      };
+      grouped.set(entry.operationId, op);
+    }
+    op.count += entry.count;
+    op.drift.push(entry);
+  }
+  return [...grouped.values()].sort((a, b) => a.operationId.localeCompare(b.operationId));
 }

@@ -73,6 +73,20 @@ describe("in front of the unmodified mock", () => {
     expect(report.conforming).toBe(6);
   });
 
+  it("reports a request that breaks the contract apart from the upstream's drift", async () => {
+    const response = await fetch(`${proxy.url}/shop/v1/discovery/events?limit=many`);
+    expect(response.headers.get("x-entrada-contract")).toBe("request /query/limit");
+    const report = (await (await fetch(`${proxy.url}/__mock/drift`)).json()) as DriftReport;
+    expect(report.operations).toEqual([]);
+    expect(report.requests.map((op) => [op.operationId, op.drift.map((d) => [d.rule, d.pointer])])).toEqual([
+      ["listEvents", [["request", "/query/limit"]]],
+    ]);
+    const page = await (await fetch(`${proxy.url}/__mock/drift`, { headers: { accept: "text/html" } })).text();
+    expect(page).toContain("No drift: every answer checked so far conforms to the contract.");
+    expect(page).toContain("Requests that break the contract");
+    await fetch(`${proxy.url}/__mock/drift`, { method: "DELETE" });
+  });
+
   it("passes the upstream's bytes through unchanged (a replay keeps its header and log id)", async () => {
     const auth = { authorization: `Bearer ${await token(proxy.url)}` };
     const direct = await fetch(`${mock.url}/shop/v1/discovery/venues`, { headers: auth });

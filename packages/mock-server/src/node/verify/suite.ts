@@ -166,10 +166,7 @@ export class Run {
     if (this.current) {
       this.current.requests++;
       for (const v of violations)
-        this.current.differences.push({
-          operationId: operation?.operationId ?? `${request.method} ${path}`,
-          ...v,
-        });
+        this.charge({ operationId: operation?.operationId ?? `${request.method} ${path}`, ...v });
     }
     return response;
   }
