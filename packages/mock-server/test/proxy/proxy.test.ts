@@ -81,7 +81,9 @@ describe("in front of the unmodified mock", () => {
     expect(report.requests.map((op) => [op.operationId, op.drift.map((d) => [d.rule, d.pointer])])).toEqual([
       ["listEvents", [["request", "/query/limit"]]],
     ]);
-    const page = await (await fetch(`${proxy.url}/__mock/drift`, { headers: { accept: "text/html" } })).text();
+    const page = await (
+      await fetch(`${proxy.url}/__mock/drift`, { headers: { accept: "text/html" } })
+    ).text();
     expect(page).toContain("No drift: every answer checked so far conforms to the contract.");
     expect(page).toContain("Requests that break the contract");
     await fetch(`${proxy.url}/__mock/drift`, { method: "DELETE" });
