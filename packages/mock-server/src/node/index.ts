@@ -200,19 +200,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       );
     } else socket.destroy();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const displayHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const bound = await listen(server, port, host);
   const stopWebhooks = webhooks ? await startWebhookDelivery(core) : async () => {};
   return {
-    url: `http://${displayHost}:${address.port}`,
-    port: address.port,
+    ...bound,
     core,
     server,
     adminToken,
@@ -224,6 +215,24 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       });
     },
   };
+}
+
+/** Listens on `port` (0: a free one) and `host`; the base URL and port it got (an IPv6 host in brackets). */
+export async function listen(
+  server: Server,
+  port: number,
+  host: string,
+): Promise<{ url: string; port: number }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const displayHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return { url: `http://${displayHost}:${address.port}`, port: address.port };
 }
 
 /** How long a webhook receiver may take to accept the connection: an unreachable host fails fast. */

@@ -5,6 +5,7 @@
  * Replacements keep the value's shape where a seed or an example needs it to stay valid (an e-mail stays an
  * e-mail address), and say what was removed.
  */
+import { luhn } from "../sections/shop/checkout.ts";
 
 export const REDACTED = "[redacted]";
 export const REDACTED_EMAIL = "redacted@example.invalid";
@@ -25,19 +26,6 @@ const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 const PHONE = /\+\d[\d ()/.-]{6,18}\d/g;
 const DIGIT_RUN = /\b\d(?:[ -]?\d){12,18}\b/g;
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /** A string with e-mail addresses, bearer credentials, JWTs, phone and card numbers replaced. */
 export function sanitizeText(text: string): string {

@@ -5,11 +5,11 @@
  */
 import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { ajvSchemaCompiler } from "../compiler/ajv.ts";
 import type { MockCore } from "../core/engine.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { checkAdmin, generateAdminToken, isLoopback, maskSecrets } from "../node/admin.ts";
+import { listen } from "../node/index.ts";
 import { ContractChecker } from "./contract.ts";
 import { DriftStore } from "./drift.ts";
 import { type ProxyReply, type ProxyServices, proxyRequest } from "./pipeline.ts";
@@ -146,19 +146,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     });
     req.on("error", () => req.socket.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const displayHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const bound = await listen(server, port, host);
   let closed = false;
   return {
-    url: `http://${displayHost}:${address.port}`,
-    port: address.port,
+    ...bound,
     upstream: upstreamUrl,
     drift: services.drift,
     core,

@@ -24,6 +24,15 @@ const CARD = "4242424242424242";
 const SECRET = "demo-secret";
 const basic = `Basic ${btoa(`entrada-demo:${SECRET}`)}`;
 
+async function tokenFor(base: string): Promise<string> {
+  const response = await fetch(`${base}/connect/token`, {
+    method: "POST",
+    headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
+    body: "grant_type=client_credentials&scope=Shop",
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile())
@@ -182,15 +191,7 @@ describe("seed --from", () => {
     let eventId = "";
     let original: Record<string, unknown> = {};
     try {
-      const token = (
-        (await (
-          await fetch(`${proxy.url}/connect/token`, {
-            method: "POST",
-            headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
-            body: "grant_type=client_credentials&scope=Shop",
-          })
-        ).json()) as { access_token: string }
-      ).access_token;
+      const token = await tokenFor(proxy.url);
       const headers = { authorization: `Bearer ${token}` };
       await fetch(`${proxy.url}/shop/v1/discovery/venues`, { headers });
       const list = (await (
@@ -221,15 +222,7 @@ describe("seed --from", () => {
       validateResponses: "strict",
     });
     try {
-      const token = (
-        (await (
-          await fetch(`${replayed.url}/connect/token`, {
-            method: "POST",
-            headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
-            body: "grant_type=client_credentials&scope=Shop",
-          })
-        ).json()) as { access_token: string }
-      ).access_token;
+      const token = await tokenFor(replayed.url);
       const served = (await (
         await fetch(`${replayed.url}/shop/v1/discovery/events/${eventId}`, {
           headers: { authorization: `Bearer ${token}`, "accept-language": "en-GB" },
