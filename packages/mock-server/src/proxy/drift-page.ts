@@ -68,7 +68,7 @@ export function driftPage(report: DriftReport): string {
         }.${report.dropped > 0 ? ` ${report.dropped} more not kept (cap ${report.maxEntries}).` : ""}</p>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Contract drift — Entrada mock proxy</title><style>${STYLE}</style></head><body><main><h1>Contract drift</h1><p>Upstream <code>${escapeHtml(
     report.upstream ?? "(none)",
-  )}</code> against the Entrada contract, since ${escapeHtml(report.since)}. JSON: <code>curl -H 'Accept: application/json' …/__mock/drift</code>.</p><div class="summary"><div><strong>${report.checked}</strong>answers checked</div><div><strong>${report.conforming}</strong>conforming</div><div><strong>${differences}</strong>differences</div><div><strong>${report.fallbacks}</strong>local fallbacks</div></div><h2>Answers that differ from the contract</h2>${verdict}${sections(report.operations)}${requestPart}</main></body></html>`;
+  )}</code> against the Entrada contract, since ${escapeHtml(report.since)}. JSON: <code>curl -H 'Accept: application/json' …/__mock/drift</code>.</p><div class="summary"><div><strong>${report.checked}</strong>answers checked</div><div><strong>${report.conforming}</strong>conforming</div><div><strong>${differences}</strong>differences</div><div><strong>${report.fallbacks}</strong>local fallbacks</div><div><strong>${report.unreachable}</strong>upstream unreachable</div></div><h2>Answers that differ from the contract</h2>${verdict}${sections(report.operations)}${requestPart}</main></body></html>`;
 }
 
 export const DRIFT_PAGE_CSP =

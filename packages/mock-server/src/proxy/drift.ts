@@ -37,6 +37,8 @@ export interface DriftReport {
   conforming: number;
   /** Answers the proxy gave from the local mock (`--fallback`). */
   fallbacks: number;
+  /** Requests the upstream did not answer (the proxy's 502, without `--fallback`). */
+  unreachable: number;
   /** Distinct differences not kept because the store was full. */
   dropped: number;
   maxEntries: number;
@@ -82,6 +84,7 @@ export class DriftStore {
   checked = 0;
   conforming = 0;
   fallbacks = 0;
+  unreachable = 0;
   dropped = 0;
 
   constructor(
@@ -150,6 +153,7 @@ export class DriftStore {
     this.checked = 0;
     this.conforming = 0;
     this.fallbacks = 0;
+    this.unreachable = 0;
     this.dropped = 0;
   }
 
@@ -161,6 +165,7 @@ export class DriftStore {
       checked: this.checked,
       conforming: this.conforming,
       fallbacks: this.fallbacks,
+      unreachable: this.unreachable,
       dropped: this.dropped,
       maxEntries: this.maxEntries,
       operations: byOperation(entries.filter((e) => e.rule !== "request")),

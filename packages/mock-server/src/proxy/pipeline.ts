@@ -53,7 +53,8 @@ export interface ProxyRequest {
 
 /** The answer of stage 3, before its body is read. */
 interface Answer {
-  source: "upstream" | "local";
+  /** `proxy`: the proxy's own 502 (the upstream did not answer): nothing of the upstream to check. */
+  source: "upstream" | "local" | "proxy";
   status: number;
   headers: Record<string, string | string[]>;
   /** A buffered body (local answers, problems) or the upstream's stream. */
@@ -84,6 +85,15 @@ export async function proxyRequest(services: ProxyServices, request: ProxyReques
 
   // 3. The answer.
   const answer = await answerRequest(services, request);
+  if (answer.source === "proxy") {
+    services.drift.unreachable++;
+    services.log(`${request.method} ${sanitizePath(request.path)} → 502  upstream unreachable`);
+    return {
+      status: answer.status,
+      headers: { ...answer.headers, "x-entrada-contract": "upstream unreachable" },
+      body: answer.body as Uint8Array,
+    };
+  }
 
   // 4. The response against the contract (its body read up to the cap).
   const { kept, rest, truncated } = await readBounded(answer.body, services.maxCheckedBytes);
@@ -202,7 +212,7 @@ async function answerRequest(services: ProxyServices, request: ProxyRequest): Pr
       upstream: error.upstream,
     };
     return {
-      source: "upstream",
+      source: "proxy",
       status: 502,
       headers: { "content-type": "application/problem+json", "cache-control": "no-store" },
       body: encoder.encode(JSON.stringify(body)),

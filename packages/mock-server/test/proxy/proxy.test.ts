@@ -165,7 +165,10 @@ describe("bad input", () => {
   beforeAll(async () => {
     // An upstream that answers HTML where JSON is declared, and a venue list far larger than the check cap.
     odd = createServer((req, res) => {
-      if (req.url?.startsWith("/shop/v1/discovery/events")) {
+      if (req.url?.startsWith("/entrance/v1/gates")) {
+        res.writeHead(501, { "content-type": "application/problem+json" });
+        res.end('{"type":"about:blank","title":"Not Implemented","status":501}');
+      } else if (req.url?.startsWith("/shop/v1/discovery/events")) {
         res.writeHead(200, { "content-type": "application/json" });
         res.end("<html>maintenance</html>");
       } else {
@@ -190,6 +193,9 @@ describe("bad input", () => {
       const body = (await response.json()) as { detail: string; upstream: string };
       expect(body.upstream).toBe("http://127.0.0.1:9");
       expect(body.detail).toContain("http://127.0.0.1:9");
+      // The proxy's own answer is not the upstream's drift.
+      expect(response.headers.get("x-entrada-contract")).toBe("upstream unreachable");
+      expect(proxy.drift.report()).toMatchObject({ unreachable: 1, checked: 0, operations: [] });
     } finally {
       await proxy.close();
     }
@@ -207,6 +213,21 @@ describe("bad input", () => {
       expect(response.headers.get("x-entrada-source")).toBe("local-fallback");
       expect(response.headers.get("x-entrada-contract")).toBe("ok");
       expect(proxy.drift.fallbacks).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("answers locally under --fallback what the upstream has not built (501)", async () => {
+    const proxy = await startProxyServer({ upstream: oddUrl, port: 0, fallback: true });
+    try {
+      const direct = await fetch(`${proxy.url}/shop/v1/discovery/events`);
+      expect(direct.headers.get("x-entrada-source")).toBeNull();
+      await direct.arrayBuffer();
+      const response = await fetch(`${proxy.url}/entrance/v1/gates`);
+      expect(response.headers.get("x-entrada-source")).toBe("local-fallback");
+      expect(response.status).toBe(401); // the local mock's answer: no token sent
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
     } finally {
       await proxy.close();
     }
