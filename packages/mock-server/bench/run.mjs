@@ -3,6 +3,7 @@
 // same run: GET event discovery and POST cart + item, on the real document and on one grown to several
 // hundred operations; start-up time and resident memory. Loopback only, a few seconds per case.
 //   pnpm --filter @entrada/mock-server bench            (BENCH_DURATION=3 BENCH_CONNECTIONS=10)
+// Next to them a bare node:http server replays the mock's exact answers (bench/bare-server.mjs): the ceiling.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -110,11 +111,25 @@ function locatePrism() {
 }
 const { prismBin, prismNode } = skipPrism ? { prismBin: "", prismNode: "" } : locatePrism();
 
-let nextPort = 4300 + Math.floor(Math.random() * 500);
+// BENCH_PORT_BASE=<n> puts the servers on n, n+1, … (a shared machine hands out port ranges).
+let nextPort = Number(process.env.BENCH_PORT_BASE ?? 4300 + Math.floor(Math.random() * 500));
 const children = new Set();
 process.on("exit", () => {
   for (const child of children) child.kill("SIGKILL");
 });
+
+/**
+ * CPU seconds a process has used (user + system, /proc). Requests per CPU-second of the server is what a request
+ * costs, whatever share of a loaded machine the server got during the sample.
+ */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 function rssMb(pid) {
   try {
@@ -155,6 +170,10 @@ async function start(kind, document) {
     ];
     if (document !== docPath) args.push("--openapi", document);
     child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  } else if (kind === "bare") {
+    child = spawn(process.execPath, [join(here, "bare-server.mjs"), String(port), capturedPath], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } else if (kind === "msw") {
     child = spawn(process.execPath, [join(here, "msw-server.mjs"), String(port)], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -273,6 +292,47 @@ async function postCase(server) {
   };
 }
 
+/**
+ * Records what the mock answers to each benchmarked request (status, headers, body), for the bare node:http server
+ * that replays exactly that: the ceiling the mock is measured against in the same run.
+ */
+const capturedPath = join(work, "captured.json");
+async function capture(server) {
+  const authorization = `Bearer ${await token(server.url)}`;
+  const sent = async (method, path, response) => {
+    const headers = {};
+    response.headers.forEach((value, name) => {
+      if (!["date", "connection", "keep-alive", "transfer-encoding"].includes(name)) headers[name] = value;
+    });
+    return { method, path, status: response.status, headers, body: await response.text() };
+  };
+  const headers = { authorization, "accept-language": "de-CH" };
+  const json = { ...headers, "content-type": "application/json" };
+  const { articleId, slotId } = await discover(server.url, authorization);
+  const list = await sent(
+    "GET",
+    "/shop/v1/discovery/events",
+    await fetch(`${server.url}/shop/v1/discovery/events`, { headers }),
+  );
+  const cartResponse = await fetch(`${server.url}/shop/v1/cart`, {
+    method: "POST",
+    headers: json,
+    body: "{}",
+  });
+  const cart = await sent("POST", "/shop/v1/cart", cartResponse);
+  const cartId = JSON.parse(cart.body).id;
+  const item = await sent(
+    "POST",
+    "/shop/v1/cart/*/items",
+    await fetch(`${server.url}/shop/v1/cart/${cartId}/items`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ articleId, slotId, quantity: 1 }),
+    }),
+  );
+  writeFileSync(capturedPath, JSON.stringify([list, cart, item]));
+}
+
 const rows = [];
 const record = (server, docName, label, r) => rows.push({ server, doc: docName, case: label, ...r });
 
@@ -299,6 +359,7 @@ console.log(
 // server sees the same machine load; each figure is the median over the rounds.
 const targets = [
   { name: "entrada/small", kind: "entrada", document: docPath, doc: docName },
+  { name: "bare/small", kind: "bare", document: docPath, doc: docName },
   { name: "entrada/big", kind: "entrada", document: bigPath, doc: bigName },
   { name: "msw/small", kind: "msw", document: docPath, doc: docName },
   ...(skipPrism
@@ -308,24 +369,45 @@ const targets = [
         { name: "prism/big", kind: "prism", document: bigPath, doc: bigName },
       ]),
 ];
+// BENCH_TARGETS=entrada/small,bare/small measures only those (quick comparisons; the mock must come first).
+const only = process.env.BENCH_TARGETS?.split(",");
+if (only) targets.splice(0, targets.length, ...targets.filter((t) => only.includes(t.name)));
 const cases = [];
 for (const target of targets) {
+  if (target.kind === "bare") await capture(targets[0].server);
   target.server = await start(target.kind, target.document);
   meta[target.name] = { startupMs: target.server.startupMs, idle: target.server.rss() };
+  // The bare server answers the same requests the mock's cases send (it has no token endpoint of its own).
+  const like = (label) => cases.find((c) => c.target === targets[0] && c.label === label).options;
+  const retarget = (options) => ({
+    ...options,
+    url: options.url.replace(targets[0].server.url, target.server.url),
+  });
   cases.push({
     target,
     label: "GET /shop/v1/discovery/events",
-    options: await getCase(target.server),
+    options:
+      target.kind === "bare" ? retarget(like("GET /shop/v1/discovery/events")) : await getCase(target.server),
     samples: [],
   });
   if (target.kind !== "msw") {
-    cases.push({ target, label: "POST cart + item", options: await postCase(target.server), samples: [] });
+    cases.push({
+      target,
+      label: "POST cart + item",
+      options: target.kind === "bare" ? retarget(like("POST cart + item")) : await postCase(target.server),
+      samples: [],
+    });
   }
 }
 for (const c of cases) await once(c.options, 1); // warm-up: JIT, lazily compiled validators
 for (let round = 0; round < rounds; round++) {
   const order = cases.map((_, i) => cases[(i + round * 3) % cases.length]);
-  for (const c of order) c.samples.push(await once(c.options, duration));
+  for (const c of order) {
+    const before = cpuSeconds(c.target.server.pid);
+    const result = await once(c.options, duration);
+    result.serverCpu = cpuSeconds(c.target.server.pid) - before;
+    c.samples.push(result);
+  }
 }
 const median = (values) => {
   const sorted = [...values].sort((x, y) => x - y);
@@ -334,6 +416,7 @@ const median = (values) => {
 for (const c of cases) {
   record(c.target.kind, c.target.doc, c.label, {
     rps: median(c.samples.map((r) => r.requests.average)),
+    perCpu: median(c.samples.map((r) => r.requests.total / r.serverCpu)),
     p99: median(c.samples.map((r) => r.latency.p99)),
     non2xx: c.samples.reduce((n, r) => n + r.non2xx, 0),
     errors: c.samples.reduce((n, r) => n + r.errors, 0),
@@ -345,13 +428,15 @@ for (const target of targets) {
 }
 
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "–");
-console.log("| server | document | case | req/s | p99 ms | non-2xx | errors | × Prism (req/s) |");
-console.log("|---|---|---|---:|---:|---:|---:|---:|");
+console.log(
+  "| server | document | case | req/s | req per server CPU-s | p99 ms | non-2xx | errors | × Prism (req/s) |",
+);
+console.log("|---|---|---|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) {
   const prism = rows.find((r) => r.server === "prism" && r.doc === row.doc && r.case === row.case);
   const ratio = prism && row.server !== "prism" ? `${fmt(row.rps / prism.rps, 1)}×` : "";
   console.log(
-    `| ${row.server} | ${row.doc} | ${row.case} | ${fmt(row.rps)} | ${fmt(row.p99, 1)} | ${row.non2xx} | ${row.errors} | ${ratio} |`,
+    `| ${row.server} | ${row.doc} | ${row.case} | ${fmt(row.rps)} | ${fmt(row.perCpu)} | ${fmt(row.p99, 1)} | ${row.non2xx} | ${row.errors} | ${ratio} |`,
   );
 }
 const pick = (server, doc, kase) =>
@@ -366,11 +451,19 @@ for (const kase of ["GET /shop/v1/discovery/events", "POST cart + item"]) {
       `| prism ${bigName} / ${docName}, ${kase} | ${fmt((pick("prism", bigName, kase) / pick("prism", docName, kase)) * 100, 1)} % |`,
     );
 }
+const pickCpu = (server, kase) =>
+  rows.find((r) => r.server === server && r.doc === docName && r.case === kase)?.perCpu ?? Number.NaN;
+for (const kase of ["GET /shop/v1/discovery/events", "POST cart + item"]) {
+  console.log(
+    `| entrada / bare node:http (same bytes and headers), ${kase}: req/s · req per server CPU-second | ${fmt((pick("entrada", docName, kase) / pick("bare", docName, kase)) * 100, 1)} % · ${fmt((pickCpu("entrada", kase) / pickCpu("bare", kase)) * 100, 1)} % |`,
+  );
+}
 console.log(
   `| node:http transport / msw bridge, GET | ${fmt(pick("entrada", docName, "GET /shop/v1/discovery/events") / pick("msw", docName, "GET /shop/v1/discovery/events"), 1)}× |`,
 );
 // In-process: the engine alone (no sockets), small vs grown document in alternating batches. This isolates
 // what the document size costs the engine from the HTTP layer and from the machine's noise.
+if (process.env.BENCH_HTTP_ONLY === "1") process.exit(0);
 const { createEntradaMock } = await import(join(root, "dist/index.js"));
 // A custom (grown) document compiles its validators at run time: the Node compiler is injected.
 const { ajvSchemaCompiler } = await import(join(root, "dist/compiler/index.js"));

@@ -11,10 +11,11 @@ import { enqueueWebhookEvent } from "./sections/webhooks/index.ts";
 export { CULTURES, DEFAULT_CULTURE, negotiateCulture } from "./core/culture.ts";
 export type { OpenApiDocument, OperationSpec } from "./core/document.ts";
 export { createMockCore, MockCore, type MockCoreOptions } from "./core/engine.ts";
-export type { FaultKind, FaultRule } from "./core/pipeline/4-faults.ts";
-export type { ClientConfig } from "./core/pipeline/7-authentication.ts";
-export { DEMO_CLIENTS } from "./core/pipeline/7-authentication.ts";
+export type { FaultKind, FaultRule } from "./core/faults.ts";
+export type { ClientConfig } from "./core/oauth.ts";
+export { DEMO_CLIENTS } from "./core/oauth.ts";
 export { PROBLEM_BASE, PROBLEMS } from "./core/problems.ts";
+export type { SectionModule } from "./core/section.ts";
 export {
   type ContextOf,
   defineSection,
@@ -36,7 +37,6 @@ export type {
   MockResponse,
   OperationContext,
   OperationHandler,
-  SectionModule,
   SeedData,
   World,
 } from "./core/types.ts";

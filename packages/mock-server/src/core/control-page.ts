@@ -1,5 +1,5 @@
 /** The `/__mock` index page for developers who open it in a browser (controls, demo clients, test cards). */
-import type { MockCore } from "./engine.ts";
+import type { ControlServices } from "./control-services.ts";
 import type { MockSession } from "./session.ts";
 import type { MockResponse } from "./types.ts";
 
@@ -16,7 +16,7 @@ function escapeHtml(value: string): string {
 
 /** A human-readable index for developers who open /__mock in a browser (no script, strict CSP). */
 export function htmlIndex(
-  core: MockCore,
+  core: ControlServices,
   session: MockSession,
   logId: string,
   builtIn: readonly ControlEntry[],

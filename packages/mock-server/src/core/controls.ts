@@ -3,14 +3,15 @@
  * Documented in the package README and listed by `GET /__mock`.
  */
 
+import { buildContext, publishEvent } from "./context.ts";
 import { htmlIndex } from "./control-page.ts";
-import type { MockCore } from "./engine.ts";
+import type { ControlServices } from "./control-services.ts";
+import { parseFaultRule } from "./faults.ts";
 import { randomToken } from "./ids.ts";
-import { Router } from "./pipeline/2-routing.ts";
-import { parseFaultRule } from "./pipeline/4-faults.ts";
-import type { ClientConfig } from "./pipeline/7-authentication.ts";
-import { buildContext, publishEvent } from "./pipeline/context.ts";
+import { jsonBody } from "./json-text.ts";
+import type { ClientConfig } from "./oauth.ts";
 import { ProblemError } from "./problems.ts";
+import { Router } from "./router.ts";
 import type { MockSession } from "./session.ts";
 import type { Culture, MockRequest, MockResponse, SeedData } from "./types.ts";
 
@@ -22,7 +23,7 @@ interface Control {
 }
 
 interface ControlInput {
-  core: MockCore;
+  core: ControlServices;
   session: MockSession;
   body: unknown;
   url: URL;
@@ -371,7 +372,7 @@ function parseControlBody(request: MockRequest): unknown {
 }
 
 export async function handleControl(
-  core: MockCore,
+  core: ControlServices,
   session: MockSession,
   request: MockRequest,
   url: URL,
@@ -399,7 +400,7 @@ export async function handleControl(
     if (sectionMatch.kind === "found") {
       const { route } = sectionMatch.route;
       const ctx = buildContext({
-        core,
+        links: core,
         session,
         operationId: `control:${route.path}`,
         method,
@@ -412,7 +413,7 @@ export async function handleControl(
         auth: null,
         logId,
         // Controls publish at once (there is no handler outcome to wait for).
-        publish: (type, data) => publishEvent(core, session, type, data),
+        publish: (type, data) => publishEvent(core.dispatchEvent, session, type, data),
       });
       const result = await route.handler(ctx);
       const headers: Record<string, string> = {
@@ -426,7 +427,7 @@ export async function handleControl(
         body = result.raw;
         headers["content-type"] = result.contentType ?? "text/html; charset=utf-8";
       } else if (result.body !== undefined) {
-        body = JSON.stringify(result.body);
+        body = jsonBody(result.body);
         headers["content-type"] = "application/json";
       }
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;

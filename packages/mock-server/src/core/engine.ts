@@ -8,39 +8,35 @@
  * (store). `pipeline/request.ts` is the state they share; `problems.ts` renders every problem.
  */
 
+import type { ControlServices } from "./control-services.ts";
 import { handleControl } from "./controls.ts";
-import { cors, isPreflight } from "./cors.ts";
+import { cors } from "./cors.ts";
 import { DEFAULT_CULTURE } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
 import { ulid } from "./ids.ts";
 import { LinkSigner } from "./links.ts";
+import { DEMO_CLIENTS } from "./oauth.ts";
 import type { MockCoreOptions } from "./options.ts";
-import {
-  duplicatedHeaderProblem,
-  mockSessionId,
-  parseTarget,
-  requestCulture,
-} from "./pipeline/1-preamble.ts";
-import { preflight, Router, routeProblem } from "./pipeline/2-routing.ts";
-import { countRequest, type RateLimitConfig, rateLimitedResponse } from "./pipeline/3-rate-limit.ts";
+import { preamble } from "./pipeline/1-preamble.ts";
+import { routing } from "./pipeline/2-routing.ts";
+import { rateLimit } from "./pipeline/3-rate-limit.ts";
 import { injectFault } from "./pipeline/4-faults.ts";
-import { asOAuthError, TOKEN_PATH, tokenResponse } from "./pipeline/5-token-endpoint.ts";
-import { notAcceptable } from "./pipeline/6-negotiation.ts";
-import { authenticateRequest, DEMO_CLIENTS } from "./pipeline/7-authentication.ts";
-import { idempotencyKeyOf, invalidParameters, readBody } from "./pipeline/8-input.ts";
-import { beginWrite, completeWrite } from "./pipeline/9-idempotency.ts";
-import { invokeHandler } from "./pipeline/10-invoke.ts";
-import type { OperationRequest } from "./pipeline/request.ts";
-import {
-  errorFormatFor,
-  ProblemError,
-  type ProblemOptions,
-  problemResponse,
-  reformatProblem,
-} from "./problems.ts";
+import { notAcceptable } from "./pipeline/5-negotiation.ts";
+import { authentication } from "./pipeline/6-authentication.ts";
+import { input } from "./pipeline/7-input.ts";
+import { beginWrite } from "./pipeline/8-idempotency.ts";
+import { answer } from "./pipeline/9-answer.ts";
+import { checkResponses, type ResponseViolation } from "./pipeline/10-check-response.ts";
+import { finish } from "./pipeline/11-finish.ts";
+import { runStages } from "./pipeline/dispatch.ts";
+import { Exchange, type Route, type Stage } from "./pipeline/exchange.ts";
+import { type ProblemOptions, problemResponse, reformatProblem } from "./problems.ts";
+import { Router } from "./router.ts";
+import type { SectionModule } from "./section.ts";
 import { handlerFor } from "./section.ts";
 import { type EmittedEvent, MockSession } from "./session.ts";
 import { withinMount } from "./target.ts";
+import { asOAuthError, TOKEN_PATH } from "./token-endpoint.ts";
 import type {
   ControlRoute,
   Culture,
@@ -48,36 +44,22 @@ import type {
   MockRequest,
   MockResponse,
   OperationHandler,
-  SectionModule,
   SeedData,
 } from "./types.ts";
 import { needsCompiler, Validator } from "./validation.ts";
 
 export type { MockCoreOptions } from "./options.ts";
 
-/** What `dispatch` knows about a request when a stage throws its problem. */
-interface StageState {
-  culture: Culture;
-  instance: string | undefined;
-  rateHeaders: Record<string, string>;
-}
-
-interface Route {
-  op: OperationSpec;
-  handler: OperationHandler | undefined;
-}
-
-new TextDecoder("utf-8", { fatal: true });
 const TOKEN_OPERATION = "createToken";
 
-export class MockCore {
+export class MockCore implements ControlServices {
   readonly document: OpenApiDocument;
   readonly operations: OperationSpec[];
   readonly router = new Router<Route>();
   readonly validator: Validator;
   readonly sections: SectionModule[];
   readonly controlRoutes = new Router<{ section: SectionModule | null; route: ControlRoute }>();
-  readonly responseViolations: Array<{ operationId: string; status: number; errors: string[] }> = [];
+  readonly responseViolations: ResponseViolation[] = [];
   readonly options: Required<
     Omit<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls" | "linkKey" | "schemaCompiler">
   > &
@@ -91,6 +73,8 @@ export class MockCore {
   private readonly errorFormats: ErrorFormat[];
   /** Milliseconds the core took to compile the document (routes and operation specs). */
   readonly startupMs: number;
+  /** The request pipeline, in the order a request takes it (see `pipeline/exchange.ts` for the contract). */
+  readonly stages: readonly Stage[];
 
   constructor(options: MockCoreOptions) {
     const started = performance.now();
@@ -135,10 +119,63 @@ export class MockCore {
       this.controlRoutes.add(route.method, route.path, { section: null, route });
     for (const op of this.operations) {
       this.operationsById.set(op.operationId, op);
-      this.router.add(op.method, op.template, { op, handler: handlers.get(op.operationId) });
+      this.router.add(op.method, op.template, {
+        op,
+        handler: handlers.get(op.operationId),
+        oauth: op.operationId === TOKEN_OPERATION,
+      });
     }
     if (options.onEvent) this.eventListeners.add(options.onEvent);
+    this.stages = this.buildStages();
     this.startupMs = performance.now() - started;
+  }
+
+  /**
+   * The stages, each given the few services it needs. Their order decides which problem wins when several apply:
+   * target → culture → mock session → duplicated headers → CORS preflight → developer controls → route (404/405)
+   * → rate limit → faults → 406 → authentication → parameters → Idempotency-Key → body → idempotency → answer →
+   * response check (tests) → HEAD, idempotency store, CORS.
+   */
+  private buildStages(): Stage[] {
+    const options = this.options;
+    return [
+      preamble({ mountPath: this.mountPath, errorFormats: this.errorFormats }),
+      routing({
+        router: this.router,
+        session: (id) => this.session(id),
+        control: async (ex, session) =>
+          cors(
+            await handleControl(this, session, ex.request, ex.url, ex.pathname ?? "/", ex.culture, ex.logId),
+            ex.origin,
+          ),
+      }),
+      rateLimit(options.rateLimit),
+      injectFault,
+      notAcceptable,
+      authentication({ links: this.links, mountPath: this.mountPath }),
+      input({ validator: this.validator, maxBodyBytes: options.maxBodyBytes }),
+      beginWrite,
+      answer({
+        links: this,
+        publish: this.dispatchEvent,
+        onError: (error, where) => this.reportError(error, where),
+        tokenTtlSeconds: options.tokenTtlSeconds,
+      }),
+      ...(options.validateResponses
+        ? [
+            checkResponses({
+              validator: this.validator,
+              violations: this.responseViolations,
+              mode: options.validateResponses,
+            }),
+          ]
+        : []),
+      finish,
+    ];
+  }
+
+  private reportError(error: unknown, where: string): void {
+    (this.options.onError ?? ((e: unknown) => console.error(e)))(error, where);
   }
 
   /** Operation ids of the document that no section module implements. */
@@ -167,11 +204,6 @@ export class MockCore {
     return origin + this.mountPath;
   }
 
-  /** A request path relative to the base path, or null when it lies outside it. */
-  private withinMount(path: string): string | null {
-    return withinMount(this.mountPath, path);
-  }
-
   operation(operationId: string): OperationSpec | undefined {
     return this.operationsById.get(operationId);
   }
@@ -183,15 +215,15 @@ export class MockCore {
   }
 
   /** Hands an emitted event to the listeners (the webhook delivery worker among them). */
-  dispatchEvent(event: EmittedEvent, session: MockSession): void {
+  readonly dispatchEvent = (event: EmittedEvent, session: MockSession): void => {
     for (const listener of this.eventListeners) {
       try {
         listener(event, session);
       } catch (error) {
-        (this.options.onError ?? ((x: unknown) => console.error(x)))(error, `event:${event.type}`);
+        this.reportError(error, `event:${event.type}`);
       }
     }
-  }
+  };
 
   /** The session with this id, created from the seed on first use. */
   session(id = "default"): MockSession {
@@ -270,7 +302,7 @@ export class MockCore {
   /** Whether the request targets the OAuth token endpoint (below the base path). */
   private isTokenRequest(request: MockRequest): boolean {
     try {
-      return this.withinMount(new URL(request.url).pathname) === TOKEN_PATH;
+      return withinMount(this.mountPath, new URL(request.url).pathname) === TOKEN_PATH;
     } catch {
       return false;
     }
@@ -294,7 +326,7 @@ export class MockCore {
         return reformatProblem(this.errorFormats, this.mountPath, request, response);
       return response;
     } catch (error) {
-      (this.options.onError ?? ((e: unknown) => console.error(e)))(error, `${request.method} ${request.url}`);
+      this.reportError(error, `${request.method} ${request.url}`);
       return this.problem(
         "internal-error",
         DEFAULT_CULTURE,
@@ -304,128 +336,12 @@ export class MockCore {
     }
   }
 
-  /**
-   * The request pipeline. Each stage either answers (the first problem wins, so this order is part of the
-   * contract) or lets the request through: target → culture → mock session → duplicated headers → CORS preflight →
-   * developer controls → route (404/405) → rate limit → faults → token endpoint → 406 → authentication →
-   * parameters → Idempotency-Key → body → idempotency → handler → idempotency store.
-   */
+  /** Runs the stages on one request; a session that answered a write or a control is re-weighed after it. */
   private async dispatch(request: MockRequest): Promise<MockResponse> {
-    const logId = `log_${ulid(Date.now())}`;
-    const origin = request.headers.origin;
-    // What a stage's problem is rendered with, filled in as the request goes through the stages.
-    const known: StageState = { culture: DEFAULT_CULTURE, instance: undefined, rateHeaders: {} };
-    try {
-      return await this.runStages(request, logId, known);
-    } catch (error) {
-      if (!(error instanceof ProblemError)) throw error;
-      return problemResponse(error.slug, known.culture, logId, origin, {
-        ...(known.instance !== undefined ? { instance: known.instance } : {}),
-        headers: { ...known.rateHeaders, ...error.headers },
-        detail: error.detail,
-        errors: error.errors,
-        extensions: error.extensions,
-        status: error.status,
-      });
-    }
-  }
-
-  /** The stages in order; a stage that finds a problem throws it (`stageProblem`), `dispatch` renders it. */
-  private async runStages(request: MockRequest, logId: string, known: StageState): Promise<MockResponse> {
-    const headers = request.headers;
-    const origin = headers.origin;
-
-    // Before routing: problems here answer in the default culture until Accept-Language is read.
-    const url = parseTarget(request.url, logId, origin);
-    const pathname = this.withinMount(url.pathname);
-    if (pathname === null)
-      return this.problem("not-found", DEFAULT_CULTURE, logId, origin, { instance: url.pathname });
-    known.instance = pathname;
-    const method = request.method.toUpperCase();
-    // A section that owns the path may negotiate its own way (the BI feed); its rule covers the engine's errors.
-    const own =
-      this.errorFormats.length > 0 ? errorFormatFor(this.errorFormats, pathname)?.culture : undefined;
-    if (own) known.culture = own(undefined);
-    const negotiated = requestCulture(headers, logId, origin, pathname);
-    const culture = own ? own(headers["accept-language"]) : negotiated;
-    known.culture = culture;
-    const sessionId = mockSessionId(headers, url, pathname, culture, logId, origin);
-    duplicatedHeaderProblem(request, culture, logId, origin, pathname);
-    if (isPreflight(method, headers))
-      return preflight(this.router, pathname, origin, headers, logId, culture);
-
-    // Developer controls (`/__mock`) bypass routing, rate limiting and the operation stages.
-    if (pathname === "/__mock" || pathname.startsWith("/__mock/")) {
-      const session = this.session(sessionId);
-      session.lastUsed = session.clock.now();
-      const answer = cors(await handleControl(this, session, request, url, pathname, culture, logId), origin);
-      this.account(session);
-      return answer;
-    }
-
-    // Routing, then the per-client rate limit (counted only for requests that reach an operation).
-    const match = this.router.match(method, pathname);
-    if (match.kind !== "found") return routeProblem(match, method, pathname, culture, logId, origin);
-    const { op, handler } = match.route;
-    const session = this.session(sessionId);
-    const now = session.clock.now();
-    session.lastUsed = now;
-    const limits = this.options.rateLimit;
-    const rateHeaders = countRequest(limits, session, headers.authorization ?? "anonymous", now);
-    if (rateHeaders === null)
-      return rateLimitedResponse(limits as RateLimitConfig, session, culture, logId, origin, pathname, now);
-    known.rateHeaders = rateHeaders;
-    const rq: OperationRequest = {
-      request,
-      method,
-      op,
-      template: match.template,
-      now,
-      session,
-      url,
-      params: match.params,
-      headers,
-      body: undefined,
-      culture,
-      auth: null,
-      logId,
-      origin,
-      pathname,
-      rateHeaders,
-    };
-
-    // The operation stages, in the order that decides which problem wins when several apply.
-    if (session.faults.length > 0) {
-      const fault = await injectFault(rq);
-      if (fault !== null) return fault;
-    }
-    if (op.operationId === TOKEN_OPERATION) {
-      const granted = tokenResponse(
-        session,
-        request,
-        logId,
-        origin,
-        rateHeaders,
-        now,
-        this.options.tokenTtlSeconds,
-      );
-      this.account(session);
-      return granted;
-    }
-    notAcceptable(rq);
-    rq.auth = authenticateRequest(rq, this.links, this.mountPath);
-    invalidParameters(this.validator, rq);
-    const key = idempotencyKeyOf(rq);
-    readBody(this.validator, this.options.maxBodyBytes, rq);
-    const scope = beginWrite(rq, key);
-    // A replay answers with the stored response (an answer, not a problem).
-    if (scope !== null && typeof scope !== "string") return scope.replay;
-
-    // The handler, then the idempotency store (HEAD answers like GET, without the body).
-    const response = await invokeHandler(this, op, handler, rq);
-    if (method === "HEAD") response.body = null;
-    if (scope !== null) completeWrite(rq, scope, response);
-    if (op.write || scope !== null) this.account(session);
+    const ex = new Exchange(request, `log_${ulid(Date.now())}`, DEFAULT_CULTURE);
+    const response = await runStages(this.stages, ex);
+    const session = ex.session;
+    if (session && (!ex.route || ex.route.op.write || ex.idempotencyScope !== null)) this.account(session);
     return response;
   }
 

@@ -1,9 +1,10 @@
 /** The engine's options (`createEntradaMock` and the Node/msw entries fill most of them in). */
 
 import type { OpenApiDocument } from "./document.ts";
-import type { ClientConfig } from "./pipeline/7-authentication.ts";
+import type { ClientConfig } from "./oauth.ts";
+import type { SectionModule } from "./section.ts";
 import type { EmittedEvent, MockSession } from "./session.ts";
-import type { ControlRoute, SectionModule, SeedData } from "./types.ts";
+import type { ControlRoute, SeedData } from "./types.ts";
 import type { SchemaCompilerFactory } from "./validation.ts";
 
 export interface MockCoreOptions {

@@ -5,6 +5,7 @@
  * `@entrada/openapi/schema`, so a handler that drifts from the contract fails `tsc`, not a test at run time.
  */
 import type { operations } from "@entrada/openapi/schema";
+import type { JsonText } from "./json-text.ts";
 import type {
   Clock,
   ControlRoute,
@@ -60,7 +61,7 @@ type Bodyless<S> = { status: S; headers?: ExtraHeaders; body?: undefined; raw?: 
 type ResultForStatus<S, R> = R extends { content: infer C }
   ? {
       [M in keyof C]: M extends JsonMedia
-        ? { status: S; body: C[M]; headers?: ExtraHeaders; contentType?: M; raw?: undefined }
+        ? { status: S; body: C[M] | JsonText<C[M]>; headers?: ExtraHeaders; contentType?: M; raw?: undefined }
         : { status: S; raw: string | Uint8Array; contentType: M; headers?: ExtraHeaders; body?: undefined };
     }[keyof C]
   : Bodyless<S>;
@@ -146,3 +147,6 @@ export function handlerFor(section: Section, operationId: string): AnyHandler | 
   const handler: unknown = section.handlers[operationId as OperationId];
   return handler as AnyHandler | undefined;
 }
+
+/** A section module as the engine holds it (any section of the contract). */
+export type SectionModule<S = unknown> = Section<S>;

@@ -1,9 +1,10 @@
 import { MockClock } from "./clock.ts";
+import type { FaultRule } from "./faults.ts";
+import { IdempotencyStore } from "./idempotency-store.ts";
 import { mulberry32 } from "./ids.ts";
-import type { FaultRule } from "./pipeline/4-faults.ts";
-import type { ClientConfig, TokenRecord } from "./pipeline/7-authentication.ts";
-import { IdempotencyStore } from "./pipeline/9-idempotency.ts";
-import type { SectionModule, SeedData, WebhookEventType, World } from "./types.ts";
+import type { ClientConfig, TokenRecord } from "./oauth.ts";
+import type { SectionModule } from "./section.ts";
+import type { SeedData, WebhookEventType, World } from "./types.ts";
 
 /** A webhook event as the engine queues it; the webhooks section signs and delivers it. */
 export interface EmittedEvent {

@@ -109,12 +109,6 @@ export interface World {
   [section: string]: unknown;
 }
 
-/**
- * A section module: its slice of the world, its handlers typed from the contract (see `defineSection` in
- * `section.ts`), optional `/__mock` routes and an optional error format for its paths.
- */
-export type { Section as SectionModule } from "./section.ts";
-
 /** Renders an engine problem (the parsed problem+json body) in a section's own error format. */
 export interface ErrorFormat {
   /** Path below the base path, e.g. `/bi/v1/odata` (matches itself and everything below it). */

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { OpenApiDocument } from "../core/document.ts";
-import type { ClientConfig } from "../core/pipeline/7-authentication.ts";
+import type { ClientConfig } from "../core/oauth.ts";
 import type { SeedData } from "../core/types.ts";
 import { DEMO_CLIENTS, TEST_CARDS } from "../index.ts";
 import { indexBiHistory, MAX_HISTORY_ORDERS } from "../sections/bi/index.ts";

@@ -122,8 +122,16 @@ export function nodeHandler(
         req.socket.destroy();
         return;
       }
-      res.writeHead(response.status, response.headers);
-      res.end(response.body ?? undefined);
+      // One piece: with Content-Length set, node:http writes the head and a text body in one write (no chunked
+      // encoding, no writev of head, chunk header, body and trailer).
+      const body = response.body;
+      const headers = response.headers;
+      if (body !== null && body !== undefined)
+        headers["content-length"] = String(
+          typeof body === "string" ? Buffer.byteLength(body) : body.byteLength,
+        );
+      res.writeHead(response.status, headers);
+      res.end(body ?? undefined);
     };
     // The engine never rejects (a failure is its own 500 problem); the docs server answers its paths itself. What
     // is left (a response that cannot be written) ends the connection instead of the process.

@@ -2,7 +2,9 @@
  * The registry of section modules the engine binds by operationId. The shop is ours; the other sections
  * are added here as their modules land.
  */
-import type { ControlRoute, SectionModule } from "../core/types.ts";
+
+import type { SectionModule } from "../core/section.ts";
+import type { ControlRoute } from "../core/types.ts";
 import assets from "./assets/index.ts";
 import bi from "./bi/index.ts";
 import connections from "./connections/index.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AcceptLanguageError, negotiateCulture, parseAcceptLanguage } from "../../src/core/culture.ts";
-import { fingerprint, parseIdempotencyKey } from "../../src/core/pipeline/9-idempotency.ts";
+import { fingerprint, parseIdempotencyKey } from "../../src/core/idempotency-store.ts";
 import { parseQuicode, quicodeFor } from "../../src/sections/shop/quicode.ts";
 
 describe("negotiateCulture", () => {

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import type { OpenApiDocument } from "../../src/core/document.ts";
 import { createMockCore } from "../../src/core/engine.ts";
+import type { SectionModule } from "../../src/core/section.ts";
 import { defineSection, dynamicHandler } from "../../src/core/section.ts";
-import type { MockRequest, SectionModule } from "../../src/core/types.ts";
+import type { MockRequest } from "../../src/core/types.ts";
 
 /** A tiny document: one public GET whose response must be {n: integer}. */
 const doc: OpenApiDocument = {

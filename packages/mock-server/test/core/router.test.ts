@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Router } from "../../src/core/pipeline/2-routing.ts";
+import { Router } from "../../src/core/router.ts";
 
 function router() {
   const r = new Router<string>();

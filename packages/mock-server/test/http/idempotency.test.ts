@@ -123,3 +123,72 @@ describe("Idempotency-Key", () => {
     expect(spaced.status).toBe(400);
   });
 });
+
+describe("Idempotency-Key on POST /connect/token (every write honours it)", () => {
+  const grant = (key: string | undefined, body: string, client = "entrada-demo:demo-secret") =>
+    api.fetch("/connect/token", {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${btoa(client)}`,
+        "content-type": "application/x-www-form-urlencoded",
+        ...(key === undefined ? {} : { "idempotency-key": key }),
+      },
+      body,
+    });
+
+  it("replays the original token with Idempotent-Replayed and the original log id", async () => {
+    const first = await grant("token-key-1", "grant_type=client_credentials&scope=Shop");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const issued = (await first.json()) as { access_token: string };
+    // Fields in another order are the same request.
+    const again = await grant("token-key-1", "scope=Shop&grant_type=client_credentials");
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.headers.get("x-log-id")).toBe(first.headers.get("x-log-id"));
+    expect(again.headers.get("cache-control")).toBe("no-store");
+    expect(((await again.json()) as { access_token: string }).access_token).toBe(issued.access_token);
+  });
+
+  it("answers 422 idempotency-key-reused for the same key with another body", async () => {
+    await grant("token-key-2", "grant_type=client_credentials&scope=Shop");
+    const other = await grant("token-key-2", "grant_type=client_credentials&scope=TERP");
+    expect(other.status).toBe(422);
+    expect(other.headers.get("content-type")).toBe("application/problem+json");
+    expect((await other.json()).type).toBe("https://docs.entrada.dev/problems/idempotency-key-reused");
+  });
+
+  it("keeps clients apart: another client's same key and body gets its own token", async () => {
+    const a = (await (await grant("token-key-3", "grant_type=client_credentials&scope=Shop")).json()) as {
+      access_token: string;
+    };
+    const other = await grant(
+      "token-key-3",
+      "grant_type=client_credentials&scope=Shop",
+      "entrada-shop:shop-secret",
+    );
+    expect(other.status).toBe(200);
+    expect(other.headers.get("idempotent-replayed")).toBeNull();
+    expect(((await other.json()) as { access_token: string }).access_token).not.toBe(a.access_token);
+  });
+
+  it("rejects an empty or 256-character key with a 400 in OAuth's format, naming the header", async () => {
+    for (const key of ["", "k".repeat(256)]) {
+      const response = await grant(key, "grant_type=client_credentials&scope=Shop");
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: string; error_description: string };
+      expect(body.error).toBe("invalid_request");
+      expect(body.error_description).toContain("/header/idempotency-key");
+    }
+  });
+
+  it("without a key issues a new token every time", async () => {
+    const a = (await (await grant(undefined, "grant_type=client_credentials")).json()) as {
+      access_token: string;
+    };
+    const b = (await (await grant(undefined, "grant_type=client_credentials")).json()) as {
+      access_token: string;
+    };
+    expect(a.access_token).not.toBe(b.access_token);
+  });
+});

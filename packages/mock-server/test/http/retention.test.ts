@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { IdempotencyStore } from "../../src/core/pipeline/9-idempotency.ts";
+import { IdempotencyStore } from "../../src/core/idempotency-store.ts";
 import { type Api, bearer, readyCart, startApi } from "../helpers.ts";
 
 const session = "retention";

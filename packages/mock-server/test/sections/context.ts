@@ -5,14 +5,13 @@
 
 import { pickText } from "../../src/core/culture.ts";
 import { ProblemError } from "../../src/core/problems.ts";
-import { handlerFor } from "../../src/core/section.ts";
+import { handlerFor, type SectionModule } from "../../src/core/section.ts";
 import type {
   AuthInfo,
   Clock,
   Culture,
   HandlerResult,
   OperationContext,
-  SectionModule,
   SeedData,
   World,
 } from "../../src/core/types.ts";

@@ -9,7 +9,7 @@ export type Culture = "de-CH" | "fr-CH" | "it-CH" | "en-GB";
 
 /** The problem slugs each operation documents (plus `internal-error` and `service-unavailable`). */
 export interface OperationProblems {
-  createToken: "rate-limited" | "service-unavailable" | "internal-error";
+  createToken: "idempotency-key-reused" | "rate-limited" | "service-unavailable" | "internal-error";
   getSystemConfiguration: "validation-error" | "malformed-request" | "unauthorized" | "forbidden" | "not-acceptable" | "rate-limited" | "service-unavailable" | "internal-error";
   listVenues: "validation-error" | "malformed-request" | "unauthorized" | "forbidden" | "not-acceptable" | "rate-limited" | "service-unavailable" | "internal-error";
   listEvents: "validation-error" | "malformed-request" | "unauthorized" | "forbidden" | "not-acceptable" | "rate-limited" | "service-unavailable" | "internal-error";

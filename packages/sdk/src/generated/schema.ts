@@ -22,6 +22,11 @@ export interface paths {
          *     request a new one before it expires. Rotating a client secret does not revoke tokens already issued.
          *     Errors follow RFC 6749 §5.2 (`{error, error_description}`), not problem details; an unknown client is
          *     401 `invalid_client` with `WWW-Authenticate: Basic realm="entrada"`.
+         *
+         *     `Idempotency-Key` works as on every write: a repeat with the same key returns the originally issued token
+         *     with `Idempotent-Replayed: true` and the original `X-Log-Id`; the same key with another form body is 422
+         *     `idempotency-key-reused` (problem details); a malformed key (empty, over 255 characters) is 400
+         *     `invalid_request` naming the header. Keys are scoped to the client's credentials.
          */
         post: operations["createToken"];
         delete?: never;
@@ -3737,7 +3742,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request is malformed or fails validation (`validation-error`, `malformed-request`). */
+        /** @description The request is malformed or fails validation (`validation-error`, `malformed-request`). A body sent to an operation that takes none (a GET's: RFC 9110 §9.3.1 gives it no meaning) is `malformed-request` with the pointer `/body`, whatever its size. */
         BadRequest: {
             headers: {
                 "X-Log-Id": components["headers"]["X-Log-Id"];
@@ -4653,6 +4658,37 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with a different form body (`idempotency-key-reused`). */
+            422: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.entrada.dev/problems/idempotency-key-reused",
+                     *       "title": "Idempotency-Key reused",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with a different request body.",
+                     *       "instance": "/connect/token",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/header/idempotency-key",
+                     *           "detail": "This key was already used for a request with a different body."
+                     *         }
+                     *       ],
+                     *       "logId": "log_01JD3Z9B7C2D4E6F8G0H1J2K3V"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -3,15 +3,44 @@
  * default culture), Accept-Language, the mock session id, duplicated singleton headers.
  */
 import { AcceptLanguageError, negotiateCulture } from "../culture.ts";
-import { stageProblem } from "../problems.ts";
-import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID } from "../target.ts";
-import type { Culture, MockRequest } from "../types.ts";
+import { errorFormatFor, stageProblem } from "../problems.ts";
+import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID, withinMount } from "../target.ts";
+import type { Culture, ErrorFormat, MockRequest } from "../types.ts";
+import type { Exchange, Stage } from "./exchange.ts";
+
+/** What the preamble needs: where the API is mounted, and the sections that negotiate their own culture. */
+export interface PreambleServices {
+  /** The base path (`/api`), or "" at the root. */
+  mountPath: string;
+  errorFormats: readonly ErrorFormat[];
+}
+
+/** The preamble stage: target → culture → mock session → duplicated headers (fills url, pathname, culture). */
+export function preamble({ mountPath, errorFormats }: PreambleServices): Stage {
+  return (ex: Exchange) => {
+    const url = parseTarget(ex.request.url);
+    const pathname = withinMount(mountPath, url.pathname);
+    ex.url = url;
+    if (pathname === null) {
+      ex.pathname = url.pathname;
+      throw stageProblem("not-found");
+    }
+    ex.pathname = pathname;
+    // A section that owns the path may negotiate its own way (the BI feed); its rule covers the engine's errors.
+    const own = errorFormats.length > 0 ? errorFormatFor(errorFormats, pathname)?.culture : undefined;
+    if (own) ex.culture = own(undefined);
+    const negotiated = requestCulture(ex.headers);
+    ex.culture = own ? own(ex.headers["accept-language"]) : negotiated;
+    ex.sessionId = mockSessionId(ex.headers, url, pathname);
+    duplicatedHeaderProblem(ex.request);
+  };
+}
 
 /**
  * The request URL; throws the 400. WHATWG URL parsing would silently resolve "/a/../b"; a client sending dot
  * segments gets told instead.
  */
-export function parseTarget(rawUrl: string, _logId: string, _origin: string | undefined): URL {
+export function parseTarget(rawUrl: string): URL {
   if (DOT_SEGMENT.test(rawPath(rawUrl))) {
     throw stageProblem("malformed-request", {
       detail: "The path contains dot segments (. or ..); send the resolved path.",
@@ -28,12 +57,7 @@ export function parseTarget(rawUrl: string, _logId: string, _origin: string | un
 }
 
 /** The negotiated culture (first, so every later problem is localized); throws the 400 for a malformed header. */
-export function requestCulture(
-  headers: Record<string, string>,
-  _logId: string,
-  _origin: string | undefined,
-  _pathname: string,
-): Culture {
+export function requestCulture(headers: Record<string, string>): Culture {
   try {
     return negotiateCulture(headers["accept-language"]);
   } catch (error) {
@@ -49,14 +73,7 @@ export function requestCulture(
  * whose signature covers it: links opened in a browser) a valid `mockSession` query parameter, else "default". A
  * malformed header is a 400.
  */
-export function mockSessionId(
-  headers: Record<string, string>,
-  url: URL,
-  pathname: string,
-  _culture: Culture,
-  _logId: string,
-  _origin: string | undefined,
-): string {
+export function mockSessionId(headers: Record<string, string>, url: URL, pathname: string): string {
   const sessionHeader = headers["x-mock-session"];
   if (sessionHeader !== undefined) {
     if (SESSION_ID.test(sessionHeader)) return sessionHeader;
@@ -77,13 +94,7 @@ export function mockSessionId(
 }
 
 /** Throws the 400 for a singleton header sent more than once. */
-export function duplicatedHeaderProblem(
-  request: MockRequest,
-  _culture: Culture,
-  _logId: string,
-  _origin: string | undefined,
-  _pathname: string,
-): void {
+export function duplicatedHeaderProblem(request: MockRequest): void {
   const duplicated = duplicatedSingleton(request.duplicateHeaders);
   if (duplicated === undefined) return;
   throw stageProblem("malformed-request", {

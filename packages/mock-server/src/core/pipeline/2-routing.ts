@@ -1,164 +1,44 @@
 /**
- * A route tree compiled once from the OpenAPI document: static segments are tried before parameters,
- * so `/cart/{id}/items` and `/cart/payments` never shadow each other, and matching costs O(path depth)
- * whatever the number of operations.
+ * The routing stage: a CORS preflight is answered, a developer control (`/__mock`) is handed to the controls, every
+ * other request is matched against the document's operations (404, 405) and gets its mock session.
  */
-import { preflightResponse } from "../cors.ts";
+import { isPreflight, preflightResponse } from "../cors.ts";
 import { pickText } from "../culture.ts";
-import { problemResponse } from "../problems.ts";
+import { type ProblemError, stageProblem } from "../problems.ts";
+import type { MatchResult, Router } from "../router.ts";
+import type { MockSession } from "../session.ts";
 import type { Culture, MockResponse } from "../types.ts";
+import { Answered, type Exchange, type Route, type Stage } from "./exchange.ts";
 
-/** The routing stage's answers: 404 and 405 for requests that match no operation, and CORS preflights. */
-
-export interface RouteMatch<T> {
-  route: T;
-  params: Record<string, string>;
+/** What routing needs: the route tree, the sessions, and the developer controls. */
+export interface RoutingServices {
+  router: Router<Route>;
+  /** The session with this id, created from the seed on first use. */
+  session(id: string): MockSession;
+  /** Answers a developer control under `/__mock` in this session (routing, rate limits and faults bypassed). */
+  control(exchange: Exchange, session: MockSession): Promise<MockResponse>;
 }
 
-export type MatchResult<T> =
-  | { kind: "found"; route: T; params: Record<string, string>; template: string }
-  | { kind: "method-not-allowed"; allow: string[]; template: string }
-  | { kind: "not-found" };
-
-interface Node<T> {
-  statics: Map<string, Node<T>>;
-  /** Segments mixing text and parameters, e.g. `{ticketId}.pdf`; tried after statics, before `param`. */
-  patterns: Array<{ source: string; regex: RegExp; node: Node<T> }>;
-  param: { name: string; node: Node<T> } | null;
-  methods: Map<string, T> | null;
-  template: string | null;
-}
-
-function newNode<T>(): Node<T> {
-  return { statics: new Map(), patterns: [], param: null, methods: null, template: null };
-}
-
-const PARAM = /^\{([^}]+)\}$/;
-const INNER_PARAM = /\{([^}]+)\}/g;
-
-function segmentRegex(segment: string): RegExp {
-  let source = "";
-  let last = 0;
-  for (const match of segment.matchAll(INNER_PARAM)) {
-    source += segment.slice(last, match.index).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    source += "([^/]+?)";
-    last = (match.index ?? 0) + match[0].length;
-  }
-  source += segment.slice(last).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^${source}$`);
-}
-
-export class Router<T> {
-  private readonly root: Node<T> = newNode();
-
-  /** Adds `method template` (template like `/shop/v1/cart/{id}`). Whole-segment parameters only. */
-  add(method: string, template: string, route: T): void {
-    let node = this.root;
-    for (const segment of template.split("/").slice(1)) {
-      const param = PARAM.exec(segment);
-      if (!param && segment.includes("{")) {
-        let pattern = node.patterns.find((p) => p.source === segment);
-        if (!pattern) {
-          pattern = { source: segment, regex: segmentRegex(segment), node: newNode() };
-          node.patterns.push(pattern);
-        }
-        node = pattern.node;
-      } else if (param) {
-        const name = param[1] ?? "";
-        // Templates may name the same position differently; names are read per template at match time.
-        if (!node.param) node.param = { name, node: newNode() };
-        node = node.param.node;
-      } else {
-        let next = node.statics.get(segment);
-        if (!next) {
-          next = newNode();
-          node.statics.set(segment, next);
-        }
-        node = next;
-      }
+export function routing({ router, session, control }: RoutingServices): Stage {
+  return async (ex: Exchange) => {
+    const pathname = ex.pathname ?? "/";
+    if (isPreflight(ex.method, ex.headers)) throw new Answered(preflight(router, pathname, ex));
+    if (pathname === "/__mock" || pathname.startsWith("/__mock/")) {
+      const mock = session(ex.sessionId);
+      mock.lastUsed = mock.clock.now();
+      ex.session = mock;
+      throw new Answered(await control(ex, mock));
     }
-    node.methods ??= new Map();
-    node.methods.set(method.toUpperCase(), route);
-    node.template = template;
-  }
-
-  /**
-   * Matches a raw (still percent-encoded) pathname. Parameters are decoded; a segment that does not
-   * decode, or decodes to something containing "/", "\\" or a NUL, or is "." / "..", never matches.
-   */
-  match(method: string, pathname: string): MatchResult<T> {
-    const segments = pathname.split("/");
-    if (segments[0] !== "") return { kind: "not-found" };
-    const values: string[] = [];
-    const found = this.walk(this.root, segments, 1, values);
-    if (!found?.methods || !found.template) return { kind: "not-found" };
-    const upper = method.toUpperCase();
-    const route = found.methods.get(upper) ?? (upper === "HEAD" ? found.methods.get("GET") : undefined);
-    if (route === undefined) {
-      return { kind: "method-not-allowed", allow: [...found.methods.keys()], template: found.template };
-    }
-    const params: Record<string, string> = {};
-    if (values.length > 0) {
-      const names = paramNames(found.template);
-      for (let i = 0; i < names.length; i++) params[names[i] ?? ""] = values[i] ?? "";
-    }
-    return { kind: "found", route, params, template: found.template };
-  }
-
-  private walk(node: Node<T>, segments: string[], index: number, values: string[]): Node<T> | null {
-    if (index === segments.length) return node.methods ? node : null;
-    const segment = segments[index] ?? "";
-    const stat = node.statics.get(segment);
-    if (stat) {
-      const hit = this.walk(stat, segments, index + 1, values);
-      if (hit) return hit;
-    }
-    for (const pattern of node.patterns) {
-      const m = pattern.regex.exec(segment);
-      if (!m) continue;
-      const decoded = m.slice(1).map((v) => decodeSegment(v));
-      if (decoded.some((v) => v === null)) continue;
-      values.push(...(decoded as string[]));
-      const hit = this.walk(pattern.node, segments, index + 1, values);
-      if (hit) return hit;
-      values.length -= decoded.length;
-    }
-    if (node.param && segment !== "") {
-      const decoded = decodeSegment(segment);
-      if (decoded === null) return null;
-      values.push(decoded);
-      const hit = this.walk(node.param.node, segments, index + 1, values);
-      if (hit) return hit;
-      values.pop();
-    }
-    return null;
-  }
-}
-
-const namesCache = new Map<string, string[]>();
-function paramNames(template: string): string[] {
-  let names = namesCache.get(template);
-  if (!names) {
-    names = [];
-    for (const segment of template.split("/")) {
-      for (const m of segment.matchAll(INNER_PARAM)) names.push(m[1] ?? "");
-    }
-    namesCache.set(template, names);
-  }
-  return names;
-}
-
-function decodeSegment(segment: string): string | null {
-  let decoded = segment;
-  if (segment.includes("%")) {
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      return null;
-    }
-  }
-  if (decoded === "." || decoded === ".." || /[/\\\0]/.test(decoded)) return null;
-  return decoded;
+    const match = router.match(ex.method, pathname);
+    if (match.kind !== "found") throw routeProblem(match, ex.method, pathname, ex.culture);
+    ex.route = match.route;
+    ex.template = match.template;
+    ex.params = match.params;
+    const mock = session(ex.sessionId);
+    ex.session = mock;
+    ex.now = mock.clock.now();
+    mock.lastUsed = ex.now;
+  };
 }
 
 /** The localized 404 (no operation at the path) or 405 (with Allow, HEAD next to GET, OPTIONS always). */
@@ -167,12 +47,9 @@ export function routeProblem(
   method: string,
   pathname: string,
   culture: Culture,
-  logId: string,
-  origin: string | undefined,
-): MockResponse {
+): ProblemError {
   if (match.kind === "not-found") {
-    return problemResponse("not-found", culture, logId, origin, {
-      instance: pathname,
+    return stageProblem("not-found", {
       detail: pickText(
         {
           "de-CH": `Es gibt keine Operation unter ${pathname}.`,
@@ -185,8 +62,7 @@ export function routeProblem(
     });
   }
   const allow = [...match.allow, ...(match.allow.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
-  return problemResponse("method-not-allowed", culture, logId, origin, {
-    instance: pathname,
+  return stageProblem("method-not-allowed", {
     headers: { allow },
     detail: pickText(
       {
@@ -204,20 +80,12 @@ export function routeProblem(
  * Answers a CORS preflight: the methods the path allows (every method under `/__mock`), or a 404 for a path with
  * no operation.
  */
-export function preflight(
-  router: Router<unknown>,
-  pathname: string,
-  origin: string | undefined,
-  headers: Record<string, string>,
-  logId: string,
-  culture: Culture,
-): MockResponse {
+function preflight(router: Router<Route>, pathname: string, ex: Exchange): MockResponse {
   let methods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
   if (!pathname.startsWith("/__mock")) {
     const probe = router.match("__PROBE__", pathname);
-    if (probe.kind === "not-found")
-      return problemResponse("not-found", culture, logId, origin, { instance: pathname });
+    if (probe.kind === "not-found") throw stageProblem("not-found");
     if (probe.kind === "method-not-allowed") methods = [...probe.allow, "OPTIONS"].join(", ");
   }
-  return preflightResponse(methods, origin, headers, logId);
+  return preflightResponse(methods, ex.origin, ex.headers, ex.logId);
 }

@@ -1,11 +1,21 @@
 /** Fixed-window rate limiting per client (Authorization header) and session, with RateLimit-* headers. */
-import { problemResponse } from "../problems.ts";
+import { type ProblemError, stageProblem } from "../problems.ts";
 import type { MockSession } from "../session.ts";
-import type { Culture, MockResponse } from "../types.ts";
+import type { Exchange, Stage } from "./exchange.ts";
 
 export interface RateLimitConfig {
   limit: number;
   windowSeconds: number;
+}
+
+/** The rate-limit stage: counts the request per client (Authorization) and session; 429 past the limit. */
+export function rateLimit(limits: RateLimitConfig | false): Stage {
+  return (ex: Exchange) => {
+    const session = ex.mockSession;
+    const headers = countRequest(limits, session, ex.headers.authorization ?? "anonymous", ex.now);
+    if (headers === null) throw rateLimited(limits as RateLimitConfig, session, ex.now);
+    ex.rateHeaders = headers;
+  };
 }
 
 /**
@@ -37,22 +47,13 @@ export function countRequest(
 }
 
 /** The 429 for an exceeded limit; Retry-After is the earliest window reset of the session (at least 1 s). */
-export function rateLimitedResponse(
-  config: RateLimitConfig,
-  session: MockSession,
-  culture: Culture,
-  logId: string,
-  origin: string | undefined,
-  pathname: string,
-  now: number,
-): MockResponse {
+function rateLimited(config: RateLimitConfig, session: MockSession, now: number): ProblemError {
   let reset = config.windowSeconds;
   for (const counter of session.rate.values()) {
     reset = Math.min(reset, Math.ceil((counter.windowStart + config.windowSeconds * 1000 - now) / 1000));
   }
   const seconds = String(Math.max(1, reset));
-  return problemResponse("rate-limited", culture, logId, origin, {
-    instance: pathname,
+  return stageProblem("rate-limited", {
     headers: {
       "ratelimit-limit": String(config.limit),
       "ratelimit-remaining": "0",

@@ -3,149 +3,40 @@
  * connections, optionally limited to an operation, a method or a path prefix, with a probability and a count.
  */
 
-import { problemResponse } from "../problems.ts";
-import type { MockResponse } from "../types.ts";
-import type { OperationRequest } from "./request.ts";
-
-/** The fault-injection stage: developer-controlled latency, errors, 429/503 and dropped connections. */
-
-export type FaultKind = "latency" | "error" | "rate-limit" | "unavailable" | "drop";
-
-export interface FaultRule {
-  id: string;
-  kind: FaultKind;
-  /** Added delay in ms: a number, or [min, max] for a uniform random delay. Applies to every kind. */
-  latencyMs?: number | [number, number];
-  /** 0–1; default 1. */
-  probability?: number;
-  /** How many more times the fault may fire; unlimited when absent. */
-  times?: number;
-  operationId?: string;
-  method?: string;
-  /** Path prefix, e.g. `/shop/v1/cart`. */
-  path?: string;
-  /** For `rate-limit` and `unavailable`: the Retry-After value in seconds (default 1). */
-  retryAfterSeconds?: number;
-}
-
-const KINDS: FaultKind[] = ["latency", "error", "rate-limit", "unavailable", "drop"];
-
-/** Validates a rule from JSON; returns an error message or the rule. */
-export function parseFaultRule(value: unknown, id: string): FaultRule | string {
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    return "A fault rule is a JSON object.";
-  const v = value as Record<string, unknown>;
-  const allowed = [
-    "kind",
-    "latencyMs",
-    "probability",
-    "times",
-    "operationId",
-    "method",
-    "path",
-    "retryAfterSeconds",
-  ];
-  for (const key of Object.keys(v)) if (!allowed.includes(key)) return `Unknown field "${key}".`;
-  if (!KINDS.includes(v.kind as FaultKind)) return `kind must be one of ${KINDS.join(", ")}.`;
-  const rule: FaultRule = { id, kind: v.kind as FaultKind };
-  if (v.latencyMs !== undefined) {
-    const ok =
-      (typeof v.latencyMs === "number" && v.latencyMs >= 0 && v.latencyMs <= 60_000) ||
-      (Array.isArray(v.latencyMs) &&
-        v.latencyMs.length === 2 &&
-        v.latencyMs.every((n) => typeof n === "number" && n >= 0 && n <= 60_000) &&
-        (v.latencyMs[0] as number) <= (v.latencyMs[1] as number));
-    if (!ok) return "latencyMs is a number or [min, max] between 0 and 60000.";
-    rule.latencyMs = v.latencyMs as number | [number, number];
-  }
-  if (v.probability !== undefined) {
-    if (typeof v.probability !== "number" || v.probability < 0 || v.probability > 1)
-      return "probability is 0–1.";
-    rule.probability = v.probability;
-  }
-  if (v.times !== undefined) {
-    if (!Number.isInteger(v.times) || (v.times as number) < 1) return "times is a positive integer.";
-    rule.times = v.times as number;
-  }
-  for (const key of ["operationId", "method", "path"] as const) {
-    if (v[key] !== undefined) {
-      if (typeof v[key] !== "string" || (v[key] as string).length > 200) return `${key} is a string.`;
-      rule[key] = key === "method" ? (v[key] as string).toUpperCase() : (v[key] as string);
-    }
-  }
-  if (v.retryAfterSeconds !== undefined) {
-    if (!Number.isInteger(v.retryAfterSeconds) || (v.retryAfterSeconds as number) < 0) {
-      return "retryAfterSeconds is a non-negative integer.";
-    }
-    rule.retryAfterSeconds = v.retryAfterSeconds as number;
-  }
-  return rule;
-}
-
-export interface FaultDecision {
-  delayMs: number;
-  rule: FaultRule | null;
-}
-
-/** Picks the first rule that matches and fires; latency-only rules add up with it. */
-export function decideFault(
-  rules: FaultRule[],
-  request: { operationId: string; method: string; path: string },
-  random: () => number,
-): FaultDecision {
-  let delayMs = 0;
-  let fired: FaultRule | null = null;
-  for (const rule of rules) {
-    if (rule.times !== undefined && rule.times <= 0) continue;
-    if (rule.operationId !== undefined && rule.operationId !== request.operationId) continue;
-    if (rule.method !== undefined && rule.method !== request.method) continue;
-    if (rule.path !== undefined && !request.path.startsWith(rule.path)) continue;
-    if (random() >= (rule.probability ?? 1)) continue;
-    if (rule.kind !== "latency" && fired) continue;
-    if (rule.times !== undefined) rule.times--;
-    if (rule.latencyMs !== undefined) {
-      delayMs += Array.isArray(rule.latencyMs)
-        ? rule.latencyMs[0] + random() * (rule.latencyMs[1] - rule.latencyMs[0])
-        : rule.latencyMs;
-    }
-    if (rule.kind !== "latency") fired = rule;
-  }
-  return { delayMs, rule: fired };
-}
+import { decideFault } from "../faults.ts";
+import { stageProblem } from "../problems.ts";
+import { Answered, type Exchange } from "./exchange.ts";
 
 /**
- * Applies the session's fault rules before execution (nothing is stored, nothing changes): waits the decided
- * delay, then answers the injected fault, or null to go on. Call only when the session has rules.
+ * The fault-injection stage: the session's developer-set rules (nothing is stored, nothing changes) wait the
+ * decided delay, then answer the injected fault (a problem, or a dropped connection), or let the request go on.
  */
-export async function injectFault(rq: OperationRequest): Promise<MockResponse | null> {
-  const { session, culture, logId, origin, pathname, rateHeaders } = rq;
+export async function injectFault(ex: Exchange): Promise<void> {
+  const session = ex.mockSession;
+  if (session.faults.length === 0) return;
   const decision = decideFault(
     session.faults,
-    { operationId: rq.op.operationId, method: rq.method, path: pathname },
+    { operationId: ex.op.operationId, method: ex.method, path: ex.pathname ?? "/" },
     session.random,
   );
   if (decision.delayMs > 0) await sleep(decision.delayMs);
   const rule = decision.rule;
-  if (!rule) return null;
-  if (rule.kind === "drop") return { status: 0, headers: {}, body: null, drop: true };
+  if (!rule) return;
+  if (rule.kind === "drop") throw new Answered({ status: 0, headers: {}, body: null, drop: true });
   const retryAfter = String(rule.retryAfterSeconds ?? 1);
   if (rule.kind === "rate-limit") {
-    return problemResponse("rate-limited", culture, logId, origin, {
-      instance: pathname,
-      headers: { ...rateHeaders, "retry-after": retryAfter, "ratelimit-remaining": "0" },
+    throw stageProblem("rate-limited", {
+      headers: { "retry-after": retryAfter, "ratelimit-remaining": "0" },
       extensions: { injected: true },
     });
   }
   if (rule.kind === "unavailable") {
-    return problemResponse("service-unavailable", culture, logId, origin, {
-      instance: pathname,
-      headers: { ...rateHeaders, "retry-after": retryAfter },
+    throw stageProblem("service-unavailable", {
+      headers: { "retry-after": retryAfter },
       extensions: { injected: true },
     });
   }
-  return problemResponse("internal-error", culture, logId, origin, {
-    instance: pathname,
-    headers: rateHeaders,
+  throw stageProblem("internal-error", {
     detail: "Injected fault (developer controls).",
     extensions: { injected: true },
   });

@@ -1,6 +1,6 @@
 import { t } from "../../core/culture.ts";
 import type { LocalizedText, World } from "../../core/types.ts";
-import { shopEvents, shopVenues } from "../entrance/shop-view.ts";
+import { shopEvents, shopVenues } from "../shared/shop-view.ts";
 import type { RasterRecipe } from "./raster.ts";
 
 export type ImageSource =

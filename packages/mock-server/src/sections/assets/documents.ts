@@ -1,8 +1,8 @@
 import { encode } from "uqr";
 import { pickText, t } from "../../core/culture.ts";
 import type { Culture, LocalizedText, World } from "../../core/types.ts";
-import type { ShopOrderView, ShopTicketView } from "../entrance/shop-view.ts";
-import { shopEvent, shopPayments, shopVenues } from "../entrance/shop-view.ts";
+import type { ShopOrderView, ShopTicketView } from "../shared/shop-view.ts";
+import { shopEvent, shopPayments, shopVenues } from "../shared/shop-view.ts";
 import { buildPdf, PdfPage, textWidth } from "./pdf.ts";
 import type { ResolvedTheme } from "./theme.ts";
 

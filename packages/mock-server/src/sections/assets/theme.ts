@@ -1,5 +1,5 @@
 import type { World } from "../../core/types.ts";
-import { shopEvent, shopVenues } from "../entrance/shop-view.ts";
+import { shopEvent, shopVenues } from "../shared/shop-view.ts";
 import { eventBannerId, paletteFor, venueLogoId } from "./catalogue.ts";
 
 export interface ThemeColors {

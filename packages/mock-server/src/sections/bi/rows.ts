@@ -1,8 +1,8 @@
 import { pickText } from "../../core/culture.ts";
 import type { Culture, LocalizedText, World } from "../../core/types.ts";
-import { shopEvent, shopOrders, shopPayments, shopTickets } from "../entrance/shop-view.ts";
 import { entranceSlice, resolvedGates } from "../entrance/state.ts";
 import { EXTERNAL_ENTRANCE, type ExternalEntranceState } from "../external-entrance/state.ts";
+import { shopEvent, shopOrders, shopPayments, shopTickets } from "../shared/shop-view.ts";
 import type { Row } from "./odata/evaluate.ts";
 
 /**

@@ -2,8 +2,8 @@ import type { components } from "@entrada/openapi/schema";
 import { t } from "../../core/culture.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import type { World } from "../../core/types.ts";
-import { detail } from "../entrance/details.ts";
-import { paginate, queryParam } from "../entrance/paging.ts";
+import { detail } from "../shared/details.ts";
+import { paginate, queryParam } from "../shared/paging.ts";
 
 export interface BadgeRecord {
   id: string;

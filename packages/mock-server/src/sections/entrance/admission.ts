@@ -1,6 +1,6 @@
 import type { World } from "../../core/types.ts";
 import { externalTicketByQuicode } from "../external-entrance/state.ts";
-import { shopEvent, shopTicketByQuicode } from "./shop-view.ts";
+import { shopEvent, shopTicketByQuicode } from "../shared/shop-view.ts";
 import type { TicketSummaryRecord } from "./state.ts";
 
 /** Doors open this long before a slot starts. */

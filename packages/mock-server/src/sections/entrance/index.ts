@@ -2,10 +2,10 @@ import type { components } from "@entrada/openapi/schema";
 import { apiUrl } from "../../core/links.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
+import { detail } from "../shared/details.ts";
+import { paginate, queryParam } from "../shared/paging.ts";
+import { shopEvent, shopTicketById, webhookShopTicket } from "../shared/shop-view.ts";
 import { resolveTicket } from "./admission.ts";
-import { detail } from "./details.ts";
-import { paginate, queryParam } from "./paging.ts";
-import { shopEvent, shopTicketById, webhookShopTicket } from "./shop-view.ts";
 import {
   classify,
   DEFAULT_MAX_CATEGORIES,

@@ -2,7 +2,7 @@ import type { components } from "@entrada/openapi/schema";
 import { t } from "../../core/culture.ts";
 import { positiveInt } from "../../core/seed-values.ts";
 import type { LocalizedText, World } from "../../core/types.ts";
-import { shopEvents, shopVenues } from "./shop-view.ts";
+import { shopEvents, shopVenues } from "../shared/shop-view.ts";
 
 export interface QuicodeCategoryRecord {
   id: string;

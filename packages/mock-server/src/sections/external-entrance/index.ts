@@ -3,9 +3,9 @@ import { apiUrl } from "../../core/links.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import type { LocalizedText, OperationContext, World } from "../../core/types.ts";
 import { DOORS_OPEN_BEFORE_MS } from "../entrance/admission.ts";
-import { detail } from "../entrance/details.ts";
-import { paginate, queryParam } from "../entrance/paging.ts";
-import { shopEvent, shopTicketByQuicode } from "../entrance/shop-view.ts";
+import { detail } from "../shared/details.ts";
+import { paginate, queryParam } from "../shared/paging.ts";
+import { shopEvent, shopTicketByQuicode } from "../shared/shop-view.ts";
 import {
   EXTERNAL_ENTRANCE,
   type ExternalEntranceState,

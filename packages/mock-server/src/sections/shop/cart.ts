@@ -3,7 +3,8 @@ import type { OperationContext } from "../../core/types.ts";
 import { admitCart } from "./cart-cap.ts";
 import { assertOpen, findCart, invalid, load } from "./common.ts";
 import { webhookCart, webhookItem } from "./events.ts";
-import { availableSeats, reacquire, refreshHold, releaseItem, takeSeats, trackCart } from "./holds.ts";
+import { availableSeats, reacquire, refreshHold, releaseItem, takeSeats } from "./holds.ts";
+import { trackCart } from "./retention.ts";
 import type { ArticleRecord, CartRecord, ItemRecord, ShopState } from "./state.ts";
 import { cartTotal, cartView } from "./views.ts";
 

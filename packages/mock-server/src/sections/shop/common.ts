@@ -1,8 +1,9 @@
 import type { OperationContext } from "../../core/types.ts";
 import { cartCap, wasEvicted } from "./cart-cap.ts";
 import { webhookCart } from "./events.ts";
-import { releaseCart, sweepCarts, sweepHolds } from "./holds.ts";
+import { releaseCart, sweepHolds } from "./holds.ts";
 import { sweepOrders } from "./order-cap.ts";
+import { sweepCarts } from "./retention.ts";
 import { type CartRecord, type ShopState, shopSlice } from "./state.ts";
 
 /** The shop state with expired holds released and long-abandoned carts dropped (write paths only). */

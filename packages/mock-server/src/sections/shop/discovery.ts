@@ -4,7 +4,7 @@ import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { load, notFound } from "./common.ts";
 import type { EventRecord, ShopState } from "./state.ts";
-import { eventDetail, eventSummary, venueView } from "./views.ts";
+import { eventDetail, eventPage, venueView } from "./views.ts";
 
 const CULTURE_NAMES: Record<string, string> = {
   "de-CH": "Deutsch (Schweiz)",
@@ -125,7 +125,7 @@ export function listEvents(ctx: ContextOf<"listEvents">): ResultOf<"listEvents">
     }
     return true;
   };
-  const items: ReturnType<typeof eventSummary>[] = [];
+  const items: EventRecord[] = [];
   let nextCursor: string | null = null;
   for (let i = start; i < state.eventOrder.length; i++) {
     const event = state.events[state.eventOrder[i] ?? ""];
@@ -134,9 +134,10 @@ export function listEvents(ctx: ContextOf<"listEvents">): ResultOf<"listEvents">
       nextCursor = encodeCursor(items[items.length - 1]?.id ?? "");
       break;
     }
-    items.push(eventSummary(state, event, ctx.culture, state.config.defaultCurrency, apiUrl(ctx, "")));
+    items.push(event);
   }
-  return { status: 200, body: { items, nextCursor } };
+  const currency = state.config.defaultCurrency;
+  return { status: 200, body: eventPage(state, items, nextCursor, ctx.culture, currency, apiUrl(ctx, "")) };
 }
 
 export function findEvent(ctx: OperationContext, state: ShopState, id: string): EventRecord {

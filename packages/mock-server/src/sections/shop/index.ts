@@ -9,10 +9,11 @@ import {
   setCartPaymentProvider,
   updateCartItem,
 } from "./cart.ts";
-import { checkoutCart, createSession, getOrder, getPayment, listOrderTickets } from "./checkout.ts";
+import { checkoutCart, getOrder, getPayment, listOrderTickets } from "./checkout.ts";
 import { getEvent, getSystemConfiguration, listEvents, listVenues } from "./discovery.ts";
 import { retainedCheckoutRecords } from "./order-cap.ts";
 import { shopControls } from "./payment-page.ts";
+import { createSession } from "./sessions.ts";
 import { initialShopState, type ShopState } from "./state.ts";
 
 /** The shop section: catalogue, carts with seat holds, payments (card and hosted redirect), orders, tickets. */

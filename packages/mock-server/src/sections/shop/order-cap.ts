@@ -7,32 +7,20 @@
  * go with it. Dropped ids are remembered (as many as the caps together, oldest forgotten first) with the reason, so a
  * read answers a 404 that says what happened instead of a bare "no such order".
  */
-import type { OrderRecord, PaymentRecord, ShopState } from "./state.ts";
+import {
+  DEFAULT_MAX_ORDERS,
+  DEFAULT_MAX_PAYMENTS,
+  DEFAULT_MAX_TICKETS,
+  DEFAULT_ORDER_RETENTION_SECONDS,
+  type DropReason,
+  type OrderCapState,
+  type OrderRecord,
+  type PaymentRecord,
+  type ShopState,
+} from "./state.ts";
 
-export const DEFAULT_MAX_ORDERS = 10_000;
-export const DEFAULT_MAX_TICKETS = 50_000;
-export const DEFAULT_MAX_PAYMENTS = 20_000;
-/** 30 days. */
-export const DEFAULT_ORDER_RETENTION_SECONDS = 2_592_000;
 /** Most queue entries one request looks at for the lifetime sweep (amortized O(1) per request). */
 const SWEEP_BUDGET = 64;
-
-/** Why a record is gone: its kind's cap, its lifetime, or its cart was dropped. */
-export type DropReason = "cap" | "lifetime" | "cart";
-
-export interface OrderCapState {
-  orderQueue: string[];
-  orderHead: number;
-  orderCount: number;
-  ticketCount: number;
-  paymentQueue: string[];
-  paymentHead: number;
-  paymentCount: number;
-  /** Dropped order, ticket and payment ids with the reason, in drop order (bounded). */
-  dropped: Record<string, DropReason>;
-  droppedQueue: string[];
-  droppedHead: number;
-}
 
 export function limits(state: ShopState) {
   const c = state.config;
@@ -41,22 +29,6 @@ export function limits(state: ShopState) {
     maxTickets: c.maxTickets ?? DEFAULT_MAX_TICKETS,
     maxPayments: c.maxPayments ?? DEFAULT_MAX_PAYMENTS,
     retentionMs: (c.orderRetentionSeconds ?? DEFAULT_ORDER_RETENTION_SECONDS) * 1000,
-  };
-}
-
-/** Empty bookkeeping for a new shop state. */
-export function emptyOrderCap(): OrderCapState {
-  return {
-    orderQueue: [],
-    orderHead: 0,
-    orderCount: 0,
-    ticketCount: 0,
-    paymentQueue: [],
-    paymentHead: 0,
-    paymentCount: 0,
-    dropped: {},
-    droppedQueue: [],
-    droppedHead: 0,
   };
 }
 

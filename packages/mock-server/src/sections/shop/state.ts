@@ -6,14 +6,45 @@ import { t } from "../../core/culture.ts";
 import { positiveInt } from "../../core/seed-values.ts";
 import type { Clock, LocalizedText, SeedData, World } from "../../core/types.ts";
 import { type Catalogue, defaultCatalogue, localize } from "./catalogue.ts";
-import {
-  DEFAULT_MAX_ORDERS,
-  DEFAULT_MAX_PAYMENTS,
-  DEFAULT_MAX_TICKETS,
-  DEFAULT_ORDER_RETENTION_SECONDS,
-  emptyOrderCap,
-  type OrderCapState,
-} from "./order-cap.ts";
+
+/** Caps and lifetime of orders, tickets and payments: defaults and bookkeeping (the rules are `order-cap.ts`). */
+export const DEFAULT_MAX_ORDERS = 10_000;
+export const DEFAULT_MAX_TICKETS = 50_000;
+export const DEFAULT_MAX_PAYMENTS = 20_000;
+/** 30 days. */
+export const DEFAULT_ORDER_RETENTION_SECONDS = 2_592_000;
+/** Why a record is gone: its kind's cap, its lifetime, or its cart was dropped. */
+export type DropReason = "cap" | "lifetime" | "cart";
+
+export interface OrderCapState {
+  orderQueue: string[];
+  orderHead: number;
+  orderCount: number;
+  ticketCount: number;
+  paymentQueue: string[];
+  paymentHead: number;
+  paymentCount: number;
+  /** Dropped order, ticket and payment ids with the reason, in drop order (bounded). */
+  dropped: Record<string, DropReason>;
+  droppedQueue: string[];
+  droppedHead: number;
+}
+
+/** Empty bookkeeping for a new shop state. */
+export function emptyOrderCap(): OrderCapState {
+  return {
+    orderQueue: [],
+    orderHead: 0,
+    orderCount: 0,
+    ticketCount: 0,
+    paymentQueue: [],
+    paymentHead: 0,
+    paymentCount: 0,
+    dropped: {},
+    droppedQueue: [],
+    droppedHead: 0,
+  };
+}
 
 export type Currency = "CHF" | "EUR";
 

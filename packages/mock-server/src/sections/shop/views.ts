@@ -1,5 +1,6 @@
 /** Localized representations of shop records, exactly as the contract's schemas describe them. */
 import { pickText } from "../../core/culture.ts";
+import { JsonText } from "../../core/json-text.ts";
 import type { Culture, OperationContext } from "../../core/types.ts";
 import { eventBannerId } from "../assets/catalogue.ts";
 import { availableSeats } from "./holds.ts";
@@ -106,6 +107,60 @@ export function eventSummary(
   }
   // The image URL depends on where the mock is served (origin and base path), so it is not cached.
   return { ...fixed, imageUrl: eventImageUrl(event, baseUrl), available };
+}
+
+/** Whether any slot of the event has a seat left. */
+function eventAvailable(state: ShopState, event: EventRecord): boolean {
+  for (const id of event.slotIds) {
+    const slot = state.slots[id];
+    if (slot && availableSeats(slot) > 0) return true;
+  }
+  return false;
+}
+
+interface CachedPage {
+  events: EventRecord[];
+  available: boolean[];
+  json: JsonText<{ items: ReturnType<typeof eventSummary>[]; nextCursor: string | null }>;
+}
+
+/** Most pages kept per shop state (pages differ by culture, filters, cursor and the host they are served for). */
+const MAX_PAGES = 64;
+const pageCache = new WeakMap<ShopState, Map<string, CachedPage>>();
+
+/**
+ * A page of event summaries, serialized. The text is kept per shop state, culture, currency, host and cursor, and
+ * reused while the page lists the same event records with the same availability (checked on every request, so a
+ * sale, a lapsed hold or a reseeded catalogue renders anew); at most `MAX_PAGES` are kept, the oldest going first.
+ */
+export function eventPage(
+  state: ShopState,
+  events: EventRecord[],
+  nextCursor: string | null,
+  culture: Culture,
+  currency: Currency,
+  baseUrl: string,
+): CachedPage["json"] {
+  let pages = pageCache.get(state);
+  if (!pages) {
+    pages = new Map();
+    pageCache.set(state, pages);
+  }
+  const key = `${culture}|${currency}|${baseUrl}|${events[0]?.id ?? ""}|${events.length}|${nextCursor ?? ""}`;
+  const available = events.map((event) => eventAvailable(state, event));
+  const hit = pages.get(key);
+  if (
+    hit &&
+    hit.events.every((event, i) => event === events[i]) &&
+    hit.available.every((value, i) => value === available[i])
+  )
+    return hit.json;
+  const items = events.map((event) => eventSummary(state, event, culture, currency, baseUrl));
+  const json = JsonText.of({ items, nextCursor });
+  pages.delete(key);
+  pages.set(key, { events, available, json });
+  if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value as string);
+  return json;
 }
 
 export function eventDetail(

@@ -3,9 +3,9 @@ import { apiUrl } from "../../core/links.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import { positiveInt } from "../../core/seed-values.ts";
 import type { LocalizedText, OperationContext, World } from "../../core/types.ts";
-import { detail } from "../entrance/details.ts";
-import { paginate, queryParam } from "../entrance/paging.ts";
-import { shopEvents, shopOrders, shopTickets } from "../entrance/shop-view.ts";
+import { detail } from "../shared/details.ts";
+import { paginate, queryParam } from "../shared/paging.ts";
+import { shopEvents, shopOrders, shopTickets } from "../shared/shop-view.ts";
 import {
   DEFAULT_MAX_RESPONSES,
   SURVEY,

@@ -5,25 +5,12 @@
  */
 
 import { positiveInt } from "../../core/seed-values.ts";
-import type { WebhookDeliveryRecord, WebhooksState } from "./state.ts";
-
-export interface WebhookLimits {
-  /** Most subscriptions a session keeps; creating one more is a 409 (default 1 000). */
-  maxSubscriptions: number;
-  /**
-   * Most pending deliveries per subscription (default 1 000): one more gives up the subscription's oldest pending
-   * delivery (status `failed`, no further attempts), so a receiver that is down cannot pile up work.
-   */
-  maxPendingPerSubscription: number;
-  /** Most deliveries the log keeps, newest kept (default 20 000); a pending one pushed out is given up. */
-  maxDeliveries: number;
-}
-
-export const DEFAULT_WEBHOOK_LIMITS: WebhookLimits = {
-  maxSubscriptions: 1_000,
-  maxPendingPerSubscription: 1_000,
-  maxDeliveries: 20_000,
-};
+import {
+  DEFAULT_WEBHOOK_LIMITS,
+  type WebhookDeliveryRecord,
+  type WebhookLimits,
+  type WebhooksState,
+} from "./state.ts";
 
 /** The slice's limits (snapshots from before they existed get the defaults). */
 export function limitsOf(state: WebhooksState): WebhookLimits {

@@ -1,6 +1,24 @@
 /** The webhooks slice of a world: subscriptions, messages (events) and their deliveries. Plain JSON. */
 import type { components } from "@entrada/openapi/schema";
-import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from "./limits.ts";
+
+/** What the slice retains is capped (see `limits.ts`): per seed `webhooks.limits`, else these defaults. */
+export interface WebhookLimits {
+  /** Most subscriptions a session keeps; creating one more is a 409 (default 1 000). */
+  maxSubscriptions: number;
+  /**
+   * Most pending deliveries per subscription (default 1 000): one more gives up the subscription's oldest pending
+   * delivery (status `failed`, no further attempts), so a receiver that is down cannot pile up work.
+   */
+  maxPendingPerSubscription: number;
+  /** Most deliveries the log keeps, newest kept (default 20 000); a pending one pushed out is given up. */
+  maxDeliveries: number;
+}
+
+export const DEFAULT_WEBHOOK_LIMITS: WebhookLimits = {
+  maxSubscriptions: 1_000,
+  maxPendingPerSubscription: 1_000,
+  maxDeliveries: 20_000,
+};
 
 /** An event kind of the contract's `webhooks` section. */
 export type WebhookEventType = components["schemas"]["WebhookEventType"];

@@ -1,9 +1,9 @@
 /** The OAuth 2.0 token endpoint (RFC 6749 §3.2): answers in OAuth's JSON error format, not problem+json. */
 
-import { cors } from "../cors.ts";
-import type { MockSession } from "../session.ts";
-import type { MockRequest, MockResponse } from "../types.ts";
-import { grantToken, OAuthError } from "./7-authentication.ts";
+import { cors } from "./cors.ts";
+import { grantToken, OAuthError } from "./oauth.ts";
+import type { MockSession } from "./session.ts";
+import type { MockRequest, MockResponse } from "./types.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 /** Largest token request body. */

@@ -1,17 +1,27 @@
 /**
- * The handler context, built in one place for operations (`invoke.ts`) and for `/__mock` control routes
+ * The handler context, built in one place for operations (`pipeline/9-answer.ts`) and for `/__mock` control routes
  * (`controls.ts`): the request's parts, the session's world and clock, localization, problems, ids, signed links,
  * and `emit`, which hands events to `publish` (operations publish after the handler succeeded; controls at once).
  */
-import { pickText } from "../culture.ts";
-import type { MockCore } from "../engine.ts";
-import { prefixedId, randomToken } from "../ids.ts";
-import { ProblemError } from "../problems.ts";
-import type { EmittedEvent, MockSession } from "../session.ts";
-import type { AuthInfo, Culture, OperationContext, WebhookEventType } from "../types.ts";
+import { pickText } from "./culture.ts";
+import { prefixedId, randomToken } from "./ids.ts";
+import { ProblemError } from "./problems.ts";
+import type { EmittedEvent, MockSession } from "./session.ts";
+import type { AuthInfo, Culture, OperationContext, WebhookEventType } from "./types.ts";
+
+/** What a handler context needs from the engine: where the API is served and how asset links are signed. */
+export interface LinkServices {
+  /** Where the API is served for a request from `origin`: the origin plus the base path. */
+  baseUrlFor(origin: string): string;
+  /** A signed link to an asset `path` below `baseUrl`, valid for 24 h from `nowMs`. */
+  signedLink(baseUrl: string, path: string, nowMs: number, session?: string): string;
+}
+
+/** Hands an emitted event to the engine's listeners (the webhook delivery worker among them). */
+export type EventSink = (event: EmittedEvent, session: MockSession) => void;
 
 export interface ContextInput {
-  core: MockCore;
+  links: LinkServices;
   session: MockSession;
   operationId: string;
   method: string;
@@ -28,8 +38,8 @@ export interface ContextInput {
 }
 
 export function buildContext(input: ContextInput): OperationContext {
-  const { core, session, culture, url } = input;
-  const baseUrl = core.baseUrlFor(url.origin);
+  const { links, session, culture, url } = input;
+  const baseUrl = links.baseUrlFor(url.origin);
   return {
     operationId: input.operationId,
     method: input.method,
@@ -51,7 +61,7 @@ export function buildContext(input: ContextInput): OperationContext {
     },
     emit: input.publish,
     id: (prefix) => prefixedId(prefix, session.clock.now()),
-    signedUrl: (path) => core.signedLink(baseUrl, path, session.clock.now(), session.id),
+    signedUrl: (path) => links.signedLink(baseUrl, path, session.clock.now(), session.id),
     issueSessionToken: ({ sessionId, ttlSeconds, allowedOrigins }) => {
       const token = `${sessionId}.${randomToken(32)}`;
       const expiresAt = session.clock.now() + ttlSeconds * 1000;
@@ -70,7 +80,7 @@ export function buildContext(input: ContextInput): OperationContext {
 
 /** Records an event in the session's log and hands it to the engine's listeners (webhook delivery among them). */
 export function publishEvent(
-  core: MockCore,
+  sink: EventSink,
   session: MockSession,
   type: WebhookEventType,
   data: Record<string, unknown>,
@@ -83,5 +93,5 @@ export function publishEvent(
     session: session.id,
   };
   session.recordEvent(event);
-  core.dispatchEvent(event, session);
+  sink(event, session);
 }

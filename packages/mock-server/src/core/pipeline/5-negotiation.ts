@@ -2,7 +2,7 @@
 import { pickText, t } from "../culture.ts";
 import type { OperationSpec } from "../document.ts";
 import { stageProblem } from "../problems.ts";
-import type { OperationRequest } from "./request.ts";
+import type { Exchange } from "./exchange.ts";
 
 const successMediaCache = new WeakMap<OperationSpec, string[]>();
 
@@ -48,14 +48,15 @@ export function refusesAll(accept: string | undefined, op: OperationSpec): boole
  * OData (Part 1 §8.2.1): a `$format` query option, when present, takes precedence over `Accept`; the operation
  * judges its value (the BI feed: JSON, or 501). Only for operations that declare `$format`.
  */
-function formatOverridesAccept(rq: OperationRequest): boolean {
+function formatOverridesAccept(rq: Exchange): boolean {
   return (
     rq.url.searchParams.has("$format") && rq.op.params.some((p) => p.in === "query" && p.name === "$format")
   );
 }
 
 /** Throws the 406 when the client accepts none of the operation's documented success types. */
-export function notAcceptable(rq: OperationRequest): void {
+export function notAcceptable(rq: Exchange): void {
+  if (rq.route?.oauth) return;
   const { op } = rq;
   if (!refusesAll(rq.headers.accept, op) || formatOverridesAccept(rq)) return;
   const media = successMedia(op);

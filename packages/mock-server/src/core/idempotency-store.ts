@@ -1,15 +1,6 @@
 /**
- * Idempotency-Key handling (draft-ietf-httpapi-idempotency-key-header, Stripe's practice): keys are
- * scoped to (client, method, path) and bound to a fingerprint of the request body.
- */
-import { cors } from "../cors.ts";
-import { stageProblem } from "../problems.ts";
-import type { Culture, MockResponse } from "../types.ts";
-import type { OperationRequest } from "./request.ts";
-
-/**
- * The idempotency wrap around a handler (draft-ietf-httpapi-idempotency-key-header): a keyed write is begun before
- * the handler runs (replay, 422 reused key, 409 in flight) and its response stored after it (abandoned on a 5xx).
+ * The idempotency store (draft-ietf-httpapi-idempotency-key-header, Stripe's practice): keys scoped to (client,
+ * method, path), bound to a fingerprint of the request body, kept 24 h on the mock clock and capped per session.
  */
 
 export interface StoredResponse {
@@ -129,65 +120,4 @@ export class IdempotencyStore {
       this.entries.delete(scope);
     }
   }
-}
-
-const REUSED: Record<Culture, string> = {
-  "de-CH": "Dieser Schlüssel wurde bereits für eine Anfrage mit anderem Inhalt verwendet.",
-  "fr-CH": "Cette clé a déjà servi pour une requête au contenu différent.",
-  "it-CH": "Questa chiave è già stata usata per una richiesta con un contenuto diverso.",
-  "en-GB": "This key was already used for a request with a different body.",
-};
-
-/**
- * Begins a write: without a key it only evicts a few expired keys (so they go even when no keyed write follows)
- * and returns null; with one it returns the store scope to complete later, or the response to answer now.
- */
-export function beginWrite(
-  rq: OperationRequest,
-  key: string | null,
-): string | null | { replay: MockResponse } {
-  const { session, auth, now } = rq;
-  if (key === null) {
-    if (rq.op.write) session.idempotency.evict(now);
-    return null;
-  }
-  const client = auth ? (auth.kind === "session" ? `session:${auth.sessionId}` : auth.clientId) : "anonymous";
-  const scope = IdempotencyStore.scope(client, rq.method, rq.pathname, key);
-  const outcome = session.idempotency.begin(scope, fingerprint(rq.body), now);
-  if (outcome.kind === "replay") {
-    const stored = outcome.response;
-    const replayHeaders: Record<string, string> = {
-      ...stored.headers,
-      ...rq.rateHeaders,
-      "idempotent-replayed": "true",
-    };
-    return { replay: cors({ status: stored.status, headers: replayHeaders, body: stored.body }, rq.origin) };
-  }
-  if (outcome.kind === "reused") {
-    // Names the header, so operations whose 422 is a ValidationProblem (errors required) get a conforming body.
-    throw stageProblem("idempotency-key-reused", {
-      errors: [{ pointer: "/header/idempotency-key", detail: REUSED[rq.culture] }],
-    });
-  }
-  if (outcome.kind === "in-flight") {
-    throw stageProblem("idempotency-key-in-use", {
-      headers: { "retry-after": "1" },
-    });
-  }
-  return scope;
-}
-
-/** Stores the keyed write's response for replays (without its CORS headers), or abandons the key on a 5xx. */
-export function completeWrite(rq: OperationRequest, scope: string, response: MockResponse): void {
-  const store = rq.session.idempotency;
-  if (response.status >= 500) {
-    store.abandon(scope);
-    return;
-  }
-  const { "access-control-allow-origin": _a, vary: _v, ...stored } = response.headers;
-  store.complete(scope, {
-    status: response.status,
-    headers: { ...stored, vary: "Accept-Language" },
-    body: response.body,
-  });
 }

@@ -3,18 +3,38 @@
  * syntax, then the body (size, media type, UTF-8, syntax, schema).
  */
 import type { OperationSpec } from "../document.ts";
+import { parseIdempotencyKey } from "../idempotency-store.ts";
 import type { FieldError } from "../problems.ts";
 import { stageProblem } from "../problems.ts";
 import { queryRecord } from "../target.ts";
 import type { Culture } from "../types.ts";
 import type { Validator } from "../validation.ts";
-import { parseIdempotencyKey } from "./9-idempotency.ts";
-import type { OperationRequest } from "./request.ts";
+import type { Exchange, Stage } from "./exchange.ts";
 
-/** Request bodies: size, media type and charset, UTF-8, JSON or form parsing, then schema validation. */
+/** What input checking needs: the document's validators and the largest body accepted. */
+export interface InputServices {
+  validator: Validator;
+  maxBodyBytes: number;
+}
+
+/**
+ * The input stage: parameters, then the Idempotency-Key, then the body (fills in `idempotencyKey` and `body`). The
+ * token endpoint reads its own form by OAuth's rules; only its Idempotency-Key is checked here.
+ */
+export function input({ validator, maxBodyBytes }: InputServices): Stage {
+  return (ex: Exchange) => {
+    if (ex.route?.oauth) {
+      ex.idempotencyKey = idempotencyKeyOf(ex);
+      return;
+    }
+    invalidParameters(validator, ex);
+    ex.idempotencyKey = idempotencyKeyOf(ex);
+    readBody(validator, maxBodyBytes, ex);
+  };
+}
 
 /** Throws a 400 naming every invalid path, query and header parameter at once. */
-export function invalidParameters(validator: Validator, rq: OperationRequest): void {
+export function invalidParameters(validator: Validator, rq: Exchange): void {
   const { op, url, culture } = rq;
   const errors: FieldError[] = [];
   if (rq.template.includes("{")) errors.push(...validator.params(op, "path", rq.params, culture));
@@ -33,7 +53,7 @@ export function invalidParameters(validator: Validator, rq: OperationRequest): v
  * The write's idempotency key (null when none is sent or the operation is no write); throws the 400 for a malformed
  * one.
  */
-export function idempotencyKeyOf(rq: OperationRequest): string | null {
+export function idempotencyKeyOf(rq: Exchange): string | null {
   const rawKey = rq.headers["idempotency-key"];
   if (!rq.op.write || rawKey === undefined) return null;
   const key = parseIdempotencyKey(rawKey);
@@ -49,10 +69,12 @@ export function idempotencyKeyOf(rq: OperationRequest): string | null {
 }
 
 /** Reads the request body into `rq.body`; throws the problem (size, media type, syntax, schema) instead. */
-export function readBody(validator: Validator, maxBodyBytes: number, rq: OperationRequest): void {
+export function readBody(validator: Validator, maxBodyBytes: number, rq: Exchange): void {
   const { op, culture } = rq;
   const bytes = rq.request.body;
-  if (bytes && bytes.length > maxBodyBytes) {
+  // A body where the operation takes none (a GET's, RFC 9110 §9.3.1) is the declared 400 whatever its size: 413 is
+  // declared only by operations with a request body.
+  if (bytes && bytes.length > maxBodyBytes && op.body) {
     throw stageProblem("payload-too-large");
   }
   if (bytes && bytes.length > 0) {

@@ -1,0 +1,96 @@
+/**
+ * The pipeline's one contract. A request travels as an `Exchange` through a list of `Stage`s, each
+ * `(exchange) => void | Promise<void>`. A stage reads what earlier stages found, adds what it finds, and stops the
+ * request in one way: it throws. A `ProblemError` (`stageProblem`) is rendered once, by the dispatcher, in the
+ * culture and with the headers known at that point; an `Answered` carries a finished response (a CORS preflight, a
+ * developer control, an idempotent replay, a dropped connection). The answering stage (`9-answer`: the section
+ * handlers; a proxy may put an upstream there) sets `exchange.response`; the stages after it check and finish it.
+ */
+import type { OperationSpec } from "../document.ts";
+import type { MockSession } from "../session.ts";
+import type { AuthInfo, Culture, MockRequest, MockResponse, OperationHandler } from "../types.ts";
+
+/** One stage of the pipeline. It stops the request by throwing (a `ProblemError` or an `Answered`). */
+export type Stage = (exchange: Exchange) => void | Promise<void>;
+
+/** Thrown by a stage that answers the request itself; the dispatcher sends `response` as it is. */
+export class Answered {
+  readonly response: MockResponse;
+  constructor(response: MockResponse) {
+    this.response = response;
+  }
+}
+
+/** An operation of the document with the section handler that implements it (none: 501). */
+export interface Route {
+  op: OperationSpec;
+  handler: OperationHandler | undefined;
+  /** The OAuth token endpoint (RFC 6749): answers by OAuth's rules, not the document's Accept, auth and body. */
+  oauth: boolean;
+}
+
+const NO_URL = new URL("http://mock.invalid/");
+
+/**
+ * One request on its way through the stages. Every field exists from the start (its shape never changes); the
+ * comment names the stage that fills it in.
+ */
+export class Exchange {
+  readonly request: MockRequest;
+  /** Upper-cased request method (HEAD stays HEAD; the router serves it from GET). */
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly origin: string | undefined;
+  readonly logId: string;
+  /** 1-preamble: the parsed URL. */
+  url: URL = NO_URL;
+  /** 1-preamble: the path below the base path (the problem's `instance`). */
+  pathname: string | undefined = undefined;
+  /** 1-preamble: the negotiated culture (problems before it are in the default culture). */
+  culture: Culture;
+  /** 1-preamble: the mock session's id. */
+  sessionId = "default";
+  /** 2-routing: the session (created from the seed on first use). */
+  session: MockSession | undefined = undefined;
+  /** 2-routing: the operation and its handler. */
+  route: Route | undefined = undefined;
+  /** 2-routing: the path's template, e.g. `/shop/v1/cart/{cartId}`. */
+  template = "";
+  /** 2-routing: decoded path parameters. */
+  params: Record<string, string> = {};
+  /** 2-routing: the session clock's time when the request arrived. */
+  now = 0;
+  /** 3-rate-limit: the RateLimit-* headers every later answer carries. */
+  rateHeaders: Record<string, string> = {};
+  /** 6-authentication: the caller (null: anonymous, or a signed link). */
+  auth: AuthInfo | null = null;
+  /** 7-input: the Idempotency-Key of a write (null: none). */
+  idempotencyKey: string | null = null;
+  /** 7-input: the parsed, validated body. */
+  body: unknown = undefined;
+  /** 8-idempotency: the store scope of a keyed write, to complete once answered. */
+  idempotencyScope: string | null = null;
+  /** 9-answer: the response (the stages after it check and finish it). */
+  response: MockResponse | undefined = undefined;
+
+  constructor(request: MockRequest, logId: string, culture: Culture) {
+    this.request = request;
+    this.method = request.method.toUpperCase();
+    this.headers = request.headers;
+    this.origin = request.headers.origin;
+    this.logId = logId;
+    this.culture = culture;
+  }
+
+  /** The matched operation (stages after 2-routing only). */
+  get op(): OperationSpec {
+    if (!this.route) throw new Error("No operation matched yet: this stage runs after 2-routing.");
+    return this.route.op;
+  }
+
+  /** The request's session (stages after 2-routing only). */
+  get mockSession(): MockSession {
+    if (!this.session) throw new Error("No session yet: this stage runs after 2-routing.");
+    return this.session;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The discovery page cache (`eventPage`): a page's text is reused only while it would render the same — the same
+ * event records in the same order with the same availability, for the same culture, currency and host.
+ */
+import { describe, expect, it } from "vitest";
+import { initialShopState } from "../../src/sections/shop/state.ts";
+import { eventPage } from "../../src/sections/shop/views.ts";
+
+const clock = { now: () => Date.parse("2026-11-26T08:00:00Z") };
+const page = (json: { text: string }) =>
+  JSON.parse(json.text) as { items: { id: string; available: boolean; name: string; imageUrl: string }[] };
+
+describe("eventPage", () => {
+  const state = initialShopState({}, clock);
+  const events = state.eventOrder
+    .slice(0, 3)
+    .map((id) => state.events[id] as NonNullable<(typeof state.events)[string]>);
+  const base = "http://127.0.0.1:4010";
+
+  it("hands back the same text for the same page, and renders anew when a seat count changes", () => {
+    const first = eventPage(state, events, null, "de-CH", "CHF", base);
+    expect(eventPage(state, events, null, "de-CH", "CHF", base)).toBe(first);
+    expect(page(first).items.map((i) => i.id)).toEqual(events.map((e) => e.id));
+    expect(page(first).items[0]?.available).toBe(true);
+    // Sell out every slot of the first event: the page must say so.
+    const sold = events[0];
+    for (const id of sold?.slotIds ?? []) {
+      const slot = state.slots[id];
+      if (slot) slot.sold = slot.capacity;
+    }
+    const after = eventPage(state, events, null, "de-CH", "CHF", base);
+    expect(after).not.toBe(first);
+    expect(page(after).items[0]?.available).toBe(false);
+  });
+
+  it("keys by culture and host", () => {
+    const de = page(eventPage(state, events, null, "de-CH", "CHF", base));
+    const en = page(eventPage(state, events, null, "en-GB", "CHF", base));
+    expect(de.items[1]?.name).not.toBe(en.items[1]?.name);
+    const other = page(eventPage(state, events, null, "de-CH", "CHF", "http://other.test"));
+    expect(other.items[1]?.imageUrl.startsWith("http://other.test/")).toBe(true);
+  });
+
+  it("a reseeded catalogue (new state) renders from its own records", () => {
+    const fresh = initialShopState({}, clock);
+    const freshEvents = fresh.eventOrder.slice(0, 3).map((id) => fresh.events[id] as (typeof events)[number]);
+    const text = eventPage(fresh, freshEvents, null, "de-CH", "CHF", base);
+    expect(page(text).items[0]?.available).toBe(true);
+  });
+});
