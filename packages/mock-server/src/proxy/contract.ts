@@ -24,7 +24,7 @@ import {
   type OperationSpec,
   pointerTo,
 } from "../core/document.ts";
-import { Router } from "../core/pipeline/2-routing.ts";
+import { Router } from "../core/router.ts";
 import { refTo, type SchemaCompiler } from "../core/validation.ts";
 
 export type Rule =

@@ -1,24 +1,29 @@
 /**
- * The contract proxy's request pipeline, in the order a request goes through it:
+ * The contract proxy's request pipeline: the mock's own `Exchange` and dispatcher (`core/pipeline/`), with the
+ * answering stage swapped for the upstream and the contract checked on both sides of it. In the order a request
+ * goes through it:
  *
- *   1. developer controls   `/__mock/drift` (the report) here, every other `/__mock` path to the local mock
- *   2. check the request    route, parameters and body against the contract (the mock's own validators)
- *   3. answer               from the upstream; from the local mock under `--fallback` when the upstream is
+ *   1. target               the URL and the path below the proxy's root (nothing refused: the upstream judges)
+ *   2. developer controls   `/__mock/drift` (the report) here, every other `/__mock` path to the local mock
+ *   3. route                the operation of the document (none: still relayed, reported as `route`)
+ *   4. check the request    parameters and body against the contract, with the mock's own validators
+ *   5. answer               from the upstream; from the local mock under `--fallback` when the upstream is
  *                           unreachable or answers 501; else a 502 problem naming the upstream
- *   4. check the response   status, media type, schema, headers, problem shape, replay (contract.ts, replay.ts)
- *   5. report and record    the drift store, `X-Entrada-Contract`, the recorder
+ *   6. check the response   status, media type, schema, headers, problem shape, replay (contract.ts, replay.ts)
+ *   7. report and record    the drift store, `X-Entrada-Contract`, the recorder
  *
  * The response goes to the client unchanged (the upstream's bytes), plus `X-Entrada-Contract` and, for a local
  * answer, `X-Entrada-Source: local-fallback`. A body longer than `maxCheckedBytes` is streamed through as it
- * arrives; only its status and headers are checked (`X-Entrada-Contract` says so).
+ * arrives; only its status, headers and media type are checked (`X-Entrada-Contract` says so).
  */
 import type { Readable } from "node:stream";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import type { OperationSpec } from "../core/document.ts";
 import type { MockCore } from "../core/engine.ts";
+import { runStages } from "../core/pipeline/dispatch.ts";
+import { Answered, Exchange } from "../core/pipeline/exchange.ts";
 import { queryRecord } from "../core/target.ts";
-import type { MockResponse } from "../core/types.ts";
-import { FORM } from "../core/validation.ts";
+import type { MockRequest, MockResponse } from "../core/types.ts";
+import { FORM, type Validator } from "../core/validation.ts";
 import { type ContractChecker, contractHeader, type Violation } from "./contract.ts";
 import type { DriftStore } from "./drift.ts";
 import { DRIFT_PAGE_CSP, driftPage } from "./drift-page.ts";
@@ -27,7 +32,7 @@ import type { ReplayTracker } from "./replay.ts";
 import { sanitizePath } from "./sanitize.ts";
 import { type Upstream, UpstreamUnreachable, withoutHopByHop } from "./upstream.ts";
 
-/** What the proxy's stages share: each stage takes only the ones it needs. */
+/** What the proxy's stages draw on; each stage is given only the ones it needs. */
 export interface ProxyServices {
   upstream: Upstream;
   /** The local mock: `/__mock` controls, request validators, `--fallback` answers. */
@@ -51,17 +56,7 @@ export interface ProxyRequest {
   body: Uint8Array | null;
 }
 
-/** The answer of stage 3, before its body is read. */
-interface Answer {
-  /** `proxy`: the proxy's own 502 (the upstream did not answer): nothing of the upstream to check. */
-  source: "upstream" | "local" | "proxy";
-  status: number;
-  headers: Record<string, string | string[]>;
-  /** A buffered body (local answers, problems) or the upstream's stream. */
-  body: Uint8Array | Readable | null;
-}
-
-/** What the transport writes: status, headers, and the body (buffered, or a stream to pipe). */
+/** What the transport writes: status, headers (repeated ones as arrays), the body, and the rest of a long one. */
 export interface ProxyReply {
   status: number;
   headers: Record<string, string | string[]>;
@@ -70,173 +65,247 @@ export interface ProxyReply {
   rest?: Readable;
 }
 
-const encoder = new TextEncoder();
+/** The mock's `Exchange` with what the proxy's stages add. */
+export class ProxyExchange extends Exchange {
+  /** The request as received (headers with arrays, path with query). */
+  readonly received: ProxyRequest;
+  /** 4: the request's own contract violations (rule `request`). */
+  requestViolations: Violation[] = [];
+  /** 5: who answered. */
+  source: "upstream" | "local" = "upstream";
+  /** 5: the answer's headers as they will be written (repeated ones as arrays). */
+  replyHeaders: Record<string, string | string[]> = {};
+  /** 5: the unread rest of a body longer than the check cap, and whether there is one. */
+  rest: Readable | null = null;
+  truncated = false;
+  /** 6: the answer's violations, the request's included. */
+  violations: Violation[] = [];
 
-export async function proxyRequest(services: ProxyServices, request: ProxyRequest): Promise<ProxyReply> {
-  const pathname = request.path.split("?")[0] ?? "/";
-  // 1. Developer controls.
-  if (pathname === "/__mock/drift") return driftControl(services.drift, request);
-  if (pathname === "/__mock" || pathname.startsWith("/__mock/"))
-    return fromMock(await services.core.handle(mockRequest(request)));
-
-  // 2. The request against the contract.
-  const op = services.checker.operationFor(request.method, pathname);
-  const requestViolations = op ? checkRequest(services.core, op, request) : [];
-
-  // 3. The answer.
-  const answer = await answerRequest(services, request);
-  if (answer.source === "proxy") {
-    services.drift.unreachable++;
-    services.log(`${request.method} ${sanitizePath(request.path)} → 502  upstream unreachable`);
-    return {
-      status: answer.status,
-      headers: { ...answer.headers, "x-entrada-contract": "upstream unreachable" },
-      body: answer.body as Uint8Array,
-    };
+  constructor(received: ProxyRequest) {
+    super(mockRequest(received), "", "en-GB");
+    this.received = received;
   }
-
-  // 4. The response against the contract (its body read up to the cap).
-  const { kept, rest, truncated } = await readBounded(answer.body, services.maxCheckedBytes);
-  const headers = flatHeaders(answer.headers);
-  const checked = services.checker.check({
-    method: request.method,
-    path: pathname,
-    status: answer.status,
-    headers,
-    // Over the cap only the status, the headers and the media type are checked (the bytes kept are a prefix).
-    body: truncated ? kept : decoded(kept, headers["content-encoding"]),
-    truncated,
-  });
-  const violations = [
-    ...requestViolations,
-    ...checked.violations,
-    ...services.replay.observe(
-      { method: request.method, path: pathname, headers: flatHeaders(request.headers), body: request.body },
-      answer.status,
-      headers,
-    ),
-  ];
-
-  // 5. Report, record, reply.
-  const operationId = checked.operation?.operationId ?? "(no operation)";
-  const observed = {
-    operationId,
-    method: request.method,
-    template: checked.operation?.template ?? pathname,
-    path: request.path,
-    status: answer.status,
-    headers,
-    body: truncated ? null : decoded(kept, headers["content-encoding"]),
-  };
-  services.drift.record(observed, violations);
-  if (answer.source === "local") services.drift.fallbacks++;
-  if (services.recorder && checked.operation)
-    services.recorder.record({
-      ...observed,
-      source: answer.source,
-      requestHeaders: request.headers,
-      requestBody: request.body,
-      responseHeaders: answer.headers,
-      responseBody: observed.body,
-      truncated,
-    });
-  const verdict = truncated
-    ? `${contractHeader(violations)}; body not checked (over ${services.maxCheckedBytes} bytes)`
-    : contractHeader(violations);
-  services.log(
-    `${request.method} ${sanitizePath(request.path)} → ${answer.status}${answer.source === "local" ? " (local fallback)" : ""}  ${verdict}`,
-  );
-  const replyHeaders: Record<string, string | string[]> = {
-    ...answer.headers,
-    "x-entrada-contract": verdict,
-  };
-  if (answer.source === "local") replyHeaders["x-entrada-source"] = "local-fallback";
-  exposeToBrowsers(replyHeaders);
-  return { status: answer.status, headers: replyHeaders, body: kept, ...(rest ? { rest } : {}) };
 }
 
-/** Stage 2: parameters and body of the request, pointers into the request (`/query/limit`, `/body/items/0`). */
-function checkRequest(core: MockCore, op: OperationSpec, request: ProxyRequest): Violation[] {
-  const url = new URL(request.path, "http://proxy.invalid");
-  const match = core.router.match(request.method, url.pathname);
-  const out: Violation[] = [];
-  const add = (errors: Array<{ pointer: string; detail: string }>) => {
-    for (const e of errors) out.push({ rule: "request", pointer: e.pointer, message: e.detail });
+type ProxyStage = (ex: ProxyExchange) => void | Promise<void>;
+
+export function proxyStages(services: ProxyServices): ProxyStage[] {
+  return [
+    target,
+    controls(services.drift, services.core),
+    route(services.core),
+    checkRequest(services.core.validator),
+    answerFromUpstream(services),
+    checkResponse(services.checker, services.replay),
+    reportAndRecord(services),
+  ];
+}
+
+/** Runs one request through the proxy's stages. */
+export async function proxyRequest(
+  stages: readonly ProxyStage[],
+  request: ProxyRequest,
+): Promise<ProxyReply> {
+  const ex = new ProxyExchange(request);
+  const response = await runStages(stages, ex);
+  if (ex.response !== response) return response; // answered by a stage (a control, the 502)
+  return {
+    status: response.status,
+    headers: ex.replyHeaders,
+    body: response.body,
+    ...(ex.rest ? { rest: ex.rest } : {}),
   };
-  const headers = flatHeaders(request.headers);
-  if (match.kind === "found") add(core.validator.params(op, "path", match.params, "en-GB"));
-  add(core.validator.params(op, "query", queryRecord(url.searchParams), "en-GB"));
-  add(core.validator.params(op, "header", headers, "en-GB"));
-  if (op.body && request.body && request.body.byteLength > 0) {
-    const type = (headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-    if (!op.body.media.has(type)) {
-      out.push({
-        rule: "request",
-        pointer: "/header/content-type",
-        message: `Content-Type ${type || "(none)"} is not declared for ${op.operationId}'s body.`,
-      });
-    } else {
-      const text = new TextDecoder().decode(request.body);
-      let value: unknown;
+}
+
+/** 1. The URL and the path (the proxy is mounted at the root). */
+function target(ex: ProxyExchange): void {
+  ex.url = new URL(ex.received.path, "http://proxy.invalid");
+  ex.pathname = ex.url.pathname;
+}
+
+/** 2. `/__mock/drift` (JSON for programs, HTML for a browser, DELETE clears); other `/__mock` paths: the mock's. */
+function controls(drift: DriftStore, core: MockCore): ProxyStage {
+  return async (ex) => {
+    const pathname = ex.pathname ?? "/";
+    if (pathname === "/__mock/drift") throw new Answered(driftControl(drift, ex.received));
+    if (pathname === "/__mock" || pathname.startsWith("/__mock/"))
+      throw new Answered(await core.handle(ex.request));
+  };
+}
+
+/** 3. The operation (an unknown one is still relayed; the response check reports it as `route`). */
+function route(core: MockCore): ProxyStage {
+  return (ex) => {
+    const match = core.router.match(ex.method, ex.pathname ?? "/");
+    if (match.kind !== "found") return;
+    ex.route = match.route;
+    ex.template = match.template;
+    ex.params = match.params;
+  };
+}
+
+/** 4. Parameters and body of the request, pointers into the request (`/query/limit`, `/body/items/0`). */
+function checkRequest(validator: Validator): ProxyStage {
+  return (ex) => {
+    if (!ex.route) return;
+    const op = ex.op;
+    const out = ex.requestViolations;
+    const add = (errors: Array<{ pointer: string; detail: string }>) => {
+      for (const e of errors) out.push({ rule: "request", pointer: e.pointer, message: e.detail });
+    };
+    add(validator.params(op, "path", ex.params, "en-GB"));
+    add(validator.params(op, "query", queryRecord(ex.url.searchParams), "en-GB"));
+    add(validator.params(op, "header", ex.headers, "en-GB"));
+    const body = ex.request.body;
+    if (op.body && body && body.byteLength > 0) {
+      const type = (ex.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+      if (!op.body.media.has(type)) {
+        out.push({
+          rule: "request",
+          pointer: "/header/content-type",
+          message: `Content-Type ${type || "(none)"} is not declared for ${op.operationId}'s body.`,
+        });
+        return;
+      }
+      const text = new TextDecoder().decode(body);
       try {
-        value = type === FORM ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text);
-        add(core.validator.body(op, type, value, "en-GB"));
+        const value = type === FORM ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text);
+        add(validator.body(op, type, value, "en-GB"));
       } catch {
         out.push({ rule: "request", pointer: "/body", message: "The request body is not JSON." });
       }
+    } else if (op.body?.required) {
+      out.push({ rule: "request", pointer: "/body", message: `${op.operationId} requires a body.` });
     }
-  } else if (op.body?.required && op.method !== "GET") {
-    out.push({ rule: "request", pointer: "/body", message: `${op.operationId} requires a body.` });
-  }
-  return out;
+  };
 }
 
-/** Stage 3: the upstream's answer, or the local mock's (`--fallback`), or a 502 naming the upstream. */
-async function answerRequest(services: ProxyServices, request: ProxyRequest): Promise<Answer> {
-  const { upstream, fallback } = services;
-  try {
-    const answer = await upstream.send(request.method, request.path, request.headers, request.body);
+const encoder = new TextEncoder();
+
+/**
+ * 5. The answering stage: the upstream's answer (its body read up to the cap), or the local mock's under
+ * `--fallback` (unreachable, 501), or the 502 problem naming the upstream (answered here: nothing to check).
+ */
+function answerFromUpstream(services: ProxyServices): ProxyStage {
+  const { upstream, core, fallback, maxCheckedBytes, drift, log } = services;
+  const local = async (ex: ProxyExchange) => {
+    const response = await core.handle(ex.request);
+    ex.source = "local";
+    ex.replyHeaders = { ...response.headers };
+    ex.response = {
+      ...response,
+      body: typeof response.body === "string" ? encoder.encode(response.body) : response.body,
+    };
+  };
+  return async (ex) => {
+    const { method, path, headers, body } = ex.received;
+    let answer: Awaited<ReturnType<Upstream["send"]>>;
+    try {
+      answer = await upstream.send(method, path, headers, body);
+    } catch (error) {
+      if (!(error instanceof UpstreamUnreachable)) throw error;
+      if (fallback) return local(ex);
+      drift.unreachable++;
+      log(`${method} ${sanitizePath(path)} → 502  upstream unreachable`);
+      throw new Answered(unreachable(error));
+    }
     if (answer.status === 501 && fallback) {
       answer.body.resume();
-      return local(services.core, request);
+      return local(ex);
     }
-    return { source: "upstream", ...answer, headers: withoutHopByHopKeepLength(answer.headers) };
-  } catch (error) {
-    if (!(error instanceof UpstreamUnreachable)) throw error;
-    if (fallback) return local(services.core, request);
-    const body = {
+    const read = await readBounded(answer.body, maxCheckedBytes);
+    ex.replyHeaders = keepRepeated(answer.headers);
+    ex.rest = read.rest;
+    ex.truncated = read.truncated;
+    ex.response = { status: answer.status, headers: flatHeaders(answer.headers), body: read.kept };
+  };
+}
+
+function unreachable(error: UpstreamUnreachable): MockResponse {
+  return {
+    status: 502,
+    headers: {
+      "content-type": "application/problem+json",
+      "cache-control": "no-store",
+      "x-entrada-contract": "upstream unreachable",
+    },
+    body: JSON.stringify({
       type: "https://docs.entrada.dev/problems/upstream-unreachable",
       title: "Upstream unreachable",
       status: 502,
       detail: `The contract proxy could not reach the upstream ${error.upstream} (${error.reason}). Start it, or run the proxy with --fallback to answer from the local mock.`,
       upstream: error.upstream,
+    }),
+  };
+}
+
+/** 6. The answer against the contract (and the replay rules), after the request's own violations. */
+function checkResponse(checker: ContractChecker, replay: ReplayTracker): ProxyStage {
+  return (ex) => {
+    const response = ex.response as MockResponse;
+    const pathname = ex.pathname ?? "/";
+    const body = response.body as Uint8Array | null;
+    const checked = checker.check({
+      method: ex.method,
+      path: pathname,
+      status: response.status,
+      headers: response.headers,
+      // Over the cap only the status, the headers and the media type are checked (the bytes kept are a prefix).
+      body: ex.truncated ? body : decoded(body, response.headers["content-encoding"]),
+      truncated: ex.truncated,
+    });
+    ex.violations = [
+      ...ex.requestViolations,
+      ...checked.violations,
+      ...replay.observe(
+        { method: ex.method, path: pathname, headers: ex.headers, body: ex.request.body },
+        response.status,
+        response.headers,
+      ),
+    ];
+  };
+}
+
+/** 7. The drift store, the recorder, the log line and the headers the proxy adds. */
+function reportAndRecord({ drift, recorder, log, maxCheckedBytes }: ProxyServices): ProxyStage {
+  return (ex) => {
+    const response = ex.response as MockResponse;
+    const body = response.body as Uint8Array | null;
+    const checkedBody = ex.truncated ? null : decoded(body, response.headers["content-encoding"]);
+    const observed = {
+      operationId: ex.route?.op.operationId ?? "(no operation)",
+      method: ex.method,
+      template: ex.route ? ex.template : (ex.pathname ?? "/"),
+      path: ex.received.path,
+      status: response.status,
+      headers: response.headers,
+      body: checkedBody,
     };
-    return {
-      source: "proxy",
-      status: 502,
-      headers: { "content-type": "application/problem+json", "cache-control": "no-store" },
-      body: encoder.encode(JSON.stringify(body)),
-    };
-  }
+    drift.record(observed, ex.violations);
+    if (ex.source === "local") drift.fallbacks++;
+    if (recorder && ex.route)
+      recorder.record({
+        ...observed,
+        source: ex.source,
+        requestHeaders: ex.received.headers,
+        requestBody: ex.request.body,
+        responseHeaders: ex.replyHeaders,
+        responseBody: checkedBody,
+        truncated: ex.truncated,
+      });
+    const verdict = ex.truncated
+      ? `${contractHeader(ex.violations)}; body not checked (over ${maxCheckedBytes} bytes)`
+      : contractHeader(ex.violations);
+    log(
+      `${ex.method} ${sanitizePath(ex.received.path)} → ${response.status}${ex.source === "local" ? " (local fallback)" : ""}  ${verdict}`,
+    );
+    ex.replyHeaders["x-entrada-contract"] = verdict;
+    if (ex.source === "local") ex.replyHeaders["x-entrada-source"] = "local-fallback";
+    exposeToBrowsers(ex.replyHeaders);
+  };
 }
 
-async function local(core: MockCore, request: ProxyRequest): Promise<Answer> {
-  const response = await core.handle(mockRequest(request));
-  const body = typeof response.body === "string" ? encoder.encode(response.body) : response.body;
-  return { source: "local", status: response.status, headers: response.headers, body };
-}
-
-function withoutHopByHopKeepLength(
-  headers: Record<string, string | string[]>,
-): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = withoutHopByHop(headers);
-  // Repeated headers stay repeated (Set-Cookie); the length is the upstream's, the bytes are unchanged.
-  if (Array.isArray(headers["set-cookie"])) out["set-cookie"] = headers["set-cookie"];
-  if (headers["content-length"] !== undefined) out["content-length"] = headers["content-length"];
-  return out;
-}
-
-function mockRequest(request: ProxyRequest) {
+function mockRequest(request: ProxyRequest): MockRequest {
   return {
     method: request.method,
     url: `http://proxy.invalid${request.path}`,
@@ -245,12 +314,8 @@ function mockRequest(request: ProxyRequest) {
   };
 }
 
-function fromMock(response: MockResponse): ProxyReply {
-  return { status: response.status, headers: response.headers, body: response.body };
-}
-
 /** `GET /__mock/drift`: JSON for programs, HTML for a browser; `DELETE` clears it. */
-function driftControl(drift: DriftStore, request: ProxyRequest): ProxyReply {
+function driftControl(drift: DriftStore, request: ProxyRequest): MockResponse {
   if (request.method === "DELETE") {
     drift.clear();
     return { status: 204, headers: { "cache-control": "no-store" }, body: null };
@@ -283,6 +348,14 @@ export function flatHeaders(headers: Record<string, string | string[] | undefine
   return out;
 }
 
+/** The upstream's headers as written: hop-by-hop ones dropped, Set-Cookie kept repeated, the length as sent. */
+function keepRepeated(headers: Record<string, string | string[]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = withoutHopByHop(headers);
+  if (Array.isArray(headers["set-cookie"])) out["set-cookie"] = headers["set-cookie"];
+  if (headers["content-length"] !== undefined) out["content-length"] = headers["content-length"];
+  return out;
+}
+
 function exposeToBrowsers(headers: Record<string, string | string[]>): void {
   const exposed = headers["access-control-expose-headers"];
   if (typeof exposed === "string" && exposed !== "*")
@@ -293,12 +366,10 @@ function exposeToBrowsers(headers: Record<string, string | string[]>): void {
  * Reads a body up to `cap` bytes. When it is longer, what was read so far is `kept` and the unread remainder is
  * `rest` (the transport pipes it on): nothing beyond the cap is held in memory.
  */
-async function readBounded(
-  body: Uint8Array | Readable | null,
+function readBounded(
+  stream: Readable,
   cap: number,
 ): Promise<{ kept: Uint8Array | null; rest: Readable | null; truncated: boolean }> {
-  if (body === null || body instanceof Uint8Array) return { kept: body, rest: null, truncated: false };
-  const stream = body;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -12,7 +12,7 @@ import { checkAdmin, generateAdminToken, isLoopback, maskSecrets } from "../node
 import { listen } from "../node/index.ts";
 import { ContractChecker } from "./contract.ts";
 import { DriftStore } from "./drift.ts";
-import { type ProxyReply, type ProxyServices, proxyRequest } from "./pipeline.ts";
+import { type ProxyReply, type ProxyServices, proxyRequest, proxyStages } from "./pipeline.ts";
 import { Recorder, type RecorderLimits } from "./recorder.ts";
 import { ReplayTracker } from "./replay.ts";
 import { Upstream } from "./upstream.ts";
@@ -89,6 +89,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     maxCheckedBytes,
     log,
   };
+  const stages = proxyStages(services);
   const secrets = core.options.clients.flatMap((c) => c.secrets);
 
   const handle = async (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => {
@@ -96,7 +97,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     const guard = adminToken ? checkAdmin(adminToken, path, req.headers) : null;
     let reply: ProxyReply =
       guard ??
-      (await proxyRequest(services, { method: req.method ?? "GET", path, headers: req.headers, body }));
+      (await proxyRequest(stages, { method: req.method ?? "GET", path, headers: req.headers, body }));
     if (adminToken && guard === null && path.startsWith("/__mock"))
       reply = maskSecrets(reply as Parameters<typeof maskSecrets>[0], secrets) as ProxyReply;
     res.writeHead(reply.status, reply.headers);
