@@ -4,7 +4,7 @@
  * counted in `dropped`), each example's body cut at `maxExampleBytes`. Array indices are folded when grouping
  * (`/body/items/3/name` is counted with `/body/items/0/name`); the pointer shown is the first one seen.
  */
-import type { Violation } from "./contract.ts";
+import type { Violation } from "../core/contract.ts";
 import { sanitizeBody, sanitizeHeaders, sanitizePath } from "./sanitize.ts";
 
 export interface DriftExample {

@@ -18,13 +18,13 @@
  */
 import type { Readable } from "node:stream";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { type ContractChecker, contractHeader, type Violation } from "../core/contract.ts";
 import type { MockCore } from "../core/engine.ts";
 import { runStages } from "../core/pipeline/dispatch.ts";
 import { Answered, Exchange } from "../core/pipeline/exchange.ts";
 import { queryRecord } from "../core/target.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { FORM, type Validator } from "../core/validation.ts";
-import { type ContractChecker, contractHeader, type Violation } from "./contract.ts";
 import type { DriftStore } from "./drift.ts";
 import { DRIFT_PAGE_CSP, driftPage } from "./drift-page.ts";
 import type { Recorder } from "./recorder.ts";

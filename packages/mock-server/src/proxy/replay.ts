@@ -7,7 +7,7 @@
  * out, each for `ttlMs`.
  */
 import { createHash } from "node:crypto";
-import type { Violation } from "./contract.ts";
+import type { Violation } from "../core/contract.ts";
 
 interface Remembered {
   status: number;

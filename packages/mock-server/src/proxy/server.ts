@@ -6,11 +6,11 @@
 import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { ajvSchemaCompiler } from "../compiler/ajv.ts";
+import { ContractChecker } from "../core/contract.ts";
 import type { MockCore } from "../core/engine.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { checkAdmin, generateAdminToken, isLoopback, maskSecrets } from "../node/admin.ts";
 import { listen } from "../node/index.ts";
-import { ContractChecker } from "./contract.ts";
 import { DriftStore } from "./drift.ts";
 import { type ProxyReply, type ProxyServices, proxyRequest, proxyStages } from "./pipeline.ts";
 import { Recorder, type RecorderLimits } from "./recorder.ts";
@@ -81,7 +81,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
   const services: ProxyServices = {
     upstream,
     core,
-    checker: new ContractChecker(core.document),
+    // The local mock's compiler and compiled operations: one of each per proxy.
+    checker: new ContractChecker(core.document, core.validator.schemaCompiler, core.operations),
     replay: new ReplayTracker(),
     drift: new DriftStore(upstreamUrl, maxDriftEntries),
     recorder: record ? new Recorder(record, recordLimits) : null,

@@ -3,10 +3,11 @@
  * pointer, and a conforming answer gives nothing.
  */
 import { describe, expect, it } from "vitest";
+import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
+import { ContractChecker, contractHeader, type Exchange } from "../../src/core/contract.ts";
 import { entradaDocument } from "../../src/index.ts";
-import { ContractChecker, contractHeader, type Exchange } from "../../src/proxy/contract.ts";
 
-const checker = new ContractChecker(entradaDocument);
+const checker = new ContractChecker(entradaDocument, ajvSchemaCompiler(entradaDocument));
 const venue = { id: "ven_01JD3XQ2R4S6T8V0W2X4Y6Z8A0", name: "Kaufleuten", city: "Zürich" };
 const ok: Exchange = {
   method: "GET",

@@ -5,8 +5,9 @@
  * The cases are the per-operation probes (probes.ts) and the documented journeys (journeys.ts).
  */
 import { createClient, type EntradaClient } from "@entrada/sdk";
+import { ajvSchemaCompiler } from "../../compiler/ajv.ts";
+import { ContractChecker, type Violation } from "../../core/contract.ts";
 import { entradaDocument } from "../../index.ts";
-import { ContractChecker, type Violation } from "../../proxy/contract.ts";
 import { ReplayTracker } from "../../proxy/replay.ts";
 
 export interface Difference {
@@ -55,7 +56,7 @@ export interface VerifyContext {
 }
 
 export class Run {
-  readonly checker = new ContractChecker(entradaDocument);
+  readonly checker = new ContractChecker(entradaDocument, ajvSchemaCompiler(entradaDocument));
   private readonly replay = new ReplayTracker(1_000);
   private current: CaseResult | null = null;
   readonly results: CaseResult[] = [];

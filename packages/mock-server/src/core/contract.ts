@@ -1,7 +1,9 @@
 /**
  * The response-contract checker: what makes one HTTP answer differ from the OpenAPI document, each difference a
  * `Violation` with the rule it breaks and a JSON Pointer into the response (`/body/name`, `/header/x-log-id`,
- * `/status`). Used by the proxy (every upstream answer), by `entrada-mock verify` (every probe) and by tests.
+ * `/status`). Used by the mock's own response check (`pipeline/10-check-response.ts`), the contract proxy (every
+ * upstream answer) and `entrada-mock verify` (every probe). Platform-free: the schema compiler is injected (the
+ * engine's `Validator`, or `ajvSchemaCompiler` in Node).
  *
  * Rules, in the order they are checked:
  *   request     (the proxy) the request breaks the contract: parameters, body, media type (pointer into the request)
@@ -15,7 +17,6 @@
  *   replay      a replayed write without `Idempotent-Replayed: true` or with another `X-Log-Id` (see replay.ts)
  */
 import type { ValidateFunction } from "ajv";
-import { ajvSchemaCompiler } from "../compiler/ajv.ts";
 import {
   compileOperations,
   getPointer,
@@ -23,9 +24,9 @@ import {
   type OpenApiDocument,
   type OperationSpec,
   pointerTo,
-} from "../core/document.ts";
-import { Router } from "../core/router.ts";
-import { refTo, type SchemaCompiler } from "../core/validation.ts";
+} from "./document.ts";
+import { Router } from "./router.ts";
+import { refTo, type SchemaCompiler } from "./validation.ts";
 
 export type Rule =
   | "request"
@@ -72,18 +73,23 @@ interface HeaderSpec {
 
 const decoder = new TextDecoder();
 
-/** Compiles the document's operations once; validators are compiled per schema on first use. */
+/**
+ * Checks answers against one document; validators are compiled per schema on first use (at most one per response
+ * schema and documented header of the document).
+ */
 export class ContractChecker {
   readonly operations: OperationSpec[];
   private readonly router = new Router<OperationSpec>();
-  private readonly compiler: SchemaCompiler;
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly headerSpecs = new Map<string, HeaderSpec[]>();
 
-  constructor(private readonly document: OpenApiDocument) {
-    this.operations = compileOperations(document);
+  constructor(
+    private readonly document: OpenApiDocument,
+    private readonly compiler: SchemaCompiler,
+    operations: OperationSpec[] = compileOperations(document),
+  ) {
+    this.operations = operations;
     for (const op of this.operations) this.router.add(op.method, op.template, op);
-    this.compiler = ajvSchemaCompiler(document);
   }
 
   /** The operation a request targets, or null. */
