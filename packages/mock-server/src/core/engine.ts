@@ -8,8 +8,8 @@
  * (store). `pipeline/request.ts` is the state they share; `problems.ts` renders every problem.
  */
 
-import type { ControlServices } from "./control-services.ts";
-import { handleControl } from "./controls.ts";
+import { handleControl } from "./controls/index.ts";
+import type { ControlServices } from "./controls/services.ts";
 import { cors } from "./cors.ts";
 import { DEFAULT_CULTURE } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";

@@ -1,16 +1,27 @@
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
+let lastTime = -1;
+let lastHead = "";
+
 /** A ULID-shaped 26-character identifier: 10 characters of time, 16 of randomness. */
 export function ulid(timeMs: number, random: () => number = Math.random): string {
   let time = Math.max(0, Math.floor(timeMs));
+  // Ids made in the same millisecond share the time part: computed once.
+  if (time === lastTime) return lastHead + tail(random);
+  lastTime = time;
   let head = "";
   for (let i = 0; i < 10; i++) {
     head = CROCKFORD[time % 32] + head;
     time = Math.floor(time / 32);
   }
-  let tail = "";
-  for (let i = 0; i < 16; i++) tail += CROCKFORD[Math.floor(random() * 32)];
-  return head + tail;
+  lastHead = head;
+  return head + tail(random);
+}
+
+function tail(random: () => number): string {
+  let text = "";
+  for (let i = 0; i < 16; i++) text += CROCKFORD[Math.floor(random() * 32)];
+  return text;
 }
 
 export function prefixedId(prefix: string, timeMs: number, random?: () => number): string {

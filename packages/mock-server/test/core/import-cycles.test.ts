@@ -31,31 +31,25 @@ async function lint(...paths: string[]): Promise<{ code: number; output: string 
 const scratch = mkdtempSync(join(pkg, "test/.cycle-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** A folder `name` in the scratch space with a.ts (a type import of ./b.ts) and b.ts as given. */
+function twoFiles(name: string, b: string): string {
+  const dir = join(scratch, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "a.ts"), 'import type { B } from "./b.ts";\n\nexport interface A {\n  b: B;\n}\n');
+  writeFileSync(join(dir, "b.ts"), b);
+  return dir;
+}
+
 describe("import circles fail the lint", () => {
   it("a circle of type-only imports in the mock is an error", async () => {
-    const dir = join(scratch, "types");
-    mkdirSync(dir);
-    writeFileSync(
-      join(dir, "a.ts"),
-      'import type { B } from "./b.ts";\n\nexport interface A {\n  b: B;\n}\n',
-    );
-    writeFileSync(
-      join(dir, "b.ts"),
-      'import type { A } from "./a.ts";\n\nexport interface B {\n  a?: A;\n}\n',
-    );
+    const dir = twoFiles("types", 'import type { A } from "./a.ts";\n\nexport interface B {\n  a?: A;\n}\n');
     const result = await lint(relative(root, dir));
     expect(result.code).not.toBe(0);
     expect(result.output).toContain("lint/suspicious/noImportCycles");
   });
 
   it("the same files without the circle pass", async () => {
-    const dir = join(scratch, "line");
-    mkdirSync(dir);
-    writeFileSync(
-      join(dir, "a.ts"),
-      'import type { B } from "./b.ts";\n\nexport interface A {\n  b: B;\n}\n',
-    );
-    writeFileSync(join(dir, "b.ts"), "export interface B {\n  n: number;\n}\n");
+    const dir = twoFiles("line", "export interface B {\n  n: number;\n}\n");
     const result = await lint(relative(root, dir));
     expect(result.output).not.toContain("noImportCycles");
     expect(result.code).toBe(0);

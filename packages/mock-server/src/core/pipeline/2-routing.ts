@@ -20,14 +20,16 @@ export interface RoutingServices {
 }
 
 export function routing({ router, session, control }: RoutingServices): Stage {
-  return async (ex: Exchange) => {
+  return (ex: Exchange) => {
     const pathname = ex.pathname ?? "/";
     if (isPreflight(ex.method, ex.headers)) throw new Answered(preflight(router, pathname, ex));
     if (pathname === "/__mock" || pathname.startsWith("/__mock/")) {
       const mock = session(ex.sessionId);
       mock.lastUsed = mock.clock.now();
       ex.session = mock;
-      throw new Answered(await control(ex, mock));
+      return control(ex, mock).then((response) => {
+        throw new Answered(response);
+      });
     }
     const match = router.match(ex.method, pathname);
     if (match.kind !== "found") throw routeProblem(match, ex.method, pathname, ex.culture);

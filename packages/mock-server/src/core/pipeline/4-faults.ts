@@ -11,9 +11,12 @@ import { Answered, type Exchange } from "./exchange.ts";
  * The fault-injection stage: the session's developer-set rules (nothing is stored, nothing changes) wait the
  * decided delay, then answer the injected fault (a problem, or a dropped connection), or let the request go on.
  */
-export async function injectFault(ex: Exchange): Promise<void> {
+export function injectFault(ex: Exchange): Promise<void> | undefined {
+  return ex.mockSession.faults.length === 0 ? undefined : applyFaults(ex);
+}
+
+async function applyFaults(ex: Exchange): Promise<void> {
   const session = ex.mockSession;
-  if (session.faults.length === 0) return;
   const decision = decideFault(
     session.faults,
     { operationId: ex.op.operationId, method: ex.method, path: ex.pathname ?? "/" },

@@ -2,6 +2,7 @@ import type { components } from "@entrada/openapi/schema";
 import { t } from "../../core/culture.ts";
 import { positiveInt } from "../../core/seed-values.ts";
 import type { LocalizedText, World } from "../../core/types.ts";
+import { compact } from "../shared/fifo.ts";
 import { shopEvents, shopVenues } from "../shared/shop-view.ts";
 
 export interface QuicodeCategoryRecord {
@@ -216,14 +217,11 @@ export function setPresence(state: EntranceState, ticketId: string, presence: Pr
     order.push(ticketId);
     if (order.length - head > (state.maxScans ?? DEFAULT_MAX_SCANS)) {
       delete state.presence[order[head++] as string];
-      // Compacted once the dropped half is the larger one: amortized O(1) a ticket.
-      if (head * 2 > order.length) {
-        order.splice(0, head);
-        head = 0;
-      }
     }
+    // Compacted once the dropped front is the larger part: amortized O(1) a ticket.
+    [state.presenceOrder, head] = compact(order, head);
     state.presenceHead = head;
-    state.presenceCount = order.length - head;
+    state.presenceCount = state.presenceOrder.length - head;
   }
   state.presence[ticketId] = presence;
 }

@@ -4,6 +4,8 @@
  * is passed over once). An evicted cart's id is remembered (as many ids as the cap, oldest forgotten first), so
  * reading it answers a 404 that says it was evicted and why, instead of a bare "no such cart".
  */
+
+import { compact } from "../shared/fifo.ts";
 import { releaseCart } from "./holds.ts";
 import { dropForCart } from "./order-cap.ts";
 import type { CartRecord, ShopState } from "./state.ts";
@@ -33,10 +35,7 @@ export function admitCart(state: ShopState, cart: CartRecord): void {
     }
     evict(state, victim);
   }
-  if (state.cartOrderHead > 1024 && state.cartOrderHead * 2 > state.cartOrder.length) {
-    state.cartOrder = state.cartOrder.slice(state.cartOrderHead);
-    state.cartOrderHead = 0;
-  }
+  [state.cartOrder, state.cartOrderHead] = compact(state.cartOrder, state.cartOrderHead);
 }
 
 /** Drops a cart (releasing its holds) and remembers its id; keeps the count in step. */
@@ -54,10 +53,7 @@ export function evict(state: ShopState, cart: CartRecord): void {
     const old = state.evictedOrder[state.evictedHead++] as string;
     delete state.evictedCarts[old];
   }
-  if (state.evictedHead > 1024 && state.evictedHead * 2 > state.evictedOrder.length) {
-    state.evictedOrder = state.evictedOrder.slice(state.evictedHead);
-    state.evictedHead = 0;
-  }
+  [state.evictedOrder, state.evictedHead] = compact(state.evictedOrder, state.evictedHead);
 }
 
 /** Removes a cart that lapsed (retention sweep): counted, but not remembered as evicted. */

@@ -3,6 +3,8 @@
  * check-then-take on a slot can never interleave with another request — that is what rules out
  * overselling under concurrency. Holds expire lazily: every shop request first sweeps the queue.
  */
+
+import { compact } from "../shared/fifo.ts";
 import type { CartRecord, ItemRecord, ShopState, SlotRecord } from "./state.ts";
 
 export function availableSeats(slot: SlotRecord): number {
@@ -61,10 +63,7 @@ export function sweepHolds(state: ShopState, now: number): void {
     if (cart && cart.status === "open" && cart.holdExpiresAt !== null && cart.holdExpiresAt <= now)
       releaseCart(state, cart);
   }
-  if (state.holdQueueHead > 1024 && state.holdQueueHead * 2 > queue.length) {
-    state.holdQueue = queue.slice(state.holdQueueHead);
-    state.holdQueueHead = 0;
-  }
+  [state.holdQueue, state.holdQueueHead] = compact(queue, state.holdQueueHead);
   // Bounded: each change of a cart queues a new expiry, so a busy cart leaves stale entries behind. When the
   // queue outgrows the carts (twice the cap plus slack), keep only each live cart's current expiry: O(1) amortized.
   const live = state.holdQueue.length - state.holdQueueHead;

@@ -7,6 +7,8 @@
  * go with it. Dropped ids are remembered (as many as the caps together, oldest forgotten first) with the reason, so a
  * read answers a 404 that says what happened instead of a bare "no such order".
  */
+
+import { compact } from "../shared/fifo.ts";
 import {
   DEFAULT_MAX_ORDERS,
   DEFAULT_MAX_PAYMENTS,
@@ -51,10 +53,6 @@ function book(state: ShopState): OrderCapState {
     };
   }
   return state.orderCap;
-}
-
-function compact(queue: string[], head: number): [string[], number] {
-  return head > 1024 && head * 2 > queue.length ? [queue.slice(head), 0] : [queue, head];
 }
 
 function remember(state: ShopState, b: OrderCapState, id: string, reason: DropReason): void {

@@ -2,6 +2,8 @@
  * The lifetime of carts: every created cart enters the retention queue once; abandoned carts (never checked out)
  * are dropped with their holds once their time is up. The cap on their number is `cart-cap.ts`.
  */
+
+import { compact } from "../shared/fifo.ts";
 import { forgetCart } from "./cart-cap.ts";
 import type { CartRecord, ShopState } from "./state.ts";
 
@@ -48,10 +50,7 @@ export function sweepCarts(state: ShopState, now: number): void {
     }
     forgetCart(state, cart);
   }
-  if (head > 1024 && head * 2 > queue.length) {
-    state.retentionQueue = queue.slice(head);
-    head = 0;
-  }
+  [state.retentionQueue, head] = compact(queue, head);
   // Bounded: entries of carts the cap evicted stay until due; when the queue outgrows the carts, drop them.
   const current = state.retentionQueue ?? queue;
   if (current.length - head > 2 * (state.config.maxCarts ?? 10_000) + 1024) {

@@ -16,8 +16,16 @@ import type {
   TicketRecord,
 } from "./state.ts";
 
+let lastMs = Number.NaN;
+let lastIso = "";
+
+/** RFC 3339 in UTC to the second; the last one is kept (a view formats the same instants again and again). */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+  if (ms === lastMs) return lastIso;
+  const full = new Date(ms).toISOString();
+  lastIso = full.length === 24 ? `${full.slice(0, 19)}Z` : full.replace(/\.\d{3}Z$/, "Z");
+  lastMs = ms;
+  return lastIso;
 }
 
 /** Absolute link to a mock-served resource, carrying the mock session when it is not the default. */

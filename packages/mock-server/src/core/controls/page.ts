@@ -1,7 +1,8 @@
 /** The `/__mock` index page for developers who open it in a browser (controls, demo clients, test cards). */
-import type { ControlServices } from "./control-services.ts";
-import type { MockSession } from "./session.ts";
-import type { MockResponse } from "./types.ts";
+
+import type { MockSession } from "../session.ts";
+import type { MockResponse } from "../types.ts";
+import type { ControlServices } from "./services.ts";
 
 /** A control route as the page lists it. */
 export interface ControlEntry {

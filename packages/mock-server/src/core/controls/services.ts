@@ -3,14 +3,14 @@
  * routes, the configured clients, the sessions, links and events. The engine implements it; the controls import
  * this interface, never the engine.
  */
-import type { EventSink, LinkServices } from "./context.ts";
-import type { OpenApiDocument, OperationSpec } from "./document.ts";
-import type { ClientConfig } from "./oauth.ts";
-import type { ProblemOptions } from "./problems.ts";
-import type { Router } from "./router.ts";
-import type { SectionModule } from "./section.ts";
-import type { MockSession } from "./session.ts";
-import type { ControlRoute, Culture, MockResponse } from "./types.ts";
+import type { EventSink, LinkServices } from "../context.ts";
+import type { OpenApiDocument, OperationSpec } from "../document.ts";
+import type { ClientConfig } from "../oauth.ts";
+import type { ProblemOptions } from "../problems.ts";
+import type { Router } from "../router.ts";
+import type { SectionModule } from "../section.ts";
+import type { MockSession } from "../session.ts";
+import type { ControlRoute, Culture, MockResponse } from "../types.ts";
 
 export interface ControlServices extends LinkServices {
   readonly document: OpenApiDocument;
