@@ -165,6 +165,8 @@ export class MockCore implements ControlServices {
         ? [
             checkResponses({
               validator: this.validator,
+              document: this.document,
+              operations: this.operations,
               violations: this.responseViolations,
               mode: options.validateResponses,
             }),

@@ -119,6 +119,14 @@ export class Validator {
     return this.makeCompiler !== null;
   }
 
+  /** The run-time compiler as a `SchemaCompiler` (the contract checker's response and header schemas). */
+  get schemaCompiler(): SchemaCompiler {
+    return {
+      compile: (schema, { coerce }) =>
+        this.compile(schema, coerce, "Response validation (`validateResponses`)"),
+    };
+  }
+
   private compile(schema: object, coerce: boolean, what: string): ValidateFunction {
     if (!this.makeCompiler) throw needsCompiler(what);
     this.compiler ??= this.makeCompiler();

@@ -26,6 +26,10 @@ Options:
   --validate-responses     Check every response against the document (500 on a violation)
   --no-webhooks            Do not deliver webhooks
   --no-docs                Do not serve the documentation server (/reference, /api/mcp, /ai/)
+  --admin-token <token>    What /__mock requires (default: generated and printed when --host is not loopback)
+
+Commands: entrada-mock proxy --upstream <url> | verify --base-url <url> | seed --from <dir> | trigger <kind>
+(each with --help)
   -h, --help               This help
 `;
 
@@ -55,6 +59,7 @@ const parsed = (() => {
         "validate-responses": { type: "boolean", default: false },
         "no-webhooks": { type: "boolean", default: false },
         "no-docs": { type: "boolean", default: false },
+        "admin-token": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -133,6 +138,7 @@ const mock = await startMockServer({
   rateLimit,
   webhooks: !values["no-webhooks"],
   docs: !values["no-docs"],
+  ...(values["admin-token"] ? { adminToken: values["admin-token"] } : {}),
   ...(seed ? { seed } : {}),
   ...(document ? { document } : {}),
   ...(values["validate-responses"] ? { validateResponses: "strict" as const } : {}),
@@ -153,6 +159,13 @@ const lines = [
   "    provider redirect   checkout answers 202 + redirectUrl to a hosted page (Pay / Fail / Cancel)",
   "",
   `  Developer controls: ${mock.url}/__mock   (contract: ${mock.url}/__mock/openapi.json)`,
+  ...(mock.adminToken
+    ? [
+        `  Exposed on ${values.host}: the API and the documentation to anyone who can reach it; /__mock needs the admin`,
+        `  token ${mock.adminToken} (Authorization: Bearer …, or open ${mock.url}/__mock?admin_token=${mock.adminToken});`,
+        "  secrets in its answers are shortened; the hosted payment page /__mock/pay stays open.",
+      ]
+    : []),
   ...(indexed
     ? [
         `  BI feed history: ${indexed.rows.toLocaleString("en-US")} rows (${indexed.tickets.toLocaleString("en-US")} tickets) indexed in ${(indexed.ms / 1000).toFixed(1)} s   (${mock.url}/bi/v1/odata/)`,

@@ -7,7 +7,8 @@
 import module from "node:module";
 
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-// `entrada-mock trigger …` is a client of a running mock (trigger.ts); everything else starts one.
+// `entrada-mock trigger …` and `verify …` are clients of a running server, `proxy …` relays to one, `seed --from`
+// turns recordings into a seed; everything else starts a mock.
 const args = process.argv.slice(2);
 if (args[0] === "--") args.shift();
 if (args[0] === "trigger") {
@@ -17,6 +18,34 @@ if (args[0] === "trigger") {
     { out: (line) => console.log(line), err: (line) => console.error(line) },
     process.env,
   );
+} else if (args[0] === "verify") {
+  const { verifyMain } = await import("./verify/main.ts");
+  process.exitCode = await verifyMain(
+    args.slice(1),
+    { out: (line) => console.log(line), err: (line) => console.error(line) },
+    process.env,
+  );
+} else if (args[0] === "proxy") {
+  const { proxyMain } = await import("../proxy/main.ts");
+  const proxy = await proxyMain(args.slice(1), {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  });
+  if (typeof proxy === "number") process.exitCode = proxy;
+  else
+    for (const signal of ["SIGINT", "SIGTERM"] as const)
+      process.once(signal, () => {
+        proxy.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      });
+} else if (args[0] === "seed") {
+  const { seedMain } = await import("../proxy/seed-from.ts");
+  process.exitCode = seedMain(args.slice(1), {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  });
 } else {
   await import("./cli-main.ts");
 }

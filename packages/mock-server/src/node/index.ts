@@ -11,6 +11,7 @@ import { ulid } from "../core/ids.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
+import { checkAdmin, generateAdminToken, isLoopback, maskSecrets } from "./admin.ts";
 
 export interface MockServerOptions extends EntradaMockOptions {
   /** Port to listen on; 0 picks a free one (default 4010). */
@@ -27,6 +28,11 @@ export interface MockServerOptions extends EntradaMockOptions {
    * Markdown mirrors under `/ai/` (default true; loaded on first use, skipped when the package is not installed).
    */
   docs?: boolean;
+  /**
+   * The token the developer controls (`/__mock`) require (see admin.ts). Default: none on a loopback `host`, a
+   * generated one on any other interface (`MockServer.adminToken`).
+   */
+  adminToken?: string;
 }
 
 export interface MockServer {
@@ -35,6 +41,8 @@ export interface MockServer {
   port: number;
   core: MockCore;
   server: Server;
+  /** What `/__mock` requires, or null when it is open (loopback without `adminToken`). */
+  adminToken: string | null;
   /** Stops accepting requests, ends open connections and stops webhook delivery. */
   close(): Promise<void>;
 }
@@ -89,9 +97,15 @@ function lazyDocs(core: MockCore): () => Promise<DocsAnswer | null> {
 }
 
 /** Serves a core over an existing node:http request (usable as middleware in your own server). */
-export function nodeHandler(core: MockCore, fallbackHost: string, options: { docs?: boolean } = {}) {
+export function nodeHandler(
+  core: MockCore,
+  fallbackHost: string,
+  options: { docs?: boolean; adminToken?: string | null } = {},
+) {
   const limit = core.options.maxBodyBytes;
   const docs = options.docs === false ? null : lazyDocs(core);
+  const admin = options.adminToken ?? null;
+  const secrets = core.options.clients.flatMap((c) => c.secrets);
   const dispatch = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => {
     const dups = duplicates(req.rawHeaders);
     const request: MockRequest = {
@@ -101,7 +115,9 @@ export function nodeHandler(core: MockCore, fallbackHost: string, options: { doc
       body,
       ...(dups ? { duplicateHeaders: dups } : {}),
     };
-    const respond = (response: MockResponse) => {
+    const guarded = admin !== null && (req.url ?? "").startsWith("/__mock");
+    const respond = (answer: MockResponse) => {
+      const response = guarded ? maskSecrets(answer, secrets) : answer;
       if (response.drop) {
         req.socket.destroy();
         return;
@@ -123,7 +139,11 @@ export function nodeHandler(core: MockCore, fallbackHost: string, options: { doc
       console.error(error);
       req.socket.destroy();
     };
-    if (docs && DOCS_PATHS.test(req.url ?? ""))
+    const refused = guarded ? checkAdmin(admin, req.url ?? "/", req.headers) : null;
+    if (refused) {
+      res.writeHead(refused.status, refused.headers);
+      res.end(refused.body ?? undefined);
+    } else if (docs && DOCS_PATHS.test(req.url ?? ""))
       docs()
         .then(async (answer) => answer !== null && (await answer(req, res, body)))
         .then(async (answered) => {
@@ -170,11 +190,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     core: given,
     webhooks = true,
     docs = true,
+    adminToken: givenToken,
     ...coreOptions
   } = options;
+  const adminToken = givenToken ?? (isLoopback(host) ? null : generateAdminToken());
   // Node runs Ajv's compiler: response validation and custom documents work here (the browser build has neither).
   const core = given ?? createEntradaMock({ schemaCompiler: ajvSchemaCompiler, ...coreOptions });
-  const server = createServer({ keepAliveTimeout: 5000 }, nodeHandler(core, `${host}:${port}`, { docs }));
+  const server = createServer(
+    { keepAliveTimeout: 5000 },
+    nodeHandler(core, `${host}:${port}`, { docs, adminToken }),
+  );
   server.on("clientError", (_error, socket) => {
     const logId = `log_${ulid(Date.now())}`;
     if (socket.writable) {
@@ -183,6 +208,29 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       );
     } else socket.destroy();
   });
+  const bound = await listen(server, port, host);
+  const stopWebhooks = webhooks ? await startWebhookDelivery(core) : async () => {};
+  return {
+    ...bound,
+    core,
+    server,
+    adminToken,
+    async close() {
+      await stopWebhooks();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** Listens on `port` (0: a free one) and `host`; the base URL and port it got (an IPv6 host in brackets). */
+export async function listen(
+  server: Server,
+  port: number,
+  host: string,
+): Promise<{ url: string; port: number }> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -192,20 +240,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
   const address = server.address() as AddressInfo;
   const displayHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const stopWebhooks = webhooks ? await startWebhookDelivery(core) : async () => {};
-  return {
-    url: `http://${displayHost}:${address.port}`,
-    port: address.port,
-    core,
-    server,
-    async close() {
-      await stopWebhooks();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-  };
+  return { url: `http://${displayHost}:${address.port}`, port: address.port };
 }
 
 /** How long a webhook receiver may take to accept the connection: an unreachable host fails fast. */

@@ -75,7 +75,7 @@ describe("response validation mode", () => {
     const response = await strict.handle(get("/things/t_a"));
     expect(response.status).toBe(500);
     const problem = JSON.parse(String(response.body));
-    expect(problem.violations.join(" ")).toMatch(/\/n must be integer/);
+    expect(problem.violations.join(" ")).toMatch(/schema \/body\/n: must be integer/);
     expect(problem.originalStatus).toBe(200);
 
     const report = createMockCore({

@@ -2,7 +2,8 @@
  * Response validation (tests, and a proxy checking its upstream): the answer is checked against the document —
  * status, content type, body schema. A violation is recorded; in "strict" mode the answer becomes a 500 naming it.
  */
-import type { OperationSpec } from "../document.ts";
+import { ContractChecker } from "../contract.ts";
+import type { OpenApiDocument, OperationSpec } from "../document.ts";
 import { problemResponse } from "../problems.ts";
 import type { Culture, MockResponse } from "../types.ts";
 import type { Validator } from "../validation.ts";
@@ -15,9 +16,8 @@ export interface ResponseViolation {
   errors: string[];
 }
 
-/** What response checking needs: the document's validators, where violations go, and whether they are fatal. */
-export interface ResponseCheckServices {
-  validator: Validator;
+/** What response checking needs: the document, its validators, where violations go, and whether they are fatal. */
+export interface ResponseCheckServices extends ResponseContract {
   violations: ResponseViolation[];
   mode: true | "report" | "strict";
 }
@@ -54,35 +54,32 @@ function checkResponse(
   }
 }
 
+/** One contract checker per engine (its validator's compiler, its compiled operations). */
+const checkers = new WeakMap<Validator, ContractChecker>();
+
+/** What checking a response needs from the engine. */
+export interface ResponseContract {
+  validator: Validator;
+  document: OpenApiDocument;
+  operations: OperationSpec[];
+}
+
 /**
- * What makes a response differ from the document: an undocumented status or content type, a body the status's
- * schema rejects, or a missing body. Empty when it conforms (tests run every fuzzed response through it).
+ * What makes a response differ from the document, as `rule pointer: message` lines (the contract checker's rules:
+ * status, media type, JSON, schema, documented headers, problem shape). Empty when it conforms (tests run every
+ * fuzzed response through it).
  */
 export function responseViolations(
-  core: { validator: Validator },
+  core: ResponseContract,
   op: OperationSpec,
   response: Pick<MockResponse, "status" | "headers" | "body">,
 ): string[] {
-  const status = String(response.status);
-  const media =
-    op.responses.get(status) ?? op.responses.get(`${status[0]}XX`) ?? op.responses.get("default") ?? null;
-  const errors: string[] = [];
-  if (!media) {
-    errors.push(`Status ${status} is not documented for ${op.operationId}.`);
-  } else {
-    const type = (response.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "";
-    if (media.size > 0 && response.body !== null) {
-      if (!media.has(type))
-        errors.push(`Content-Type ${type} is not documented for ${op.operationId} ${status}.`);
-      else {
-        const pointer = media.get(type);
-        if (pointer && typeof response.body === "string" && type.endsWith("json")) {
-          errors.push(...core.validator.response(pointer, JSON.parse(response.body)));
-        }
-      }
-    } else if (media.size > 0 && response.body === null && status !== "204") {
-      errors.push(`${op.operationId} ${status} has no body but the document describes one.`);
-    }
+  let checker = checkers.get(core.validator);
+  if (!checker) {
+    checker = new ContractChecker(core.document, core.validator.schemaCompiler, core.operations);
+    checkers.set(core.validator, checker);
   }
-  return errors;
+  return checker
+    .checkOperation(op, { method: op.method, path: op.template, ...response })
+    .map((v) => `${v.rule} ${v.pointer}: ${v.message}`);
 }

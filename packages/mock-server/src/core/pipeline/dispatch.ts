@@ -5,9 +5,13 @@
  */
 import { ProblemError, problemResponse } from "../problems.ts";
 import type { MockResponse } from "../types.ts";
-import { Answered, type Exchange, type Stage } from "./exchange.ts";
+import { Answered, type Exchange } from "./exchange.ts";
 
-export async function runStages(stages: readonly Stage[], ex: Exchange): Promise<MockResponse> {
+/** Runs `stages` on `ex`. Generic so a pipeline over a richer exchange (the contract proxy's) runs here too. */
+export async function runStages<E extends Exchange>(
+  stages: readonly ((exchange: E) => void | Promise<void>)[],
+  ex: E,
+): Promise<MockResponse> {
   try {
     for (const stage of stages) {
       const pending = stage(ex);

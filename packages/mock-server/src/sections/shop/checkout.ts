@@ -10,7 +10,8 @@ import { cartTotal, iso, mockLink, orderView, paymentView } from "./views.ts";
 
 export const TEST_CARDS = { succeeds: "4242424242424242", declines: "4000000000000002" } as const;
 
-function luhn(number: string): boolean {
+/** Whether a digit string passes the Luhn check (card numbers; also what the proxy's sanitizer looks for). */
+export function luhn(number: string): boolean {
   let sum = 0;
   for (let i = 0; i < number.length; i++) {
     let digit = Number(number[number.length - 1 - i]);

@@ -1,0 +1,115 @@
+/**
+ * `entrada-mock verify --base-url <url> --client-id … --client-secret … [--read-only] [--junit FILE]`: a
+ * conformance suite for any server that claims the Entrada API — the mock, a staging or a production service.
+ * Exit 0 when every answer conforms, 1 naming each difference (operation, rule, pointer), 2 for bad usage.
+ */
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { runJourneys } from "./journeys.ts";
+import { differenceLine, junitXml } from "./junit.ts";
+import { runProbes } from "./probes.ts";
+import { type CaseResult, Run } from "./suite.ts";
+
+export interface VerifyIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const HELP = `entrada-mock verify — check that a server conforms to the Entrada contract
+
+Usage:
+  entrada-mock verify --base-url <url> --client-id <id> --client-secret <secret> [options]
+
+Options:
+  --base-url <url>        The server (default http://127.0.0.1:4010)
+  --client-id <id>        OAuth client (default ENTRADA_CLIENT_ID or entrada-demo)
+  --client-secret <s>     (default ENTRADA_CLIENT_SECRET or demo-secret)
+  --read-only             Send no write (for production): probes every read, runs the reading journeys only
+  --webhook-url <url>     Where the purchase journey subscribes (default: a receiver on this machine's loopback)
+  --junit <file>          Also write the results as JUnit XML (for CI)
+  -h, --help              This help
+
+It sends one safe request per operation and checks each answer against the contract (status declared, media type,
+body schema, documented headers, problem shape), then runs the documented journeys (purchase with its webhook,
+idempotent replay, languages, entrance scan). Exit 0: conforms; 1: differences (listed as operation, rule,
+pointer); 2: bad usage.
+`;
+
+function mark(result: CaseResult): string {
+  if (result.skipped !== undefined) return `  - ${result.name}  (skipped: ${result.skipped})`;
+  if (result.differences.length === 0) return `  ✓ ${result.name}`;
+  return [`  ✗ ${result.name}`, ...result.differences.map((d) => `      ${differenceLine(d)}`)].join("\n");
+}
+
+export async function verifyMain(
+  args: string[],
+  io: VerifyIo,
+  env: Record<string, string | undefined>,
+): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args,
+      options: {
+        "base-url": { type: "string", default: "http://127.0.0.1:4010" },
+        "client-id": { type: "string" },
+        "client-secret": { type: "string" },
+        "read-only": { type: "boolean", default: false },
+        "webhook-url": { type: "string" },
+        junit: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    io.err(`entrada-mock verify: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  const baseUrl = String(values["base-url"]);
+  try {
+    new URL(baseUrl);
+  } catch {
+    io.err(`entrada-mock verify: --base-url must be an absolute URL, got ${baseUrl}`);
+    return 2;
+  }
+  const run = new Run({
+    baseUrl,
+    clientId: String(values["client-id"] ?? env.ENTRADA_CLIENT_ID ?? "entrada-demo"),
+    clientSecret: String(values["client-secret"] ?? env.ENTRADA_CLIENT_SECRET ?? "demo-secret"),
+    readOnly: values["read-only"] === true,
+    ...(typeof values["webhook-url"] === "string" ? { webhookUrl: values["webhook-url"] } : {}),
+  });
+  io.out(`entrada-mock verify ${baseUrl}${values["read-only"] ? " (read-only)" : ""}`);
+  // Journeys first: they find the ids (an event, an order, a gate) the per-operation probes then use.
+  io.out("Journeys");
+  await runJourneys(run);
+  for (const r of run.results) io.out(mark(r));
+  io.out("Operations");
+  const journeys = run.results.length;
+  await runProbes(run);
+  for (const r of run.results.slice(journeys)) io.out(mark(r));
+
+  const failed = run.results.filter((r) => r.differences.length > 0);
+  // Distinct differences of the run: the same (operation, rule, pointer) met by several cases counts once.
+  const differences = new Set(
+    failed.flatMap((r) => r.differences.map((d) => `${d.operationId} ${d.rule} ${d.pointer}`)),
+  ).size;
+  const operations = run.results.filter((r) => r.suite === "operations");
+  const skipped = run.results.filter((r) => r.skipped !== undefined).length;
+  io.out(
+    `\n${operations.length} operations, ${journeys} journeys, ${skipped} skipped: ${
+      differences === 0
+        ? "conforms to the contract"
+        : `${differences} difference${differences === 1 ? "" : "s"} in ${failed.length} case${failed.length === 1 ? "" : "s"}`
+    }`,
+  );
+  if (typeof values.junit === "string") {
+    writeFileSync(values.junit, junitXml(baseUrl, run.results));
+    io.out(`JUnit report: ${values.junit}`);
+  }
+  return differences === 0 ? 0 : 1;
+}
