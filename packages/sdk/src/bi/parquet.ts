@@ -88,15 +88,17 @@ function converter(column: BiColumn): (value: unknown) => unknown {
 /** About what a value costs while buffered: a string's characters plus a reference, 8 bytes for the rest. */
 const sizeOf = (value: unknown): number => (typeof value === "string" ? 16 + value.length : 8);
 
-export const DEFAULT_ROW_GROUP_SIZE = 100_000;
-export const DEFAULT_ROW_GROUP_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_ROW_GROUP_SIZE = 50_000;
+export const DEFAULT_ROW_GROUP_BYTES = 4 * 1024 * 1024;
 
 export interface ParquetEncoderOptions {
-  /** Most rows per row group (default 100 000). */
+  /** Most rows per row group (default 50 000). */
   rowGroupSize?: number;
   /**
-   * Most buffered bytes per row group, estimated from the values (default 16 MiB): the bound on memory for wide
-   * rows. A row group ends at whichever limit comes first; readers skip row groups by their statistics.
+   * Most buffered bytes per row group, estimated from the values (default 4 MiB, about 7 000 rows of Tickets):
+   * the bound on memory, also for wide rows. A row group ends at whichever limit comes first. Larger groups
+   * compress a little better and cost memory: encoding a group allocates several times its size at once, and a
+   * JavaScript heap keeps what such bursts grew it to.
    */
   rowGroupBytes?: number;
   /** Key-value metadata written into the footer (e.g. the feed and watermark of the export). */

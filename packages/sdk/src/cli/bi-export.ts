@@ -38,9 +38,9 @@ const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format n
                watermark; a stopped run is repeated or finished, never doubled. FILE is bound to the feed,
                dataset and --filter.
 --row-group-size ROWS, --row-group-bytes SIZE
-               Parquet: a row group ends at ROWS rows (default 100000) or at about SIZE of buffered values
-               (default 16MiB; e.g. 4MiB, 64MB, 1048576), whichever comes first. Memory stays at about one
-               row group plus one page.
+               Parquet: a row group ends at ROWS rows (default 50000) or at about SIZE of buffered values
+               (default 4MiB; e.g. 16MiB, 64MB, 1048576), whichever comes first. Memory grows with the
+               row group: larger groups compress a little better.
 --duckdb FILE  load into a DuckDB file, upsert by key, incremental (watermark kept in FILE); --full reloads all.
                Needs the optional package @duckdb/node-api.
 
