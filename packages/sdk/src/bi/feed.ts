@@ -11,7 +11,7 @@ import {
   type Transport,
   type FetchLike as TransportFetch,
 } from "../core/transport.ts";
-import { type BiSchema, parseCsdl } from "./csdl.ts";
+import type { BiSchema } from "./csdl.ts";
 import { ODataError } from "./errors.ts";
 import { type BiExportOptions, type BiExportProgress, exportStream, exportTo } from "./export.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
@@ -259,6 +259,8 @@ export class BiFeed {
       options,
     );
     if (!response.ok) throw errorFrom(response, text, url, attempts);
+    // The CSDL reader is loaded on first use (a Parquet export): plain row reads do not carry it.
+    const { parseCsdl } = await import("./csdl.ts");
     try {
       return parseCsdl(text);
     } catch (e) {

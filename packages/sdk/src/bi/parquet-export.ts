@@ -1,4 +1,4 @@
-import { type BiColumn, builtInColumns } from "./csdl.ts";
+import type { BiColumn } from "./csdl.ts";
 import type { BiExportOptions } from "./export.ts";
 import type { BiFeed } from "./feed.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
@@ -30,6 +30,7 @@ async function datasetColumns(
   warn(
     `the feed's $metadata could not be read (${reason}); the Parquet columns follow the SDK's built-in copy of ${set}`,
   );
+  const { builtInColumns } = await import("./csdl.ts");
   return builtInColumns(set);
 }
 
