@@ -21,8 +21,13 @@ export interface BiExportOptions extends BiRequestOptions {
   format: BiExportFormat;
   /** Called after every page is encoded. */
   onProgress?: (progress: BiExportProgress) => void;
-  /** Parquet only: rows per row group and footer metadata. */
+  /** Parquet only: row group bounds (rows, bytes), footer metadata, the columns (default: from `$metadata`). */
   parquet?: ParquetEncoderOptions;
+  /**
+   * Called with what the export could do only in part, e.g. a Parquet export whose `$metadata` could not be read
+   * (its columns then follow the SDK's built-in copy). Default: `console.warn`.
+   */
+  onWarning?: (message: string) => void;
 }
 
 const encoder = new TextEncoder();

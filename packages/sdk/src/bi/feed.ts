@@ -11,6 +11,7 @@ import {
   type Transport,
   type FetchLike as TransportFetch,
 } from "../core/transport.ts";
+import type { BiSchema } from "./csdl.ts";
 import { ODataError } from "./errors.ts";
 import { type BiExportOptions, type BiExportProgress, exportStream, exportTo } from "./export.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
@@ -82,6 +83,7 @@ export interface ODataPage<Row> {
 export type RowOf<Q> = Q extends ODataQuery<infer _S, infer _K> ? NonNullable<Q["__row"]> : never;
 
 const MAX_RAW = 65_536;
+const utf8 = new TextDecoder();
 
 /**
  * The error of a failed page: an OData JSON error as `ODataError`; problem details and OAuth errors as the SDK's
@@ -227,20 +229,13 @@ export class BiFeed {
       "odata-maxversion": "4.01",
     };
     if (maxPageSize) headers.prefer = `odata.maxpagesize=${maxPageSize}`;
-    // The body is read within the attempt's timeout and abort (a broken-off body is a network error).
-    const state: CallState = { attempts: 0, operationId: "biFeed", read: (r) => r.text() };
-    const response = await this.#transport.send(
-      new Request(url, { headers }),
-      { ...this.#call, signal: options.signal },
-      state,
-    );
-    const text = state.body as string;
-    if (!response.ok) throw errorFrom(response, text, url, state.attempts);
+    const { response, text, bytes, attempts } = await this.#get(url, headers, options);
+    if (!response.ok) throw errorFrom(response, text, url, attempts);
     let json: Record<string, unknown> | undefined;
     try {
       json = JSON.parse(text);
     } catch {}
-    if (!json || !Array.isArray(json.value)) throw errorFrom(response, text, url, state.attempts);
+    if (!json || !Array.isArray(json.value)) throw errorFrom(response, text, url, attempts);
     const next = json["@odata.nextLink"];
     const count = json["@odata.count"];
     return {
@@ -248,8 +243,48 @@ export class BiFeed {
       count: typeof count === "number" ? count : undefined,
       nextLink: typeof next === "string" ? this.#checkNextLink(next, url) : undefined,
       context: typeof json["@odata.context"] === "string" ? (json["@odata.context"] as string) : undefined,
-      bytes: new TextEncoder().encode(text).length,
+      bytes,
     };
+  }
+
+  /**
+   * The datasets and their columns as the feed's `$metadata` describes them (JSON CSDL is asked for; XML CSDL is
+   * read too). Parquet exports take their column types from here.
+   */
+  async schema(options: Pick<BiRequestOptions, "signal"> = {}): Promise<BiSchema> {
+    const url = `${this.root.href}/$metadata`;
+    const { response, text, attempts } = await this.#get(
+      url,
+      { accept: "application/json, application/xml;q=0.9", "odata-maxversion": "4.01" },
+      options,
+    );
+    if (!response.ok) throw errorFrom(response, text, url, attempts);
+    // The CSDL reader is loaded on first use (a Parquet export): plain row reads do not carry it.
+    const { parseCsdl } = await import("./csdl.ts");
+    try {
+      return parseCsdl(text);
+    } catch (e) {
+      throw new ODataError({
+        status: response.status,
+        code: "invalid_metadata",
+        message: `$metadata is no CSDL the SDK can read (${(e as Error).message})`,
+        rawBody: text.slice(0, MAX_RAW),
+        url,
+        logId: response.headers.get("x-log-id") ?? undefined,
+      });
+    }
+  }
+
+  /** One GET on the transport; the body is read within the attempt's timeout and abort (a broken-off body is a network error). */
+  async #get(url: string, headers: Record<string, string>, options: Pick<BiRequestOptions, "signal">) {
+    const state: CallState = { attempts: 0, operationId: "biFeed", read: (r) => r.arrayBuffer() };
+    const response = await this.#transport.send(
+      new Request(url, { headers }),
+      { ...this.#call, signal: options.signal },
+      state,
+    );
+    const body = state.body as ArrayBuffer;
+    return { response, text: utf8.decode(body), bytes: body.byteLength, attempts: state.attempts };
   }
 
   /** Next links must stay on the feed's origin: the bearer token is never sent anywhere else. */

@@ -51,9 +51,19 @@ export interface BiIncrementalState {
    * the move and commits `watermark` first (see the CLI), so a crash at any point loses and repeats nothing.
    */
   pending?: { partial: string; out: string; watermark: BiWatermark | null; rows: number } | null;
+  /**
+   * A run that is writing its output (`partial`) right now, or was stopped while writing it: the next run removes
+   * that file before it starts (its rows were never committed), or refuses while that process still runs.
+   */
+  writing?: { partial: string; pid: number; host: string; startedAt: string } | null;
 }
 
-export type BiStateErrorCode = "foreign_feed" | "foreign_dataset" | "foreign_filter" | "invalid_state";
+export type BiStateErrorCode =
+  | "foreign_feed"
+  | "foreign_dataset"
+  | "foreign_filter"
+  | "invalid_state"
+  | "busy";
 
 /** A state that does not belong to this export (or is not a state at all). */
 export class BiStateError extends Error {
@@ -86,6 +96,7 @@ export function newIncrementalState(identity: BiStateIdentity): BiIncrementalSta
     runs: 0,
     updatedAt: null,
     pending: null,
+    writing: null,
   };
 }
 
@@ -146,6 +157,7 @@ export function readIncrementalState(
     ...parsed,
     filter: expected.filter,
     pending: parsed.pending ?? null,
+    writing: parsed.writing ?? null,
   } as BiIncrementalState;
 }
 
@@ -258,6 +270,7 @@ export async function exportIncremental<S extends BiEntitySet, K extends BiPrope
       runs: state.runs + 1,
       updatedAt: (options.now?.() ?? new Date()).toISOString(),
       pending: null,
+      writing: null,
     },
   };
 }

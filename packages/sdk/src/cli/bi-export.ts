@@ -32,10 +32,15 @@ const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format n
                          [--client-id ID --client-secret SECRET] [--scope Shop]
                          [--filter "OData expression"] [--select a,b,c] [--page-size N]
                          [--locale de-CH] [--quiet]
+                         [--row-group-size ROWS] [--row-group-bytes SIZE]
 
 --state FILE   incremental: export only rows changed (ModifiedAt) since the run that wrote FILE, then move its
                watermark; a stopped run is repeated or finished, never doubled. FILE is bound to the feed,
                dataset and --filter.
+--row-group-size ROWS, --row-group-bytes SIZE
+               Parquet: a row group ends at ROWS rows (default 50000) or at about SIZE of buffered values
+               (default 4MiB; e.g. 16MiB, 64MB, 1048576), whichever comes first. Memory grows with the
+               row group: larger groups compress a little better.
 --duckdb FILE  load into a DuckDB file, upsert by key, incremental (watermark kept in FILE); --full reloads all.
                Needs the optional package @duckdb/node-api.
 
@@ -70,7 +75,28 @@ interface Config {
   filter: string | undefined;
   select: string[] | undefined;
   pageSize: number | undefined;
+  parquet: { rowGroupSize?: number; rowGroupBytes?: number };
   quiet: boolean;
+}
+
+const UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  kb: 1e3,
+  kib: 1024,
+  mb: 1e6,
+  mib: 1024 ** 2,
+  gb: 1e9,
+  gib: 1024 ** 3,
+};
+
+/** `16MiB`, `64MB`, `1048576` → bytes; undefined for anything else. */
+function parseByteSize(text: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmg]i?b|b)?\s*$/i.exec(text);
+  const unit = UNITS[(m?.[2] ?? "").toLowerCase()];
+  if (!m || unit === undefined) return undefined;
+  const bytes = Math.round(Number(m[1]) * unit);
+  return Number.isSafeInteger(bytes) && bytes >= 1 ? bytes : undefined;
 }
 
 function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
@@ -91,6 +117,8 @@ function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
         filter: { type: "string" },
         select: { type: "string" },
         "page-size": { type: "string" },
+        "row-group-size": { type: "string" },
+        "row-group-bytes": { type: "string" },
         state: { type: "string" },
         duckdb: { type: "string" },
         full: { type: "boolean", default: false },
@@ -161,6 +189,26 @@ function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
     if (!Number.isSafeInteger(pageSize) || pageSize < 1)
       throw usage("--page-size must be a positive integer");
   }
+  const parquet: Config["parquet"] = {};
+  const rowGroupSize = values["row-group-size"];
+  const rowGroupBytes = values["row-group-bytes"];
+  if ((rowGroupSize !== undefined || rowGroupBytes !== undefined) && format !== "parquet")
+    throw usage("--row-group-size and --row-group-bytes go with --format parquet");
+  if (rowGroupSize !== undefined) {
+    parquet.rowGroupSize = Number(rowGroupSize);
+    if (
+      !/^\d+$/.test(rowGroupSize) ||
+      !Number.isSafeInteger(parquet.rowGroupSize) ||
+      parquet.rowGroupSize < 1
+    )
+      throw usage(`--row-group-size must be a positive number of rows (got "${rowGroupSize}")`);
+  }
+  if (rowGroupBytes !== undefined) {
+    const bytes = parseByteSize(rowGroupBytes);
+    if (bytes === undefined)
+      throw usage(`--row-group-bytes must be a size such as 16MiB, 64MB or 1048576 (got "${rowGroupBytes}")`);
+    parquet.rowGroupBytes = bytes;
+  }
   return {
     baseUrl,
     clientId,
@@ -176,6 +224,7 @@ function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config | "help" {
     filter: values.filter,
     select,
     pageSize,
+    parquet,
     quiet: values.quiet ?? false,
   };
 }
@@ -215,6 +264,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promi
     const stream = feed.exportStream(query, {
       format: config.format,
       signal: controller.signal,
+      parquet: config.parquet,
+      onWarning: warn,
       onProgress: (p) => {
         result = p;
         progress.update(p);
@@ -236,6 +287,11 @@ async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promi
   } finally {
     process.off("SIGINT", onSignal);
   }
+}
+
+/** A warning on standard error, on its own line (the progress bar is redrawn after it). */
+function warn(message: string): void {
+  process.stderr.write(`${process.stderr.isTTY ? "\r\x1b[K" : ""}entrada-bi-export: warning: ${message}\n`);
 }
 
 /** Exit code of an SDK error, by its kind. */
@@ -268,7 +324,14 @@ async function runWarehouse(
   try {
     // Loaded only for these runs (DuckDB, state files): plain exports start faster.
     const { runWarehouseTarget } = await import("./warehouse.ts");
-    const done = await runWarehouseTarget(config, feed, query, controller.signal, (p) => progress.update(p));
+    const done = await runWarehouseTarget(
+      config,
+      feed,
+      query,
+      controller.signal,
+      (p) => progress.update(p),
+      warn,
+    );
     progress.done(done.progress, done.target);
     if (!config.quiet) process.stderr.write(`${done.summary}\n`);
     return 0;

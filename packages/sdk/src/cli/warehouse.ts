@@ -2,6 +2,7 @@ import { loadIntoDuckDb } from "../bi/duckdb.ts";
 import type { BiExportFormat, BiExportProgress } from "../bi/export.ts";
 import type { BiFeed } from "../bi/feed.ts";
 import type { BiEntitySet } from "../bi/metadata.ts";
+import type { ParquetEncoderOptions } from "../bi/parquet.ts";
 import type { ODataQuery } from "../bi/query.ts";
 import { runIncrementalToFile } from "./incremental-file.ts";
 
@@ -12,6 +13,7 @@ export interface WarehouseConfig {
   state: string | undefined;
   duckdb: string | undefined;
   full: boolean;
+  parquet: Pick<ParquetEncoderOptions, "rowGroupSize" | "rowGroupBytes">;
 }
 
 /** Runs a `--duckdb` load or a `--state` incremental export; returns the final progress and a one-line summary. */
@@ -21,6 +23,7 @@ export async function runWarehouseTarget(
   query: ODataQuery<BiEntitySet, never>,
   signal: AbortSignal,
   onProgress: (p: BiExportProgress) => void,
+  onWarning: (message: string) => void,
 ): Promise<{ progress: BiExportProgress; target: string; summary: string }> {
   if (config.duckdb) {
     let last: BiExportProgress = { rows: 0, pages: 0, bytes: 0, total: undefined };
@@ -47,13 +50,15 @@ export async function runWarehouseTarget(
     out: config.out,
     statePath: config.state as string,
     gzip: config.out.endsWith(".gz"),
-    options: { format: config.format, signal, onProgress },
+    options: { format: config.format, signal, onProgress, onWarning, parquet: config.parquet },
   });
   const mark = result.state.watermark;
   return {
     progress: result.progress,
     target: config.out,
-    summary: `${result.rolledForward ? "finished the interrupted previous run first; " : ""}state ${config.state}: ${
+    summary: `${result.rolledForward ? "finished the interrupted previous run first; " : ""}${
+      result.removedPartial ? `removed ${result.removedPartial}, left half-written by a stopped run; ` : ""
+    }state ${config.state}: ${
       result.state.rows
     } rows over ${result.state.runs} runs, watermark ${mark ? `${mark.modifiedAt} ${mark.key}` : "none"}`,
   };

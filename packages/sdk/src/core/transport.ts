@@ -18,6 +18,7 @@ import {
 } from "./errors.ts";
 import { idempotencyKeyProblem, isWriteMethod, newIdempotencyKey } from "./idempotency.ts";
 import { checkedLocale } from "./language.ts";
+import { describeFailure } from "./network-cause.ts";
 import { callContext, parseSuccessJson } from "./response.ts";
 import {
   DEFAULT_RETRY,
@@ -237,13 +238,7 @@ function transport(cfg: TransportConfig): Transport {
           if (reason instanceof TimeoutError) return [reason, reason.scope === "attempt"];
           // Errors of the token request (OAuth, its own network failure) are final: it already retried.
           if (isEntradaError(error)) return [error, false];
-          return [
-            new NetworkError(
-              `network error: ${(error as Error)?.message ?? String(error)}`,
-              info(response, error),
-            ),
-            true,
-          ];
+          return [new NetworkError(`network error: ${describeFailure(error)}`, info(response, error)), true];
         };
         const read = (response: Response, reader: (response: Response) => Promise<unknown>) =>
           Promise.race([reader(response), stopped]).catch((error) => {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -166,6 +166,74 @@ describe("entrada-bi-export --state / --duckdb against the mock server", () => {
     expect(r.stderr).toContain("finished the interrupted previous run first");
     expect(readFileSync(next, "utf8")).toBe(""); // nothing exported twice
     expect(JSON.parse(readFileSync(state, "utf8"))).toMatchObject({ rows: total, runs: 2, pending: null });
+  }, 60_000);
+
+  it("a run killed while writing leaves its .partial only until the next run, which removes it whatever its --out", async () => {
+    const state = join(dir, "killed.state.json");
+    const args = (out: string, pageSize: number) => [
+      ...base().filter((a) => a !== "--quiet"),
+      ...["--dataset", "Tickets", "--format", "parquet", "--out", out, "--state", state],
+      ...["--page-size", String(pageSize), "--row-group-size", "100"],
+    ];
+    const first = join(dir, "killed-1.parquet");
+    // SIGKILL: no handler runs, so the half-written file stays behind (a power cut, an OOM kill).
+    const killed = await run(args(first, 50), (text, child) => {
+      if (text.includes("progress:") && !child.killed) child.kill("SIGKILL");
+    });
+    expect(killed.code).toBe(null);
+    expect(existsSync(`${first}.partial`)).toBe(true);
+    expect(JSON.parse(readFileSync(state, "utf8"))).toMatchObject({
+      watermark: null,
+      writing: { partial: `${first}.partial` },
+    });
+
+    const second = join(dir, "killed-2.parquet");
+    const next = await run(args(second, 1000));
+    expect(next.code).toBe(0);
+    expect(next.stderr).toContain(`removed ${first}.partial, left half-written by a stopped run`);
+    expect(existsSync(`${first}.partial`)).toBe(false);
+    const ids = await parquetIds(second);
+    expect(ids).toHaveLength(total);
+    expect(JSON.parse(readFileSync(state, "utf8"))).toMatchObject({ rows: total, runs: 1, writing: null });
+  }, 60_000);
+
+  it("refuses to touch the file of a run that is still writing with the same state file", async () => {
+    const state = join(dir, "busy.state.json");
+    const partial = join(dir, "busy.parquet.partial");
+    writeFileSync(partial, "half");
+    const { hostname } = await import("node:os");
+    writeFileSync(
+      state,
+      JSON.stringify({
+        version: 1,
+        feed: `${mock.url}/bi/v1/odata`,
+        dataset: "Tickets",
+        filter: null,
+        watermark: null,
+        rows: 0,
+        runs: 0,
+        updatedAt: null,
+        pending: null,
+        // This test's own process: alive.
+        writing: { partial, pid: process.pid, host: hostname(), startedAt: "2026-11-26T08:00:00.000Z" },
+      }),
+    );
+    const r = await run([
+      ...base(),
+      ...[
+        "--dataset",
+        "Tickets",
+        "--format",
+        "parquet",
+        "--out",
+        join(dir, "busy-2.parquet"),
+        "--state",
+        state,
+      ],
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Another run (pid ${process.pid}) has been writing ${partial}`);
+    expect(readFileSync(partial, "utf8")).toBe("half");
   }, 60_000);
 
   it("--duckdb loads with upsert by key, incrementally", async () => {

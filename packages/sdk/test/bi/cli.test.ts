@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { type MockServer, startMockServer } from "@entrada/mock-server/node";
+import { parquetMetadata } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tickets } from "./fake-feed.ts";
 
@@ -341,6 +342,54 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", { timeout: 30_
           "csv",
           "--out",
           "-",
+          "--row-group-size",
+          "10",
+          ...creds,
+        ],
+        /--row-group-size and --row-group-bytes go with --format parquet/,
+      ],
+      [
+        [
+          "--base-url",
+          base,
+          "--dataset",
+          "Tickets",
+          "--format",
+          "parquet",
+          "--out",
+          "x",
+          "--row-group-size",
+          "1e3",
+          ...creds,
+        ],
+        /--row-group-size must be a positive number of rows \(got "1e3"\)/,
+      ],
+      [
+        [
+          "--base-url",
+          base,
+          "--dataset",
+          "Tickets",
+          "--format",
+          "parquet",
+          "--out",
+          "x",
+          "--row-group-bytes",
+          "lots",
+          ...creds,
+        ],
+        /--row-group-bytes must be a size such as 16MiB, 64MB or 1048576 \(got "lots"\)/,
+      ],
+      [
+        [
+          "--base-url",
+          base,
+          "--dataset",
+          "Tickets",
+          "--format",
+          "csv",
+          "--out",
+          "-",
           "--locale",
           "german",
           ...creds,
@@ -359,20 +408,20 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", { timeout: 30_
     expect(seen.token.length).toBe(before);
   });
 
-  it("exits 5 (network) when the host is unreachable, not 3 (authentication)", async () => {
+  it("exits 5 (network) when the host is unreachable, not 3 (authentication), naming the address and the cause", async () => {
+    // A port that was just free: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
     const r = await run([
-      "--base-url",
-      "http://127.0.0.1:9",
-      ...creds,
-      "--dataset",
-      "Orders",
-      "--format",
-      "csv",
-      "--out",
-      "-",
+      ...["--base-url", `http://127.0.0.1:${port}`, ...creds],
+      ...["--dataset", "Orders", "--format", "csv", "--out", "-"],
     ]);
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/entrada-bi-export: network error: POST \/connect\/token → network error/);
+    expect(r.stderr).toContain(
+      `entrada-bi-export: network error: POST /connect/token → network error: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
   });
 });
 
@@ -386,6 +435,35 @@ describe("entrada-bi-export against the mock server", { timeout: 30_000 }, () =>
   afterAll(async () => {
     await mock?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("--row-group-size and --row-group-bytes bound the Parquet row groups; the columns come from $metadata", async () => {
+    const env = { ENTRADA_CLIENT_ID: "entrada-demo", ENTRADA_CLIENT_SECRET: "demo-secret" };
+    const args = (out: string, ...extra: string[]) => [
+      ...["--base-url", mock.url, "--dataset", "Entrances", "--format", "parquet", "--out", out, "--quiet"],
+      ...extra,
+    ];
+    const groups = (path: string) => {
+      const b = readFileSync(path);
+      const meta = parquetMetadata(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+      return { rows: Number(meta.num_rows), groups: meta.row_groups.map((g) => Number(g.num_rows)) };
+    };
+    const byRows = join(dir, "by-rows.parquet");
+    const r1 = await run(args(byRows, "--row-group-size", "40"), env);
+    expect(r1.code).toBe(0);
+    expect(r1.stderr).toBe(""); // $metadata was read: no warning
+    const a = groups(byRows);
+    expect(a.rows).toBeGreaterThan(80);
+    expect(Math.max(...a.groups)).toBe(40);
+    expect(a.groups.length).toBe(Math.ceil(a.rows / 40));
+
+    const byBytes = join(dir, "by-bytes.parquet");
+    expect((await run(args(byBytes, "--row-group-bytes", "8KiB"), env)).code).toBe(0);
+    const b = groups(byBytes);
+    expect(b.rows).toBe(a.rows);
+    // A scan row buffers a few hundred bytes: 8 KiB holds far fewer than the default 100 000 rows.
+    expect(Math.max(...b.groups)).toBeLessThan(60);
+    expect(b.groups.length).toBeGreaterThan(1);
   });
 
   it("exports the Entrances dataset to NDJSON, every row once", async () => {

@@ -1,4 +1,48 @@
-/** A fake OData feed for tests: pages `rows` by `Prefer: odata.maxpagesize`, with absolute skiptoken next links. */
+import { type BiColumn, builtInColumns } from "../../src/bi/csdl.ts";
+import { biEntitySets } from "../../src/bi/metadata.ts";
+
+const EDM: Record<BiColumn["kind"], string> = {
+  string: "Edm.String",
+  guid: "Edm.Guid",
+  int: "Edm.Int32",
+  int64: "Edm.Int64",
+  double: "Edm.Double",
+  decimal: "Edm.Decimal",
+  boolean: "Edm.Boolean",
+  date: "Edm.Date",
+  datetime: "Edm.DateTimeOffset",
+  other: "Edm.Duration",
+};
+
+/** A JSON CSDL `$metadata` document of entity sets with the given columns (default: the SDK's four datasets). */
+export function jsonCsdl(
+  sets: Record<string, readonly BiColumn[]> = Object.fromEntries(
+    Object.keys(biEntitySets).map((s) => [s, builtInColumns(s as keyof typeof biEntitySets)]),
+  ),
+): string {
+  const ns: Record<string, unknown> = {};
+  const container: Record<string, unknown> = { $Kind: "EntityContainer" };
+  for (const [set, columns] of Object.entries(sets)) {
+    const type: Record<string, unknown> = { $Kind: "EntityType", $Key: [columns[0]?.name] };
+    for (const c of columns) {
+      type[c.name] = {
+        $Type: EDM[c.kind],
+        ...(c.nullable ? { $Nullable: true } : {}),
+        ...(c.precision !== undefined ? { $Precision: c.precision } : {}),
+        ...(c.scale !== undefined ? { $Scale: c.scale } : {}),
+      };
+    }
+    ns[`${set}Type`] = type;
+    container[set] = { $Collection: true, $Type: `Test.${set}Type` };
+  }
+  ns.Container = container;
+  return JSON.stringify({ $Version: "4.01", $EntityContainer: "Test.Container", Test: ns });
+}
+
+/**
+ * A fake OData feed for tests: pages `rows` by `Prefer: odata.maxpagesize`, with absolute skiptoken next links;
+ * `$metadata` answers `options.metadata` (default: the SDK's own datasets as JSON CSDL; `null`: 404).
+ */
 export interface FakeFeedCall {
   url: URL;
   headers: Headers;
@@ -6,7 +50,7 @@ export interface FakeFeedCall {
 
 export function fakeFeed(
   rows: Record<string, unknown>[],
-  options: { origin?: string; defaultPageSize?: number; nextOrigin?: string } = {},
+  options: { origin?: string; defaultPageSize?: number; nextOrigin?: string; metadata?: string | null } = {},
 ) {
   const origin = options.origin ?? "https://api.test";
   const calls: FakeFeedCall[] = [];
@@ -14,6 +58,16 @@ export function fakeFeed(
     const url = new URL(input);
     const headers = new Headers(init.headers);
     calls.push({ url, headers });
+    if (url.pathname.endsWith("/$metadata")) {
+      const metadata = options.metadata === undefined ? jsonCsdl() : options.metadata;
+      if (metadata === null) {
+        return Response.json({ error: { code: "not_found", message: "No $metadata here" } }, { status: 404 });
+      }
+      const xml = metadata.startsWith("<");
+      return new Response(metadata, {
+        headers: { "content-type": xml ? "application/xml" : "application/json" },
+      });
+    }
     const prefer = /odata\.maxpagesize=(\d+)/.exec(headers.get("prefer") ?? "");
     const size = prefer ? Number(prefer[1]) : (options.defaultPageSize ?? 2);
     const skip = Number(url.searchParams.get("$skiptoken") ?? 0);
