@@ -68,17 +68,14 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
   );
 
   // Back from a payment page: take over this instance's parameters once, confirm with the server.
-  const { confirmReturn } = journey;
+  // The payment step then confirms it (src/ui/payment-mutations.ts).
+  const { returnFromPayment } = journey;
   useEffect(() => {
     const info = detectReturn(globalThis.location.href, controller.instanceId);
     if (info === undefined) return;
     stripReturnParams();
-    let live = true;
-    confirmReturn(info, () => live);
-    return () => {
-      live = false;
-    };
-  }, [controller, confirmReturn]);
+    returnFromPayment(info);
+  }, [controller, returnFromPayment]);
 
   // A return detected by an earlier (StrictMode) mount already stripped the URL: the journey state holds it.
   const ready = useRef(false);
