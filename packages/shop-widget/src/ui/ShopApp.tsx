@@ -112,6 +112,22 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
     setLoadError(undefined);
     setLoadAttempt((n) => n + 1);
   }, []);
+  // The host's buyer details (`buyer`, `lockBuyer`; live through update()): validated like typed input (with the
+  // later steps' validation, loaded only when a host prefills), wrong values reported to the host and left out.
+  const { prefill } = journey;
+  const buyerConfig = JSON.stringify([config.buyer ?? null, config.lockBuyer ?? null]);
+  const prefilled = useRef("[null,null]");
+  useEffect(() => {
+    if (prefilled.current === buyerConfig) return;
+    prefilled.current = buyerConfig;
+    const { buyer, lockBuyer } = controller.config;
+    import("../core/buyer-prefill").then(({ resolvePrefill }) => {
+      const { values, locked, problems } = resolvePrefill(buyer, lockBuyer);
+      for (const problem of problems) controller.notify("error", problem);
+      prefill(values, locked);
+    }, failLoad);
+  }, [controller, buyerConfig, prefill, failLoad]);
+
   const [laterCss, setLaterCss] = useState<string | undefined>(cachedLaterCss);
   const checkoutTexts = i18n.hasLoadedNamespace("checkout") && laterCss !== undefined;
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import type { AnalyticsItem } from "../core/analytics";
 import { moneyValue } from "../core/format";
-import { toShopError } from "../core/problem";
+import { ShopError, toShopError } from "../core/problem";
 import type { SurveyAnswer } from "../core/survey";
 import type { Cart, CartItem, EventDetail } from "../core/types";
 import { uuid } from "../core/uuid";
@@ -194,7 +194,24 @@ export function useSaveDetails() {
       storeCart(ctx, cart);
       ctx.goTo("payment");
     },
-    onError: (error, variables) => ctx.fail(error, "details", () => mutation.mutate(variables)),
+    onError: (error, variables) => {
+      // Refused details the host locked: the buyer cannot correct them, only the organiser can. Nothing was
+      // saved (the server takes the details whole or not at all); no retry is offered.
+      const e = toShopError(error);
+      const { locked } = ctx.state.current;
+      const refused = e.fieldErrors.some((f) => locked.some((field) => f.pointer === `/body/${field}`));
+      if (refused)
+        return ctx.fail(
+          new ShopError("buyer-refused", e.message, {
+            fieldErrors: e.fieldErrors,
+            ...(e.status === undefined ? {} : { status: e.status }),
+            ...(e.logId === undefined ? {} : { logId: e.logId }),
+            cause: e,
+          }),
+          "details",
+        );
+      ctx.fail(e, "details", () => mutation.mutate(variables));
+    },
   });
   return {
     ...mutation,

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from "react";
-import type { Locale, Step } from "../config";
+import type { BuyerField, Locale, Step } from "../config";
 import { type ShopError, toShopError } from "../core/problem";
 import { cartRef, type ReturnInfo } from "../core/resume";
 import type { SurveyAnswer } from "../core/survey";
@@ -34,6 +34,8 @@ export interface JourneyState {
   cartId?: string;
   selections: Record<string, Selection>;
   customer: CustomerDraft;
+  /** Fields the host prefilled and locked (`lockBuyer`): read-only, sent as given. */
+  locked: BuyerField[];
   answers: Record<string, SurveyAnswer>;
   providerId?: string;
   cardNumber: string;
@@ -51,6 +53,7 @@ export function initialState(filters: EventFilters = {}): JourneyState {
     filters,
     selections: {},
     customer: { firstName: "", lastName: "", email: "", phone: "", company: "" },
+    locked: [],
     answers: {},
     cardNumber: "",
     navigation: 0,
@@ -63,6 +66,8 @@ export interface JourneyActions {
   openEvent(eventId: string): void;
   setSelection(eventId: string, selection: Selection): void;
   setCustomer(customer: CustomerDraft): void;
+  /** The host's (validated) `buyer` values into the draft, and which of them are locked. */
+  prefill(values: Partial<CustomerDraft>, locked: BuyerField[]): void;
   setAnswers(answers: Record<string, SurveyAnswer>): void;
   setProvider(providerId: string): void;
   setCardNumber(cardNumber: string): void;
@@ -154,7 +159,14 @@ export function useJourney(deps: JourneyDeps): Journey {
       openEvent: (eventId) => goTo("event", { eventId }),
       setSelection: (eventId, selection) =>
         setState((s) => ({ ...s, selections: { ...s.selections, [eventId]: selection } })),
-      setCustomer: (customer) => patch({ customer }),
+      // A locked field keeps the host's value whatever else changes.
+      setCustomer: (customer) =>
+        setState((s) => ({
+          ...s,
+          customer: { ...customer, ...Object.fromEntries(s.locked.map((f) => [f, s.customer[f]])) },
+        })),
+      prefill: (values, locked) =>
+        setState((s) => ({ ...s, customer: { ...s.customer, ...values }, locked })),
       setAnswers: (answers) => patch({ answers }),
       setProvider: (providerId) => patch({ providerId }),
       setCardNumber: (cardNumber) => patch({ cardNumber }),

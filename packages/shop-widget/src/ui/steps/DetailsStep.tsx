@@ -107,7 +107,12 @@ export default function DetailsStep() {
         <div className="entrada-shop__grid">
           {FIELDS.map((field) => {
             const inputId = `${id}-${field.name}`;
-            const issue = all[field.name];
+            const locked = journey.locked.includes(field.name);
+            // A locked field is the host's: its value cannot be wrong here (a refusal is explained above).
+            const issue = locked ? undefined : all[field.name];
+            const described = [issue ? `${inputId}-error` : "", locked ? `${inputId}-locked` : ""]
+              .join(" ")
+              .trim();
             return (
               <div key={field.name} className="entrada-shop__field">
                 <label htmlFor={inputId}>
@@ -120,11 +125,17 @@ export default function DetailsStep() {
                   type={field.type}
                   autoComplete={field.autoComplete}
                   required={!field.optional}
+                  readOnly={locked}
                   aria-invalid={issue ? true : undefined}
-                  aria-describedby={issue ? `${inputId}-error` : undefined}
+                  aria-describedby={described === "" ? undefined : described}
                   value={journey.customer[field.name]}
                   onChange={(e) => update(field.name, e.currentTarget.value)}
                 />
+                {locked && (
+                  <p id={`${inputId}-locked`} className="entrada-shop__muted entrada-shop__locked">
+                    {t("details.locked")}
+                  </p>
+                )}
                 {issue && (
                   <p id={`${inputId}-error`} className="entrada-shop__field-error">
                     {issue.text ?? t(`validation.${issue.key}`, { count: issue.count })}
