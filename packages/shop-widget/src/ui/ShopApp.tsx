@@ -10,7 +10,7 @@ import { ShopContext, type ShopContextValue, useShop } from "./context";
 import type { Controller } from "./controller";
 import { useJourney } from "./journey";
 import { ErrorNotice } from "./parts/ErrorNotice";
-import { Progress } from "./parts/Progress";
+import { Progress, STEP_ORDER } from "./parts/Progress";
 import { useCart } from "./queries";
 import { useStepComponent } from "./step-component";
 import { EventList } from "./steps/EventList";
@@ -86,6 +86,17 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
   }, [controller]);
 
   const step = journey.step;
+  // A step the buyer moved to is announced (polite, its own region so it never replaces a cart message); the
+  // focus moves to its heading too (StepHeading). Never on the first render.
+  const [stepNow, setStepNow] = useState("");
+  const { navigation } = journey;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation is the trigger; the step is read then.
+  useEffect(() => {
+    if (navigation === 0) return;
+    const index = STEP_ORDER.indexOf(step);
+    const progress = t("shop.progress", { current: index + 1, total: STEP_ORDER.length });
+    setStepNow(t("shop.stepNow", { progress, name: t(`steps.${step}`) }));
+  }, [navigation]);
   const lastStep = useRef<Step>(step);
   useEffect(() => {
     if (lastStep.current === step) return;
@@ -181,6 +192,14 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
           ))}
         <p className="entrada-shop__visually-hidden" role="status" aria-live="polite" aria-atomic="true">
           {announcement}
+        </p>
+        <p
+          className="entrada-shop__visually-hidden"
+          aria-live="polite"
+          aria-atomic="true"
+          data-entrada-step-now=""
+        >
+          {stepNow}
         </p>
       </section>
     </ShopContext.Provider>

@@ -95,7 +95,7 @@ export default function EventStep() {
   };
 
   return (
-    <form className="entrada-shop__step" onSubmit={submit} noValidate>
+    <form className="entrada-shop__step entrada-shop__step--bar" onSubmit={submit} noValidate>
       <div className="entrada-shop__event-head">
         {event.imageUrl ? <EventImage className="entrada-shop__hero" src={event.imageUrl} /> : null}
         <div>
