@@ -47,6 +47,15 @@ async function walk(shop: ShopPage, visit: Visit, query?: string) {
   await visit("confirmation");
 }
 
+/** From the catalogue to the details step with one adult ticket of Family Theatre. */
+async function toDetailsWithOneTicket(shop: ShopPage, query?: string) {
+  await shop.open(query);
+  await shop.chooseEvent("Family Theatre");
+  await shop.addTickets("Category 1", "Adult", 1);
+  await shop.addToCart();
+  await shop.toDetails();
+}
+
 async function inBothThemes(page: Page, shop: ShopPage, check: (theme: string) => Promise<void>) {
   for (const theme of ["light", "dark"] as const) {
     await page.locator("#theme").selectOption(theme);
@@ -199,11 +208,7 @@ test.describe("WCAG 2.2 AA on every step", () => {
     page,
   }) => {
     const shop = new ShopPage(page);
-    await shop.open(shop.query("&member=1"));
-    await shop.chooseEvent("Family Theatre");
-    await shop.addTickets("Category 1", "Adult", 1);
-    await shop.addToCart();
-    await shop.toDetails();
+    await toDetailsWithOneTicket(shop, shop.query("&member=1"));
     const email = shop.shop.getByLabel(shop.t("details.email"), { exact: true });
     await expect(shop.shop.getByLabel(shop.t("details.firstName"))).toHaveValue("Anna");
     await expect(email).toHaveValue("anna.member@example.ch");
@@ -227,11 +232,7 @@ test.describe("WCAG 2.2 AA on every step", () => {
     page,
   }) => {
     const shop = new ShopPage(page);
-    await shop.open();
-    await shop.chooseEvent("Family Theatre");
-    await shop.addTickets("Category 1", "Adult", 1);
-    await shop.addToCart();
-    await shop.toDetails();
+    await toDetailsWithOneTicket(shop);
     const autocomplete = await shop.shop
       .locator("input")
       .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).autocomplete));
