@@ -67,6 +67,11 @@ describe("prefilled and locked buyer details", () => {
     await screen.findByRole("heading", { level: 2, name: tx("confirmation.heading") });
     expect(completed[0]?.customer).toMatchObject({ firstName: "Anne", email: "anna.member@example.ch" });
     expect(errors).toEqual([]);
+    // A next purchase: the buyer is still known, the address still locked.
+    await user.click(screen.getByRole("button", { name: tx("confirmation.again") }));
+    await toDetails(user);
+    expect(field("firstName").value).toBe("Anne");
+    expect(field("email").readOnly).toBe(true);
   });
 
   it("reports prefill values that fail validation to the host, naming each field, and leaves them empty and editable", async () => {

@@ -186,7 +186,13 @@ export function useJourney(deps: JourneyDeps): Journey {
       restart() {
         cartKey.current = undefined;
         checkoutKey.current = undefined;
-        setState((s) => ({ ...initialState(s.filters), customer: s.customer, navigation: s.navigation + 1 }));
+        setState((s) => ({
+          ...initialState(s.filters),
+          // The buyer (and what the host locked) stays for the next purchase.
+          customer: s.customer,
+          locked: s.locked,
+          navigation: s.navigation + 1,
+        }));
       },
       returnFromPayment: (info) => setState((s) => ({ ...s, step: "payment", returning: info })),
       context,
