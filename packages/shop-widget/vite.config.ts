@@ -12,12 +12,12 @@ export const chunkName = (chunk: { facadeModuleId?: string | null }) => {
 
 /**
  * Modules the first screen reaches only through a package's barrel (`@tanstack/react-query` re-exports
- * `useQueries`), or that the bundler's chunk merging would otherwise move into the first chunk although only
+ * `useQueries` and `useMutation`), or that the bundler's chunk merging would otherwise move into the first chunk although only
  * a later step imports them (the SDK's survey validation). The size bench (bench/size.mjs) fails if one of
  * them is needed by the first screen after all (the first chunk then imports the later one).
  */
 const LATER_ONLY =
-  /[\\/](useQueries|queriesObserver|useSuspenseQueries)\.js$|[\\/]sdk[\\/](src|dist)[\\/]survey\.[jt]s$/;
+  /[\\/](useQueries|queriesObserver|useSuspenseQueries|useMutation|mutationObserver)\.js$|[\\/]sdk[\\/](src|dist)[\\/]survey\.[jt]s$/;
 
 /**
  * The lazily loaded steps of a purchase up to the payment, and the journey's actions: whoever opens an event

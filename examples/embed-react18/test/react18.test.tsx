@@ -74,7 +74,11 @@ describe("the widget in a React 18 host", () => {
     );
     await screen.findByRole("heading", { level: 2, name: "Veranstaltungen" }, { timeout: 5000 });
     await screen.findAllByRole("heading", { level: 3, name: "Familientheater" }, { timeout: 5000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The venues filter filled in too: both answers are rendered, so a doubled request (StrictMode's second mount
+    // sends it at once) would be in the list by now.
+    await waitFor(() =>
+      expect((screen.getByLabelText("Ort") as HTMLSelectElement).options.length).toBeGreaterThan(1),
+    );
     expect(requests.filter((r) => r === "GET /shop/v1/discovery/events")).toHaveLength(1);
     // One token for the visitor, from the host's backend.
     expect(backendCalls).toEqual([{}]);

@@ -91,8 +91,10 @@ const scriptI18next = analyse(chunk(scriptDir, I18NEXT), shipped).gzip;
 const scriptStatic = closure(scriptEntry, scriptDir, shipped).reduce((n, i) => n + i.gzip, 0);
 const scriptCoreTexts = scriptTexts("core", "de-CH");
 const scriptFirst = scriptStatic + scriptI18next + scriptCoreTexts;
-// A purchase never loads the other languages, analytics (off by default) or the unstyled-page console message.
-const otherTexts = /\/texts-(core|checkout)-(fr-CH|it-CH|en-GB)-|\/analytics-|\/styles-report-/;
+// A purchase never loads the other languages, analytics (off by default), the unstyled-page console message or the
+// check of a host's prefilled buyer (only with the `buyer` option).
+const otherTexts =
+  /\/texts-(core|checkout)-(fr-CH|it-CH|en-GB)-|\/analytics-|\/styles-report-|\/buyer-prefill-/;
 const scriptAll = reachable(scriptEntry, shipped);
 const scriptJourney = scriptAll.filter((i) => !otherTexts.test(i.file)).reduce((n, i) => n + i.gzip, 0);
 const scriptEverything = scriptAll.reduce((n, i) => n + i.gzip, 0);

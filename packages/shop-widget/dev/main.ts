@@ -65,6 +65,13 @@ const config: ShopConfig = {
     // `?ga4=G-…` stands in for a consent banner's "analytics: yes": the checkout then passes the visitor's GA4 ids.
     ...(params.get("ga4") ? { measurementId: params.get("ga4") ?? "" } : {}),
   },
+  // `?member=1`: a signed-in member (stands in for the host's login): the buyer's details prefilled, the address locked.
+  ...(params.get("member") === "1"
+    ? {
+        buyer: { firstName: "Anna", lastName: "Muster", email: "anna.member@example.ch" },
+        lockBuyer: ["email" as const],
+      }
+    : {}),
   onReady: () => note("onReady"),
   onStepChange: (step) => note("onStepChange", step),
   onCartChange: (cart) =>

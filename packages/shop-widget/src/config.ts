@@ -62,6 +62,18 @@ export interface ShopCallbacks {
   onLocaleChange?: (locale: Locale) => void;
 }
 
+/** The buyer's details a host page may already know (a member area, a logged-in fan). */
+export interface BuyerDetails {
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** E.164, e.g. `+41791234567`. */
+  phone: string;
+  company: string;
+}
+
+export type BuyerField = keyof BuyerDetails;
+
 export interface ShopConfig extends ShopCallbacks {
   /** API base URL (the widget calls `<baseUrl>/shop/v1/...`). Needed unless `api` is given. */
   baseUrl?: string;
@@ -100,6 +112,17 @@ export interface ShopConfig extends ShopCallbacks {
   nonce?: string;
   /** Inject the widget's stylesheet (default `true`); set `false` when you link `style.css` yourself. */
   injectStyles?: boolean;
+  /**
+   * Prefills the buyer's details, validated like typed input: a value that fails is left out (the buyer sees the
+   * field empty and editable) and reported through `error` / `onError` as an `invalid-config` error naming it.
+   * Changes live through `update()`: the new values replace what is in those fields.
+   */
+  buyer?: Partial<BuyerDetails>;
+  /**
+   * Fields of `buyer` the buyer cannot change: shown read-only with a hint and sent as given. A field without a
+   * valid `buyer` value stays editable (and is reported).
+   */
+  lockBuyer?: readonly BuyerField[];
 }
 
 /** Events of {@link ShopHandle.on}. */

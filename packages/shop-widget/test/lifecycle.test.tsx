@@ -123,8 +123,7 @@ describe("mount()", () => {
         expect(element.childNodes).toHaveLength(0);
         expect(document.head.querySelectorAll("style[data-entrada-shop-styles]")).toHaveLength(0);
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(active.listeners.size).toBe(before);
+      await expect.poll(() => active.listeners.size).toBe(before);
       const created = setIntervalSpy.mock.results.map((r) => r.value);
       const cleared = new Set(clearIntervalSpy.mock.calls.map((c) => c[0]));
       expect(created.length).toBeGreaterThan(0);
@@ -392,7 +391,9 @@ describe("React component", () => {
       ),
     );
     await screen.findAllByRole("heading", { level: 3, name: "Family Theatre" }, { timeout: 5000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The venues filter filled in too: both answers are rendered, so a doubled request (StrictMode's second
+    // mount sends it at once) would be in the list by now.
+    await expect.poll(() => screen.getAllByRole("option").length).toBeGreaterThan(1);
     expect(requests.filter((r) => r === "GET /shop/v1/discovery/events")).toHaveLength(1);
     expect(requests.filter((r) => r === "GET /shop/v1/discovery/venues")).toHaveLength(1);
     expect(api.sessionsCreated()).toBe(1);

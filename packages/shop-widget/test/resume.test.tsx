@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Order, ShopHandle } from "../src/index";
 import { mount } from "../src/index";
 import { EntradaShop } from "../src/react/index";
-import { container, toPayment } from "./support/dom";
+import { container, toPayment, within } from "./support/dom";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
 
@@ -90,11 +90,22 @@ describe("payment redirects", () => {
     handles.push(first);
     render(createElement(StrictMode, null, createElement(EntradaShop, config)));
 
-    await screen.findAllByRole("heading", { level: 2, name: tx("confirmation.heading") }, { timeout: 5000 });
+    // Both widgets (the mounted one and the React one) are done: the one that took the return parameters shows
+    // the confirmation, the other the catalogue (the parameters were gone); one completion was told.
+    const settled = () =>
+      [...document.querySelectorAll(".entrada-shop")]
+        .map((root) =>
+          root.querySelector("h2")?.textContent === tx("confirmation.heading")
+            ? "confirmed"
+            : root.querySelector("h3")
+              ? "catalogue"
+              : "busy",
+        )
+        .sort();
+    await expect.poll(settled, { timeout: 5000 }).toEqual(["catalogue", "confirmed"]);
     expect(screen.getAllByRole("img", { name: /QR code of ticket 1/ }).length).toBeGreaterThanOrEqual(1);
     expect(location.search).toBe("");
     expect(history.length).toBe(historyLength);
-    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(completed).toHaveLength(1);
     expect(sessionStorage.getItem("entrada-shop:main:resume")).toBeNull();
 
@@ -133,23 +144,70 @@ describe("payment redirects", () => {
     expect(location.search).toBe("");
   });
 
+  it("checks a pending payment every paymentPollIntervalMs, at most 10 times, then offers to check again", async () => {
+    await leaveForPayment("shop");
+    const { paymentId } = JSON.parse(sessionStorage.getItem("entrada-shop:shop:resume") ?? "{}");
+    // Back without paying (the provider has no result yet): the payment stays pending.
+    history.replaceState(null, "", `/?entrada_shop=shop&entrada_payment=${paymentId}`);
+    const checks: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      const request = new Request(input, init);
+      if (new URL(request.url).pathname === `/shop/v1/payments/${paymentId}`) checks.push(request.method);
+      return fetch(request);
+    };
+    // Only the poll's interval is faked: requests and rendering run as usual.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      handles.push(
+        mount(container("shop"), {
+          baseUrl: API,
+          fetchSessionToken: api.fetchSessionToken,
+          fetch: counting,
+          locale: "en-GB",
+          paymentPollIntervalMs: 1000,
+        }),
+      );
+      await expect.poll(() => checks.length).toBe(1);
+      expect(screen.getByText(tx("payment.confirming"))).toBeTruthy();
+      // One more check per interval while the payment is pending…
+      for (let n = 2; n <= 10; n += 1) {
+        await vi.advanceTimersByTimeAsync(1000);
+        await expect.poll(() => checks.length).toBe(n);
+      }
+      const alert = await screen.findByRole("alert");
+      expect(alert.textContent).toContain(tx("errors.payment-pending"));
+      // … and none after the tenth.
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(checks).toHaveLength(10);
+      await userEvent.setup().click(within(alert).getByRole("button", { name: tx("errors.check") }));
+      await expect.poll(() => checks.length).toBe(11);
+      expect(checks.every((method) => method === "GET")).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("stays on the page when beforeRedirect says no (asynchronously)", async () => {
     const user = userEvent.setup();
     const navigate = vi.fn();
+    const beforeRedirect = vi.fn(async () => false);
     handles.push(
       mount(container("shop"), {
         baseUrl: API,
         fetchSessionToken: api.fetchSessionToken,
         locale: "en-GB",
         navigate,
-        beforeRedirect: async () => false,
+        beforeRedirect,
       }),
     );
     await toPayment(user);
     await user.click(await screen.findByRole("radio", { name: /Hosted payment page/ }));
     await user.click(screen.getByRole("button", { name: /^Pay CHF/ }));
-    await waitFor(() => expect(screen.getByRole("button", { name: /^Pay CHF/ })).toBeTruthy());
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The host said no, and the pay button is back: the widget decided to stay (it navigates before that).
+    await waitFor(() => expect(beforeRedirect).toHaveBeenCalledTimes(1));
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: /^Pay CHF/ }).hasAttribute("disabled")).toBe(false),
+    );
     expect(navigate).not.toHaveBeenCalled();
     // The record is there for the host, should it send the buyer on later.
     expect(JSON.parse(sessionStorage.getItem("entrada-shop:shop:resume") ?? "{}").paymentId).toMatch(/^pay_/);

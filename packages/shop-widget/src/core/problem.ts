@@ -16,6 +16,10 @@ export type ShopErrorKind =
   | "payment-failed"
   | "payment-cancelled"
   | "payment-pending"
+  /** The server refused details the host locked (`lockBuyer`): only the organiser can correct them. */
+  | "buyer-refused"
+  /** The host's configuration is wrong (e.g. a `buyer` value that fails validation); the host alone hears of it. */
+  | "invalid-config"
   | "generic";
 
 const KNOWN = new Set<string>([

@@ -105,5 +105,7 @@ export function claimOnce<T>(key: string, run: () => Promise<T>): Promise<T> {
   if (existing !== undefined) return existing as Promise<T>;
   const promise = run();
   claims.set(key, promise);
+  // A failure is not kept: "Try again" runs it anew.
+  promise.catch(() => claims.delete(key));
   return promise;
 }

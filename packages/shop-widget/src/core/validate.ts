@@ -17,6 +17,15 @@ export interface CustomerFields {
   company: string;
 }
 
+/** The contract's limits on `Customer` (packages/openapi/src/components/shop.yaml). */
+const MAX_LENGTH: Record<keyof CustomerFields, number> = {
+  firstName: 100,
+  lastName: 100,
+  email: 254,
+  phone: 32,
+  company: 200,
+};
+
 export function validateCustomer(c: CustomerFields): Partial<Record<keyof CustomerFields, Issue>> {
   const issues: Partial<Record<keyof CustomerFields, Issue>> = {};
   if (c.firstName.trim() === "") issues.firstName = { key: "required" };
@@ -25,5 +34,9 @@ export function validateCustomer(c: CustomerFields): Partial<Record<keyof Custom
   else if (!isEmailAddress(c.email.trim())) issues.email = { key: "email" };
   if (c.phone.trim() !== "" && !/^\+?[0-9 ()./-]{6,}$/.test(c.phone.trim()))
     issues.phone = { key: "pattern" };
+  for (const [name, max] of Object.entries(MAX_LENGTH) as Array<[keyof CustomerFields, number]>) {
+    if (issues[name] === undefined && c[name].trim().length > max)
+      issues[name] = { key: "maxLength", count: max };
+  }
   return issues;
 }

@@ -10,7 +10,7 @@ import { ShopContext, type ShopContextValue, useShop } from "./context";
 import type { Controller } from "./controller";
 import { useJourney } from "./journey";
 import { ErrorNotice } from "./parts/ErrorNotice";
-import { Progress } from "./parts/Progress";
+import { Progress, STEP_ORDER } from "./parts/Progress";
 import { useCart } from "./queries";
 import { useStepComponent } from "./step-component";
 import { EventList } from "./steps/EventList";
@@ -68,17 +68,14 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
   );
 
   // Back from a payment page: take over this instance's parameters once, confirm with the server.
-  const { confirmReturn } = journey;
+  // The payment step then confirms it (src/ui/payment-mutations.ts).
+  const { returnFromPayment } = journey;
   useEffect(() => {
     const info = detectReturn(globalThis.location.href, controller.instanceId);
     if (info === undefined) return;
     stripReturnParams();
-    let live = true;
-    confirmReturn(info, () => live);
-    return () => {
-      live = false;
-    };
-  }, [controller, confirmReturn]);
+    returnFromPayment(info);
+  }, [controller, returnFromPayment]);
 
   // A return detected by an earlier (StrictMode) mount already stripped the URL: the journey state holds it.
   const ready = useRef(false);
@@ -89,6 +86,17 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
   }, [controller]);
 
   const step = journey.step;
+  // A step the buyer moved to is announced (polite, its own region so it never replaces a cart message); the
+  // focus moves to its heading too (StepHeading). Never on the first render.
+  const [stepNow, setStepNow] = useState("");
+  const { navigation } = journey;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation is the trigger; the step is read then.
+  useEffect(() => {
+    if (navigation === 0) return;
+    const index = STEP_ORDER.indexOf(step);
+    const progress = t("shop.progress", { current: index + 1, total: STEP_ORDER.length });
+    setStepNow(t("shop.stepNow", { progress, name: t(`steps.${step}`) }));
+  }, [navigation]);
   const lastStep = useRef<Step>(step);
   useEffect(() => {
     if (lastStep.current === step) return;
@@ -115,6 +123,22 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
     setLoadError(undefined);
     setLoadAttempt((n) => n + 1);
   }, []);
+  // The host's buyer details (`buyer`, `lockBuyer`; live through update()): validated like typed input (with the
+  // later steps' validation, loaded only when a host prefills), wrong values reported to the host and left out.
+  const { prefill } = journey;
+  const buyerConfig = JSON.stringify([config.buyer ?? null, config.lockBuyer ?? null]);
+  const prefilled = useRef("[null,null]");
+  useEffect(() => {
+    if (prefilled.current === buyerConfig) return;
+    prefilled.current = buyerConfig;
+    const { buyer, lockBuyer } = controller.config;
+    import("../core/buyer-prefill").then(({ resolvePrefill }) => {
+      const { values, locked, problems } = resolvePrefill(buyer, lockBuyer);
+      for (const problem of problems) controller.notify("error", problem);
+      prefill(values, locked);
+    }, failLoad);
+  }, [controller, buyerConfig, prefill, failLoad]);
+
   const [laterCss, setLaterCss] = useState<string | undefined>(cachedLaterCss);
   const checkoutTexts = i18n.hasLoadedNamespace("checkout") && laterCss !== undefined;
   useEffect(() => {
@@ -168,6 +192,14 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
           ))}
         <p className="entrada-shop__visually-hidden" role="status" aria-live="polite" aria-atomic="true">
           {announcement}
+        </p>
+        <p
+          className="entrada-shop__visually-hidden"
+          aria-live="polite"
+          aria-atomic="true"
+          data-entrada-step-now=""
+        >
+          {stepNow}
         </p>
       </section>
     </ShopContext.Provider>

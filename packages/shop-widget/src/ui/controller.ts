@@ -29,7 +29,12 @@ export class Controller {
     this.tokens = new SessionTokenSource(config);
     this.queryClient = new QueryClient({
       // Failed reads are shown in place by their step; the host hears about them too.
-      queryCache: new QueryCache({ onError: (error) => this.notify("error", toShopError(error)) }),
+      // (Queries whose errors the journey reports itself say so in their `meta`.)
+      queryCache: new QueryCache({
+        onError: (error, query) => {
+          if (query.meta?.shownInPlace !== true) this.notify("error", toShopError(error));
+        },
+      }),
       defaultOptions: {
         queries: {
           staleTime: 30_000,

@@ -1,11 +1,10 @@
 import { useMemo, useRef, useState } from "react";
-import type { Locale, Step } from "../config";
+import type { BuyerField, Locale, Step } from "../config";
 import { type ShopError, toShopError } from "../core/problem";
 import { cartRef, type ReturnInfo } from "../core/resume";
 import type { SurveyAnswer } from "../core/survey";
-import type { CartItem, EventDetail, EventFilters, Money, Order } from "../core/types";
+import type { EventFilters, Money, Order } from "../core/types";
 import type { Controller } from "./controller";
-import type { AsyncActions } from "./journey-actions";
 
 export interface CustomerDraft {
   firstName: string;
@@ -28,8 +27,6 @@ export interface JourneyError {
   retry?: () => void;
 }
 
-export type Busy = "adding" | "updating" | "saving" | "paying" | "confirming" | undefined;
-
 export interface JourneyState {
   step: Step;
   filters: EventFilters;
@@ -37,12 +34,15 @@ export interface JourneyState {
   cartId?: string;
   selections: Record<string, Selection>;
   customer: CustomerDraft;
+  /** Fields the host prefilled and locked (`lockBuyer`): read-only, sent as given. */
+  locked: BuyerField[];
   answers: Record<string, SurveyAnswer>;
   providerId?: string;
   cardNumber: string;
   order?: Order;
   error?: JourneyError;
-  busy: Busy;
+  /** Back from a payment page: the payment being confirmed (polled) on the payment step. */
+  returning?: ReturnInfo;
   /** Bumped on every navigation the buyer caused: the new step's heading takes focus. */
   navigation: number;
 }
@@ -53,9 +53,9 @@ export function initialState(filters: EventFilters = {}): JourneyState {
     filters,
     selections: {},
     customer: { firstName: "", lastName: "", email: "", phone: "", company: "" },
+    locked: [],
     answers: {},
     cardNumber: "",
-    busy: undefined,
     navigation: 0,
   };
 }
@@ -66,6 +66,8 @@ export interface JourneyActions {
   openEvent(eventId: string): void;
   setSelection(eventId: string, selection: Selection): void;
   setCustomer(customer: CustomerDraft): void;
+  /** The host's (validated) `buyer` values into the draft, and which of them are locked. */
+  prefill(values: Partial<CustomerDraft>, locked: BuyerField[]): void;
   setAnswers(answers: Record<string, SurveyAnswer>): void;
   setProvider(providerId: string): void;
   setCardNumber(cardNumber: string): void;
@@ -74,13 +76,10 @@ export interface JourneyActions {
   /** The cart is gone (completed elsewhere, expired, unknown): start without one. */
   forgetCart(): void;
   fail(error: unknown, step: Step, retry?: () => void): void;
-  addToCart(event: EventDetail, selection: Selection): Promise<void>;
-  changeQuantity(item: CartItem, quantity: number): Promise<void>;
-  removeItem(item: CartItem): Promise<void>;
-  saveDetails(): Promise<boolean>;
-  pay(providerKind: "card" | "redirect"): Promise<void>;
-  confirmReturn(info: ReturnInfo, isLive: () => boolean): Promise<void>;
-  rebook(): Promise<void>;
+  /** Back from a payment page: show the payment step while the payment is confirmed. */
+  returnFromPayment(info: ReturnInfo): void;
+  /** What the server writes (the cart and payment mutations, src/ui/*-mutations.ts) work with. */
+  context: JourneyContext;
 }
 
 export type Journey = JourneyState & JourneyActions;
@@ -112,8 +111,8 @@ export interface JourneyContext {
 
 /**
  * The purchase journey: the buyer's state (kept across language switches, errors and step changes) and its
- * actions. The actions that talk to the server load with the first of them (they are not needed to show the
- * catalogue), which keeps the first load small.
+ * synchronous actions. What writes to the server is a TanStack mutation in the step that offers it
+ * (`cart-mutations.ts`, `payment-mutations.ts`, loaded with the later steps): the first load stays the catalogue.
  */
 export function useJourney(deps: JourneyDeps): Journey {
   const [state, setState] = useState<JourneyState>(() => {
@@ -133,11 +132,11 @@ export function useJourney(deps: JourneyDeps): Journey {
     const goTo = (step: Step, extra: Partial<JourneyState> = {}) =>
       setState((s) => {
         const { error: _dropped, ...rest } = s;
-        return { ...rest, ...extra, step, busy: undefined, navigation: s.navigation + 1 };
+        return { ...rest, ...extra, step, navigation: s.navigation + 1 };
       });
     const fail = (error: unknown, step: Step, retry?: () => void) => {
       const e = toShopError(error);
-      setState((s) => ({ ...s, busy: undefined, error: { error: e, step, ...(retry ? { retry } : {}) } }));
+      setState((s) => ({ ...s, error: { error: e, step, ...(retry ? { retry } : {}) } }));
       depsRef.current.controller.notify("error", e);
     };
     const context: JourneyContext = {
@@ -149,30 +148,25 @@ export function useJourney(deps: JourneyDeps): Journey {
       goTo,
       fail,
     };
-    let loaded: Promise<AsyncActions> | undefined;
-    const load = () => {
-      loaded ??= import("./journey-actions").then((m) => m.createAsyncActions(context));
-      return loaded;
-    };
-    // Each async action loads the action module on first use, then runs there.
-    const lazy =
-      <K extends keyof AsyncActions>(name: K) =>
-      async (...args: Parameters<AsyncActions[K]>): Promise<Awaited<ReturnType<AsyncActions[K]>>> => {
-        const loadedActions = await load();
-        const fn = loadedActions[name] as (...a: Parameters<AsyncActions[K]>) => ReturnType<AsyncActions[K]>;
-        return await fn(...args);
-      };
 
     return {
       goTo: (step) => {
         goTo(step);
-        void lazy("entered")(step);
+        // view_cart / begin_checkout: the analytics helpers load with the later steps, which are on the way.
+        void import("./journey-actions").then((m) => m.trackEntered(context, step));
       },
       setFilters: (filters) => patch({ filters }),
       openEvent: (eventId) => goTo("event", { eventId }),
       setSelection: (eventId, selection) =>
         setState((s) => ({ ...s, selections: { ...s.selections, [eventId]: selection } })),
-      setCustomer: (customer) => patch({ customer }),
+      // A locked field keeps the host's value whatever else changes.
+      setCustomer: (customer) =>
+        setState((s) => ({
+          ...s,
+          customer: { ...customer, ...Object.fromEntries(s.locked.map((f) => [f, s.customer[f]])) },
+        })),
+      prefill: (values, locked) =>
+        setState((s) => ({ ...s, customer: { ...s.customer, ...values }, locked })),
       setAnswers: (answers) => patch({ answers }),
       setProvider: (providerId) => patch({ providerId }),
       setCardNumber: (cardNumber) => patch({ cardNumber }),
@@ -192,15 +186,16 @@ export function useJourney(deps: JourneyDeps): Journey {
       restart() {
         cartKey.current = undefined;
         checkoutKey.current = undefined;
-        setState((s) => ({ ...initialState(s.filters), customer: s.customer, navigation: s.navigation + 1 }));
+        setState((s) => ({
+          ...initialState(s.filters),
+          // The buyer (and what the host locked) stays for the next purchase.
+          customer: s.customer,
+          locked: s.locked,
+          navigation: s.navigation + 1,
+        }));
       },
-      addToCart: lazy("addToCart"),
-      changeQuantity: lazy("changeQuantity"),
-      removeItem: lazy("removeItem"),
-      saveDetails: lazy("saveDetails"),
-      pay: lazy("pay"),
-      confirmReturn: lazy("confirmReturn"),
-      rebook: lazy("rebook"),
+      returnFromPayment: (info) => setState((s) => ({ ...s, step: "payment", returning: info })),
+      context,
     };
   }, []);
 

@@ -19,6 +19,8 @@ export const keys = {
   cart: (locale: Locale, id: string) => ["entrada", locale, "cart", id] as const,
   providers: (locale: Locale, cartId: string) => ["entrada", locale, "providers", cartId] as const,
   survey: (locale: Locale, id: string) => ["entrada", locale, "survey", id] as const,
+  payment: (locale: Locale, id: string) => ["entrada", locale, "payment", id] as const,
+  order: (locale: Locale, id: string) => ["entrada", locale, "order", id] as const,
 };
 
 export function useVenues() {

@@ -105,3 +105,16 @@ describe("survey form", () => {
     ).toEqual({});
   });
 });
+
+describe("validateCustomer", () => {
+  const ok = { firstName: "Anna", lastName: "Muster", email: "anna@example.ch", phone: "", company: "" };
+  it("keeps to the contract's lengths (what the API would refuse is said before sending)", () => {
+    expect(validateCustomer(ok)).toEqual({});
+    expect(validateCustomer({ ...ok, firstName: "A".repeat(100) })).toEqual({});
+    expect(validateCustomer({ ...ok, firstName: "A".repeat(101), company: "C".repeat(201) })).toEqual({
+      firstName: { key: "maxLength", count: 100 },
+      company: { key: "maxLength", count: 200 },
+    });
+    expect(validateCustomer({ ...ok, email: "x@y" })).toEqual({ email: { key: "email" } });
+  });
+});

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { formatCountdown } from "../../core/checkout-format";
 import { useTranslation } from "../../i18n/react";
+import { useRebook } from "../cart-mutations";
 import { useShop } from "../context";
 import { Alert } from "./Alert";
 
@@ -10,7 +11,8 @@ import { Alert } from "./Alert";
  */
 export function HoldCountdown({ expiresAt }: { expiresAt: string }) {
   const { t } = useTranslation("checkout");
-  const { announce, journey } = useShop();
+  const { announce } = useShop();
+  const again = useRebook();
   const end = Date.parse(expiresAt);
   const [now, setNow] = useState(() => Date.now());
   const left = Math.max(0, Math.round((end - now) / 1000));
@@ -30,7 +32,12 @@ export function HoldCountdown({ expiresAt }: { expiresAt: string }) {
     return (
       <Alert>
         <p>{t("errors.hold-expired")}</p>
-        <button type="button" className="entrada-shop__button" onClick={() => void journey.rebook()}>
+        <button
+          type="button"
+          className="entrada-shop__button"
+          disabled={again.isPending}
+          onClick={() => again.rebook()}
+        >
           {t("errors.rebook")}
         </button>
       </Alert>

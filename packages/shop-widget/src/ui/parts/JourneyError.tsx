@@ -1,5 +1,6 @@
 import type { Step } from "../../config";
 import { useTranslation } from "../../i18n/react";
+import { useRebook } from "../cart-mutations";
 import { useShop } from "../context";
 import { type ErrorAction, ErrorNotice } from "./ErrorNotice";
 
@@ -7,6 +8,7 @@ import { type ErrorAction, ErrorNotice } from "./ErrorNotice";
 export function JourneyError({ step }: { step: Step }) {
   const { t } = useTranslation("checkout");
   const { journey } = useShop();
+  const again = useRebook();
   const current = journey.error;
   if (current === undefined || current.step !== step) return null;
   const { error, retry } = current;
@@ -22,7 +24,7 @@ export function JourneyError({ step }: { step: Step }) {
       if (retry) actions.push({ label: t("errors.check"), onClick: retry });
       break;
     case "hold-expired":
-      actions.push({ label: t("errors.rebook"), onClick: () => void journey.rebook() });
+      actions.push({ label: t("errors.rebook"), onClick: () => again.rebook() });
       break;
     case "sold-out":
     case "insufficient-capacity":

@@ -1,7 +1,7 @@
 import type { Step } from "../../config";
 import { useTranslation } from "../../i18n/react";
 
-const ORDER: Step[] = ["events", "event", "cart", "details", "payment", "confirmation"];
+export const STEP_ORDER: readonly Step[] = ["events", "event", "cart", "details", "payment", "confirmation"];
 
 /**
  * Where the buyer is in the journey: a labelled ordered list with `aria-current="step"` (a list, not a
@@ -10,13 +10,13 @@ const ORDER: Step[] = ["events", "event", "cart", "details", "payment", "confirm
  */
 export function Progress({ step }: { step: Step }) {
   const { t } = useTranslation();
-  const current = ORDER.indexOf(step);
+  const current = STEP_ORDER.indexOf(step);
   return (
     <ol
       className="entrada-shop__progress"
-      aria-label={t("shop.progress", { current: current + 1, total: ORDER.length })}
+      aria-label={t("shop.progress", { current: current + 1, total: STEP_ORDER.length })}
     >
-      {ORDER.map((s, index) => (
+      {STEP_ORDER.map((s, index) => (
         <li
           key={s}
           className={index < current ? "entrada-shop__progress-done" : undefined}

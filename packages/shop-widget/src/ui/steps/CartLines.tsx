@@ -1,13 +1,15 @@
 import { useId } from "react";
 import type { Cart } from "../../core/types";
 import { useTranslation } from "../../i18n/react";
+import { useChangeQuantity } from "../cart-mutations";
 import { type ShopContextValue, useShop } from "../context";
 import { type LineEvent, useLineEvents } from "../parts/event-info";
 
 /** The cart's lines and total; editable in the cart step, read-only as the payment summary. */
 export function CartLines({ cart, editable = false }: { cart: Cart; editable?: boolean }) {
   const { t } = useTranslation("checkout");
-  const { journey, money, dateTime } = useShop();
+  const { money, dateTime } = useShop();
+  const quantity = useChangeQuantity();
   const id = useId();
   const events = useLineEvents(cart.items.map((i) => i.eventId));
   return (
@@ -33,8 +35,8 @@ export function CartLines({ cart, editable = false }: { cart: Cart; editable?: b
                     <select
                       id={`${id}-line-${item.id}`}
                       value={item.quantity}
-                      disabled={journey.busy === "updating"}
-                      onChange={(e) => void journey.changeQuantity(item, Number(e.currentTarget.value))}
+                      disabled={quantity.isPending}
+                      onChange={(e) => quantity.change(item, Number(e.currentTarget.value))}
                     >
                       {Array.from({ length: Math.max(10, item.quantity) }, (_, i) => i + 1).map((n) => (
                         <option key={n} value={n}>
@@ -53,9 +55,9 @@ export function CartLines({ cart, editable = false }: { cart: Cart; editable?: b
                   <button
                     type="button"
                     className="entrada-shop__button entrada-shop__button--quiet"
-                    disabled={journey.busy === "updating"}
+                    disabled={quantity.isPending}
                     aria-label={t("cart.remove", { name: label })}
-                    onClick={() => void journey.removeItem(item)}
+                    onClick={() => quantity.change(item, 0)}
                   >
                     {t("cart.removeShort")}
                   </button>

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { Survey } from "../../core/survey";
 import { type CustomerFields, type Issue, validateCustomer, validateSurvey } from "../../core/validate";
 import { useTranslation } from "../../i18n/react";
+import { useSaveDetails } from "../cart-mutations";
 import { useShop } from "../context";
 import { useLineEvents } from "../parts/event-info";
 import { JourneyError } from "../parts/JourneyError";
@@ -24,6 +25,7 @@ const FIELDS: Array<{ name: keyof CustomerFields; type: string; autoComplete: st
 export default function DetailsStep() {
   const { t } = useTranslation("checkout");
   const { journey, api, locale } = useShop();
+  const saving = useSaveDetails();
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
   const [issues, setIssues] = useState<Record<string, Issue>>({});
@@ -66,7 +68,7 @@ export default function DetailsStep() {
     return { found, answers };
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
     const { found } = validate();
@@ -78,7 +80,7 @@ export default function DetailsStep() {
     const kept: Record<string, unknown> = {};
     for (const survey of surveys) Object.assign(kept, validateSurvey(survey, journey.answers).answers);
     journey.setAnswers(kept as typeof journey.answers);
-    await journey.saveDetails();
+    saving.save(kept as typeof journey.answers);
   };
 
   const update = (name: keyof CustomerFields, value: string) => {
@@ -94,7 +96,7 @@ export default function DetailsStep() {
 
   const count = Object.keys(issues).length;
   return (
-    <form ref={form} className="entrada-shop__step" onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={form} className="entrada-shop__step" onSubmit={submit} noValidate>
       <StepHeading>{t("details.heading")}</StepHeading>
       <CheckoutLayout>
         {submitted && count > 0 && (
@@ -105,7 +107,12 @@ export default function DetailsStep() {
         <div className="entrada-shop__grid">
           {FIELDS.map((field) => {
             const inputId = `${id}-${field.name}`;
-            const issue = all[field.name];
+            const locked = journey.locked.includes(field.name);
+            // A locked field is the host's: its value cannot be wrong here (a refusal is explained above).
+            const issue = locked ? undefined : all[field.name];
+            const described = [issue ? `${inputId}-error` : "", locked ? `${inputId}-locked` : ""]
+              .join(" ")
+              .trim();
             return (
               <div key={field.name} className="entrada-shop__field">
                 <label htmlFor={inputId}>
@@ -118,11 +125,17 @@ export default function DetailsStep() {
                   type={field.type}
                   autoComplete={field.autoComplete}
                   required={!field.optional}
+                  readOnly={locked}
                   aria-invalid={issue ? true : undefined}
-                  aria-describedby={issue ? `${inputId}-error` : undefined}
+                  aria-describedby={described === "" ? undefined : described}
                   value={journey.customer[field.name]}
                   onChange={(e) => update(field.name, e.currentTarget.value)}
                 />
+                {locked && (
+                  <p id={`${inputId}-locked`} className="entrada-shop__muted entrada-shop__locked">
+                    {t("details.locked")}
+                  </p>
+                )}
                 {issue && (
                   <p id={`${inputId}-error`} className="entrada-shop__field-error">
                     {issue.text ?? t(`validation.${issue.key}`, { count: issue.count })}
@@ -157,9 +170,9 @@ export default function DetailsStep() {
           <button
             type="submit"
             className="entrada-shop__button entrada-shop__button--primary"
-            disabled={journey.busy === "saving"}
+            disabled={saving.isPending}
           >
-            {journey.busy === "saving" ? t("details.saving") : t("details.next")}
+            {saving.isPending ? t("details.saving") : t("details.next")}
           </button>
         </div>
       </CheckoutLayout>

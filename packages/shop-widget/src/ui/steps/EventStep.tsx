@@ -4,6 +4,7 @@ import { moneyValue } from "../../core/format";
 import { toShopError } from "../../core/problem";
 import type { Article, Slot } from "../../core/types";
 import { useTranslation } from "../../i18n/react";
+import { useAddToCart } from "../cart-mutations";
 import { useShop } from "../context";
 import { Alert } from "../parts/Alert";
 import { ErrorNotice } from "../parts/ErrorNotice";
@@ -21,6 +22,7 @@ const slotOpen = (slot: Slot): boolean =>
 export default function EventStep() {
   const { t } = useTranslation("checkout");
   const { journey, money, dateTime, controller } = useShop();
+  const adding = useAddToCart();
   const id = useId();
   const eventId = journey.eventId;
   const query = useEvent(eventId);
@@ -89,11 +91,11 @@ export default function EventStep() {
     e.preventDefault();
     if (slotId === undefined) return setHint(t("event.pickSlot"));
     if (total === 0) return setHint(t("event.pickArticle"));
-    void journey.addToCart(event, { slotId, quantities: selection.quantities });
+    adding.add(event, { slotId, quantities: selection.quantities });
   };
 
   return (
-    <form className="entrada-shop__step" onSubmit={submit} noValidate>
+    <form className="entrada-shop__step entrada-shop__step--bar" onSubmit={submit} noValidate>
       <div className="entrada-shop__event-head">
         {event.imageUrl ? <EventImage className="entrada-shop__hero" src={event.imageUrl} /> : null}
         <div>
@@ -220,9 +222,9 @@ export default function EventStep() {
           <button
             type="submit"
             className="entrada-shop__button entrada-shop__button--primary"
-            disabled={journey.busy === "adding"}
+            disabled={adding.isPending}
           >
-            {journey.busy === "adding" ? t("event.adding") : t("event.add")}
+            {adding.isPending ? t("event.adding") : t("event.add")}
           </button>
         </div>
       </div>

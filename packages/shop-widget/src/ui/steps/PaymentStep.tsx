@@ -2,18 +2,40 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId } from "react";
 import { groupCardNumber } from "../../core/checkout-format";
 import { toShopError } from "../../core/problem";
+import type { ReturnInfo } from "../../core/resume";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { JourneyError } from "../parts/JourneyError";
 import { CheckoutLayout } from "../parts/OrderSummary";
 import { StepHeading } from "../parts/StepHeading";
+import { usePay, usePaymentReturn } from "../payment-mutations";
 import { keys, useCart } from "../queries";
 
 /** Step 5: choose a payment provider and pay (card in place, or a redirect to the provider's page). */
 export default function PaymentStep() {
+  const { journey } = useShop();
+  // Back from a payment page: confirm that payment first (a remount per confirmation round).
+  return journey.returning ? <ConfirmingPayment info={journey.returning} /> : <PaymentForm />;
+}
+
+function ConfirmingPayment({ info }: { info: ReturnInfo }) {
+  const { t } = useTranslation("checkout");
+  usePaymentReturn(info);
+  return (
+    <div className="entrada-shop__step">
+      <StepHeading>{t("payment.heading")}</StepHeading>
+      <p className="entrada-shop__loading" role="status" aria-busy="true">
+        {t("payment.confirming")}
+      </p>
+    </div>
+  );
+}
+
+function PaymentForm() {
   const { t } = useTranslation("checkout");
   const { journey, money } = useShop();
+  const pay = usePay();
   const id = useId();
   const cart = useCart(journey.cartId).data;
   const providers = useProviders(journey.cartId);
@@ -25,23 +47,12 @@ export default function PaymentStep() {
     if (journey.providerId === undefined && providerId !== undefined) setProvider(providerId);
   }, [journey.providerId, providerId, setProvider]);
 
-  if (journey.busy === "confirming") {
-    return (
-      <div className="entrada-shop__step">
-        <StepHeading>{t("payment.heading")}</StepHeading>
-        <p className="entrada-shop__loading" role="status" aria-busy="true">
-          {t("payment.confirming")}
-        </p>
-      </div>
-    );
-  }
-
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (provider === undefined || journey.busy === "paying") return;
-    void journey.pay(provider.kind);
+    if (provider === undefined || pay.paying) return;
+    pay.mutate(provider.kind);
   };
-  const paying = journey.busy === "paying";
+  const paying = pay.paying;
 
   return (
     <form className="entrada-shop__step" onSubmit={submit}>

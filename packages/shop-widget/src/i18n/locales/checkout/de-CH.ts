@@ -47,6 +47,7 @@ export default {
     back: "Zurück zum Warenkorb",
     next: "Weiter zur Zahlung",
     saving: "Wird gespeichert…",
+    locked: "Vom Veranstalter angegeben; hier nicht änderbar.",
   },
   validation: {
     required: "Bitte füllen Sie dieses Feld aus.",
@@ -99,6 +100,8 @@ export default {
       "Die Zahlung ist nicht durchgegangen. Es wurde nichts belastet; bitte versuchen Sie es erneut.",
     "payment-cancelled": "Sie haben die Zahlung abgebrochen. Ihre Tickets sind noch im Warenkorb.",
     "payment-pending": "Ihre Zahlung ist noch nicht bestätigt. Prüfen Sie es gleich noch einmal.",
+    "buyer-refused":
+      "Einige Ihrer Angaben stammen vom Veranstalter und werden vom Shop nicht akzeptiert. Bitte wenden Sie sich an den Veranstalter, um sie zu korrigieren.",
     "validation-error": "Bitte prüfen Sie Ihre Eingaben.",
     rebook: "Dieselben Tickets erneut reservieren",
     check: "Erneut prüfen",

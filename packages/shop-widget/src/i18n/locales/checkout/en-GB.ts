@@ -45,6 +45,7 @@ export default {
     back: "Back to cart",
     next: "Continue to payment",
     saving: "Saving…",
+    locked: "Provided by the organiser; it cannot be changed here.",
   },
   validation: {
     required: "Please fill in this field.",
@@ -94,6 +95,8 @@ export default {
     "payment-failed": "The payment did not go through. Nothing was charged; please try again.",
     "payment-cancelled": "You cancelled the payment. Your tickets are still in the cart.",
     "payment-pending": "We could not confirm your payment yet. Check again in a moment.",
+    "buyer-refused":
+      "The organiser provided some of your details, and the shop cannot accept them. Please contact the organiser to correct them.",
     "validation-error": "Please check your entries.",
     rebook: "Reserve the same tickets again",
     check: "Check again",

@@ -47,6 +47,7 @@ export default {
     back: "Retour au panier",
     next: "Continuer vers le paiement",
     saving: "Enregistrement…",
+    locked: "Fourni par l’organisateur ; non modifiable ici.",
   },
   validation: {
     required: "Veuillez remplir ce champ.",
@@ -98,6 +99,8 @@ export default {
     "payment-failed": "Le paiement n’a pas abouti. Rien n’a été débité ; veuillez réessayer.",
     "payment-cancelled": "Vous avez annulé le paiement. Vos billets sont toujours dans le panier.",
     "payment-pending": "Votre paiement n’est pas encore confirmé. Vérifiez à nouveau dans un instant.",
+    "buyer-refused":
+      "Certaines de vos coordonnées ont été fournies par l’organisateur et la boutique ne peut pas les accepter. Veuillez contacter l’organisateur pour les corriger.",
     "validation-error": "Veuillez vérifier vos saisies.",
     rebook: "Réserver à nouveau les mêmes billets",
     check: "Vérifier à nouveau",

@@ -47,6 +47,7 @@ export default {
     back: "Torna al carrello",
     next: "Continua con il pagamento",
     saving: "Salvataggio…",
+    locked: "Fornito dall’organizzatore; non modificabile qui.",
   },
   validation: {
     required: "Compili questo campo.",
@@ -98,6 +99,8 @@ export default {
     "payment-failed": "Il pagamento non è andato a buon fine. Non è stato addebitato nulla; riprovi.",
     "payment-cancelled": "Ha annullato il pagamento. I biglietti sono ancora nel carrello.",
     "payment-pending": "Il pagamento non è ancora confermato. Controlli di nuovo tra un momento.",
+    "buyer-refused":
+      "Alcuni dei suoi dati sono stati forniti dall’organizzatore e il negozio non può accettarli. Contatti l’organizzatore per correggerli.",
     "validation-error": "Controlli i dati inseriti.",
     rebook: "Riserva di nuovo gli stessi biglietti",
     check: "Controlla di nuovo",

@@ -6,6 +6,7 @@ export default {
     label: "Ticketshop",
     loading: "Wird geladen…",
     progress: "Schritt {{current}} von {{total}}",
+    stepNow: "{{progress}}: {{name}}",
   },
   steps: {
     events: "Veranstaltungen",

@@ -4,6 +4,7 @@ export default {
     label: "Ticket shop",
     loading: "Loading…",
     progress: "Step {{current}} of {{total}}",
+    stepNow: "{{progress}}: {{name}}",
   },
   steps: {
     events: "Events",

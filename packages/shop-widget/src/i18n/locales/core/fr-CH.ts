@@ -6,6 +6,7 @@ export default {
     label: "Billetterie",
     loading: "Chargement…",
     progress: "Étape {{current}} sur {{total}}",
+    stepNow: "{{progress}} : {{name}}",
   },
   steps: {
     events: "Événements",

@@ -6,6 +6,7 @@ export default {
     label: "Biglietteria",
     loading: "Caricamento…",
     progress: "Passo {{current}} di {{total}}",
+    stepNow: "{{progress}}: {{name}}",
   },
   steps: {
     events: "Eventi",
