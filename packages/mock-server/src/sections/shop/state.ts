@@ -14,6 +14,7 @@ import {
   emptyOrderCap,
   type OrderCapState,
 } from "./order-cap.ts";
+import { type DiscountRecord, seedVouchers, type VoucherRecord, type VoucherSeed } from "./vouchers.ts";
 
 export type Currency = "CHF" | "EUR";
 
@@ -105,6 +106,10 @@ export interface CartRecord {
   paymentId: string | null;
   /** The analytics ids of the latest checkout (kept for the order it pays); absent when it carried none. */
   analytics?: AnalyticsIds;
+  /** The applied voucher code (normalized), if any. */
+  voucherCode?: string | null;
+  /** Whether the cart holds one of the code's uses (see `vouchers.ts`). */
+  voucherHeld?: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -143,7 +148,11 @@ export interface OrderRecord {
   customer: Customer;
   items: ItemRecord[];
   currency: Currency;
+  /** What was charged (the lines' sum minus the discounts). */
   total: number;
+  /** The lines' sum and the discount lines (absent in snapshots from before vouchers: `total`, none). */
+  subtotal?: number;
+  discounts?: DiscountRecord[];
   /** RFC 3339. */
   createdAt: string;
   ticketIds: string[];
@@ -220,6 +229,8 @@ export interface ShopState {
    * (see there). Optional so snapshots taken before it existed still restore.
    */
   sessions?: Record<string, ShopSessionRecord>;
+  /** Voucher codes by normalized code, with their uses (see `vouchers.ts`). Optional for old snapshots. */
+  vouchers?: Record<string, VoucherRecord>;
 }
 
 /**
@@ -255,6 +266,8 @@ export interface ShopSeed {
   /** How long orders and settled payments are kept after their creation (default 2 592 000: 30 days). */
   orderRetentionSeconds?: number;
   currencies?: Currency[];
+  /** The voucher codes (replaces the built-in list of `vouchers.seed.json`; see the README). */
+  vouchers?: VoucherSeed[];
 }
 
 export const PAYMENT_PROVIDERS: PaymentProviderRecord[] = [
@@ -315,6 +328,7 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
     retentionQueueHead: 0,
     sessions: {},
     orderCap: emptyOrderCap(),
+    vouchers: seedVouchers(shopSeed.vouchers),
   };
   for (const venue of catalogue.venues) {
     state.venues[venue.id] = {
