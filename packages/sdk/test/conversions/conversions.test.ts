@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { ga4IdsFromCookies } from "../../../shop-widget/src/core/analytics-ga4-ids.ts";
 // The shop widget's own money → GA4 value rule, so the test compares against the browser side, not a copy.
 import { moneyValue } from "../../../shop-widget/src/core/format.ts";
+// The widget's browser `purchase` of a paid order: compared with the server's, built from the same order.
+import { purchaseParams } from "../../../shop-widget/src/core/purchase-analytics.ts";
 import {
   GA4_LIMITS,
   type Ga4Item,
@@ -371,6 +373,16 @@ describe("a purchase with a voucher code", () => {
     ]);
     expect(items.reduce((sum, i) => sum + i.price * i.quantity, 0)).toBeCloseTo(99, 6);
     expect(validateGa4Payload(r.payload, orderTime)).toEqual([]);
+  });
+
+  it("the browser's purchase (the widget) and the server's carry the same coupon, value and items", async () => {
+    const event = discountedPurchase();
+    const r = await ga4FromWebhook(event, { clientId: "1234567890.1764583452" });
+    if (!r.ok) throw new Error(r.reason);
+    // The order as the API answers it (GET /orders/{id}) carries what cart.completed carries.
+    const browser = purchaseParams(event.data.order as unknown as Parameters<typeof purchaseParams>[0]);
+    expect(r.payload.events[0]?.params).toEqual(browser);
+    expect(browser.coupon).toBe("WINTER10");
   });
 
   it("Meta: the charged value and the code in custom_data", async () => {

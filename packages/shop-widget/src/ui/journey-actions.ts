@@ -3,6 +3,7 @@ import type { AnalyticsItem } from "../core/analytics";
 import { readGa4Ids } from "../core/analytics-ga4-ids";
 import { moneyValue } from "../core/format";
 import { ShopError, toShopError } from "../core/problem";
+import { purchaseParams } from "../core/purchase-analytics";
 import { cartRef, type ReturnInfo } from "../core/resume";
 import {
   buildReturnUrl,
@@ -100,12 +101,7 @@ export function createAsyncActions(ctx: JourneyContext): AsyncActions {
     // Persisted per instance: a reload, a second mount or a StrictMode re-run never completes it twice.
     const completed = purchasedSet(controller.instanceId);
     if (!completed.has(order.id)) {
-      track("purchase", {
-        transaction_id: order.id,
-        currency: order.total.currency,
-        value: moneyValue(order.total),
-        items: cartAnalyticsItems(order.items),
-      });
+      track("purchase", purchaseParams(order));
       completed.add(order.id);
       controller.notify("checkoutcomplete", order);
       controller.notify("cartchange", null);
@@ -125,6 +121,7 @@ export function createAsyncActions(ctx: JourneyContext): AsyncActions {
       const params = {
         currency: cart.total.currency,
         value: moneyValue(cart.total),
+        ...(cart.discounts[0] ? { coupon: cart.discounts[0].code } : {}),
         items: cartAnalyticsItems(cart.items),
       };
       if (step === "cart") track("view_cart", params);

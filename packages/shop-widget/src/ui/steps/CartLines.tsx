@@ -66,6 +66,25 @@ export function CartLines({ cart, editable = false }: { cart: Cart; editable?: b
         })}
       </tbody>
       <tfoot>
+        {cart.discounts.length > 0 && (
+          <tr>
+            <th scope="row">{t("cart.subtotal")}</th>
+            <td />
+            <td className="entrada-shop__amount">{money(cart.subtotal)}</td>
+            {editable && <td />}
+          </tr>
+        )}
+        {cart.discounts.map((line) => (
+          <tr key={line.code} className="entrada-shop__discount">
+            <th scope="row">
+              {t("voucher.discount", { code: line.code })}{" "}
+              <span className="entrada-shop__muted">{line.name}</span>
+            </th>
+            <td />
+            <td className="entrada-shop__amount">−{money(line.amount)}</td>
+            {editable && <td />}
+          </tr>
+        ))}
         <tr>
           <th scope="row">{t("cart.total")}</th>
           <td />
