@@ -24,7 +24,11 @@ interface Discount {
   name: string;
   amount: Money;
 }
-type PricedCart = Cart & { subtotal: Money; discounts: Discount[] };
+type PricedCart = Omit<Cart, "items"> & {
+  items: Array<Cart["items"][number] & { unitPrice: Money }>;
+  subtotal: Money;
+  discounts: Discount[];
+};
 
 const CARD = { paymentMethod: { cardNumber: "4242424242424242" } };
 const PROBLEM = "https://docs.entrada.dev/problems/";
