@@ -53,6 +53,12 @@ async function advance(seconds: number) {
   token = await api.token();
 }
 
+/** A seed whose only voucher is `ONCE`, usable once, of the given kind. */
+function withOneUseCode(kind: Record<string, unknown>) {
+  const name = { "de-CH": "Einmal", "fr-CH": "Une fois", "it-CH": "Una volta", "en-GB": "Once" };
+  return { shop: { slotCapacity: 1000, vouchers: [{ code: "ONCE", maxUses: 1, name, ...kind }] } };
+}
+
 function apply(cartId: string, code: string, headers: Record<string, string> = {}) {
   return api.fetch(`/shop/v1/cart/${cartId}/voucher`, {
     method: "PUT",
@@ -242,20 +248,7 @@ describe("limited uses", () => {
   });
 
   it("a repeat is idempotent: the same code again or the same key takes no second use", async () => {
-    await reset({
-      shop: {
-        slotCapacity: 1000,
-        vouchers: [
-          {
-            code: "ONCE",
-            kind: "percentage",
-            percent: 50,
-            maxUses: 1,
-            name: { "de-CH": "Einmal", "fr-CH": "Une fois", "it-CH": "Una volta", "en-GB": "Once" },
-          },
-        ],
-      },
-    });
+    await reset(withOneUseCode({ kind: "percentage", percent: 50 }));
     const a = await cartWith(1);
     const first = await apply(a.cart.id, "ONCE", { "idempotency-key": "voucher-once-1" });
     expect(first.status).toBe(200);
@@ -271,20 +264,7 @@ describe("limited uses", () => {
   });
 
   it("a use held by a cart whose hold lapses or that expires comes back (mock clock); its checkout is then refused", async () => {
-    await reset({
-      shop: {
-        slotCapacity: 1000,
-        vouchers: [
-          {
-            code: "ONCE",
-            kind: "fixed-amount",
-            amount: { CHF: 1000 },
-            maxUses: 1,
-            name: { "de-CH": "Einmal", "fr-CH": "Une fois", "it-CH": "Una volta", "en-GB": "Once" },
-          },
-        ],
-      },
-    });
+    await reset(withOneUseCode({ kind: "fixed-amount", amount: { CHF: 1000 } }));
     const a = await cartWith(1);
     expect((await apply(a.cart.id, "ONCE")).status).toBe(200);
     const b = await cartWith(1);
