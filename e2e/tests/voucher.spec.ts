@@ -4,6 +4,7 @@ import { createClient } from "@entrada/sdk";
 import { ga4FromWebhook } from "@entrada/sdk/conversions";
 import { verifyWebhook } from "@entrada/sdk/webhooks";
 import { expect, test } from "@playwright/test";
+import { expectNoAxeViolations } from "../pages/axe";
 import { ShopPage } from "../pages/shop-page";
 
 /** An organiser's webhook receiver (port 0): the raw bodies and headers of what the API delivers. */
@@ -61,6 +62,7 @@ test("a purchase with a voucher code: the discount is shown, charged, in the pur
     shop.shop.getByRole("alert").filter({ hasText: shop.t("errors.voucher-unknown") }),
   ).toBeVisible();
   await expect(total).toContainText("CHF 110.00");
+  await expectNoAxeViolations(page);
   // A malformed one (a control character) never leaves the browser.
   await field.fill("WIN\u0007TER10");
   await apply.click();
@@ -70,6 +72,7 @@ test("a purchase with a voucher code: the discount is shown, charged, in the pur
   await apply.click();
   await expect(shop.shop.getByRole("row", { name: /^Discount WINTER10/ })).toContainText("CHF 11.00");
   await expect(total).toContainText("CHF 99.00");
+  await expectNoAxeViolations(page);
 
   await shop.toDetails();
   await shop.fillBuyer("Anna", "Muster", "anna@example.ch");
