@@ -6,6 +6,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
+import seededCodes from "../../mock-server/src/sections/shop/vouchers.seed.json" with { type: "json" };
 import type { AnalyticsEvent } from "../src/core/analytics";
 import de from "../src/i18n/locales/checkout/de-CH";
 import type { ShopHandle } from "../src/index";
@@ -13,7 +14,15 @@ import { mount } from "../src/index";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
 
-const api = setupMockApi();
+// The mock's seeded codes plus ONCE, a code with a single use.
+const ONCE = {
+  code: "ONCE",
+  kind: "fixed-amount",
+  amount: { CHF: 1000 },
+  maxUses: 1,
+  name: { "de-CH": "Einmal", "fr-CH": "Une fois", "it-CH": "Una volta", "en-GB": "Once" },
+};
+const api = setupMockApi({ baseUrl: API, seed: { shop: { vouchers: [...seededCodes, ONCE] } } });
 let handle: ShopHandle | undefined;
 afterEach(() => {
   handle?.unmount();
@@ -151,5 +160,45 @@ describe("the voucher code field", () => {
       coupon: "WINTER10",
       value: 99,
     });
+  });
+
+  it("a code whose last use went to another cart while the hold had lapsed: the payment says so, nothing is charged", async () => {
+    const user = await cartOfTwo();
+    await user.type(screen.getByLabelText(tx("voucher.label")), "ONCE");
+    await user.click(screen.getByRole("button", { name: tx("voucher.apply") }));
+    await waitFor(() => expect(rows().at(-1)).toMatch(/^Total\s*CHF 100\.00$/));
+    // Ten minutes later (the mock's clock) the hold has lapsed and another buyer takes the code's only use.
+    await fetch(`${API}/__mock/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advanceSeconds: 601 }),
+    });
+    const shop = api.backend.shop;
+    const { data: page } = await shop.listEvents.orThrow({ params: { query: { limit: 1 } } });
+    const { data: event } = await shop.getEvent.orThrow({
+      params: { path: { eventId: page.items[0]?.id ?? "" } },
+    });
+    const { data: other } = await shop.createCart.orThrow({ body: {} });
+    const path = { path: { id: other.id } };
+    const line = {
+      articleId: event.pricingAssortments[0]?.articles[0]?.id ?? "",
+      slotId: event.slots[0]?.id ?? "",
+    };
+    await shop.addCartItem.orThrow({ params: path, body: { ...line, quantity: 1 } });
+    await shop.applyCartVoucher.orThrow({ params: path, body: { code: "ONCE" } });
+
+    await user.click(screen.getByRole("button", { name: tx("cart.next") }));
+    await user.type(await screen.findByLabelText(tx("details.firstName")), "Anna");
+    await user.type(screen.getByLabelText(tx("details.lastName")), "Muster");
+    await user.type(screen.getByLabelText(tx("details.email")), "anna@example.ch");
+    await user.click(screen.getByRole("button", { name: tx("details.next") }));
+    await user.click(await screen.findByRole("radio", { name: /card/i }));
+    await user.type(screen.getByLabelText(tx("payment.card")), "4242 4242 4242 4242");
+    await user.click(screen.getByRole("button", { name: tx("payment.pay", { amount: "CHF\u00a0100.00" }) }));
+    expect(await screen.findByText(tx("errors.voucher-used-up"))).toBeTruthy();
+    const payments = (await (await fetch(`${API}/__mock/events?type=payment.succeeded`)).json()) as {
+      items: unknown[];
+    };
+    expect(payments.items).toEqual([]);
   });
 });
