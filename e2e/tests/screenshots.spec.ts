@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { expectNoAxeViolations } from "../pages/axe";
 import { ShopPage } from "../pages/shop-page";
 
 /**
@@ -37,16 +37,6 @@ async function snapOne(page: Page, shop: ShopPage, name: string) {
   // width, since the rules do not depend on it and each run takes seconds.
   if (page.viewportSize()?.width === 1280) await expectNoAxeViolations(page);
   await snapPicture(page, shop, name);
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const axe = await new AxeBuilder({ page })
-    .include("#tickets")
-    .withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"])
-    .analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
-    [],
-  );
 }
 
 async function snapPicture(page: Page, shop: ShopPage, name: string) {

@@ -115,6 +115,7 @@ export async function activate(
   record.id = String(params.transaction_id ?? params.ticket_id ?? "");
   if (typeof params.value === "number") record.value = params.value;
   if (typeof params.currency === "string") record.currency = params.currency;
+  if (typeof params.coupon === "string") record.coupon = params.coupon;
   const dated = { ...ga4, payload: withinWindow(ga4.payload, now(), log) };
   await Promise.all([
     send(options.ga4, dated, (p) => validateGa4Payload(p, now()), options, record.forwarded),

@@ -17,8 +17,11 @@ export interface StoredRecord {
   record: "conversion" | "entrance" | "skipped";
   /** Order or ticket id (the dedup id on the analytics side). */
   id?: string;
+  /** What was charged (after a voucher code's discount). */
   value?: number;
   currency?: string;
+  /** The voucher code the order redeemed, if any. */
+  coupon?: string;
   reason?: string;
   /** Per destination: delivered, rejected or gave_up, with the attempts made. */
   forwarded: Record<string, { outcome: string; attempts: number; skipped?: string }>;

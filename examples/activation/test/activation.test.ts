@@ -66,7 +66,7 @@ describe("activation example against the mock over HTTP", () => {
     // A purchase through the shop API.
     let bought:
       | {
-          order: { id: string; total: { amount: number } };
+          order: { id: string; total: { amount: number }; subtotal: { amount: number } };
           quicode: string;
           slotStartsAt: string;
           eventId: string;
@@ -91,6 +91,8 @@ describe("activation example against the mock over HTTP", () => {
         body: { firstName: "Lea", lastName: "Rossi", email: "Lea.Rossi@Example.com" },
       });
       await client.shop.setCartPaymentProvider.orThrow({ params: path, body: { paymentProviderId: "card" } });
+      // The buyer's voucher code: 10 % off, what the order is charged and what both conversions report.
+      await client.shop.applyCartVoucher.orThrow({ params: path, body: { code: "WINTER10" } });
       const { data } = await client.shop.checkoutCart.orThrow({
         params: path,
         // What the shop widget passes when its host set analytics.measurementId: the visitor's GA4 ids, read
@@ -118,8 +120,14 @@ describe("activation example against the mock over HTTP", () => {
     };
     expect(purchase.events[0]).toMatchObject({
       name: "purchase",
-      params: { transaction_id: order.id, currency: "CHF", value: order.total.amount / 100 },
+      params: {
+        transaction_id: order.id,
+        currency: "CHF",
+        value: order.total.amount / 100,
+        coupon: "WINTER10",
+      },
     });
+    expect(order.total.amount).toBe(order.subtotal.amount - Math.round(order.subtotal.amount / 10));
     // The browser's visitor and session: the same client_id as the widget's own GA4 events.
     expect(purchase.client_id).toBe(VISITOR.ga4ClientId);
     expect(purchase.events[0]?.params.session_id).toBe(VISITOR.ga4SessionId);
@@ -127,6 +135,7 @@ describe("activation example against the mock over HTTP", () => {
     expect(items?.[0]?.quantity).toBe(2);
     const metaEvent = (meta.bodies[0] as { data: Record<string, unknown>[] }).data[0] ?? {};
     expect(metaEvent).toMatchObject({ event_name: "Purchase", event_id: order.id, action_source: "other" });
+    expect(metaEvent.custom_data).toMatchObject({ value: order.total.amount / 100, coupon: "WINTER10" });
     expect((metaEvent.user_data as { em: string[] }).em).toEqual([sha("lea.rossi@example.com")]);
 
     // The visitor arrives: the mock's clock moves to the slot, the gate scans the ticket.
@@ -171,7 +180,7 @@ describe("activation example against the mock over HTTP", () => {
       ga4: { outcome: "delivered", attempts: 2 },
       meta: { outcome: "delivered", attempts: 1 },
     });
-    expect(stored[0]).toMatchObject({ value: order.total.amount / 100, currency: "CHF" });
+    expect(stored[0]).toMatchObject({ value: order.total.amount / 100, currency: "CHF", coupon: "WINTER10" });
   }, 60_000);
 
   it("dedupes a redelivery by webhook-id, and skips what is not a conversion with a logged reason", async () => {

@@ -288,7 +288,12 @@ describe.each(operations.map((op) => [op.id, op] as const))("%s", (_id, op) => {
   }
 
   it("describes every problem response with the shared Problem schema", () => {
-    const problems = new Set(["#/components/schemas/Problem", "#/components/schemas/ValidationProblem"]);
+    // VoucherProblem is Problem plus the voucher `code` (allOf), like ValidationProblem adds `errors`.
+    const problems = new Set([
+      "#/components/schemas/Problem",
+      "#/components/schemas/ValidationProblem",
+      "#/components/schemas/VoucherProblem",
+    ]);
     const refsIn = (schema: Json | undefined): string[] => {
       if (!isObject(schema)) return [];
       if (typeof schema.$ref === "string") return [schema.$ref];

@@ -62,10 +62,13 @@ describe("example arithmetic", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("total = sum of the line totals, in one currency", () => {
+  it("subtotal = sum of the line totals and total = subtotal − discounts, in one currency", () => {
     const wrong = totals
       .filter(({ value }) => {
         const total = value.total as { amount: number; currency: string };
+        const discounts = (Array.isArray(value.discounts) ? value.discounts : []).filter(isObject);
+        const off = discounts.reduce((acc, d) => acc + (isMoney(d.amount) ? d.amount.amount : 0), 0);
+        if (isMoney(value.subtotal) && value.subtotal.amount - off !== total.amount) return true;
         const items = (value.items as Json[]).filter(isObject);
         const sum = items.reduce(
           (acc, item) => acc + (isMoney(item.lineTotal) ? item.lineTotal.amount : 0),
@@ -74,7 +77,8 @@ describe("example arithmetic", () => {
         const currencies = new Set(
           items.map((item) => (isMoney(item.lineTotal) ? item.lineTotal.currency : "")),
         );
-        return sum !== total.amount || currencies.size !== 1 || !currencies.has(total.currency);
+        const before = isMoney(value.subtotal) ? value.subtotal.amount : total.amount;
+        return sum !== before || currencies.size !== 1 || !currencies.has(total.currency);
       })
       .map(({ where }) => where);
     expect(wrong).toEqual([]);

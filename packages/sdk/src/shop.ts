@@ -24,6 +24,8 @@ import { SDK_VERSION } from "./core/version.ts";
 import { shopOperations, surveyOperations } from "./generated/operations.ts";
 import type { ShopSection, SurveySection } from "./generated/sections.ts";
 
+/** GA4's discounted item prices for an order's voucher discount (the widget's browser `purchase` uses it). */
+export { type DiscountedUnit, type PricedLine, spreadDiscount } from "./conversions/discount.ts";
 export type { SessionTokenGrant, SessionTokenSource, TokenRequest } from "./core/auth.ts";
 export type {
   EntradaErrorKind,

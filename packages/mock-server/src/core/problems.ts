@@ -192,6 +192,56 @@ export const PROBLEMS: Record<string, ProblemSpec> = {
       "The cart is locked and cannot be changed.",
     ),
   },
+  "voucher-unknown": {
+    status: 422,
+    title: t(
+      "Unbekannter Gutscheincode",
+      "Code promo inconnu",
+      "Codice buono sconosciuto",
+      "Unknown voucher code",
+    ),
+    detail: t(
+      "Diesen Gutscheincode gibt es nicht.",
+      "Ce code promo n'existe pas.",
+      "Questo codice buono non esiste.",
+      "There is no such voucher code.",
+    ),
+  },
+  "voucher-expired": {
+    status: 422,
+    title: t("Gutschein abgelaufen", "Code promo expiré", "Buono scaduto", "Voucher expired"),
+    detail: t(
+      "Der Gutscheincode ist nicht mehr (oder noch nicht) gültig.",
+      "Le code promo n'est plus (ou pas encore) valable.",
+      "Il codice buono non è più (o non ancora) valido.",
+      "The voucher code is no longer (or not yet) valid.",
+    ),
+  },
+  "voucher-not-applicable": {
+    status: 422,
+    title: t(
+      "Gutschein gilt nicht für diese Artikel",
+      "Code promo non valable pour ces articles",
+      "Buono non valido per questi articoli",
+      "Voucher not valid for these articles",
+    ),
+    detail: t(
+      "Der Gutscheincode gilt für keinen Artikel in diesem Warenkorb.",
+      "Le code promo ne s'applique à aucun article de ce panier.",
+      "Il codice buono non vale per nessun articolo di questo carrello.",
+      "The voucher code is not valid for any article in this cart.",
+    ),
+  },
+  "voucher-used-up": {
+    status: 409,
+    title: t("Gutschein aufgebraucht", "Code promo épuisé", "Buono esaurito", "Voucher used up"),
+    detail: t(
+      "Der Gutscheincode wurde so oft eingelöst, wie er darf.",
+      "Le code promo a été utilisé autant de fois que permis.",
+      "Il codice buono è stato usato tutte le volte consentite.",
+      "The voucher code has been used as often as it may be.",
+    ),
+  },
   "cart-not-ready": {
     status: 409,
     title: t(

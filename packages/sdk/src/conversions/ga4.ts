@@ -1,4 +1,5 @@
 import type { WebhookEventOf } from "../webhooks/events.ts";
+import { spreadDiscount } from "./discount.ts";
 import { at, currency, instant, int, list, majorUnits, optionalStr, str } from "./fields.ts";
 import { GA4_LIMITS } from "./ga4-rules.ts";
 import { type ConversionResult, guarded, SkipConversion } from "./result.ts";
@@ -8,7 +9,10 @@ export interface Ga4Item {
   item_id: string;
   item_name: string;
   item_variant?: string;
+  /** The unit price actually charged (after the order's voucher discount, see `spreadDiscount`). */
   price: number;
+  /** The unit discount, when the order redeemed a voucher code. */
+  discount?: number;
   quantity: number;
 }
 
@@ -97,6 +101,30 @@ function clip(value: string, max: number, what: string, warnings: string[]): str
   return value.slice(0, max);
 }
 
+/**
+ * The order's voucher code and each line's charged unit price and unit discount (minor units). An order without
+ * `discounts` (or from before vouchers) has list prices and no coupon.
+ */
+function discounted(event: WebhookEventOf<"cart.completed">, count: number, code: string) {
+  const lines = Array.from({ length: count }, (_, i) => ({
+    unit: int(event, `/data/order/items/${i}/unitPrice/amount`, 0),
+    quantity: int(event, `/data/order/items/${i}/quantity`, 1),
+  }));
+  const discounts = at(event, "/data/order/discounts");
+  const first = Array.isArray(discounts) && discounts.length > 0 ? "/data/order/discounts/0" : undefined;
+  if (!first) return { coupon: undefined, units: spreadDiscount(lines, 0) };
+  if (currency(event, `${first}/amount/currency`) !== code)
+    throw new SkipConversion(
+      "invalid_field",
+      `${first}/amount is not in ${code}`,
+      `${first}/amount/currency`,
+    );
+  return {
+    coupon: str(event, `${first}/code`),
+    units: spreadDiscount(lines, int(event, `${first}/amount/amount`, 0)),
+  };
+}
+
 function purchase(event: WebhookEventOf<"cart.completed">, options: Ga4Options, warnings: string[]) {
   const orderId = str(event, "/data/order/id");
   const code = currency(event, "/data/order/total/currency");
@@ -106,6 +134,7 @@ function purchase(event: WebhookEventOf<"cart.completed">, options: Ga4Options, 
   if (lines.length === 0)
     throw new SkipConversion("invalid_field", "/data/order/items is empty", "/data/order/items");
   const max = GA4_LIMITS.paramValueLength;
+  const { coupon, units } = discounted(event, lines.length, code);
   let items: Ga4Item[] = lines.map((_, i) => {
     const base = `/data/order/items/${i}`;
     const unitCurrency = currency(event, `${base}/unitPrice/currency`);
@@ -120,7 +149,8 @@ function purchase(event: WebhookEventOf<"cart.completed">, options: Ga4Options, 
       item_id: clip(str(event, `${base}/articleId`), max, "item_id", warnings),
       item_name: clip(str(event, `${base}/name`), max, "item_name", warnings),
       ...(variant ? { item_variant: clip(variant, max, "item_variant", warnings) } : {}),
-      price: majorUnits(int(event, `${base}/unitPrice/amount`, 0), code),
+      price: majorUnits(units[i]?.price ?? 0, code),
+      ...(units[i]?.discount ? { discount: majorUnits(units[i]?.discount ?? 0, code) } : {}),
       quantity: int(event, `${base}/quantity`, 1),
     };
   });
@@ -143,6 +173,8 @@ function purchase(event: WebhookEventOf<"cart.completed">, options: Ga4Options, 
           transaction_id: clip(orderId, max, "transaction_id", warnings),
           currency: code,
           value: majorUnits(total, code),
+          // The voucher code the order redeemed; `value` and the item prices are what was charged.
+          ...(coupon ? { coupon: clip(coupon, max, "coupon", warnings) } : {}),
           items,
           // GA4 MP: `session_id` (a string) in the event's params attributes it to that session.
           ...(visitor.sessionId ? { session_id: visitor.sessionId } : {}),

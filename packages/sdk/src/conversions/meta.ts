@@ -1,5 +1,5 @@
 import type { WebhookEventOf } from "../webhooks/events.ts";
-import { at, currency, instant, int, list, majorUnits, str } from "./fields.ts";
+import { at, currency, instant, int, list, majorUnits, optionalStr, str } from "./fields.ts";
 import { normalizeEmail, normalizeName, normalizePhone, sha256Hex } from "./hash.ts";
 import { type ConversionResult, guarded, SkipConversion } from "./result.ts";
 
@@ -45,6 +45,8 @@ export interface MetaServerEvent {
     contents: { id: string; quantity: number; item_price: number }[];
     content_type: "product";
     num_items: number;
+    /** The voucher code the order redeemed (a custom property). */
+    coupon?: string;
   };
 }
 
@@ -95,6 +97,7 @@ async function purchase(
   const lines = list(event, "/data/order/items");
   if (lines.length === 0)
     throw new SkipConversion("invalid_field", "/data/order/items is empty", "/data/order/items");
+  const coupon = optionalStr(event, "/data/order/discounts/0/code");
   const contents = lines.map((_, i) => ({
     id: str(event, `/data/order/items/${i}/articleId`),
     quantity: int(event, `/data/order/items/${i}/quantity`, 1),
@@ -137,6 +140,9 @@ async function purchase(
       contents,
       content_type: "product",
       num_items: contents.reduce((n, c) => n + c.quantity, 0),
+      // The voucher code the order redeemed (a custom property: Meta has no standard one); `value` is the charged
+      // total, as the browser pixel's.
+      ...(coupon ? { coupon } : {}),
     },
   };
   if (options.eventSourceUrl) server.event_source_url = options.eventSourceUrl;

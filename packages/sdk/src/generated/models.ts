@@ -58,6 +58,10 @@ export interface CartItem extends Schema<"CartItem"> {}
 export type SurveyAnswer = Schema<"SurveyAnswer">;
 /** The buyer attached to a cart. */
 export interface Customer extends Schema<"Customer"> {}
+/** A voucher (promo) code as the buyer types it, 1–64 letters, digits, `-` and `_`, starting with a letter or digit; matched case-insensitively and shown upper-case. Anything else (spaces, control characters, longer) is a `400 validation-error` with the pointer `/body/code`. */
+export type VoucherCode = Schema<"VoucherCode">;
+/** One discount line: the voucher code, what kind of discount it gives, its localized name ("10 % off", "One free child ticket") and the amount taken off (positive, in the cart's currency; 0 while no item qualifies). */
+export interface Discount extends Schema<"Discount"> {}
 export type OrderId = Schema<"OrderId">;
 /** A cart. `open` carts take changes; checkout locks the cart (`locked`), a successful payment completes */
 export interface Cart extends Schema<"Cart"> {}
@@ -66,6 +70,9 @@ export interface AddCartItemByArticleSlug extends Schema<"AddCartItemByArticleSl
 /** Add an article by id or by slug (the service description allows both) for one slot. */
 export type AddCartItemRequest = AddCartItemByArticleId | AddCartItemByArticleSlug;
 export interface UpdateCartItemRequest extends Schema<"UpdateCartItemRequest"> {}
+export interface ApplyVoucherRequest extends Schema<"ApplyVoucherRequest"> {}
+/** A problem about a voucher code, with the code it is about (normalized, upper-case). */
+export interface VoucherProblem extends Schema<"VoucherProblem"> {}
 export interface PaymentProviderList extends Schema<"PaymentProviderList"> {}
 export interface SetPaymentProviderRequest extends Schema<"SetPaymentProviderRequest"> {}
 /** The visitor's web-analytics identifiers for this purchase, handed over by the shop front end so that a */
@@ -208,6 +215,8 @@ export interface TicketDownloadedEvent extends Schema<"TicketDownloadedEvent"> {
 export interface WebhookScan extends Schema<"WebhookScan"> {}
 /** A ticket was admitted for the first time (its first `entrance.admitted`). */
 export interface TicketUsedEvent extends Schema<"TicketUsedEvent"> {}
+/** A discount line (the cart's voucher code), as `Discount` in the shop API. */
+export interface WebhookDiscount extends Schema<"WebhookDiscount"> {}
 /** Snapshot of a cart when the event happened. */
 export interface WebhookCart extends Schema<"WebhookCart"> {}
 /** A cart was created (a replayed creation with the same `Idempotency-Key` sends nothing). */

@@ -25,6 +25,8 @@ export const shopOperations =
   "removeCartItem DELETE /cart/{id}/items/{itemId}|" +
   "updateCartItem PATCH /cart/{id}/items/{itemId}|" +
   "setCartCustomer PUT /cart/{id}/customer|" +
+  "applyCartVoucher PUT /cart/{id}/voucher|" +
+  "removeCartVoucher DELETE /cart/{id}/voucher|" +
   "listCartPaymentProviders GET /cart/{id}/payment-providers|" +
   "setCartPaymentProvider PUT /cart/{id}/payment-provider|" +
   "checkoutCart POST /cart/{id}/checkout|" +
@@ -131,6 +133,8 @@ export const operationTable = {
     "removeCartItem DELETE /cart/{id}/items/{itemId}|" +
     "updateCartItem PATCH /cart/{id}/items/{itemId}|" +
     "setCartCustomer PUT /cart/{id}/customer|" +
+    "applyCartVoucher PUT /cart/{id}/voucher|" +
+    "removeCartVoucher DELETE /cart/{id}/voucher|" +
     "listCartPaymentProviders GET /cart/{id}/payment-providers|" +
     "setCartPaymentProvider PUT /cart/{id}/payment-provider|" +
     "checkoutCart POST /cart/{id}/checkout|" +

@@ -231,6 +231,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shop/v1/cart/{id}/voucher": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Apply a voucher code to a cart
+         * @description Applies a voucher (promo) code to an open cart (our design; the service description names no discounts). A cart
+         *     holds at most one code: applying another replaces it. The cart answers with a discount line in `discounts` and a
+         *     `total` that is `subtotal` minus the discount, recomputed after every later item change.
+         *
+         *     A code with limited uses is **held** by the cart like its seats: the use is taken here and released when the
+         *     cart's hold (`holdExpiresAt`) lapses, the cart expires or is dropped, the code is removed or replaced; checkout
+         *     takes a lapsed use again if one is free (else `409 voucher-used-up`) and redeems it. Codes are checked and uses
+         *     taken atomically, so a code with N uses is applied by at most N carts at once, however many try.
+         *
+         *     Idempotent: applying the code the cart already holds changes nothing and takes no second use; a retry with the
+         *     same `Idempotency-Key` replays the first answer. Refusals (`voucher-unknown`, `voucher-expired`,
+         *     `voucher-not-applicable`: 422; `voucher-used-up`: 409) leave the cart unchanged; a malformed code (control
+         *     characters, spaces, longer than 64) is a `400 validation-error` with the pointer `/body/code`.
+         */
+        put: operations["applyCartVoucher"];
+        post?: never;
+        /**
+         * Remove the voucher code from a cart
+         * @description Removes the cart's voucher code and its discount line, and gives a held use back (our design). Idempotent: a cart without a code answers unchanged.
+         */
+        delete: operations["removeCartVoucher"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shop/v1/cart/{id}/payment-providers": {
         parameters: {
             query?: never;
@@ -2154,6 +2190,19 @@ export interface components {
                 [key: string]: components["schemas"]["SurveyAnswer"];
             };
         };
+        /** @description A voucher (promo) code as the buyer types it, 1–64 letters, digits, `-` and `_`, starting with a letter or digit; matched case-insensitively and shown upper-case. Anything else (spaces, control characters, longer) is a `400 validation-error` with the pointer `/body/code`. */
+        VoucherCode: string;
+        /** @description One discount line: the voucher code, what kind of discount it gives, its localized name ("10 % off", "One free child ticket") and the amount taken off (positive, in the cart's currency; 0 while no item qualifies). */
+        Discount: {
+            code: components["schemas"]["VoucherCode"];
+            /**
+             * @description `percentage`: a share of the qualifying lines; `fixed-amount`: a sum off the qualifying lines (at most their total); `free-ticket`: one unit of the cheapest qualifying article free.
+             * @enum {string}
+             */
+            kind: "percentage" | "fixed-amount" | "free-ticket";
+            name: string;
+            amount: components["schemas"]["Money"];
+        };
         OrderId: string;
         /**
          * @description A cart. `open` carts take changes; checkout locks the cart (`locked`), a successful payment completes
@@ -2167,6 +2216,11 @@ export interface components {
             items: components["schemas"]["CartItem"][];
             customer: components["schemas"]["Customer"] | null;
             paymentProviderId: components["schemas"]["PaymentProviderId"] | null;
+            /** @description The sum of the items' `lineTotal`, before discounts. */
+            subtotal: components["schemas"]["Money"];
+            /** @description The discount lines: one per applied voucher code (`applyCartVoucher`; at most one code per cart), recomputed after every item change. Empty without a code. */
+            discounts: components["schemas"]["Discount"][];
+            /** @description What the checkout charges — `subtotal` minus the `discounts`' amounts, never below 0. */
             total: components["schemas"]["Money"];
             /**
              * Format: date-time
@@ -2193,6 +2247,13 @@ export interface components {
         AddCartItemRequest: components["schemas"]["AddCartItemByArticleId"] | components["schemas"]["AddCartItemByArticleSlug"];
         UpdateCartItemRequest: {
             quantity: number;
+        };
+        ApplyVoucherRequest: {
+            code: components["schemas"]["VoucherCode"];
+        };
+        /** @description A problem about a voucher code, with the code it is about (normalized, upper-case). */
+        VoucherProblem: components["schemas"]["Problem"] & {
+            code?: string;
         };
         PaymentProviderList: {
             items: components["schemas"]["PaymentProvider"][];
@@ -2263,6 +2324,11 @@ export interface components {
             status: "paid";
             customer: components["schemas"]["Customer"];
             items: components["schemas"]["CartItem"][];
+            /** @description The sum of the items' `lineTotal`, before discounts. */
+            subtotal: components["schemas"]["Money"];
+            /** @description The discount lines of the paid cart (the voucher code redeemed by this order). */
+            discounts: components["schemas"]["Discount"][];
+            /** @description What was charged — `subtotal` minus the `discounts`. */
             total: components["schemas"]["Money"];
             /** Format: date-time */
             createdAt: string;
@@ -3114,6 +3180,15 @@ export interface components {
                 scan: components["schemas"]["WebhookScan"];
             };
         };
+        /** @description A discount line (the cart's voucher code), as `Discount` in the shop API. */
+        WebhookDiscount: {
+            code: string;
+            /** @enum {string} */
+            kind: "percentage" | "fixed-amount" | "free-ticket";
+            /** @description Localized name of the discount (culture of the subscription). */
+            name: string;
+            amount: components["schemas"]["Money"];
+        };
         /** @description Snapshot of a cart when the event happened. */
         WebhookCart: {
             id: string;
@@ -3122,6 +3197,10 @@ export interface components {
             currency: string;
             /** @description Sum of the item quantities. */
             itemCount: number;
+            /** @description Sum of the line totals, before discounts. */
+            subtotal: components["schemas"]["Money"];
+            discounts: components["schemas"]["WebhookDiscount"][];
+            /** @description `subtotal` minus the discounts: what the checkout charges. */
             total: components["schemas"]["Money"];
             /** Format: email */
             customerEmail: string | null;
@@ -3277,6 +3356,11 @@ export interface components {
                 order: {
                     id: string;
                     paymentId: string;
+                    /** @description Sum of the line totals, before discounts. */
+                    subtotal: components["schemas"]["Money"];
+                    /** @description The voucher code the order redeemed, with its amount (GA4 `coupon`; `total` is the discounted `value`). */
+                    discounts: components["schemas"]["WebhookDiscount"][];
+                    /** @description What was charged (`subtotal` minus the discounts). */
                     total: components["schemas"]["Money"];
                     customer: {
                         firstName: string;
@@ -3976,6 +4060,44 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description The code cannot be applied now: `voucher-used-up` (every use is redeemed or held by another open cart; a held
+         *     use comes back when that cart's hold lapses), `cart-locked`, `conflict` (the cart is paid or expired), or
+         *     `idempotency-key-in-use`.
+         */
+        VoucherConflict: {
+            headers: {
+                "X-Log-Id": components["headers"]["X-Log-Id"];
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["VoucherProblem"];
+            };
+        };
+        /**
+         * @description The code is refused (the cart is unchanged): `voucher-unknown` (no such code), `voucher-expired` (outside its
+         *     validity period), `voucher-not-applicable` (no item of the cart qualifies, or not in the cart's currency), or
+         *     `idempotency-key-reused`. The problem carries `code`, the code as normalized (upper-case).
+         */
+        VoucherRefused: {
+            headers: {
+                "X-Log-Id": components["headers"]["X-Log-Id"];
+                "Content-Language": components["headers"]["Content-Language"];
+                Vary: components["headers"]["Vary"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["VoucherProblem"];
+            };
+        };
         /** @description The payment was declined (`payment-declined`). The cart is unlocked again and keeps its items. */
         PaymentRequired: {
             headers: {
@@ -4003,7 +4125,8 @@ export interface components {
         };
         /**
          * @description Checkout is not possible: `cart-not-ready` (no items, customer or payment provider), `cart-locked`,
-         *     `hold-expired`, `sold-out`, or `idempotency-key-in-use`.
+         *     `hold-expired`, `sold-out`, `voucher-used-up` (the cart's hold on its voucher code lapsed and the code's last
+         *     use went to another cart meanwhile: remove the code or try another), or `idempotency-key-in-use`.
          */
         CheckoutConflict: {
             headers: {
@@ -5132,6 +5255,11 @@ export interface operations {
                      *       "items": [],
                      *       "customer": null,
                      *       "paymentProviderId": null,
+                     *       "subtotal": {
+                     *         "amount": 0,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "discounts": [],
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "CHF"
@@ -5222,6 +5350,11 @@ export interface operations {
                      *       ],
                      *       "customer": null,
                      *       "paymentProviderId": null,
+                     *       "subtotal": {
+                     *         "amount": 9000,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "discounts": [],
                      *       "total": {
                      *         "amount": 9000,
                      *         "currency": "CHF"
@@ -5326,6 +5459,11 @@ export interface operations {
                      *       ],
                      *       "customer": null,
                      *       "paymentProviderId": null,
+                     *       "subtotal": {
+                     *         "amount": 9000,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "discounts": [],
                      *       "total": {
                      *         "amount": 9000,
                      *         "currency": "CHF"
@@ -5417,6 +5555,11 @@ export interface operations {
                      *       "items": [],
                      *       "customer": null,
                      *       "paymentProviderId": null,
+                     *       "subtotal": {
+                     *         "amount": 0,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "discounts": [],
                      *       "total": {
                      *         "amount": 0,
                      *         "currency": "CHF"
@@ -5533,6 +5676,11 @@ export interface operations {
                      *       ],
                      *       "customer": null,
                      *       "paymentProviderId": null,
+                     *       "subtotal": {
+                     *         "amount": 13500,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "discounts": [],
                      *       "total": {
                      *         "amount": 13500,
                      *         "currency": "CHF"
@@ -5662,6 +5810,11 @@ export interface operations {
                      *         }
                      *       },
                      *       "paymentProviderId": null,
+                     *       "subtotal": {
+                     *         "amount": 9000,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "discounts": [],
                      *       "total": {
                      *         "amount": 9000,
                      *         "currency": "CHF"
@@ -5683,6 +5836,241 @@ export interface operations {
             409: components["responses"]["CartConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    applyCartVoucher: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Cart id (the `{id}` of the service description's checkout path).
+                 * @example crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W
+                 */
+                id: components["parameters"]["CartId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "WINTER10"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApplyVoucherRequest"];
+            };
+        };
+        responses: {
+            /** @description The cart with the code's discount line. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W",
+                     *       "status": "open",
+                     *       "currency": "CHF",
+                     *       "items": [
+                     *         {
+                     *           "id": "itm_01JD3ZA2B3C4D5E6F7G8H9J0K1",
+                     *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
+                     *           "articleSlug": "adult",
+                     *           "eventId": "evt_01JD3Y5V7W9X1Y3Z5A7B9C1D3E",
+                     *           "slotId": "slt_01JD3Y6F8G0H2J4K6M8N0P2Q4R",
+                     *           "name": "Jazz Night at Kaufleuten – Adult",
+                     *           "quantity": 2,
+                     *           "unitPrice": {
+                     *             "amount": 4500,
+                     *             "currency": "CHF"
+                     *           },
+                     *           "lineTotal": {
+                     *             "amount": 9000,
+                     *             "currency": "CHF"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "customer": null,
+                     *       "paymentProviderId": null,
+                     *       "subtotal": {
+                     *         "amount": 9000,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "discounts": [
+                     *         {
+                     *           "code": "WINTER10",
+                     *           "kind": "percentage",
+                     *           "name": "10 % off",
+                     *           "amount": {
+                     *             "amount": 900,
+                     *             "currency": "CHF"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "total": {
+                     *         "amount": 8100,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "holdExpiresAt": "2026-11-22T10:12:05Z",
+                     *       "orderId": null,
+                     *       "createdAt": "2026-11-22T10:00:00Z",
+                     *       "updatedAt": "2026-11-22T10:02:05Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["VoucherConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["VoucherRefused"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    removeCartVoucher: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Culture for every textual field of the response, from the event list through checkout, tickets and
+                 *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
+                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
+                 *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
+                 *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
+                 *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
+                 *     culture unless it is excluded with `q=0`.
+                 * @example en-GB, de-CH;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description Accepted on every write (service description, 4.1). Repeating a write with the same key returns the
+                 *     original response and the original log id; repeating cart creation yields the same cart.
+                 *     Our design (draft-ietf-httpapi-idempotency-key-header): at most 255 characters, a bare token or a
+                 *     quoted sf-string; keys are scoped to client, method and path and bound to the request body; a replay
+                 *     carries `Idempotent-Replayed: true`; the same key with another body is a 422
+                 *     `idempotency-key-reused`, the same key while the first request is running is a 409
+                 *     `idempotency-key-in-use`; keys are kept for 24 hours. Requests rejected before execution
+                 *     (authentication, validation, rate limit) are not stored.
+                 * @example 8e0f6a3c-5d1b-4c2e-9f7a-1b2c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Cart id (the `{id}` of the service description's checkout path).
+                 * @example crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W
+                 */
+                id: components["parameters"]["CartId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cart without a discount. */
+            200: {
+                headers: {
+                    "X-Log-Id": components["headers"]["X-Log-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W",
+                     *       "status": "open",
+                     *       "currency": "CHF",
+                     *       "items": [
+                     *         {
+                     *           "id": "itm_01JD3ZA2B3C4D5E6F7G8H9J0K1",
+                     *           "articleId": "art_01JD3Y7A1B2C3D4E5F6G7H8J9K",
+                     *           "articleSlug": "adult",
+                     *           "eventId": "evt_01JD3Y5V7W9X1Y3Z5A7B9C1D3E",
+                     *           "slotId": "slt_01JD3Y6F8G0H2J4K6M8N0P2Q4R",
+                     *           "name": "Jazz Night at Kaufleuten – Adult",
+                     *           "quantity": 2,
+                     *           "unitPrice": {
+                     *             "amount": 4500,
+                     *             "currency": "CHF"
+                     *           },
+                     *           "lineTotal": {
+                     *             "amount": 9000,
+                     *             "currency": "CHF"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "customer": null,
+                     *       "paymentProviderId": null,
+                     *       "subtotal": {
+                     *         "amount": 9000,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "discounts": [],
+                     *       "total": {
+                     *         "amount": 9000,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "holdExpiresAt": "2026-11-22T10:12:30Z",
+                     *       "orderId": null,
+                     *       "createdAt": "2026-11-22T10:00:00Z",
+                     *       "updatedAt": "2026-11-22T10:02:30Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["CartConflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -5851,6 +6239,11 @@ export interface operations {
                      *         }
                      *       },
                      *       "paymentProviderId": "card",
+                     *       "subtotal": {
+                     *         "amount": 9000,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "discounts": [],
                      *       "total": {
                      *         "amount": 9000,
                      *         "currency": "CHF"
@@ -5969,6 +6362,11 @@ export interface operations {
                      *             }
                      *           }
                      *         ],
+                     *         "subtotal": {
+                     *           "amount": 9000,
+                     *           "currency": "CHF"
+                     *         },
+                     *         "discounts": [],
                      *         "total": {
                      *           "amount": 9000,
                      *           "currency": "CHF"
@@ -6174,6 +6572,11 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
+                     *       "subtotal": {
+                     *         "amount": 9000,
+                     *         "currency": "CHF"
+                     *       },
+                     *       "discounts": [],
                      *       "total": {
                      *         "amount": 9000,
                      *         "currency": "CHF"

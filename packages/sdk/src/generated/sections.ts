@@ -82,6 +82,18 @@ export interface ShopSection {
    */
   readonly setCartCustomer: Operation<operations["setCartCustomer"], Cart, OperationProblems["setCartCustomer"]>;
   /**
+   * Apply a voucher code to a cart.
+   *
+   * `PUT /shop/v1/cart/{id}/voucher`
+   */
+  readonly applyCartVoucher: Operation<operations["applyCartVoucher"], Cart, OperationProblems["applyCartVoucher"]>;
+  /**
+   * Remove the voucher code from a cart.
+   *
+   * `DELETE /shop/v1/cart/{id}/voucher`
+   */
+  readonly removeCartVoucher: Operation<operations["removeCartVoucher"], Cart, OperationProblems["removeCartVoucher"]>;
+  /**
    * List the payment providers available for a cart.
    *
    * `GET /shop/v1/cart/{id}/payment-providers`

@@ -5,11 +5,15 @@ import { describe, expect, it } from "vitest";
 import { ga4IdsFromCookies } from "../../../shop-widget/src/core/analytics-ga4-ids.ts";
 // The shop widget's own money → GA4 value rule, so the test compares against the browser side, not a copy.
 import { moneyValue } from "../../../shop-widget/src/core/format.ts";
+// The widget's browser `purchase` of a paid order: compared with the server's, built from the same order.
+import { purchaseParams } from "../../../shop-widget/src/core/purchase-analytics.ts";
 import {
   GA4_LIMITS,
+  type Ga4Item,
   ga4FromWebhook,
   metaFromWebhook,
   normalizePhone,
+  spreadDiscount,
   validateGa4Payload,
   validateMetaPayload,
 } from "../../src/conversions/index.ts";
@@ -305,6 +309,93 @@ describe("Meta Conversions API", () => {
       "data[0]: Purchase needs custom_data.value (a number)",
       "data[0]: Purchase needs custom_data.currency (ISO 4217)",
     ]);
+  });
+});
+
+/** The contract's purchase with a voucher: two lines (2 × 45.00 and 1 × 20.00), FIVEOFF-style 11.00 off. */
+function discountedPurchase() {
+  const event = structuredClone(purchase);
+  const order = event.data.order;
+  const second = {
+    ...structuredClone(order.items[0]),
+    id: "itm_2",
+    articleId: "art_child",
+  } as (typeof order.items)[0];
+  second.quantity = 1;
+  second.unitPrice = { amount: 2000, currency: "CHF" };
+  second.lineTotal = { amount: 2000, currency: "CHF" };
+  order.items.push(second);
+  order.subtotal = { amount: 11000, currency: "CHF" };
+  order.discounts = [
+    { code: "WINTER10", kind: "percentage", name: "10 % off", amount: { amount: 1100, currency: "CHF" } },
+  ];
+  order.total = { amount: 9900, currency: "CHF" };
+  return event;
+}
+
+describe("a purchase with a voucher code", () => {
+  it("spreads an order discount over the lines so the shares add up exactly", () => {
+    expect(
+      spreadDiscount(
+        [
+          { unit: 4500, quantity: 2 },
+          { unit: 2000, quantity: 1 },
+        ],
+        1100,
+      ),
+    ).toEqual([
+      { price: 4050, discount: 450 },
+      { price: 1800, discount: 200 },
+    ]);
+    const lines = [
+      { unit: 1000, quantity: 3 },
+      { unit: 1000, quantity: 3 },
+      { unit: 999, quantity: 1 },
+    ];
+    const units = spreadDiscount(lines, 1001);
+    const charged = units.reduce((sum, u, i) => sum + u.price * (lines[i]?.quantity ?? 0), 0);
+    expect(charged).toBeCloseTo(6999 - 1001, 6);
+    expect(spreadDiscount(lines, 0).map((u) => u.price)).toEqual([1000, 1000, 999]);
+    // Never more than the lines are worth.
+    expect(spreadDiscount([{ unit: 500, quantity: 1 }], 900)).toEqual([{ price: 0, discount: 500 }]);
+  });
+
+  it("GA4: coupon, the charged value and discounted item prices that add up to it", async () => {
+    const r = await ga4FromWebhook(discountedPurchase(), { clientId: "1234567890.1764583452" });
+    if (!r.ok) throw new Error(r.reason);
+    const params = r.payload.events[0]?.params ?? {};
+    const items = params.items as Ga4Item[];
+    expect(params.coupon).toBe("WINTER10");
+    expect(params.value).toBe(99);
+    expect(items.map((i) => [i.price, i.discount])).toEqual([
+      [40.5, 4.5],
+      [18, 2],
+    ]);
+    expect(items.reduce((sum, i) => sum + i.price * i.quantity, 0)).toBeCloseTo(99, 6);
+    expect(validateGa4Payload(r.payload, orderTime)).toEqual([]);
+  });
+
+  it("the browser's purchase (the widget) and the server's carry the same coupon, value and items", async () => {
+    const event = discountedPurchase();
+    const r = await ga4FromWebhook(event, { clientId: "1234567890.1764583452" });
+    if (!r.ok) throw new Error(r.reason);
+    // The order as the API answers it (GET /orders/{id}) carries what cart.completed carries.
+    const browser = purchaseParams(event.data.order as unknown as Parameters<typeof purchaseParams>[0]);
+    expect(r.payload.events[0]?.params).toEqual(browser);
+    expect(browser.coupon).toBe("WINTER10");
+  });
+
+  it("Meta: the charged value and the code in custom_data", async () => {
+    const r = await metaFromWebhook(discountedPurchase(), { actionSource: "system_generated" });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.payload.data[0]?.custom_data).toMatchObject({ currency: "CHF", value: 99, coupon: "WINTER10" });
+    expect(validateMetaPayload(r.payload, orderTime)).toEqual([]);
+  });
+
+  it("an order without discounts has no coupon and list prices", async () => {
+    const r = await ga4FromWebhook(purchase, { clientId: "1234567890.1764583452" });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.payload.events[0]?.params).not.toHaveProperty("coupon");
   });
 });
 

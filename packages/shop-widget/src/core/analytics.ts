@@ -7,6 +7,8 @@ export interface AnalyticsItem {
   item_category?: string;
   item_variant?: string;
   price?: number;
+  /** The unit discount (a voucher code's share), when `price` is discounted. */
+  discount?: number;
   quantity?: number;
   index?: number;
 }
@@ -27,6 +29,8 @@ export interface AnalyticsParams {
   currency?: string;
   value?: number;
   transaction_id?: string;
+  /** The voucher code of the cart or order. */
+  coupon?: string;
   item_list_id?: string;
   item_list_name?: string;
   payment_type?: string;

@@ -8,6 +8,10 @@ export type ShopErrorKind =
   | "cart-locked"
   | "cart-not-ready"
   | "payment-declined"
+  | "voucher-unknown"
+  | "voucher-expired"
+  | "voucher-not-applicable"
+  | "voucher-used-up"
   | "validation-error"
   | "not-found"
   | "rate-limited"
@@ -29,6 +33,10 @@ const KNOWN = new Set<string>([
   "cart-locked",
   "cart-not-ready",
   "payment-declined",
+  "voucher-unknown",
+  "voucher-expired",
+  "voucher-not-applicable",
+  "voucher-used-up",
   "validation-error",
   "not-found",
   "rate-limited",

@@ -91,6 +91,10 @@ export function createSdkShopApi(client: SdkShopClient): ShopApi {
       run(shop.removeCartItem.orThrow({ params: { path: { id, itemId } }, ...opts(o) })),
     setCartCustomer: (id, customer, o) =>
       run(shop.setCartCustomer.orThrow({ params: { path: { id } }, body: customer, ...opts(o) })),
+    applyCartVoucher: (id, code, o) =>
+      run(shop.applyCartVoucher.orThrow({ params: { path: { id } }, body: { code }, ...opts(o) })),
+    removeCartVoucher: (id, o) =>
+      run(shop.removeCartVoucher.orThrow({ params: { path: { id } }, ...opts(o) })),
     listCartPaymentProviders: async (id, o) =>
       (await run(shop.listCartPaymentProviders.orThrow({ params: { path: { id } }, ...opts(o) }))).items,
     setCartPaymentProvider: (id, paymentProviderId, o) =>

@@ -39,6 +39,10 @@ export interface ShopApi {
   updateCartItem(cartId: string, itemId: string, quantity: number, options: CallOptions): Promise<Cart>;
   removeCartItem(cartId: string, itemId: string, options: CallOptions): Promise<Cart>;
   setCartCustomer(cartId: string, customer: Customer, options: CallOptions): Promise<Cart>;
+  /** Applies a voucher code (idempotent: the same code again changes nothing). */
+  applyCartVoucher(cartId: string, code: string, options: CallOptions): Promise<Cart>;
+  /** Removes the cart's voucher code (idempotent). */
+  removeCartVoucher(cartId: string, options: CallOptions): Promise<Cart>;
   listCartPaymentProviders(cartId: string, options: CallOptions): Promise<PaymentProvider[]>;
   setCartPaymentProvider(cartId: string, paymentProviderId: string, options: CallOptions): Promise<Cart>;
   checkoutCart(cartId: string, body: CheckoutRequest, options: CallOptions): Promise<CheckoutResult>;

@@ -1,6 +1,7 @@
 import type { Step } from "../config";
 import type { AnalyticsItem } from "../core/analytics";
 import { moneyValue } from "../core/format";
+import { purchaseParams } from "../core/purchase-analytics";
 import { cartRef } from "../core/resume";
 import { clearResume, purchasedSet } from "../core/resume-store";
 import type { Cart, CartItem, Order } from "../core/types";
@@ -60,6 +61,7 @@ export function trackEntered(ctx: JourneyContext, step: Step): void {
   const params = {
     currency: cart.total.currency,
     value: moneyValue(cart.total),
+    ...(cart.discounts[0] ? { coupon: cart.discounts[0].code } : {}),
     items: cartAnalyticsItems(cart.items),
   };
   if (step === "cart") track(ctx, "view_cart", params);
@@ -76,12 +78,7 @@ export function finish(ctx: JourneyContext, order: Order): void {
   // Persisted per instance: a reload, a second mount or a StrictMode re-run never completes it twice.
   const completed = purchasedSet(controller.instanceId);
   if (!completed.has(order.id)) {
-    track(ctx, "purchase", {
-      transaction_id: order.id,
-      currency: order.total.currency,
-      value: moneyValue(order.total),
-      items: cartAnalyticsItems(order.items),
-    });
+    track(ctx, "purchase", purchaseParams(order));
     completed.add(order.id);
     controller.notify("checkoutcomplete", order);
     controller.notify("cartchange", null);

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, type QueryClient, useQuery } from "@tanstack/react-query";
 import type { Locale } from "../config";
 import type { Cart, EventFilters } from "../core/types";
 import { useShop } from "./context";
@@ -52,4 +52,15 @@ export function useCart(id: string | undefined) {
     staleTime: 5_000,
     placeholderData: (previous) => (previous?.id === id ? previous : undefined),
   });
+}
+
+/**
+ * A cart a write answered, into the cache: this culture's copy is replaced, other cultures' copies are dropped
+ * (outdated now; they refetch when their language comes back).
+ */
+export function putCart(queryClient: QueryClient, locale: Locale, cart: Cart): void {
+  queryClient.removeQueries({
+    predicate: (q) => q.queryKey[2] === "cart" && q.queryKey[3] === cart.id && q.queryKey[1] !== locale,
+  });
+  queryClient.setQueryData(keys.cart(locale, cart.id), cart);
 }

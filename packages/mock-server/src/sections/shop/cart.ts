@@ -7,6 +7,7 @@ import { availableSeats, reacquire, refreshHold, releaseItem, takeSeats } from "
 import { trackCart } from "./retention.ts";
 import type { ArticleRecord, CartRecord, ItemRecord, ShopState } from "./state.ts";
 import { cartTotal, cartView } from "./views.ts";
+import { releaseUse } from "./vouchers.ts";
 
 function touch(cart: CartRecord, now: number): void {
   cart.updatedAt = now;
@@ -274,7 +275,11 @@ export function removeCartItem(ctx: ContextOf<"removeCartItem">): ResultOf<"remo
   const item = findItem(ctx, cart);
   releaseItem(state, item);
   cart.items = cart.items.filter((i) => i !== item);
-  if (cart.items.length === 0) cart.holdExpiresAt = null;
+  if (cart.items.length === 0) {
+    cart.holdExpiresAt = null;
+    // No hold left to lapse: the voucher's use goes back now (adding an item takes it again if still free).
+    releaseUse(state, cart);
+  }
   touch(cart, now);
   ctx.emit("cart.item_removed", {
     cart: webhookCart(state, cart),

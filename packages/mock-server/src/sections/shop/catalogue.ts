@@ -6,6 +6,8 @@
 import { t } from "../../core/culture.ts";
 import type { LocalizedText } from "../../core/types.ts";
 
+export type Currency = "CHF" | "EUR";
+
 /** Text in a seed file: one string for every culture, or one per culture. */
 export type SeedText = string | Partial<LocalizedText>;
 

@@ -7,6 +7,7 @@ import { admitOrder, admitPayment, dropOrphanPayment, droppedDetail } from "./or
 import { quicodeFor } from "./quicode.ts";
 import type { CartRecord, OrderRecord, PaymentRecord, ShopState, TicketRecord } from "./state.ts";
 import { cartTotal, iso, mockLink, orderView, paymentView } from "./views.ts";
+import { cartVoucher, pricing, redeemUse, releaseUse } from "./vouchers.ts";
 
 export const TEST_CARDS = { succeeds: "4242424242424242", declines: "4000000000000002" } as const;
 
@@ -38,13 +39,16 @@ function fulfil(
   now: number,
 ): OrderRecord {
   const customer = cart.customer ?? { firstName: "", lastName: "", email: "" };
+  const prices = pricing(state, cart);
   const order: OrderRecord = {
     id: ctx.id("ord"),
     cartId: cart.id,
     customer,
     items: cart.items.map((i) => ({ ...i, held: 0 })),
     currency: cart.currency,
-    total: cartTotal(state, cart),
+    subtotal: prices.subtotal,
+    discounts: prices.discounts,
+    total: prices.total,
     createdAt: iso(now),
     ticketIds: [],
     paymentId: payment.id,
@@ -80,6 +84,7 @@ function fulfil(
       order.ticketIds.push(id);
     }
   }
+  redeemUse(state, cart);
   state.orders[order.id] = order;
   admitOrder(state, order);
   cart.status = "completed";
@@ -173,10 +178,26 @@ export async function checkoutCart(ctx: ContextOf<"checkoutCart">): Promise<Resu
   // Seats: every item must hold its full quantity; lapsed holds are re-taken if seats are left.
   const lapsed = reacquire(state, cart);
   if (lapsed.length > 0) {
+    releaseUse(state, cart);
     ctx.problem("hold-expired", undefined, {
       cartId: cart.id,
       items: lapsed.map((i) => ({ itemId: i.id, slotId: i.slotId, quantity: i.quantity })),
     });
+  }
+
+  // The voucher's use: reacquire took it again if its hold had lapsed and a use was free.
+  const voucher = cartVoucher(state, cart);
+  if (voucher && !cart.voucherHeld) {
+    ctx.problem(
+      "voucher-used-up",
+      ctx.text({
+        "de-CH": `Der Gutscheincode ${voucher.code} ist inzwischen aufgebraucht. Entfernen Sie ihn oder geben Sie einen anderen ein.`,
+        "fr-CH": `Le code promo ${voucher.code} est épuisé entre-temps. Retirez-le ou saisissez-en un autre.`,
+        "it-CH": `Il codice buono ${voucher.code} è stato esaurito nel frattempo. Lo rimuova o ne inserisca un altro.`,
+        "en-GB": `The voucher code ${voucher.code} has been used up meanwhile. Remove it or enter another.`,
+      }),
+      { code: voucher.code, cartId: cart.id },
+    );
   }
 
   // Lock, then pay. Nothing above awaited, so no other request saw the seats between check and lock.

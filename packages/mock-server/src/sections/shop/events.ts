@@ -14,15 +14,29 @@ import type {
   ShopState,
   TicketRecord,
 } from "./state.ts";
-import { cartTotal, iso, ticketView } from "./views.ts";
+import { iso, ticketView } from "./views.ts";
+import { type DiscountRecord, pricing } from "./vouchers.ts";
+
+/** A discount line with its name marked for localization in each subscription's culture. */
+function webhookDiscount(line: DiscountRecord, currency: Currency) {
+  return {
+    code: line.code,
+    kind: line.kind,
+    name: localizedValue(line.name),
+    amount: { amount: line.amount, currency },
+  };
+}
 
 export function webhookCart(state: ShopState, cart: CartRecord) {
+  const prices = pricing(state, cart);
   return {
     id: cart.id,
     status: cart.status,
     currency: cart.currency,
     itemCount: cart.items.reduce((n, i) => n + i.quantity, 0),
-    total: { amount: cartTotal(state, cart), currency: cart.currency },
+    subtotal: { amount: prices.subtotal, currency: cart.currency },
+    discounts: prices.discounts.map((line) => webhookDiscount(line, cart.currency)),
+    total: { amount: prices.total, currency: cart.currency },
     customerEmail: cart.customer?.email ?? null,
     paymentProviderId: cart.paymentProviderId,
     holdExpiresAt: cart.holdExpiresAt === null ? null : iso(cart.holdExpiresAt),
@@ -69,6 +83,8 @@ export function webhookOrder(ctx: OperationContext, state: ShopState, order: Ord
   return {
     id: order.id,
     paymentId: order.paymentId,
+    subtotal: { amount: order.subtotal ?? order.total, currency: order.currency },
+    discounts: (order.discounts ?? []).map((line) => webhookDiscount(line, order.currency)),
     total: { amount: order.total, currency: order.currency },
     customer: {
       firstName: order.customer.firstName,

@@ -6,6 +6,7 @@
 
 import { compact } from "../shared/fifo.ts";
 import type { CartRecord, ItemRecord, ShopState, SlotRecord } from "./state.ts";
+import { cartVoucher, releaseUse, takeUse } from "./vouchers.ts";
 
 export function availableSeats(slot: SlotRecord): number {
   return Math.max(0, slot.capacity - slot.sold - slot.held);
@@ -25,8 +26,10 @@ export function releaseItem(state: ShopState, item: ItemRecord): void {
   item.held = 0;
 }
 
+/** Releases the cart's seats and its voucher use (a lapsed hold, an expired, evicted or dropped cart). */
 export function releaseCart(state: ShopState, cart: CartRecord): void {
   for (const item of cart.items) releaseItem(state, item);
+  releaseUse(state, cart);
 }
 
 /** Starts (or restarts) the cart's hold window. */
@@ -39,8 +42,13 @@ export function refreshHold(state: ShopState, cart: CartRecord, now: number): vo
   state.holdQueue.push({ cartId: cart.id, expiresAt: cart.holdExpiresAt });
 }
 
-/** Tries to re-take seats for items whose hold lapsed; returns the items it could not cover. */
+/**
+ * Tries to re-take seats for items whose hold lapsed, and the voucher's use if the code is still free; returns the
+ * items it could not cover (whether the use came back is `cart.voucherHeld`).
+ */
 export function reacquire(state: ShopState, cart: CartRecord): ItemRecord[] {
+  const voucher = cart.items.length > 0 ? cartVoucher(state, cart) : undefined;
+  if (voucher) takeUse(voucher, cart);
   const missing: ItemRecord[] = [];
   for (const item of cart.items) {
     const slot = state.slots[item.slotId];

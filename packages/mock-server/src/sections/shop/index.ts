@@ -9,6 +9,7 @@ import {
   setCartPaymentProvider,
   updateCartItem,
 } from "./cart.ts";
+import { applyCartVoucher, removeCartVoucher } from "./cart-voucher.ts";
 import { checkoutCart, getOrder, getPayment, listOrderTickets } from "./checkout.ts";
 import { getEvent, getSystemConfiguration, listEvents, listVenues } from "./discovery.ts";
 import { retainedCheckoutRecords } from "./order-cap.ts";
@@ -32,6 +33,8 @@ const shop = defineSection<ShopState>({
     updateCartItem,
     removeCartItem,
     setCartCustomer,
+    applyCartVoucher,
+    removeCartVoucher,
     listCartPaymentProviders,
     setCartPaymentProvider,
     checkoutCart,

@@ -5,7 +5,8 @@ import type { components } from "@entrada/openapi/schema";
 import { t } from "../../core/culture.ts";
 import { positiveInt } from "../../core/seed-values.ts";
 import type { Clock, LocalizedText, SeedData, World } from "../../core/types.ts";
-import { type Catalogue, defaultCatalogue, localize } from "./catalogue.ts";
+import { type Catalogue, type Currency, defaultCatalogue, localize } from "./catalogue.ts";
+import { type DiscountRecord, seedVouchers, type VoucherRecord, type VoucherSeed } from "./voucher-codes.ts";
 
 /** Caps and lifetime of orders, tickets and payments: defaults and bookkeeping (the rules are `order-cap.ts`). */
 export const DEFAULT_MAX_ORDERS = 10_000;
@@ -46,7 +47,7 @@ export function emptyOrderCap(): OrderCapState {
   };
 }
 
-export type Currency = "CHF" | "EUR";
+export type { Currency } from "./catalogue.ts";
 
 export interface VenueRecord {
   id: string;
@@ -136,6 +137,10 @@ export interface CartRecord {
   paymentId: string | null;
   /** The analytics ids of the latest checkout (kept for the order it pays); absent when it carried none. */
   analytics?: AnalyticsIds;
+  /** The applied voucher code (normalized), if any. */
+  voucherCode?: string | null;
+  /** Whether the cart holds one of the code's uses (see `vouchers.ts`). */
+  voucherHeld?: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -174,7 +179,11 @@ export interface OrderRecord {
   customer: Customer;
   items: ItemRecord[];
   currency: Currency;
+  /** What was charged (the lines' sum minus the discounts). */
   total: number;
+  /** The lines' sum and the discount lines (absent in snapshots from before vouchers: `total`, none). */
+  subtotal?: number;
+  discounts?: DiscountRecord[];
   /** RFC 3339. */
   createdAt: string;
   ticketIds: string[];
@@ -251,6 +260,8 @@ export interface ShopState {
    * (see there). Optional so snapshots taken before it existed still restore.
    */
   sessions?: Record<string, ShopSessionRecord>;
+  /** Voucher codes by normalized code, with their uses (see `vouchers.ts`). Optional for old snapshots. */
+  vouchers?: Record<string, VoucherRecord>;
 }
 
 /**
@@ -286,6 +297,8 @@ export interface ShopSeed {
   /** How long orders and settled payments are kept after their creation (default 2 592 000: 30 days). */
   orderRetentionSeconds?: number;
   currencies?: Currency[];
+  /** The voucher codes (replaces the built-in list of `vouchers.seed.json`; see the README). */
+  vouchers?: VoucherSeed[];
 }
 
 export const PAYMENT_PROVIDERS: PaymentProviderRecord[] = [
@@ -346,6 +359,7 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
     retentionQueueHead: 0,
     sessions: {},
     orderCap: emptyOrderCap(),
+    vouchers: seedVouchers(shopSeed.vouchers),
   };
   for (const venue of catalogue.venues) {
     state.venues[venue.id] = {

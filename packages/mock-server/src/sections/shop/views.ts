@@ -15,6 +15,7 @@ import type {
   ShopState,
   TicketRecord,
 } from "./state.ts";
+import { type DiscountRecord, pricing } from "./vouchers.ts";
 
 let lastMs = Number.NaN;
 let lastIso = "";
@@ -229,14 +230,22 @@ export function itemView(state: ShopState, item: ItemRecord, currency: Currency,
   };
 }
 
-export function cartTotal(state: ShopState, cart: { items: ItemRecord[]; currency: Currency }): number {
-  let total = 0;
-  for (const item of cart.items)
-    total += (state.articles[item.articleId]?.price[cart.currency] ?? 0) * item.quantity;
-  return total;
+/** What the cart's checkout charges: the lines' sum minus the voucher's discount. */
+export function cartTotal(state: ShopState, cart: CartRecord): number {
+  return pricing(state, cart).total;
+}
+
+export function discountView(line: DiscountRecord, currency: Currency, culture: Culture) {
+  return {
+    code: line.code,
+    kind: line.kind,
+    name: pickText(line.name, culture),
+    amount: { amount: line.amount, currency },
+  };
 }
 
 export function cartView(state: ShopState, cart: CartRecord, culture: Culture) {
+  const prices = pricing(state, cart);
   return {
     id: cart.id,
     status: cart.status,
@@ -244,7 +253,9 @@ export function cartView(state: ShopState, cart: CartRecord, culture: Culture) {
     items: cart.items.map((item) => itemView(state, item, cart.currency, culture)),
     customer: cart.customer,
     paymentProviderId: cart.paymentProviderId,
-    total: { amount: cartTotal(state, cart), currency: cart.currency },
+    subtotal: { amount: prices.subtotal, currency: cart.currency },
+    discounts: prices.discounts.map((line) => discountView(line, cart.currency, culture)),
+    total: { amount: prices.total, currency: cart.currency },
     holdExpiresAt: cart.holdExpiresAt === null ? null : iso(cart.holdExpiresAt),
     orderId: cart.orderId,
     createdAt: iso(cart.createdAt),
@@ -281,6 +292,8 @@ export function orderView(
     status: "paid" as const,
     customer: order.customer,
     items: order.items.map((item) => itemView(state, item, order.currency, ctx.culture)),
+    subtotal: { amount: order.subtotal ?? order.total, currency: order.currency },
+    discounts: (order.discounts ?? []).map((line) => discountView(line, order.currency, ctx.culture)),
     total: { amount: order.total, currency: order.currency },
     createdAt: order.createdAt,
     tickets: order.ticketIds

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import type { Cart } from "../../core/types";
 import { useTranslation } from "../../i18n/react";
 import { useChangeQuantity } from "../cart-mutations";
@@ -68,14 +68,37 @@ export function CartLines({ cart, editable = false }: { cart: Cart; editable?: b
         })}
       </tbody>
       <tfoot>
-        <tr>
-          <th scope="row">{t("cart.total")}</th>
-          <td />
-          <td className="entrada-shop__amount">{money(cart.total)}</td>
-          {editable && <td />}
-        </tr>
+        {cart.discounts.length > 0 && (
+          <SumRow label={t("cart.subtotal")} amount={money(cart.subtotal)} editable={editable} />
+        )}
+        {cart.discounts.map((line) => (
+          <SumRow
+            key={line.code}
+            label={
+              <>
+                {t("voucher.discount", { code: line.code })}{" "}
+                <span className="entrada-shop__muted">{line.name}</span>
+              </>
+            }
+            amount={`−${money(line.amount)}`}
+            editable={editable}
+          />
+        ))}
+        <SumRow label={t("cart.total")} amount={money(cart.total)} editable={editable} />
       </tfoot>
     </table>
+  );
+}
+
+/** A row of the lines' foot: subtotal, a discount line, the total (amount in the line-total column). */
+function SumRow({ label, amount, editable }: { label: ReactNode; amount: string; editable: boolean }) {
+  return (
+    <tr>
+      <th scope="row">{label}</th>
+      <td />
+      <td className="entrada-shop__amount">{amount}</td>
+      {editable && <td />}
+    </tr>
   );
 }
 

@@ -5,6 +5,7 @@ import { ErrorNotice } from "../parts/ErrorNotice";
 import { HoldCountdown } from "../parts/HoldCountdown";
 import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
+import { VoucherField } from "../parts/VoucherField";
 import { useCart } from "../queries";
 import { CartLines } from "./CartLines";
 
@@ -27,6 +28,7 @@ export default function CartStep() {
         />
       ) : null}
       {empty ? <p>{t("cart.empty")}</p> : <CartLines cart={cart} editable />}
+      {!empty && <VoucherField cart={cart} />}
       <JourneyError step="cart" />
       <div className="entrada-shop__actions">
         <button type="button" className="entrada-shop__button" onClick={() => journey.goTo("events")}>

@@ -26,6 +26,7 @@ export default {
     removeShort: "Entfernen",
     quantity: "Anzahl: {{name}}",
     total: "Total",
+    subtotal: "Zwischensumme",
     hold: "Tickets reserviert für {{time}}",
     holdSoon: "Ihre Reservation endet in {{count}} Minuten.",
     expired: "Ihre Reservation ist abgelaufen.",
@@ -34,6 +35,18 @@ export default {
     changed: "{{name}}: Anzahl {{count}}. Total {{total}}.",
     removed: "{{name}} entfernt. Total {{total}}.",
     added: "Zum Warenkorb hinzugefügt. Total {{total}}.",
+  },
+  voucher: {
+    label: "Gutscheincode",
+    apply: "Einlösen",
+    applying: "Wird eingelöst…",
+    remove: "Code {{code}} entfernen",
+    removeShort: "Entfernen",
+    discount: "Rabatt {{code}}",
+    applied: "Code {{code}} eingelöst: {{amount}} Rabatt. Total {{total}}.",
+    removed: "Code {{code}} entfernt. Total {{total}}.",
+    empty: "Bitte geben Sie einen Gutscheincode ein.",
+    malformed: "Bitte geben Sie den Code nur mit Buchstaben, Ziffern, - oder _ ein, höchstens 64 Zeichen.",
   },
   details: {
     heading: "Ihre Angaben",
@@ -103,6 +116,11 @@ export default {
     "buyer-refused":
       "Einige Ihrer Angaben stammen vom Veranstalter und werden vom Shop nicht akzeptiert. Bitte wenden Sie sich an den Veranstalter, um sie zu korrigieren.",
     "validation-error": "Bitte prüfen Sie Ihre Eingaben.",
+    "voucher-unknown": "Diesen Gutscheincode gibt es nicht. Bitte prüfen Sie die Schreibweise.",
+    "voucher-expired": "Dieser Gutscheincode ist nicht mehr gültig.",
+    "voucher-not-applicable": "Dieser Gutscheincode gilt nicht für die Tickets in Ihrem Warenkorb.",
+    "voucher-used-up":
+      "Dieser Gutscheincode ist aufgebraucht. Entfernen Sie ihn oder versuchen Sie einen anderen.",
     rebook: "Dieselben Tickets erneut reservieren",
     check: "Erneut prüfen",
   },
