@@ -252,6 +252,31 @@ export class BiFeed {
     };
   }
 
+  /**
+   * The feed's model as CSDL JSON (`$metadata?$format=json`): the entity container with the datasets, their entity
+   * types, properties, facets and `@Org.OData.Core.V1.Description` texts. Same retries and errors as a page.
+   * @example const csdl = await bi.metadata(); csdl["Entrada.BI"].Ticket.EventId // {$Type: "Edm.String", …}
+   */
+  async metadata(options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+    const url = `${this.root.href}/$metadata?$format=json`;
+    const headers = { accept: "application/json", "odata-maxversion": "4.01" };
+    const state: CallState = { attempts: 0, operationId: "biFeed", read: (r) => r.text() };
+    const response = await this.#transport.send(
+      new Request(url, { headers }),
+      { ...this.#call, signal: options.signal },
+      state,
+    );
+    const text = state.body as string;
+    if (!response.ok) throw errorFrom(response, text, url, state.attempts);
+    let json: Record<string, unknown> | undefined;
+    try {
+      json = JSON.parse(text);
+    } catch {}
+    if (!json || typeof json.$EntityContainer !== "string")
+      throw errorFrom(response, text, url, state.attempts);
+    return json;
+  }
+
   /** Next links must stay on the feed's origin: the bearer token is never sent anywhere else. */
   #checkNextLink(link: string, current: string): string {
     let next: URL;
