@@ -11,6 +11,7 @@ import { ulid } from "../core/ids.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
+import { BI_ASSISTANT_PATH, BI_ASSISTANT_PATHS, lazyBiAssistant } from "./bi-assistant.ts";
 
 export interface MockServerOptions extends EntradaMockOptions {
   /** Port to listen on; 0 picks a free one (default 4010). */
@@ -27,6 +28,12 @@ export interface MockServerOptions extends EntradaMockOptions {
    * Markdown mirrors under `/ai/` (default true; loaded on first use, skipped when the package is not installed).
    */
   docs?: boolean;
+  /**
+   * Also serve the BI assistant MCP server (`@entrada/bi-assistant`, an optional peer) at `/bi/mcp`, with its
+   * protected resource metadata and this server's authorization server metadata under `/.well-known/` (default
+   * true; loaded on first use, skipped when the package is not installed). See `bi-assistant.ts`.
+   */
+  biAssistant?: boolean;
 }
 
 export interface MockServer {
@@ -74,12 +81,21 @@ type DocsAnswer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array |
  * The documentation server (`@entrada/docs-server`, an optional peer), created on its first request (it pulls in
  * the MCP SDK and builds a search index); `null` when the package is not installed.
  */
-function lazyDocs(core: MockCore): () => Promise<DocsAnswer | null> {
+function lazyDocs(
+  core: MockCore,
+  assistant: (() => Promise<unknown>) | null,
+): () => Promise<DocsAnswer | null> {
   let docs: Promise<DocsAnswer | null> | null = null;
   return () => {
-    docs ??= import("@entrada/docs-server").then(
-      ({ createNodeDocsServer, answerNode }) => {
-        const server = createNodeDocsServer({ document: core.document, links: { mockControls: "/__mock" } });
+    docs ??= Promise.all([import("@entrada/docs-server"), assistant?.() ?? null]).then(
+      ([{ createNodeDocsServer, answerNode }, mounted]) => {
+        // The root index links the BI assistant, and about_bi_assistant_mcp names it, when it is mounted.
+        const bi: { biAssistant?: string } = mounted ? { biAssistant: BI_ASSISTANT_PATH } : {};
+        const server = createNodeDocsServer({
+          document: core.document,
+          links: { mockControls: "/__mock", ...(mounted ? { biAssistant: BI_ASSISTANT_PATH } : {}) },
+          ...bi,
+        });
         return (req, res, body) => answerNode(server, req, res, body);
       },
       () => null,
@@ -89,9 +105,14 @@ function lazyDocs(core: MockCore): () => Promise<DocsAnswer | null> {
 }
 
 /** Serves a core over an existing node:http request (usable as middleware in your own server). */
-export function nodeHandler(core: MockCore, fallbackHost: string, options: { docs?: boolean } = {}) {
+export function nodeHandler(
+  core: MockCore,
+  fallbackHost: string,
+  options: { docs?: boolean; biAssistant?: boolean } = {},
+) {
   const limit = core.options.maxBodyBytes;
-  const docs = options.docs === false ? null : lazyDocs(core);
+  const assistant = options.biAssistant === false ? null : lazyBiAssistant(core);
+  const docs = options.docs === false ? null : lazyDocs(core, assistant);
   const dispatch = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => {
     const dups = duplicates(req.rawHeaders);
     const request: MockRequest = {
@@ -115,7 +136,14 @@ export function nodeHandler(core: MockCore, fallbackHost: string, options: { doc
       console.error(error);
       req.socket.destroy();
     };
-    if (docs && DOCS_PATHS.test(req.url ?? ""))
+    if (assistant && BI_ASSISTANT_PATHS.test(req.url ?? ""))
+      assistant()
+        .then(async (answer) => answer !== null && (await answer(req, res, body)))
+        .then(async (answered) => {
+          if (!answered) respond(await core.handle(request));
+        })
+        .catch(broken);
+    else if (docs && DOCS_PATHS.test(req.url ?? ""))
       docs()
         .then(async (answer) => answer !== null && (await answer(req, res, body)))
         .then(async (answered) => {
@@ -162,11 +190,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     core: given,
     webhooks = true,
     docs = true,
+    biAssistant = true,
     ...coreOptions
   } = options;
   // Node runs Ajv's compiler: response validation and custom documents work here (the browser build has neither).
   const core = given ?? createEntradaMock({ schemaCompiler: ajvSchemaCompiler, ...coreOptions });
-  const server = createServer({ keepAliveTimeout: 5000 }, nodeHandler(core, `${host}:${port}`, { docs }));
+  const server = createServer(
+    { keepAliveTimeout: 5000 },
+    nodeHandler(core, `${host}:${port}`, { docs, biAssistant }),
+  );
   server.on("clientError", (_error, socket) => {
     const logId = `log_${ulid(Date.now())}`;
     if (socket.writable) {

@@ -125,6 +125,11 @@ function storeOf(table: HistoryTable, culture: Culture): TableColumns {
   return store;
 }
 
+/** Bytes of the columns kept for a dataset and culture. */
+export function columnBytes(table: HistoryTable, culture: Culture): number {
+  return storeOf(table, culture).bytes();
+}
+
 /**
  * Builds the columns of `names` (and the dataset's analysis columns) that are not kept yet, in one draw.
  * @example warmHistoryColumns(table, "en-GB", [], types) // the analysis columns, before the first question
