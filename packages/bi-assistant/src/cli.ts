@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * entrada-bi-assistant — the BI assistant MCP server against any BI feed.
  *   entrada-bi-assistant --api https://api.entrada.example --port 4320
