@@ -227,20 +227,9 @@ export class BiFeed {
       "odata-maxversion": "4.01",
     };
     if (maxPageSize) headers.prefer = `odata.maxpagesize=${maxPageSize}`;
-    // The body is read within the attempt's timeout and abort (a broken-off body is a network error).
-    const state: CallState = { attempts: 0, operationId: "biFeed", read: (r) => r.text() };
-    const response = await this.#transport.send(
-      new Request(url, { headers }),
-      { ...this.#call, signal: options.signal },
-      state,
+    const { json, text } = await this.#getJson(url, headers, options.signal, (body) =>
+      Array.isArray(body.value),
     );
-    const text = state.body as string;
-    if (!response.ok) throw errorFrom(response, text, url, state.attempts);
-    let json: Record<string, unknown> | undefined;
-    try {
-      json = JSON.parse(text);
-    } catch {}
-    if (!json || !Array.isArray(json.value)) throw errorFrom(response, text, url, state.attempts);
     const next = json["@odata.nextLink"];
     const count = json["@odata.count"];
     return {
@@ -253,17 +242,20 @@ export class BiFeed {
   }
 
   /**
-   * The feed's model as CSDL JSON (`$metadata?$format=json`): the entity container with the datasets, their entity
-   * types, properties, facets and `@Org.OData.Core.V1.Description` texts. Same retries and errors as a page.
-   * @example const csdl = await bi.metadata(); csdl["Entrada.BI"].Ticket.EventId // {$Type: "Edm.String", …}
+   * GETs a feed URL on the transport (retries, token, timeouts) and parses its JSON; an error status, a body that
+   * is not JSON or one `fits` refuses becomes the feed's error (`errorFrom`).
    */
-  async metadata(options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
-    const url = `${this.root.href}/$metadata?$format=json`;
-    const headers = { accept: "application/json", "odata-maxversion": "4.01" };
+  async #getJson(
+    url: string,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+    fits: (body: Record<string, unknown>) => boolean,
+  ): Promise<{ json: Record<string, unknown>; text: string }> {
+    // The body is read within the attempt's timeout and abort (a broken-off body is a network error).
     const state: CallState = { attempts: 0, operationId: "biFeed", read: (r) => r.text() };
     const response = await this.#transport.send(
       new Request(url, { headers }),
-      { ...this.#call, signal: options.signal },
+      { ...this.#call, signal },
       state,
     );
     const text = state.body as string;
@@ -272,8 +264,24 @@ export class BiFeed {
     try {
       json = JSON.parse(text);
     } catch {}
-    if (!json || typeof json.$EntityContainer !== "string")
-      throw errorFrom(response, text, url, state.attempts);
+    if (!json || !fits(json)) throw errorFrom(response, text, url, state.attempts);
+    return { json, text };
+  }
+
+  /**
+   * The feed's model as CSDL JSON (`$metadata?$format=json`): the entity container with the datasets, their entity
+   * types, properties, facets and `@Org.OData.Core.V1.Description` texts. Same retries and errors as a page.
+   * @example const csdl = await bi.metadata(); csdl["Entrada.BI"].Ticket.EventId // {$Type: "Edm.String", …}
+   */
+  async metadata(options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+    const url = `${this.root.href}/$metadata?$format=json`;
+    const headers = { accept: "application/json", "odata-maxversion": "4.01" };
+    const { json } = await this.#getJson(
+      url,
+      headers,
+      options.signal,
+      (b) => typeof b.$EntityContainer === "string",
+    );
     return json;
   }
 

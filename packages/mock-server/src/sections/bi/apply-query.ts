@@ -3,7 +3,7 @@ import { loadRow, visitHistory } from "./history-columns.ts";
 import { ApplyRun } from "./odata/aggregate.ts";
 import { type ApplyPlan, parseApply } from "./odata/apply.ts";
 import { badRequest, notImplemented } from "./odata/errors.ts";
-import { compileFilter, compileOrder, type Row, type Scalar } from "./odata/evaluate.ts";
+import { compileFilter, compileOrder, type Row } from "./odata/evaluate.ts";
 import {
   type OrderByItem,
   type PropertyTypes,
@@ -11,6 +11,7 @@ import {
   parseOrderBy,
   parseSelect,
 } from "./odata/parser.ts";
+import { hash, project } from "./odata/query.ts";
 
 /**
  * A collection request with `$apply`: the aggregation runs on the feed (over the history's kept columns and the
@@ -151,20 +152,4 @@ export function runApplyQuery(rows: FeedRows, q: ApplyQuery, pageSize: number): 
     count: q.count ? total : null,
     nextSkipToken: until < end ? `a${until - q.skip}.${q.fingerprint}` : null,
   };
-}
-
-function project(row: Row, select: string[] | null): Row {
-  if (!select) return row;
-  const out: Record<string, Scalar> = {};
-  for (const name of select) out[name] = row[name] ?? null;
-  return out;
-}
-
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36);
 }

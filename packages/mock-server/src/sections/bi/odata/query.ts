@@ -221,14 +221,16 @@ export function compareTuple(a: Scalar[], b: Scalar[], desc: boolean[]): number 
   return 0;
 }
 
-function project(row: Row, select: string[] | null): Row {
+/** The row with only the `$select`ed properties (all when none). */
+export function project(row: Row, select: string[] | null): Row {
   if (!select) return row;
   const out: Record<string, Scalar> = {};
   for (const name of select) out[name] = row[name] ?? null;
   return out;
 }
 
-function hash(text: string): string {
+/** FNV-1a of a text, base 36: the fingerprint a skiptoken carries of its query. */
+export function hash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
