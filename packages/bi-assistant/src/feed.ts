@@ -41,6 +41,8 @@ export interface Budget {
   deadline: number;
   /** Most rows gathered across pages. */
   maxRows: number;
+  /** Rows asked of the feed per page (`Prefer: odata.maxpagesize`). */
+  pageSize: number;
 }
 
 export interface Gathered<Row> {
@@ -62,7 +64,6 @@ export async function gather<Row>(
   url: string,
   budget: Budget,
   now: () => number,
-  pageSize = 1000,
 ): Promise<Gathered<Row>> {
   const rows: Row[] = [];
   const requests: string[] = [];
@@ -82,7 +83,7 @@ export async function gather<Row>(
     }
     requests.push(next);
     const page: ODataPage<Row> = await feed.page<Row>(next, {
-      maxPageSize: Math.min(pageSize, Math.max(1, budget.maxRows - rows.length)),
+      maxPageSize: Math.min(budget.pageSize, Math.max(1, budget.maxRows - rows.length)),
     });
     rows.push(...page.value);
     next = page.nextLink;

@@ -21,6 +21,8 @@ export interface BiAssistantOptions {
   timeLimitMs?: number;
   /** Most rows an answer gathers (default 10 000). */
   maxRows?: number;
+  /** Rows an answer asks of the feed per page (default 1 000). */
+  pageSize?: number;
   fetch?: FetchLike;
   now?: () => number;
 }
@@ -181,7 +183,7 @@ export function createBiAssistant(options: BiAssistantOptions): BiAssistant {
       return answerMcp(request, {
         feed,
         now,
-        budget: () => ({ deadline: now() + timeLimit, maxRows }),
+        budget: () => ({ deadline: now() + timeLimit, maxRows, pageSize: options.pageSize ?? 1000 }),
       });
     },
   };
