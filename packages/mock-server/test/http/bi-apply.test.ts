@@ -142,6 +142,25 @@ describe("BI feed: $apply (Data Aggregation)", () => {
     expect((await get(changed.slice(api.url.length))).status).toBe(400);
   });
 
+  it("a leading filter tested on the history's columns counts what $filter counts (nulls, dates, ne, the rest)", async () => {
+    const filters = [
+      "FirstAdmittedAt eq null and Status ne 'cancelled'",
+      "FirstAdmittedAt ne null and IssuedAt lt 2026-06-01 and PriceAmount ge 29",
+      "2026-03-01T00:00:00Z le IssuedAt and contains(EventName, 'Jazz')",
+      "Vendor eq 'pretix' or Vendor eq 'eventbrite'",
+      "EventName eq 'No such event' and Status eq 'used'",
+      "Status eq 'used' and PriceAmount gt 100.5",
+    ];
+    for (const filter of filters) {
+      const counted = await get(`/bi/v1/odata/Tickets/$count?$filter=${encodeURIComponent(filter)}`);
+      const expected = Number(await counted.text());
+      const aggregated = (await (
+        await get(apply("Tickets", `filter(${filter})/aggregate($count as N)`))
+      ).json()) as Rows;
+      expect(aggregated.value[0]?.N, filter).toBe(expected);
+    }
+  });
+
   it("bad $apply is a 400 OData error naming the part; other transformations of the extension are 501", async () => {
     const cases: [string, string, RegExp][] = [
       ["groupby((EvntId))", "UnknownProperty", /EvntId/],

@@ -122,7 +122,12 @@ export function parseApplyQuery(
 export function aggregateFeedRows(rows: FeedRows, plan: ApplyPlan): Row[] {
   const run = new ApplyRun(plan);
   const visit = () => run.visit();
-  if (rows.history) visitHistory(rows.history, rows.culture, plan.reads, plan.rowTypes, run.scratch, visit);
+  if (rows.history) {
+    // A leading filter(…) is tested on the history's columns before a row is loaded; the run skips it there.
+    const first = plan.pre[0]?.kind === "filter" ? plan.pre[0].expr : null;
+    const after = first ? () => run.visit(1) : visit;
+    visitHistory(rows.history, rows.culture, plan.reads, plan.rowTypes, run.scratch, after, first);
+  }
   for (const row of rows.live) {
     loadRow(row, plan.reads, plan.rowTypes, run.scratch);
     visit();

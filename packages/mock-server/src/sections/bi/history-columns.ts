@@ -1,7 +1,8 @@
 import type { Culture } from "../../core/types.ts";
+import { columnTests } from "./column-filter.ts";
 import type { HistoryTable } from "./history-index.ts";
-import type { Row, Scalar } from "./odata/evaluate.ts";
-import type { EdmType, PropertyTypes } from "./odata/parser.ts";
+import { compileFilter, type Row, type Scalar } from "./odata/evaluate.ts";
+import type { EdmType, Expr, PropertyTypes } from "./odata/parser.ts";
 
 /**
  * Columns of the seeded history for aggregation (`$apply`). The history keeps no rows (see `history-index.ts`):
@@ -149,7 +150,8 @@ export function warmHistoryColumns(
 
 /**
  * Writes each history row's `reads` into `scratch` (date-times as epoch ms, nulls as null) and calls `visit`, from
- * the kept columns; when a read property cannot be kept, from a draw of the rows instead.
+ * the kept columns; when a read property cannot be kept, from a draw of the rows instead. Rows `filter` refuses
+ * are not visited: its conjuncts on kept columns are tested before the row is loaded (`column-filter.ts`).
  */
 export function visitHistory(
   table: HistoryTable,
@@ -158,21 +160,27 @@ export function visitHistory(
   types: PropertyTypes,
   scratch: Record<string, Scalar>,
   visit: () => void,
+  filter: Expr | null = null,
 ): void {
   const store = storeOf(table, culture);
   if (!reads.some((n) => store.wide.has(n))) warmHistoryColumns(table, culture, reads, types);
   const columns = reads.map((n) => store.touch(n));
   if (columns.some((c) => c === undefined)) {
+    const passes = filter ? compileFilter(filter) : null;
     for (const row of table.scan(culture)) {
       loadRow(row, reads, types, scratch);
-      visit();
+      if (!passes || passes(scratch)) visit();
     }
     return;
   }
+  const split = filter ? columnTests(filter, (n) => store.columns.get(n)) : { tests: [], rest: null };
+  const tests = split.tests;
+  const rest = split.rest ? compileFilter(split.rest) : null;
   const names = reads;
   const cols = columns as Column[];
   const width = names.length;
-  for (let i = 0; i < table.size; i++) {
+  rows: for (let i = 0; i < table.size; i++) {
+    for (const t of tests) if (!t(i)) continue rows;
     for (let j = 0; j < width; j++) {
       const c = cols[j] as Column;
       if (c.kind === "code") scratch[names[j] as string] = c.values[c.codes[i] as number] ?? null;
@@ -181,7 +189,7 @@ export function visitHistory(
         scratch[names[j] as string] = Number.isNaN(v) ? null : v;
       }
     }
-    visit();
+    if (!rest || rest(scratch)) visit();
   }
 }
 

@@ -127,9 +127,11 @@ export class ApplyRun {
     if (this.#by.length === 0) this.#group(this.scratch);
   }
 
-  visit(): void {
+  /** Takes the row in `scratch`; `skip` leading steps were already applied by the loader. */
+  visit(skip = 0): void {
     const row = this.scratch;
-    for (const step of this.#steps) if (!step(row)) return;
+    for (let s = skip; s < this.#steps.length; s++)
+      if (!(this.#steps[s] as (r: Mutable) => boolean)(row)) return;
     const g = this.#group(row);
     for (let i = 0; i < this.#accumulators.length; i++)
       (this.#accumulators[i] as Accumulator).add(g, (this.#values[i] as (r: Mutable) => Scalar)(row));
