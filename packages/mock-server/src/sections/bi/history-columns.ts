@@ -26,7 +26,16 @@ const NUMERIC = new Set<EdmType>(["Int32", "Int64", "Decimal", "DateTimeOffset"]
 /** Columns built along with the first aggregation of a dataset, whatever it reads (one draw serves them all). */
 export const ANALYSIS_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   Orders: ["CreatedAt", "Status", "Currency", "TotalAmount", "TicketCount", "Channel", "PaymentProviderId"],
-  Tickets: ["Source", "EventId", "EventName", "Status", "IssuedAt", "FirstAdmittedAt", "PriceAmount"],
+  Tickets: [
+    "Source",
+    "EventId",
+    "EventName",
+    "Status",
+    "IssuedAt",
+    "FirstAdmittedAt",
+    "PriceAmount",
+    "Currency",
+  ],
   Payments: ["PaymentProviderId", "Status", "Amount", "Currency", "CreatedAt"],
   Entrances: ["EventId", "GateId", "GateName", "Direction", "Result", "ScannedAt"],
 };
