@@ -11,7 +11,7 @@ import {
   parseOrderBy,
   parseSelect,
 } from "./odata/parser.ts";
-import { hash, project } from "./odata/query.ts";
+import { hash, nonNegativeInt, project, single } from "./odata/query.ts";
 
 /**
  * A collection request with `$apply`: the aggregation runs on the feed (over the history's kept columns and the
@@ -55,20 +55,8 @@ const NOT_OFFERED = new Set([
   "$id",
 ]);
 
-function single(query: Record<string, string | string[]>, name: string): string | undefined {
-  const v = query[name];
-  if (Array.isArray(v)) {
-    if (v.length > 1) throw badRequest("repeated", { option: name }, name);
-    return v[0];
-  }
-  return v;
-}
-
-function whole(value: string | undefined, name: string): number | null {
-  if (value === undefined) return null;
-  if (!/^\d{1,9}$/.test(value)) throw badRequest("notNonNegativeInt", { option: name, value }, name);
-  return Number(value);
-}
+const whole = (value: string | undefined, name: string): number | null =>
+  value === undefined ? null : nonNegativeInt(value, name);
 
 /** Parse a collection request that carries `$apply`. */
 export function parseApplyQuery(

@@ -1,23 +1,11 @@
 import type { Scalar } from "./odata/evaluate.ts";
-import type { ComparisonOp, Expr } from "./odata/parser.ts";
+import type { Expr } from "./odata/parser.ts";
+import { conjuncts, FLIP } from "./odata/plan.ts";
 
 /** A kept column of the history (see `history-columns.ts`). */
 export type ColumnView =
   | { kind: "number"; data: Float64Array }
   | { kind: "code"; codes: Uint16Array; values: Scalar[] };
-
-const FLIP: Record<ComparisonOp, ComparisonOp> = {
-  eq: "eq",
-  ne: "ne",
-  gt: "lt",
-  ge: "le",
-  lt: "gt",
-  le: "ge",
-};
-
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === "logical" && e.op === "and" ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e];
-}
 
 /** A literal as a number column holds it: numbers as they are, instants and dates as epoch ms. */
 function asNumber(literal: Extract<Expr, { kind: "literal" }>): number | null {

@@ -54,7 +54,8 @@ interface SkipToken {
   returned: number;
 }
 
-function single(query: Record<string, string | string[]>, name: string): string | undefined {
+/** The one value of a query option (a repeated option is a 400). */
+export function single(query: Record<string, string | string[]>, name: string): string | undefined {
   const v = query[name];
   if (Array.isArray(v)) {
     if (v.length > 1) throw badRequest("repeated", { option: name }, name);
@@ -63,7 +64,8 @@ function single(query: Record<string, string | string[]>, name: string): string 
   return v;
 }
 
-function nonNegativeInt(value: string, name: string): number {
+/** A `$top`/`$skip` value (a 400 naming the option otherwise). */
+export function nonNegativeInt(value: string, name: string): number {
   if (!/^\d{1,9}$/.test(value)) throw badRequest("notNonNegativeInt", { option: name, value }, name);
   return Number(value);
 }
