@@ -1,10 +1,11 @@
 import type { FeedRows } from "./feed-query.ts";
 import { loadRow, visitHistory } from "./history-columns.ts";
 import { ApplyRun } from "./odata/aggregate.ts";
-import { type ApplyPlan, parseApply } from "./odata/apply.ts";
+import { type ApplyPlan, collectReads, parseApply } from "./odata/apply.ts";
 import { badRequest, notImplemented } from "./odata/errors.ts";
 import { compileFilter, compileOrder, type Row } from "./odata/evaluate.ts";
 import {
+  type Expr,
   type OrderByItem,
   type PropertyTypes,
   parseFilter,
@@ -114,13 +115,27 @@ export function aggregateFeedRows(rows: FeedRows, plan: ApplyPlan): Row[] {
     // A leading filter(…) is tested on the history's columns before a row is loaded; the run skips it there.
     const first = plan.pre[0]?.kind === "filter" ? plan.pre[0].expr : null;
     const after = first ? () => run.visit(1) : visit;
-    visitHistory(rows.history, rows.culture, plan.reads, plan.rowTypes, run.scratch, after, first);
+    const hoisted = first ? { expr: first, only: readOnlyBy(plan, first) } : null;
+    visitHistory(rows.history, rows.culture, plan.reads, plan.rowTypes, run.scratch, after, hoisted);
   }
   for (const row of rows.live) {
     loadRow(row, plan.reads, plan.rowTypes, run.scratch);
     visit();
   }
   return run.result();
+}
+
+/** Properties only the leading filter reads (a row need not load them once the columns have tested it). */
+function readOnlyBy(plan: ApplyPlan, filter: Expr): Set<string> {
+  const later = new Set<string>();
+  for (const step of plan.pre.slice(1))
+    if (step.kind === "filter") collectReads(step.expr, plan.rowTypes, later);
+    else for (const item of step.items) collectReads(item.expr, plan.rowTypes, later);
+  for (const name of plan.grouping.by) later.add(name);
+  for (const a of plan.grouping.aggregates) if (a.expr) collectReads(a.expr, plan.rowTypes, later);
+  const own = new Set<string>();
+  collectReads(filter, plan.rowTypes, own);
+  return new Set([...own].filter((name) => !later.has(name)));
 }
 
 export interface ApplyPage {

@@ -169,24 +169,28 @@ export function visitHistory(
   types: PropertyTypes,
   scratch: Record<string, Scalar>,
   visit: () => void,
-  filter: Expr | null = null,
+  filter: { expr: Expr; only: ReadonlySet<string> } | null = null,
 ): void {
   const store = storeOf(table, culture);
   if (!reads.some((n) => store.wide.has(n))) warmHistoryColumns(table, culture, reads, types);
   const columns = reads.map((n) => store.touch(n));
   if (columns.some((c) => c === undefined)) {
-    const passes = filter ? compileFilter(filter) : null;
+    const passes = filter ? compileFilter(filter.expr) : null;
     for (const row of table.scan(culture)) {
       loadRow(row, reads, types, scratch);
       if (!passes || passes(scratch)) visit();
     }
     return;
   }
-  const split = filter ? columnTests(filter, (n) => store.columns.get(n)) : { tests: [], rest: null };
+  const split = filter ? columnTests(filter.expr, (n) => store.columns.get(n)) : { tests: [], rest: null };
   const tests = split.tests;
   const rest = split.rest ? compileFilter(split.rest) : null;
-  const names = reads;
-  const cols = columns as Column[];
+  // When the columns decide the filter alone, what only the filter reads is not loaded.
+  const loaded = reads
+    .map((n, j) => [n, columns[j] as Column] as const)
+    .filter(([n]) => rest || !filter?.only.has(n));
+  const names = loaded.map(([n]) => n);
+  const cols = loaded.map(([, c]) => c);
   const width = names.length;
   rows: for (let i = 0; i < table.size; i++) {
     for (const t of tests) if (!t(i)) continue rows;

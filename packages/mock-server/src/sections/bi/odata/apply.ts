@@ -243,8 +243,8 @@ export function parseApply(input: string, props: PropertyTypes, setName: string)
   }
 }
 
-/** Dataset properties an expression reads. */
-function collectReads(e: Expr, props: PropertyTypes, into: Set<string>): void {
+/** Dataset properties an expression reads, added to `into`. */
+export function collectReads(e: Expr, props: PropertyTypes, into: Set<string>): void {
   switch (e.kind) {
     case "property":
       if (Object.hasOwn(props, e.name)) into.add(e.name);
