@@ -182,6 +182,9 @@ describe("BI feed: $apply (Data Aggregation)", () => {
     }
     const topcount = await get(apply("Tickets", "topcount(5,PriceAmount)"));
     expect(topcount.status).toBe(501);
+    // Beside $apply, the collection's options apply; $expand stays 501 and an unknown $ option 400.
+    expect((await get(apply("Tickets", "groupby((Status))", "&$expand=x"))).status).toBe(501);
+    expect((await get(apply("Tickets", "groupby((Status))", "&$bogus=1"))).status).toBe(400);
     const german = await get(apply("Tickets", "pivot(EventId)"), { "accept-language": "de-CH" });
     expect(((await german.json()) as { error: { message: string } }).error.message).toMatch(
       /Unbekannte Transformation/,

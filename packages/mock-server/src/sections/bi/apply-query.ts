@@ -12,7 +12,7 @@ import {
   parseOrderBy,
   parseSelect,
 } from "./odata/parser.ts";
-import { hash, nonNegativeInt, project, single } from "./odata/query.ts";
+import { hash, nonNegativeInt, project, SUPPORTED, single, UNSUPPORTED } from "./odata/query.ts";
 
 /**
  * A collection request with `$apply`: the aggregation runs on the feed (over the history's kept columns and the
@@ -34,27 +34,9 @@ export interface ApplyQuery {
   fingerprint: string;
 }
 
-const OPTIONS = new Set([
-  "$apply",
-  "$filter",
-  "$select",
-  "$orderby",
-  "$top",
-  "$skip",
-  "$count",
-  "$skiptoken",
-  "$format",
-]);
-const NOT_OFFERED = new Set([
-  "$expand",
-  "$search",
-  "$compute",
-  "$levels",
-  "$index",
-  "$schemaversion",
-  "$deltatoken",
-  "$id",
-]);
+/** With `$apply`, the options of a collection request and `$apply` itself; the rest of `UNSUPPORTED` stays 501. */
+const OPTIONS = new Set([...SUPPORTED, "$apply"]);
+const NOT_OFFERED = new Set([...UNSUPPORTED].filter((o) => o !== "$apply"));
 
 const whole = (value: string | undefined, name: string): number | null =>
   value === undefined ? null : nonNegativeInt(value, name);

@@ -10,7 +10,7 @@ import {
 } from "./parser.ts";
 
 /** System query options we implement. */
-const SUPPORTED = new Set([
+export const SUPPORTED = new Set([
   "$filter",
   "$select",
   "$orderby",
@@ -20,8 +20,8 @@ const SUPPORTED = new Set([
   "$skiptoken",
   "$format",
 ]);
-/** Valid OData system query options we do not implement (→ 501). */
-const UNSUPPORTED = new Set([
+/** Valid OData system query options we do not implement (→ 501; `$apply` only with `apply-query.ts`). */
+export const UNSUPPORTED = new Set([
   "$expand",
   "$search",
   "$apply",
