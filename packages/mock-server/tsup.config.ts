@@ -24,8 +24,8 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   splitting: true,
-  // @entrada/docs-server stays an import: it is an optional peer, loaded by the CLI only when installed.
-  noExternal: [/^@entrada\/(?!docs-server)/],
+  // @entrada/docs-server and @entrada/bi-assistant stay imports: optional peers, loaded only when installed.
+  noExternal: [/^@entrada\/(?!docs-server|bi-assistant)/],
   esbuildOptions(options) {
     options.conditions = ["source", "import", "module", "default"];
   },

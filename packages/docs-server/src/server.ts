@@ -18,6 +18,8 @@ export interface DocsServerOptions {
   referenceHtml?: () => string | null;
   /** Further addresses listed at `/` (e.g. the mock's developer controls: `{ mockControls: "/__mock" }`). */
   links?: Record<string, string>;
+  /** The BI assistant served alongside (a path on this server or a URL): `about_bi_assistant_mcp` names it. */
+  biAssistant?: string;
   /** Clock (default Date.now). */
   now?: () => number;
 }
@@ -65,7 +67,14 @@ function accepts(accept: string | null, types: string[]): boolean {
 export function createDocsServer(options: DocsServerOptions): DocsServer {
   const snapshot = buildSnapshot(options.document, options.guides);
   const index = new SearchIndex(searchDocs(snapshot));
-  const mcp = createMcpEndpoint((docsUrl) => ({ snapshot, index, docsUrl }));
+  const assistant = options.biAssistant;
+  const mcp = createMcpEndpoint((docsUrl) => ({
+    snapshot,
+    index,
+    docsUrl,
+    biAssistantUrl:
+      assistant === undefined ? null : assistant.startsWith("/") ? `${docsUrl}${assistant}` : assistant,
+  }));
   const now = options.now ?? Date.now;
   const limit = options.rateLimit === undefined ? { limit: 600, windowSeconds: 60 } : options.rateLimit;
   const windows = new Map<string, { start: number; count: number }>();

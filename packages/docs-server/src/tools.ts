@@ -9,6 +9,8 @@ export interface ToolContext {
   index: SearchIndex;
   /** Absolute docs URL without trailing slash (links in results). */
   docsUrl: string;
+  /** The BI assistant served alongside (the mock mounts one), or null. */
+  biAssistantUrl?: string | null;
 }
 
 export type ToolOutcome = { ok: true; structured: Obj; markdown: string } | { ok: false; markdown: string };
@@ -240,7 +242,8 @@ const aboutBiAssistantMcp: ToolDef = {
   inputSchema: "AboutBiAssistantMcpArguments",
   example: {},
   outputSchema: "AboutBiAssistantMcpResult",
-  run() {
+  run(ctx) {
+    const local = ctx.biAssistantUrl ? { localEndpoint: ctx.biAssistantUrl } : {};
     const structured = {
       name: "Entrada BI assistant",
       summary:
@@ -257,6 +260,7 @@ const aboutBiAssistantMcp: ToolDef = {
         "The BI assistant is credential-protected and answers from your own event data.",
         "This server describes the API; the assistant answers business questions with figures from your data.",
       ],
+      ...local,
     };
     const markdown = [
       `# ${structured.name}`,
@@ -267,6 +271,11 @@ const aboutBiAssistantMcp: ToolDef = {
       `- **Authentication:** ${structured.authentication}`,
       `- **Data scope:** ${structured.dataScope}`,
       `- **Provisioning:** ${structured.provisioning}`,
+      ...(ctx.biAssistantUrl
+        ? [
+            `- **Here:** ${ctx.biAssistantUrl} — the same assistant over this server's BI feed; connect with a bearer token of a client-credentials grant (scope Shop) from /connect/token.`,
+          ]
+        : []),
       "",
       ...structured.differences.map((d) => `- ${d}`),
     ].join("\n");

@@ -410,6 +410,11 @@ export interface components {
             dataScope: string;
             provisioning: string;
             differences: string[];
+            /**
+             * Format: uri
+             * @description The BI assistant served next to this documentation server (the mock server mounts one at `/bi/mcp`, answering from the mock's BI feed with the mock's demo credentials); absent when none is.
+             */
+            localEndpoint?: string;
         };
         /** @description Result of `tools/call`. */
         ToolsCallResponse: {

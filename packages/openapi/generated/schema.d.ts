@@ -4301,7 +4301,7 @@ export interface components {
                 "application/json": components["schemas"]["ODataError"];
             };
         };
-        /** @description A valid OData feature this service does not offer (`$expand`, `$apply`, `$search`, `$compute`, `$batch`, lambda operators, other functions, `$format` other than JSON). */
+        /** @description A valid OData feature this service does not offer (`$expand`, `$search`, `$compute`, `$batch`, `$apply` transformations other than filter, compute, groupby and aggregate, lambda operators, other functions, `$format` other than JSON). */
         ODataNotImplemented: {
             headers: {
                 "X-Log-Id": components["headers"]["X-Log-Id"];
@@ -4505,6 +4505,11 @@ export interface components {
          * @example Status eq 'paid' and CreatedAt ge 2026-12-01T00:00:00Z
          */
         ODataFilter: string;
+        /**
+         * @description Aggregation on the feed (OData Data Aggregation Extension 4.0): `/`-separated transformations `filter(expr)`, `compute(expr as Alias, …)` (time buckets: `date(P)`, `hour(P)`, `year(P)`, `month(P)` of a date-time), then one `groupby((P, …))`, `groupby((P, …), aggregate(…))` or `aggregate(…)`, then optionally `filter(…)` on the aggregated rows. An aggregate is `P with sum|average|min|max|countdistinct as Alias` or `$count as Alias`. The rows are the groups (grouping properties and aliases, ordered by the grouping values); `$filter`, `$orderby`, `$select`, `$top`, `$skip` and `$count` then apply to them, and they are paged like any collection. At most 100,000 groups (more is a `400`); other transformations of the extension are `501`.
+         * @example filter(Status ne 'cancelled')/compute(date(IssuedAt) as Day)/groupby((EventId,Day),aggregate($count as Tickets,PriceAmount with sum as Revenue))
+         */
+        ODataApply: string;
         /**
          * @description Comma-separated properties to return (others are omitted). Unknown properties are `400`.
          * @example OrderId,CreatedAt,TotalAmount,Currency
@@ -9297,6 +9302,11 @@ export interface operations {
                  */
                 $filter?: components["parameters"]["ODataFilter"];
                 /**
+                 * @description Aggregation on the feed (OData Data Aggregation Extension 4.0): `/`-separated transformations `filter(expr)`, `compute(expr as Alias, …)` (time buckets: `date(P)`, `hour(P)`, `year(P)`, `month(P)` of a date-time), then one `groupby((P, …))`, `groupby((P, …), aggregate(…))` or `aggregate(…)`, then optionally `filter(…)` on the aggregated rows. An aggregate is `P with sum|average|min|max|countdistinct as Alias` or `$count as Alias`. The rows are the groups (grouping properties and aliases, ordered by the grouping values); `$filter`, `$orderby`, `$select`, `$top`, `$skip` and `$count` then apply to them, and they are paged like any collection. At most 100,000 groups (more is a `400`); other transformations of the extension are `501`.
+                 * @example filter(Status ne 'cancelled')/compute(date(IssuedAt) as Day)/groupby((EventId,Day),aggregate($count as Tickets,PriceAmount with sum as Revenue))
+                 */
+                $apply?: components["parameters"]["ODataApply"];
+                /**
                  * @description Comma-separated properties to return (others are omitted). Unknown properties are `400`.
                  * @example OrderId,CreatedAt,TotalAmount,Currency
                  */
@@ -9394,6 +9404,11 @@ export interface operations {
                  * @example Status eq 'paid' and CreatedAt ge 2026-12-01T00:00:00Z
                  */
                 $filter?: components["parameters"]["ODataFilter"];
+                /**
+                 * @description Aggregation on the feed (OData Data Aggregation Extension 4.0): `/`-separated transformations `filter(expr)`, `compute(expr as Alias, …)` (time buckets: `date(P)`, `hour(P)`, `year(P)`, `month(P)` of a date-time), then one `groupby((P, …))`, `groupby((P, …), aggregate(…))` or `aggregate(…)`, then optionally `filter(…)` on the aggregated rows. An aggregate is `P with sum|average|min|max|countdistinct as Alias` or `$count as Alias`. The rows are the groups (grouping properties and aliases, ordered by the grouping values); `$filter`, `$orderby`, `$select`, `$top`, `$skip` and `$count` then apply to them, and they are paged like any collection. At most 100,000 groups (more is a `400`); other transformations of the extension are `501`.
+                 * @example filter(Status ne 'cancelled')/compute(date(IssuedAt) as Day)/groupby((EventId,Day),aggregate($count as Tickets,PriceAmount with sum as Revenue))
+                 */
+                $apply?: components["parameters"]["ODataApply"];
                 /**
                  * @description Comma-separated properties to return (others are omitted). Unknown properties are `400`.
                  * @example OrderId,CreatedAt,TotalAmount,Currency
@@ -9493,6 +9508,11 @@ export interface operations {
                  */
                 $filter?: components["parameters"]["ODataFilter"];
                 /**
+                 * @description Aggregation on the feed (OData Data Aggregation Extension 4.0): `/`-separated transformations `filter(expr)`, `compute(expr as Alias, …)` (time buckets: `date(P)`, `hour(P)`, `year(P)`, `month(P)` of a date-time), then one `groupby((P, …))`, `groupby((P, …), aggregate(…))` or `aggregate(…)`, then optionally `filter(…)` on the aggregated rows. An aggregate is `P with sum|average|min|max|countdistinct as Alias` or `$count as Alias`. The rows are the groups (grouping properties and aliases, ordered by the grouping values); `$filter`, `$orderby`, `$select`, `$top`, `$skip` and `$count` then apply to them, and they are paged like any collection. At most 100,000 groups (more is a `400`); other transformations of the extension are `501`.
+                 * @example filter(Status ne 'cancelled')/compute(date(IssuedAt) as Day)/groupby((EventId,Day),aggregate($count as Tickets,PriceAmount with sum as Revenue))
+                 */
+                $apply?: components["parameters"]["ODataApply"];
+                /**
                  * @description Comma-separated properties to return (others are omitted). Unknown properties are `400`.
                  * @example OrderId,CreatedAt,TotalAmount,Currency
                  */
@@ -9590,6 +9610,11 @@ export interface operations {
                  * @example Status eq 'paid' and CreatedAt ge 2026-12-01T00:00:00Z
                  */
                 $filter?: components["parameters"]["ODataFilter"];
+                /**
+                 * @description Aggregation on the feed (OData Data Aggregation Extension 4.0): `/`-separated transformations `filter(expr)`, `compute(expr as Alias, …)` (time buckets: `date(P)`, `hour(P)`, `year(P)`, `month(P)` of a date-time), then one `groupby((P, …))`, `groupby((P, …), aggregate(…))` or `aggregate(…)`, then optionally `filter(…)` on the aggregated rows. An aggregate is `P with sum|average|min|max|countdistinct as Alias` or `$count as Alias`. The rows are the groups (grouping properties and aliases, ordered by the grouping values); `$filter`, `$orderby`, `$select`, `$top`, `$skip` and `$count` then apply to them, and they are paged like any collection. At most 100,000 groups (more is a `400`); other transformations of the extension are `501`.
+                 * @example filter(Status ne 'cancelled')/compute(date(IssuedAt) as Day)/groupby((EventId,Day),aggregate($count as Tickets,PriceAmount with sum as Revenue))
+                 */
+                $apply?: components["parameters"]["ODataApply"];
                 /**
                  * @description Comma-separated properties to return (others are omitted). Unknown properties are `400`.
                  * @example OrderId,CreatedAt,TotalAmount,Currency

@@ -9,6 +9,7 @@ import type { ClientConfig } from "../core/oauth.ts";
 import type { SeedData } from "../core/types.ts";
 import { DEMO_CLIENTS, TEST_CARDS } from "../index.ts";
 import { indexBiHistory, MAX_HISTORY_ORDERS } from "../sections/bi/index.ts";
+import { warmBiColumns } from "../sections/bi/warm.ts";
 import { startMockServer } from "./index.ts";
 
 const HELP = `entrada-mock — a stateful, contract-validating mock of the Entrada API
@@ -26,6 +27,7 @@ Options:
   --validate-responses     Check every response against the document (500 on a violation)
   --no-webhooks            Do not deliver webhooks
   --no-docs                Do not serve the documentation server (/reference, /api/mcp, /ai/)
+  --no-bi-assistant        Do not serve the BI assistant MCP server (/bi/mcp)
   --admin-token <token>    What /__mock requires (default: generated and printed when --host is not loopback)
 
 Commands: entrada-mock proxy --upstream <url> | verify --base-url <url> | seed --from <dir> | trigger <kind>
@@ -60,6 +62,7 @@ const parsed = (() => {
         "no-webhooks": { type: "boolean", default: false },
         "no-docs": { type: "boolean", default: false },
         "admin-token": { type: "string" },
+        "no-bi-assistant": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -139,13 +142,16 @@ const mock = await startMockServer({
   webhooks: !values["no-webhooks"],
   docs: !values["no-docs"],
   ...(values["admin-token"] ? { adminToken: values["admin-token"] } : {}),
+  biAssistant: !values["no-bi-assistant"],
   ...(seed ? { seed } : {}),
   ...(document ? { document } : {}),
   ...(values["validate-responses"] ? { validateResponses: "strict" as const } : {}),
 });
 const ready = performance.now() - started;
-// A large history is indexed now rather than on the first feed request (a million ticket rows take seconds).
+// A large history is indexed now rather than on the first feed request (a million ticket rows take seconds), and
+// the columns the BI assistant's questions aggregate are drawn now rather than on the first question.
 const indexed = historyOrders ? indexBiHistory(mock.core.session().world) : null;
+const columns = historyOrders && !values["no-bi-assistant"] ? warmBiColumns(mock.core.session().world) : null;
 
 const lines = [
   "",
@@ -171,8 +177,18 @@ const lines = [
         `  BI feed history: ${indexed.rows.toLocaleString("en-US")} rows (${indexed.tickets.toLocaleString("en-US")} tickets) indexed in ${(indexed.ms / 1000).toFixed(1)} s   (${mock.url}/bi/v1/odata/)`,
       ]
     : []),
+  ...(columns
+    ? [
+        `  BI aggregation columns: ${(columns.bytes / 1_048_576).toFixed(0)} MB drawn in ${(columns.ms / 1000).toFixed(1)} s`,
+      ]
+    : []),
   `  API reference and guides: ${mock.url}/reference   (open ${mock.url}/ in a browser)`,
   `  Documentation server (MCP, no auth): ${mock.url}/api/mcp   Markdown mirrors: ${mock.url}/ai/index.md`,
+  ...(values["no-bi-assistant"]
+    ? []
+    : [
+        `  BI assistant (MCP, bearer token of a demo client, scope Shop): ${mock.url}/bi/mcp   (${mock.url}/.well-known/oauth-protected-resource/bi/mcp)`,
+      ]),
   "  Isolate parallel test suites with the header X-Mock-Session: <name>.",
   "",
   "  Try:",

@@ -12,6 +12,7 @@ import type { MockRequest, MockResponse } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
 import { checkAdmin, generateAdminToken, isLoopback, maskSecrets } from "./admin.ts";
+import { BI_ASSISTANT_PATH, BI_ASSISTANT_PATHS, lazyBiAssistant } from "./bi-assistant.ts";
 
 export interface MockServerOptions extends EntradaMockOptions {
   /** Port to listen on; 0 picks a free one (default 4010). */
@@ -33,6 +34,12 @@ export interface MockServerOptions extends EntradaMockOptions {
    * generated one on any other interface (`MockServer.adminToken`).
    */
   adminToken?: string;
+  /**
+   * Also serve the BI assistant MCP server (`@entrada/bi-assistant`, an optional peer) at `/bi/mcp`, with its
+   * protected resource metadata and this server's authorization server metadata under `/.well-known/` (default
+   * true; loaded on first use, skipped when the package is not installed). See `bi-assistant.ts`.
+   */
+  biAssistant?: boolean;
 }
 
 export interface MockServer {
@@ -82,12 +89,21 @@ type DocsAnswer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array |
  * The documentation server (`@entrada/docs-server`, an optional peer), created on its first request (it pulls in
  * the MCP SDK and builds a search index); `null` when the package is not installed.
  */
-function lazyDocs(core: MockCore): () => Promise<DocsAnswer | null> {
+function lazyDocs(
+  core: MockCore,
+  assistant: (() => Promise<unknown>) | null,
+): () => Promise<DocsAnswer | null> {
   let docs: Promise<DocsAnswer | null> | null = null;
   return () => {
-    docs ??= import("@entrada/docs-server").then(
-      ({ createNodeDocsServer, answerNode }) => {
-        const server = createNodeDocsServer({ document: core.document, links: { mockControls: "/__mock" } });
+    docs ??= Promise.all([import("@entrada/docs-server"), assistant?.() ?? null]).then(
+      ([{ createNodeDocsServer, answerNode }, mounted]) => {
+        // The root index links the BI assistant, and about_bi_assistant_mcp names it, when it is mounted.
+        const bi: { biAssistant?: string } = mounted ? { biAssistant: BI_ASSISTANT_PATH } : {};
+        const server = createNodeDocsServer({
+          document: core.document,
+          links: { mockControls: "/__mock", ...(mounted ? { biAssistant: BI_ASSISTANT_PATH } : {}) },
+          ...bi,
+        });
         return (req, res, body) => answerNode(server, req, res, body);
       },
       () => null,
@@ -100,10 +116,11 @@ function lazyDocs(core: MockCore): () => Promise<DocsAnswer | null> {
 export function nodeHandler(
   core: MockCore,
   fallbackHost: string,
-  options: { docs?: boolean; adminToken?: string | null } = {},
+  options: { docs?: boolean; biAssistant?: boolean; adminToken?: string | null } = {},
 ) {
   const limit = core.options.maxBodyBytes;
-  const docs = options.docs === false ? null : lazyDocs(core);
+  const assistant = options.biAssistant === false ? null : lazyBiAssistant(core);
+  const docs = options.docs === false ? null : lazyDocs(core, assistant);
   const admin = options.adminToken ?? null;
   const secrets = core.options.clients.flatMap((c) => c.secrets);
   const dispatch = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => {
@@ -143,7 +160,14 @@ export function nodeHandler(
     if (refused) {
       res.writeHead(refused.status, refused.headers);
       res.end(refused.body ?? undefined);
-    } else if (docs && DOCS_PATHS.test(req.url ?? ""))
+    } else if (assistant && BI_ASSISTANT_PATHS.test(req.url ?? ""))
+      assistant()
+        .then(async (answer) => answer !== null && (await answer(req, res, body)))
+        .then(async (answered) => {
+          if (!answered) respond(await core.handle(request));
+        })
+        .catch(broken);
+    else if (docs && DOCS_PATHS.test(req.url ?? ""))
       docs()
         .then(async (answer) => answer !== null && (await answer(req, res, body)))
         .then(async (answered) => {
@@ -191,6 +215,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     webhooks = true,
     docs = true,
     adminToken: givenToken,
+    biAssistant = true,
     ...coreOptions
   } = options;
   const adminToken = givenToken ?? (isLoopback(host) ? null : generateAdminToken());
@@ -198,7 +223,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const core = given ?? createEntradaMock({ schemaCompiler: ajvSchemaCompiler, ...coreOptions });
   const server = createServer(
     { keepAliveTimeout: 5000 },
-    nodeHandler(core, `${host}:${port}`, { docs, adminToken }),
+    nodeHandler(core, `${host}:${port}`, { docs, biAssistant, adminToken }),
   );
   server.on("clientError", (_error, socket) => {
     const logId = `log_${ulid(Date.now())}`;

@@ -287,6 +287,23 @@ export class BiFeed {
     return { response, text: utf8.decode(body), bytes: body.byteLength, attempts: state.attempts };
   }
 
+  /**
+   * The feed's model as CSDL JSON (`$metadata?$format=json`): the entity container with the datasets, their entity
+   * types, properties, facets and `@Org.OData.Core.V1.Description` texts. Same retries and errors as a page.
+   * @example const csdl = await bi.metadata(); csdl["Entrada.BI"].Ticket.EventId // {$Type: "Edm.String", …}
+   */
+  async metadata(options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+    const url = `${this.root.href}/$metadata?$format=json`;
+    const headers = { accept: "application/json", "odata-maxversion": "4.01" };
+    const { response, text, attempts } = await this.#get(url, headers, options);
+    let json: Record<string, unknown> | undefined;
+    try {
+      json = response.ok ? JSON.parse(text) : undefined;
+    } catch {}
+    if (!json || typeof json.$EntityContainer !== "string") throw errorFrom(response, text, url, attempts);
+    return json;
+  }
+
   /** Next links must stay on the feed's origin: the bearer token is never sent anywhere else. */
   #checkNextLink(link: string, current: string): string {
     let next: URL;

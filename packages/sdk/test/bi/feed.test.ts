@@ -10,6 +10,35 @@ const collect = async <T>(it: AsyncIterable<T>): Promise<T[]> => {
 };
 
 describe("biFeed", () => {
+  it("metadata(): the CSDL JSON of $metadata with the token; an OData error or a body that is not CSDL throws", async () => {
+    const csdl = { $Version: "4.0", $EntityContainer: "Entrada.BI.Container", "Entrada.BI": {} };
+    const seen: { url: string; headers: Headers }[] = [];
+    const answers = [
+      new Response(JSON.stringify(csdl), { headers: { "content-type": "application/json" } }),
+      new Response(JSON.stringify({ error: { code: "Unauthorized", message: "Token expired" } }), {
+        status: 401,
+      }),
+      new Response("<html>proxy</html>", { status: 200 }),
+    ];
+    const bi = biFeed({
+      baseUrl: "https://api.test",
+      accessToken: "tok",
+      maxAttempts: 1,
+      fetch: async (url, init) => {
+        seen.push({ url, headers: new Headers(init.headers) });
+        return answers.shift() as Response;
+      },
+    });
+    expect(await bi.metadata()).toEqual(csdl);
+    expect(seen[0]?.url).toBe("https://api.test/bi/v1/odata/$metadata?$format=json");
+    expect(seen[0]?.headers.get("authorization")).toBe("Bearer tok");
+    expect(seen[0]?.headers.get("accept")).toBe("application/json");
+    const expired = await bi.metadata().catch((e: unknown) => e);
+    expect(expired).toBeInstanceOf(ODataError);
+    expect([(expired as ODataError).status, (expired as ODataError).code]).toEqual([401, "Unauthorized"]);
+    await expect(bi.metadata()).rejects.toMatchObject({ code: "invalid_response" });
+  });
+
   it("iterates all rows across pages by following absolute nextLinks, with token and paging headers", async () => {
     const rows = tickets(7);
     const feed = fakeFeed(rows);

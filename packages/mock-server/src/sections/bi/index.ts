@@ -1,5 +1,6 @@
 import { defineSection, dynamicHandler } from "../../core/section.ts";
 import type { Culture, HandlerResult, OperationContext, World } from "../../core/types.ts";
+import { parseApplyQuery, runApplyQuery } from "./apply-query.ts";
 import { feedCulture } from "./culture.ts";
 import { countFeedRows, type FeedRows, findFeedRow, runFeedQuery } from "./feed-query.ts";
 import { DEFAULT_HISTORY, type HistoryConfig } from "./history.ts";
@@ -129,10 +130,17 @@ function collection(name: string) {
   return (ctx: OperationContext): HandlerResult =>
     odata(ctx, (culture) => {
       const set = ENTITY_SETS.find((s) => s.name === name) as EntitySetDef;
-      const query = parseEntitySetQuery(ctx.query, propertyTypes(set), set.key, set.name);
       const { size, applied } = pageSize(ctx);
-      const page = runFeedQuery(feedRows(ctx.world, set, culture), query, set.key, size);
-      const context = `${root(ctx)}$metadata#${set.name}${query.select ? `(${query.select.join(",")})` : ""}`;
+      // `$apply` (aggregation, see apply-query.ts) yields aggregated rows named by its groupby and aliases.
+      const aggregated = ctx.query.$apply !== undefined;
+      const query = aggregated
+        ? parseApplyQuery(ctx.query, propertyTypes(set), set.name)
+        : parseEntitySetQuery(ctx.query, propertyTypes(set), set.key, set.name);
+      const rows = feedRows(ctx.world, set, culture);
+      const page =
+        "plan" in query ? runApplyQuery(rows, query, size) : runFeedQuery(rows, query, set.key, size);
+      const shape = "plan" in query ? (query.select ?? Object.keys(query.plan.output)) : query.select;
+      const context = `${root(ctx)}$metadata#${set.name}${shape ? `(${shape.join(",")})` : ""}`;
       const body: Record<string, unknown> = { "@odata.context": context };
       if (page.count !== null) body["@odata.count"] = page.count;
       body.value = page.rows;

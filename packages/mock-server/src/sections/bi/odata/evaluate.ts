@@ -127,6 +127,7 @@ function compileCall(name: string, args: Compiled[], exprs: Expr[]): Compiled {
       return d === null || Number.isNaN(d.getTime()) ? null : fn(d);
     };
   };
+  const slowDate = datePart((d) => d.toISOString().slice(0, 10));
   switch (name) {
     case "contains":
       return str2((x, y) => x.includes(y));
@@ -153,16 +154,60 @@ function compileCall(name: string, args: Compiled[], exprs: Expr[]): Compiled {
     case "day":
       return datePart((d) => d.getUTCDate());
     case "hour":
-      return datePart((d) => d.getUTCHours());
+      return onMs(
+        a,
+        (ms) => Math.floor(ms / 3_600_000),
+        24,
+        datePart((d) => d.getUTCHours()),
+      );
     case "minute":
-      return datePart((d) => d.getUTCMinutes());
+      return onMs(
+        a,
+        (ms) => Math.floor(ms / 60_000),
+        60,
+        datePart((d) => d.getUTCMinutes()),
+      );
     case "second":
-      return datePart((d) => d.getUTCSeconds());
+      return onMs(
+        a,
+        (ms) => Math.floor(ms / 1000),
+        60,
+        datePart((d) => d.getUTCSeconds()),
+      );
     case "date":
-      return datePart((d) => d.toISOString().slice(0, 10));
+      return (row) => {
+        const v = a(row);
+        return typeof v === "number" && Number.isFinite(v)
+          ? dayText(Math.floor(v / 86_400_000))
+          : slowDate(row);
+      };
     default:
       throw new Error(`compileCall: unhandled function ${name} (${exprs.length} args)`);
   }
+}
+
+/**
+ * A date part of an epoch-ms value by arithmetic (aggregations evaluate it per row of a million; a `Date` per row
+ * was most of the time), other values through `slow`.
+ */
+function onMs(a: Compiled, units: (ms: number) => number, modulo: number, slow: Compiled): Compiled {
+  return (row) => {
+    const v = a(row);
+    if (typeof v !== "number" || !Number.isFinite(v)) return slow(row);
+    return ((units(v) % modulo) + modulo) % modulo;
+  };
+}
+
+const dayTexts = new Map<number, string>();
+/** `YYYY-MM-DD` of a day number since the epoch (cached: a year of history has 365). */
+function dayText(day: number): string {
+  let text = dayTexts.get(day);
+  if (text === undefined) {
+    text = new Date(day * 86_400_000).toISOString().slice(0, 10);
+    if (dayTexts.size >= 4096) dayTexts.clear();
+    dayTexts.set(day, text);
+  }
+  return text;
 }
 
 /** A predicate for `$filter`: only rows where the expression is exactly `true` pass. */

@@ -189,6 +189,79 @@ const M = {
     "«{set}» non ha una riga con la chiave «{key}».",
     "'{set}' has no row with the key '{key}'.",
   ],
+  // $apply (the Data Aggregation extension: filter, compute, groupby, aggregate; see apply.ts)
+  applyTransformation: [
+    "Unbekannte Transformation «{name}» in $apply; unterstützt sind filter, compute, groupby und aggregate.",
+    "Transformation inconnue « {name} » dans $apply ; sont prises en charge filter, compute, groupby et aggregate.",
+    "Trasformazione sconosciuta «{name}» in $apply; sono supportate filter, compute, groupby e aggregate.",
+    "Unknown transformation '{name}' in $apply; supported: filter, compute, groupby and aggregate.",
+  ],
+  applyForm: [
+    "«{text}» in $apply ist nicht lesbar; erwartet {expected}.",
+    "« {text} » dans $apply est illisible ; attendu {expected}.",
+    "«{text}» in $apply non è leggibile; atteso {expected}.",
+    "Cannot read '{text}' in $apply; expected {expected}.",
+  ],
+  applyTransformationForm: [
+    "name(argumente), getrennt durch /",
+    "nom(arguments), séparés par /",
+    "nome(argomenti), separati da /",
+    "name(arguments), separated by /",
+  ],
+  applyAggregateForm: [
+    "«Eigenschaft with sum|average|min|max|countdistinct as Alias» oder «$count as Alias»",
+    "« Propriété with sum|average|min|max|countdistinct as Alias » ou « $count as Alias »",
+    "«Proprietà with sum|average|min|max|countdistinct as Alias» o «$count as Alias»",
+    "'Property with sum|average|min|max|countdistinct as Alias' or '$count as Alias'",
+  ],
+  applyComputeForm: [
+    "«Ausdruck as Alias»",
+    "« expression as Alias »",
+    "«espressione as Alias»",
+    "'expression as Alias'",
+  ],
+  applyGroupbyForm: [
+    "groupby((Eigenschaft, …)) oder groupby((Eigenschaft, …), aggregate(…))",
+    "groupby((Propriété, …)) ou groupby((Propriété, …), aggregate(…))",
+    "groupby((Proprietà, …)) o groupby((Proprietà, …), aggregate(…))",
+    "groupby((Property, …)) or groupby((Property, …), aggregate(…))",
+  ],
+  applyMethod: [
+    "Unbekannte Aggregationsmethode «{method}»; verwenden Sie sum, average, min, max oder countdistinct.",
+    "Méthode d'agrégation inconnue « {method} » ; utilisez sum, average, min, max ou countdistinct.",
+    "Metodo di aggregazione sconosciuto «{method}»; usare sum, average, min, max o countdistinct.",
+    "Unknown aggregation method '{method}'; use sum, average, min, max or countdistinct.",
+  ],
+  applyMethodType: [
+    "{method} braucht einen Zahlenwert, nicht {got} («{text}»).",
+    "{method} exige une valeur numérique, pas {got} (« {text} »).",
+    "{method} richiede un valore numerico, non {got} («{text}»).",
+    "{method} needs a number, not {got} ('{text}').",
+  ],
+  applyAlias: [
+    "Der Name «{alias}» ist schon vergeben; wählen Sie einen anderen Alias.",
+    "Le nom « {alias} » est déjà pris ; choisissez un autre alias.",
+    "Il nome «{alias}» è già usato; scegliere un altro alias.",
+    "The name '{alias}' is already taken; choose another alias.",
+  ],
+  applyAfterGrouping: [
+    "Nach groupby oder aggregate nimmt $apply nur noch filter(…) an.",
+    "Après groupby ou aggregate, $apply n'accepte plus que filter(…).",
+    "Dopo groupby o aggregate, $apply accetta solo filter(…).",
+    "After groupby or aggregate, $apply takes filter(…) only.",
+  ],
+  applyNeedsGrouping: [
+    "$apply endet hier mit groupby(…) oder aggregate(…); Zeilen ohne Aggregation liefern $filter und $select.",
+    "Ici, $apply se termine par groupby(…) ou aggregate(…) ; les lignes sans agrégation s'obtiennent avec $filter et $select.",
+    "Qui $apply termina con groupby(…) o aggregate(…); le righe senza aggregazione si ottengono con $filter e $select.",
+    "$apply here ends in groupby(…) or aggregate(…); for rows without aggregation use $filter and $select.",
+  ],
+  applyGroupLimit: [
+    "Die Aggregation ergibt mehr als {limit} Gruppen oder Werte; gruppieren Sie gröber oder filtern Sie zuerst.",
+    "L'agrégation produit plus de {limit} groupes ou valeurs ; regroupez plus largement ou filtrez d'abord.",
+    "L'aggregazione produce più di {limit} gruppi o valori; raggruppare in modo più ampio o filtrare prima.",
+    "The aggregation makes more than {limit} groups or values; group more coarsely or filter first.",
+  ],
 } satisfies Record<string, [string, string, string, string]>;
 
 export type MessageKey = keyof typeof M;

@@ -447,3 +447,23 @@ export function unknownProperty(
     : [];
   return new ODataError(400, "UnknownProperty", "unknownProperty", { name, set: setName }, option, details);
 }
+
+/**
+ * Parse one expression of a `$apply` transformation (`filter(…)`, `compute(… as X)`, `… with sum as X`), its
+ * errors naming `$apply`; `boolean` requires a Boolean expression (a filter).
+ * @example parseApplyExpression("hour(ScannedAt)", props, "Entrances", false) // {kind: "call", type: "Int32", …}
+ */
+export function parseApplyExpression(
+  input: string,
+  props: PropertyTypes,
+  setName: string,
+  boolean: boolean,
+): Expr {
+  const parser = new Parser(tokenize(input, "$apply"), props, "$apply", setName);
+  if (parser.atEnd()) throw badRequest("empty", { option: "$apply" }, "$apply", "InvalidFilter");
+  const expr = parser.parseExpression();
+  parser.finish();
+  if (boolean && expr.type !== "Boolean" && expr.type !== "Null")
+    throw badRequest("notBoolean", { option: "$apply", got: expr.type }, "$apply", "InvalidFilter");
+  return expr;
+}

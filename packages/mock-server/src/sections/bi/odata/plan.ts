@@ -58,11 +58,13 @@ function orderOf(items: OrderByItem[], props: IndexedProperties): "key" | "stamp
   return null;
 }
 
-function conjuncts(e: Expr): Expr[] {
+/** The terms of a conjunction (`a and b and c` → [a, b, c]). */
+export function conjuncts(e: Expr): Expr[] {
   return e.kind === "logical" && e.op === "and" ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e];
 }
 
-const FLIP: Record<ComparisonOp, ComparisonOp> = {
+/** The operator with its sides swapped (`L lt P` is `P gt L`). */
+export const FLIP: Record<ComparisonOp, ComparisonOp> = {
   eq: "eq",
   ne: "ne",
   gt: "lt",

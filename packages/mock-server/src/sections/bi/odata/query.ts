@@ -10,7 +10,7 @@ import {
 } from "./parser.ts";
 
 /** System query options we implement. */
-const SUPPORTED = new Set([
+export const SUPPORTED = new Set([
   "$filter",
   "$select",
   "$orderby",
@@ -20,8 +20,8 @@ const SUPPORTED = new Set([
   "$skiptoken",
   "$format",
 ]);
-/** Valid OData system query options we do not implement (→ 501). */
-const UNSUPPORTED = new Set([
+/** Valid OData system query options we do not implement (→ 501; `$apply` only with `apply-query.ts`). */
+export const UNSUPPORTED = new Set([
   "$expand",
   "$search",
   "$apply",
@@ -54,7 +54,8 @@ interface SkipToken {
   returned: number;
 }
 
-function single(query: Record<string, string | string[]>, name: string): string | undefined {
+/** The one value of a query option (a repeated option is a 400). */
+export function single(query: Record<string, string | string[]>, name: string): string | undefined {
   const v = query[name];
   if (Array.isArray(v)) {
     if (v.length > 1) throw badRequest("repeated", { option: name }, name);
@@ -63,7 +64,8 @@ function single(query: Record<string, string | string[]>, name: string): string 
   return v;
 }
 
-function nonNegativeInt(value: string, name: string): number {
+/** A `$top`/`$skip` value (a 400 naming the option otherwise). */
+export function nonNegativeInt(value: string, name: string): number {
   if (!/^\d{1,9}$/.test(value)) throw badRequest("notNonNegativeInt", { option: name, value }, name);
   return Number(value);
 }
@@ -221,14 +223,16 @@ export function compareTuple(a: Scalar[], b: Scalar[], desc: boolean[]): number 
   return 0;
 }
 
-function project(row: Row, select: string[] | null): Row {
+/** The row with only the `$select`ed properties (all when none). */
+export function project(row: Row, select: string[] | null): Row {
   if (!select) return row;
   const out: Record<string, Scalar> = {};
   for (const name of select) out[name] = row[name] ?? null;
   return out;
 }
 
-function hash(text: string): string {
+/** FNV-1a of a text, base 36: the fingerprint a skiptoken carries of its query. */
+export function hash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

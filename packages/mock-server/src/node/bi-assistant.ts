@@ -1,0 +1,48 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { MockCore } from "../core/engine.ts";
+
+/** Where the mock mounts the BI assistant MCP server (`@entrada/bi-assistant`). */
+export const BI_ASSISTANT_PATH = "/bi/mcp";
+/** Its paths: the MCP endpoint, its protected resource metadata, this server's authorization server metadata. */
+export const BI_ASSISTANT_PATHS =
+  /^\/(?:bi\/mcp|\.well-known\/oauth-protected-resource\/bi\/mcp|\.well-known\/oauth-authorization-server)(?:[?#]|$)/;
+
+type Answer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => Promise<boolean>;
+
+/**
+ * The BI assistant (an optional peer), created on its first request; `null` when the package is not installed. It
+ * reaches the feed in process (the engine, not a loopback socket) with the caller's token and `X-Mock-Session`, so
+ * it answers from the same session's data the feed would; its authorization server is this server's
+ * `/connect/token`.
+ */
+export function lazyBiAssistant(core: MockCore): () => Promise<Answer | null> {
+  let loaded: Promise<Answer | null> | null = null;
+  const inProcess = async (input: string, init: RequestInit): Promise<Response> => {
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const response = await core.handle({ method: init.method ?? "GET", url: input, headers, body: null });
+    if (response.drop) throw new TypeError("fetch failed: the mock dropped the connection (fault injection)");
+    return new Response(response.body as BodyInit | null, {
+      status: response.status,
+      headers: response.headers,
+    });
+  };
+  return () => {
+    loaded ??= import("@entrada/bi-assistant").then(
+      ({ createBiAssistant, answerNode }) => {
+        const assistant = createBiAssistant({
+          apiUrl: (request) => new URL(request.url).origin,
+          path: BI_ASSISTANT_PATH,
+          forwardHeaders: ["x-mock-session"],
+          authorizationServerMetadata: true,
+          fetch: inProcess,
+        });
+        return (req, res, body) => answerNode(assistant, req, res, body);
+      },
+      () => null,
+    );
+    return loaded;
+  };
+}
