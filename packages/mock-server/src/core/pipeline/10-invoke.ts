@@ -57,7 +57,7 @@ export async function invokeHandler(
     method: op.method,
     url: input.url,
     params: input.params,
-    query: queryRecord(input.url.searchParams),
+    query: queryRecord(input.url.searchParams, op.commaQuery),
     headers: input.headers,
     body: input.body,
     culture,

@@ -108,6 +108,66 @@ export function eventSummary(
   return { ...fixed, imageUrl: eventImageUrl(event, baseUrl), available };
 }
 
+/** The event's slots with their live availability (seats change with every hold and sale, so never cached). */
+export function slotViews(state: ShopState, event: EventRecord) {
+  const slots = [];
+  for (const id of event.slotIds) {
+    const s = state.slots[id];
+    if (s)
+      slots.push({
+        id: s.id,
+        startsAt: s.startsAt,
+        endsAt: s.endsAt,
+        capacity: s.capacity,
+        available: availableSeats(s),
+      });
+  }
+  return slots;
+}
+
+function buildAssortments(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
+  return event.assortmentIds
+    .map((id) => state.assortments[id])
+    .filter((a) => a !== undefined)
+    .map((a) => ({
+      id: a.id,
+      name: pickText(a.name, culture),
+      articles: a.articleIds
+        .map((id) => state.articles[id])
+        .filter((x): x is ArticleRecord => x !== undefined && priceOf(x, currency) !== undefined)
+        .map((x) => ({
+          id: x.id,
+          slug: x.slug,
+          name: pickText(x.name, culture),
+          description: pickText(x.description, culture),
+          price: { amount: priceOf(x, currency) ?? 0, currency },
+          maxPerOrder: x.maxPerOrder,
+        })),
+    }));
+}
+
+/** The localized assortments (static per culture and currency, like the summary), cached per record. */
+const assortmentCache = new WeakMap<EventRecord, Map<string, ReturnType<typeof buildAssortments>>>();
+
+/**
+ * The event's pricing assortments with their articles in one culture and currency. Built once per record,
+ * culture and currency (a catalogue page with `include=assortments` renders no article twice); read-only.
+ */
+export function assortmentViews(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
+  let byKey = assortmentCache.get(event);
+  if (!byKey) {
+    byKey = new Map();
+    assortmentCache.set(event, byKey);
+  }
+  const key = `${culture}|${currency}`;
+  let views = byKey.get(key);
+  if (!views) {
+    views = buildAssortments(state, event, culture, currency);
+    byKey.set(key, views);
+  }
+  return views;
+}
+
 export function eventDetail(
   state: ShopState,
   event: EventRecord,
@@ -118,34 +178,8 @@ export function eventDetail(
   return {
     ...eventSummary(state, event, culture, currency, baseUrl),
     description: pickText(event.description, culture),
-    slots: event.slotIds
-      .map((id) => state.slots[id])
-      .filter((s) => s !== undefined)
-      .map((s) => ({
-        id: s.id,
-        startsAt: s.startsAt,
-        endsAt: s.endsAt,
-        capacity: s.capacity,
-        available: availableSeats(s),
-      })),
-    pricingAssortments: event.assortmentIds
-      .map((id) => state.assortments[id])
-      .filter((a) => a !== undefined)
-      .map((a) => ({
-        id: a.id,
-        name: pickText(a.name, culture),
-        articles: a.articleIds
-          .map((id) => state.articles[id])
-          .filter((x): x is ArticleRecord => x !== undefined && priceOf(x, currency) !== undefined)
-          .map((x) => ({
-            id: x.id,
-            slug: x.slug,
-            name: pickText(x.name, culture),
-            description: pickText(x.description, culture),
-            price: { amount: priceOf(x, currency) ?? 0, currency },
-            maxPerOrder: x.maxPerOrder,
-          })),
-      })),
+    slots: slotViews(state, event),
+    pricingAssortments: assortmentViews(state, event, culture, currency),
     surveyId: event.surveyId,
   };
 }
