@@ -65,7 +65,7 @@ function duplicates(raw: string[]): string[] | undefined {
 
 /** Paths of the documentation server (`@entrada/docs-server`): MCP, server card, /ai mirrors, HTML reference, `/`. */
 const DOCS_PATHS =
-  /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/[^?#]*|reference\/?|reference\/openapi\.json|docs\/?|)(?:[?#]|$)/;
+  /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/[^?#]*|reference\/?|reference\/(?:openapi\.json|scalar\.js|start\.js)|docs\/?|)(?:[?#]|$)/;
 
 /** Answers a request when the documentation server serves its path; `false` when it does not. */
 type DocsAnswer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => Promise<boolean>;
@@ -79,13 +79,29 @@ function lazyDocs(core: MockCore): () => Promise<DocsAnswer | null> {
   return () => {
     docs ??= import("@entrada/docs-server").then(
       ({ createNodeDocsServer, answerNode }) => {
-        const server = createNodeDocsServer({ document: core.document, links: { mockControls: "/__mock" } });
+        const server = createNodeDocsServer({
+          document: core.document,
+          links: { mockControls: "/__mock" },
+          tryIt: tryItClient(core),
+        });
         return (req, res, body) => answerNode(server, req, res, body);
       },
       () => null,
     );
     return docs;
   };
+}
+
+/**
+ * The client the HTML reference pre-fills so "Send" works against this mock: the first configured client with
+ * the most scopes (the demo client `entrada-demo`, `Shop` and `TERP`, unless `clients` says otherwise).
+ */
+function tryItClient(core: MockCore) {
+  const [client] = [...core.options.clients].sort((a, b) => b.scopes.length - a.scopes.length);
+  const secret = client?.secrets[0];
+  return client && secret
+    ? { clientId: client.clientId, clientSecret: secret, scopes: [...client.scopes] }
+    : null;
 }
 
 /** Serves a core over an existing node:http request (usable as middleware in your own server). */
