@@ -44,8 +44,33 @@ function priceOf(article: ArticleRecord, currency: Currency): number | undefined
   return article.price[currency];
 }
 
+/** Per event record, the views built for one culture and currency (static once seeded: names, prices). */
+type PerCulture<T> = WeakMap<EventRecord, Map<string, T>>;
+
+/** The view of `event` for `culture` and `currency` from `cache`, built by `build` on first use. */
+function cachedView<T>(
+  cache: PerCulture<T>,
+  event: EventRecord,
+  culture: Culture,
+  currency: Currency,
+  build: () => T,
+): T {
+  let byKey = cache.get(event);
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(event, byKey);
+  }
+  const key = `${culture}|${currency}`;
+  let view = byKey.get(key);
+  if (view === undefined) {
+    view = build();
+    byKey.set(key, view);
+  }
+  return view;
+}
+
 /** The static (localized) part of an event summary, cached per record, culture and currency. */
-const summaryCache = new WeakMap<EventRecord, Map<string, ReturnType<typeof buildSummary>>>();
+const summaryCache: PerCulture<ReturnType<typeof buildSummary>> = new WeakMap();
 
 /**
  * The event's cover image: the seed's URL, else the assets section's banner for the event on this mock
@@ -85,17 +110,9 @@ export function eventSummary(
   currency: Currency,
   baseUrl: string,
 ) {
-  let byKey = summaryCache.get(event);
-  if (!byKey) {
-    byKey = new Map();
-    summaryCache.set(event, byKey);
-  }
-  const key = `${culture}|${currency}`;
-  let fixed = byKey.get(key);
-  if (!fixed) {
-    fixed = buildSummary(state, event, culture, currency);
-    byKey.set(key, fixed);
-  }
+  const fixed = cachedView(summaryCache, event, culture, currency, () =>
+    buildSummary(state, event, culture, currency),
+  );
   let available = false;
   for (const id of event.slotIds) {
     const slot = state.slots[id];
@@ -147,25 +164,16 @@ function buildAssortments(state: ShopState, event: EventRecord, culture: Culture
 }
 
 /** The localized assortments (static per culture and currency, like the summary), cached per record. */
-const assortmentCache = new WeakMap<EventRecord, Map<string, ReturnType<typeof buildAssortments>>>();
+const assortmentCache: PerCulture<ReturnType<typeof buildAssortments>> = new WeakMap();
 
 /**
  * The event's pricing assortments with their articles in one culture and currency. Built once per record,
  * culture and currency (a catalogue page with `include=assortments` renders no article twice); read-only.
  */
 export function assortmentViews(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
-  let byKey = assortmentCache.get(event);
-  if (!byKey) {
-    byKey = new Map();
-    assortmentCache.set(event, byKey);
-  }
-  const key = `${culture}|${currency}`;
-  let views = byKey.get(key);
-  if (!views) {
-    views = buildAssortments(state, event, culture, currency);
-    byKey.set(key, views);
-  }
-  return views;
+  return cachedView(assortmentCache, event, culture, currency, () =>
+    buildAssortments(state, event, culture, currency),
+  );
 }
 
 export function eventDetail(
