@@ -100,9 +100,10 @@ describe("event list → event step", () => {
     const step = screen
       .getByRole("heading", { level: 2, name: "Family Theatre" })
       .closest("form") as HTMLElement;
-    expect(within(step).getByText(full.summary)).toBeTruthy();
+    expect(within(step).getByText(full.summary).getAttribute("aria-busy")).toBe("true");
     expect(within(step).queryByText(full.description)).toBeNull();
     held.release();
-    expect(await within(step).findByText(full.description)).toBeTruthy();
+    const description = await within(step).findByText(full.description);
+    expect(description.hasAttribute("aria-busy")).toBe(false);
   });
 });

@@ -108,7 +108,12 @@ export default function EventStep() {
           </p>
         </div>
       </div>
-      {event.description ? <p className="entrada-shop__summary">{event.description}</p> : null}
+      {event.description ? (
+        // From the list, the summary stands in until getEvent brings the description (busy until then).
+        <p className="entrada-shop__summary" aria-busy={query.isPlaceholderData || undefined}>
+          {event.description}
+        </p>
+      ) : null}
 
       <fieldset className="entrada-shop__group">
         <legend>{t("event.slot")}</legend>
