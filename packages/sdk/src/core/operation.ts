@@ -37,13 +37,12 @@ export function parseSection(section: string): OperationSpec[] {
   const [prefix, ...entries] = section.split("|");
   return entries.map((entry) => {
     const [operationId, method, path, ...flags] = entry.split(" ") as [string, string, string, ...string[]];
-    const mode = (flags.find((flag) => flag !== "form" && !flag.startsWith("csv=")) ??
-      "json") as ResponseMode;
-    const comma = flags
-      .find((flag) => flag.startsWith("csv="))
-      ?.slice(4)
-      .split(",");
-    return { operationId, method, path: prefix + path, mode, form: flags.includes("form"), comma };
+    const spec: OperationSpec = { operationId, method, path: prefix + path, mode: "json", form: false };
+    for (const flag of flags)
+      if (flag === "form") spec.form = true;
+      else if (flag.startsWith("csv=")) spec.comma = flag.slice(4).split(",");
+      else spec.mode = flag as ResponseMode;
+    return spec;
   });
 }
 
