@@ -97,6 +97,17 @@ describe("server card, Markdown mirrors, reference and root", () => {
       ]);
       expect(await script.text()).toBe("/* renderer */");
       const etag = script.headers.get("etag") ?? "";
+      expect(script.headers.get("vary")).toBe("accept-encoding");
+      // Gzipped for clients that accept it (fetch decodes it again), as it is for identity.
+      const zipped = await fetch(`${built.url}/reference/scalar.js`, {
+        headers: { "accept-encoding": "gzip" },
+      });
+      expect(zipped.headers.get("content-encoding")).toBe("gzip");
+      expect(await zipped.text()).toBe("/* renderer */");
+      const identity = await fetch(`${built.url}/reference/scalar.js`, {
+        headers: { "accept-encoding": "identity" },
+      });
+      expect(identity.headers.get("content-encoding")).toBeNull();
       expect(
         (await fetch(`${built.url}/reference/scalar.js`, { headers: { "if-none-match": etag } })).status,
       ).toBe(304);
