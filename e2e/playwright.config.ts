@@ -20,8 +20,15 @@ export default defineConfig({
     {
       name: "script",
       metadata: { build: "script" },
-      // mock-csp.spec.ts tests the mock's browser build, not the widget: once is enough.
-      testIgnore: [/screenshots\.spec\.ts/, /script-tag\.spec\.ts/, /mock-csp\.spec\.ts/, /drift\.spec\.ts/],
+      // mock-csp.spec.ts tests the mock's browser build and reference.spec.ts the docs server, not the widget:
+      // once is enough.
+      testIgnore: [
+        /screenshots\.spec\.ts/,
+        /script-tag\.spec\.ts/,
+        /mock-csp\.spec\.ts/,
+        /reference\.spec\.ts/,
+        /drift\.spec\.ts/,
+      ],
     },
   ],
   timeout: 60_000,

@@ -40,6 +40,8 @@ async function snapOne(page: Page, shop: ShopPage, name: string) {
 }
 
 async function snapPicture(page: Page, shop: ShopPage, name: string) {
+  // Nothing still loading (the event step shows the list's summary until getEvent brings the description).
+  await expect(shop.shop.locator('[aria-busy="true"]')).toHaveCount(0);
   // Every image of the widget loaded (event banners, lazy below the fold), so the picture does not depend on
   // timing or scrolling.
   await shop.shop.evaluate((root) => {

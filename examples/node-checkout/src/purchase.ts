@@ -18,8 +18,11 @@ export interface SkippedSlot {
   reason: string;
 }
 
+/** An event of the catalogue with the slots and assortments `include=slots,assortments` embeds. */
+export type ListedEvent = Schemas["EventListItem"];
+
 export interface ReservedItem {
-  event: Schemas["Event"];
+  event: ListedEvent;
   slot: Schemas["Slot"];
   cart: Cart;
 }
@@ -54,8 +57,9 @@ export async function createCart(
 }
 
 /**
- * Walks the catalogue (filtered by date, venue and slug; cursor-paginated) and adds `quantity` of the article
- * to the first slot that takes them. Seats can go between reading availability and adding: a `sold-out` or
+ * Walks the catalogue (filtered by date, venue and slug; cursor-paginated) with every event's slots and pricing
+ * assortments embedded (`include=slots,assortments`: one request per page, no `getEvent` per event) and adds
+ * `quantity` of the article to the first slot that takes them. Seats can go between reading availability and adding: a `sold-out` or
  * `insufficient-capacity` problem moves on to the next slot instead of failing.
  */
 export async function reserve(
@@ -73,18 +77,18 @@ export async function reserve(
         dateTo: isoDate(now + options.days * 86_400_000),
         ...(options.venueId ? { venueId: options.venueId } : {}),
         ...(options.eventSlug ? { slug: options.eventSlug } : {}),
+        include: ["slots", "assortments"],
         limit: 10,
       },
     },
   });
-  for await (const summary of events) {
-    if (!summary.available) continue;
-    const { data: event } = await client.shop.getEvent.orThrow({ params: { path: { eventId: summary.id } } });
-    const article = event.pricingAssortments
+  for await (const event of events) {
+    if (!event.available) continue;
+    const article = (event.pricingAssortments ?? [])
       .flatMap((assortment) => assortment.articles)
       .find((a) => a.slug === options.articleSlug);
     if (!article || article.maxPerOrder < options.quantity) continue;
-    for (const slot of event.slots) {
+    for (const slot of event.slots ?? []) {
       if (slot.available < options.quantity) continue;
       const added = await client.shop.addCartItem({
         params: { path: { id: cart.id } },

@@ -104,6 +104,27 @@ describe("node-checkout against the mock over HTTP", () => {
     expect(Math.abs(clock.epochMs - Date.now())).toBeLessThan(60_000);
   });
 
+  it("finds the article in the catalogue pages (include=slots,assortments), with no getEvent per event", async () => {
+    const requests: string[] = [];
+    const { opts } = options(mock, {
+      // Every request the example sends: a getEvent (`/discovery/events/evt_…`) would fail the pattern below.
+      fetch: (request) => {
+        requests.push(`${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
+        return fetch(request);
+      },
+    });
+    const result = await main(opts);
+    expect(result.status).toBe("completed");
+    const discovery = requests.filter((r) => r.startsWith("GET /shop/v1/discovery/events"));
+    expect(discovery.length).toBeGreaterThan(0);
+    for (const r of discovery) {
+      expect(r).toMatch(/^GET \/shop\/v1\/discovery\/events\?/);
+      expect(new URLSearchParams(r.slice(r.indexOf("?"))).get("include")).toBe("slots,assortments");
+    }
+    // The cart's item is the listed event's, added by slug to one of its listed slots.
+    expect(requests.filter((r) => /\/cart\/[^/]+\/items$/.test(r))).toHaveLength(1);
+  });
+
   it("reports a declined card as an outcome and leaves the cart open with its items", async () => {
     const { opts } = options(mock, { cardNumber: TEST_CARDS.declines, locale: "de-CH" });
     const result = await main(opts);

@@ -14,11 +14,13 @@ export {
   type NodeDocsServerOptions,
   nodeListener,
   REFERENCE_HTML,
+  REFERENCE_SCRIPT,
   type RunningDocsServer,
   readReferenceHtml,
   startDocsServer,
 } from "./node.ts";
 export { guideTag, referenceDocument } from "./reference.ts";
+export { REFERENCE_CSP, referenceShell, type TryItClient } from "./reference-page.ts";
 export { type SearchHit, SearchIndex, searchDocs } from "./search.ts";
 export { createDocsServer, type DocsServer, type DocsServerOptions } from "./server.ts";
 export { TOOLS } from "./tools.ts";

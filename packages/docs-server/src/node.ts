@@ -25,6 +25,14 @@ export function loadGuidesFromPackages(): Partial<Record<GuideName, string>> {
 /** Where `pnpm --filter @entrada/docs-server build` writes the HTML reference (this package's `dist/`). */
 export const REFERENCE_HTML = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "reference.html");
 
+/** Where the build copies the reference's renderer (Scalar's standalone bundle). */
+export const REFERENCE_SCRIPT = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "dist",
+  "reference-scalar.js",
+);
+
 /** The built HTML reference, or `null` when the package has not been built. */
 export function readReferenceHtml(file = REFERENCE_HTML): string | null {
   try {
@@ -46,6 +54,7 @@ export function createNodeDocsServer(options: NodeDocsServerOptions = {}): DocsS
     document: apiDocument,
     guides: loadGuidesFromPackages(),
     referenceHtml: () => readReferenceHtml(),
+    referenceScript: () => readReferenceHtml(REFERENCE_SCRIPT),
     ...options,
   });
 }

@@ -7,8 +7,9 @@ export const guideTag = (name: string): string => `guide-${name}`;
 
 /**
  * The document the HTML reference is rendered from: the API contract as it is, plus the snapshot's guides as
- * documentation-only tags (Redoc's `x-traitTag`, one per guide, whose Markdown sections become menu entries)
- * grouped before the API modules with `x-tagGroups`. The MCP tools and the `/ai` mirrors read the same snapshot.
+ * documentation-only tags (one per guide, no operations; `x-traitTag` for renderers that know it; Scalar lists a
+ * tag without operations as a page whose Markdown sections are its headings) grouped before the API modules with
+ * `x-tagGroups`. The MCP tools and the `/ai` mirrors read the same snapshot.
  */
 export function referenceDocument(document: unknown, snapshot: DocsSnapshot): Obj {
   const doc = structuredClone(document) as Obj;

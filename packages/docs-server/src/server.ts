@@ -3,6 +3,13 @@ import { buildSnapshot, type DocsSnapshot, type GuideName, kebab } from "./conte
 import { endpointMarkdown, indexMarkdown, moduleMarkdown } from "./markdown.ts";
 import { createMcpEndpoint, INSTRUCTIONS, PROTOCOL_VERSIONS, SERVER_INFO, toolList } from "./mcp.ts";
 import { referenceDocument } from "./reference.ts";
+import {
+  REFERENCE_CSP,
+  REFERENCE_SCRIPT_PATH,
+  REFERENCE_START_PATH,
+  referenceStartScript,
+  type TryItClient,
+} from "./reference-page.ts";
 import { SearchIndex, searchDocs } from "./search.ts";
 
 export interface DocsServerOptions {
@@ -14,8 +21,16 @@ export interface DocsServerOptions {
   docsUrl?: string;
   /** Requests per window per client address; `false` disables limiting. Default 600 per 60 s. */
   rateLimit?: { limit: number; windowSeconds: number } | false;
-  /** The HTML API reference (built by `pnpm --filter @entrada/docs-server build`); `null` when not built. */
+  /** The HTML API reference's page (built by `pnpm --filter @entrada/docs-server build`); `null` when not built. */
   referenceHtml?: () => string | null;
+  /** The reference's renderer (Scalar's standalone bundle, copied by the build); `null` when not built. */
+  referenceScript?: () => string | null;
+  /**
+   * A client whose credentials the HTML reference pre-fills (and fetches a token with) so a developer can send
+   * requests from it: only where the docs server is mounted in the API it documents (the mock CLI passes its
+   * demo client). Without it the reference renders the document's servers and no credentials.
+   */
+  tryIt?: TryItClient | null;
   /** Further addresses listed at `/` (e.g. the mock's developer controls: `{ mockControls: "/__mock" }`). */
   links?: Record<string, string>;
   /** The BI assistant served alongside (a path on this server or a URL): `about_bi_assistant_mcp` names it. */
@@ -34,7 +49,7 @@ export interface DocsServer {
 
 /** Paths of the server: MCP, the server card, the Markdown mirrors, the HTML reference and the root index. */
 const PATHS =
-  /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/.*|reference\/?|reference\/openapi\.json|docs\/?|)$/;
+  /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/.*|reference\/?|reference\/(?:openapi\.json|scalar\.js|start\.js)|docs\/?|)$/;
 /** Every text is written in English; the documentation has no other language (see DECISIONS.md). */
 const LANGUAGE = "en-GB";
 const MAX_CLIENTS = 10_000;
@@ -46,6 +61,12 @@ function hash(text: string): string {
     h = Math.imul(h, 0x01000193);
   }
   return (h >>> 0).toString(16);
+}
+
+/** gzip of a text with the web-standard CompressionStream (Node ≥ 18, browsers, workers). */
+async function gzip(text: string): Promise<ArrayBuffer> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Response(stream).arrayBuffer();
 }
 
 function accepts(accept: string | null, types: string[]): boolean {
@@ -79,7 +100,20 @@ export function createDocsServer(options: DocsServerOptions): DocsServer {
   const limit = options.rateLimit === undefined ? { limit: 600, windowSeconds: 60 } : options.rateLimit;
   const windows = new Map<string, { start: number; count: number }>();
   let reference: string | null | undefined;
+  let referenceScript: string | null | undefined;
   let referenceJson: string | undefined;
+  let startScript: string | undefined;
+  let gzippedScript: Promise<ArrayBuffer> | undefined;
+  // Entity tags of the large static bodies (the renderer is megabytes), computed once each.
+  const etags = new Map<string, string>();
+  const etagOf = (key: string, body: string) => {
+    let tag = etags.get(key);
+    if (tag === undefined) {
+      tag = `"${hash(body)}"`;
+      etags.set(key, tag);
+    }
+    return tag;
+  };
 
   function rate(address: string): { headers: Record<string, string>; retryAfter: number | null } {
     if (!limit) return { headers: {}, retryAfter: null };
@@ -218,21 +252,38 @@ export function createDocsServer(options: DocsServerOptions): DocsServer {
       }
       let body: string | null;
       let type: string;
-      if (path === "/reference" || path === "/reference/") {
+      let key: string | null = null;
+      const extraHeaders: Record<string, string> = {};
+      if (path === "/reference" || path === "/reference/" || path === REFERENCE_SCRIPT_PATH) {
         if (reference === undefined) reference = options.referenceHtml?.() ?? null;
-        if (reference === null)
+        if (referenceScript === undefined) referenceScript = options.referenceScript?.() ?? null;
+        if (reference === null || referenceScript === null)
           return problem(
             503,
             "reference-not-built",
             "Reference not built",
             "The HTML reference is built with `pnpm --filter @entrada/docs-server build`; meanwhile read /ai/index.md or /reference/openapi.json.",
           );
-        body = reference;
-        type = "text/html; charset=utf-8";
+        if (path === REFERENCE_SCRIPT_PATH) {
+          body = referenceScript;
+          type = "text/javascript; charset=utf-8";
+          key = "script";
+        } else {
+          body = reference;
+          type = "text/html; charset=utf-8";
+          key = "page";
+          extraHeaders["content-security-policy"] = REFERENCE_CSP;
+        }
+      } else if (path === REFERENCE_START_PATH) {
+        startScript ??= referenceStartScript(options.tryIt ?? null);
+        body = startScript;
+        type = "text/javascript; charset=utf-8";
+        key = "start";
       } else if (path === "/reference/openapi.json") {
         referenceJson ??= JSON.stringify(referenceDocument(options.document, snapshot));
         body = referenceJson;
         type = "application/json";
+        key = "document";
       } else {
         const match = /^\/ai\/([A-Za-z0-9-]+)\.md$/.exec(path);
         body = match ? page(match[1] as string, docsUrl) : null;
@@ -240,8 +291,16 @@ export function createDocsServer(options: DocsServerOptions): DocsServer {
         if (body === null)
           return problem(404, "not-found", "Not found", `There is no page ${path}. See /ai/index.md.`);
       }
-      const etag = `"${hash(body)}"`;
-      const headers = { ...base, "content-type": type, etag, "cache-control": "public, max-age=3600" };
+      const etag = key === null ? `"${hash(body)}"` : etagOf(key, body);
+      const headers: Record<string, string> = {
+        ...base,
+        "content-type": type,
+        etag,
+        "cache-control": "public, max-age=3600",
+        ...extraHeaders,
+      };
+      // The renderer (4.2 MiB) goes gzipped (1.2 MiB, compressed once) to every client that accepts it.
+      if (key === "script") headers.vary = "accept-encoding";
       if (
         request.headers
           .get("if-none-match")
@@ -249,6 +308,13 @@ export function createDocsServer(options: DocsServerOptions): DocsServer {
           .some((t) => t.trim() === etag)
       )
         return new Response(null, { status: 304, headers });
+      if (key === "script" && /\bgzip\b/i.test(request.headers.get("accept-encoding") ?? "")) {
+        gzippedScript ??= gzip(body);
+        const bytes = await gzippedScript;
+        return new Response(request.method === "HEAD" ? null : bytes, {
+          headers: { ...headers, "content-encoding": "gzip" },
+        });
+      }
       return new Response(request.method === "HEAD" ? null : body, { headers });
     },
   };

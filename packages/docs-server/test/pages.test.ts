@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNodeDocsServer, type RunningDocsServer, startDocsServer } from "../src/index.ts";
+import {
+  createNodeDocsServer,
+  type RunningDocsServer,
+  referenceShell,
+  startDocsServer,
+} from "../src/index.ts";
 import { callTool, conforms, startDocs } from "./helpers.ts";
 
 let docs: RunningDocsServer;
@@ -64,23 +69,87 @@ describe("server card, Markdown mirrors, reference and root", () => {
     });
   });
 
-  it("serves the built reference as HTML, or a 503 problem saying how to build it", async () => {
+  it("serves the built reference (page, renderer, start script) under its CSP, or a 503 saying how to build it", async () => {
     const built = await startDocsServer({
       port: 0,
       referenceHtml: () => "<!doctype html><title>ref</title>",
+      referenceScript: () => "/* renderer */",
     });
-    const missing = await startDocsServer({ port: 0, referenceHtml: () => null });
+    const missing = await startDocsServer({
+      port: 0,
+      referenceHtml: () => null,
+      referenceScript: () => null,
+    });
     try {
       const page = await fetch(`${built.url}/reference`);
       expect([page.status, page.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
       expect(await page.text()).toBe("<!doctype html><title>ref</title>");
-      const absent = await fetch(`${missing.url}/reference`);
-      expect(absent.status).toBe(503);
-      expect((await absent.json()).detail).toContain("pnpm --filter @entrada/docs-server build");
+      // Scripts and requests from this origin only; nothing inline runs (no 'unsafe-inline' for scripts).
+      const csp = page.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("connect-src 'self'");
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+      const script = await fetch(`${built.url}/reference/scalar.js`);
+      expect([script.status, script.headers.get("content-type")]).toEqual([
+        200,
+        "text/javascript; charset=utf-8",
+      ]);
+      expect(await script.text()).toBe("/* renderer */");
+      const etag = script.headers.get("etag") ?? "";
+      expect(script.headers.get("vary")).toBe("accept-encoding");
+      // Gzipped for clients that accept it (fetch decodes it again), as it is for identity.
+      const zipped = await fetch(`${built.url}/reference/scalar.js`, {
+        headers: { "accept-encoding": "gzip" },
+      });
+      expect(zipped.headers.get("content-encoding")).toBe("gzip");
+      expect(await zipped.text()).toBe("/* renderer */");
+      const identity = await fetch(`${built.url}/reference/scalar.js`, {
+        headers: { "accept-encoding": "identity" },
+      });
+      expect(identity.headers.get("content-encoding")).toBeNull();
+      expect(
+        (await fetch(`${built.url}/reference/scalar.js`, { headers: { "if-none-match": etag } })).status,
+      ).toBe(304);
+      for (const path of ["/reference", "/reference/scalar.js"]) {
+        const absent = await fetch(`${missing.url}${path}`);
+        expect(absent.status).toBe(503);
+        expect((await absent.json()).detail).toContain("pnpm --filter @entrada/docs-server build");
+      }
     } finally {
       await built.close();
       await missing.close();
     }
+  });
+
+  it("writes the start script with the demo client when mounted in the API, and without credentials on its own", async () => {
+    const alone = createNodeDocsServer();
+    const mounted = createNodeDocsServer({
+      tryIt: { clientId: "entrada-demo", clientSecret: "demo-secret", scopes: ["Shop", "TERP"] },
+    });
+    const start = async (server: ReturnType<typeof createNodeDocsServer>) =>
+      (await server.fetch(new Request("http://docs.test/reference/start.js")))?.text();
+    const plain = await start(alone);
+    expect(plain).toContain("const client = null;");
+    expect(plain).toContain('url: "/reference/openapi.json"');
+    const tryIt = await start(mounted);
+    expect(tryIt).toContain(
+      'const client = {"clientId":"entrada-demo","clientSecret":"demo-secret","scopes":["Shop","TERP"]};',
+    );
+    // Offline: the renderer's web fonts and its hosted services stay off.
+    expect(tryIt).toContain("withDefaultFonts: false");
+    expect(tryIt).toContain('fetch("/connect/token"');
+    // Valid script (a syntax error would leave the page blank).
+    for (const script of [plain, tryIt]) expect(() => new Function(script ?? "")).not.toThrow();
+  });
+
+  it("builds a page shell that loads only same-origin scripts", () => {
+    const html = referenceShell("Entrada <API>");
+    expect(html).toContain("<title>Entrada &lt;API&gt;</title>");
+    expect([...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1])).toEqual([
+      ' src="/reference/scalar.js"',
+      ' src="/reference/start.js"',
+    ]);
   });
 
   it("renders the reference from the contract plus the guides as documentation tags, one source", () => {

@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * Get the HTML API reference
-         * @description The browsable API reference with the three guides (shop front-end guide, Guidelines, Webhooks) in its menu, rendered by Redoc (Redocly's `build-docs`) from the same snapshot as the MCP tools and the Markdown mirrors. Deep links are fragments, e.g. `/reference#/shop/checkoutcart` or `/reference#/guide-webhooks/retries`. `/docs` redirects here, and so does `/` for a browser. A server whose reference was not built answers `503`.
+         * @description The API reference you can try, with the three guides (shop front-end guide, Guidelines, Webhooks) in its menu, rendered in the browser by Scalar's standalone renderer (served from this origin at `/reference/scalar.js`, configured by `/reference/start.js`) from `/reference/openapi.json`, the same snapshot as the MCP tools and the Markdown mirrors. Mounted in the mock server, the reference's server is the mock (same origin) and its OAuth client-credentials flow is pre-filled with the mock's demo client and a token fetched on load, so "Send" works at once. Deep links are fragments, e.g. `/reference#tag/shop/POST/shop/v1/cart/{id}/checkout` or `/reference#tag/guide-webhooks`. `/docs` redirects here, and so does `/` for a browser. A server whose reference was not built answers `503`. Our design.
          */
         get: operations["getApiReference"];
         put?: never;
@@ -852,10 +852,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The reference page (one self-contained HTML file; no CDN needed). */
+            /** @description The reference page (a shell loading the renderer and its start script from this origin; no CDN). */
             200: {
                 headers: {
                     "X-Log-Id": components["headers"]["X-Log-Id"];
+                    /**
+                     * @description Scripts and requests from this origin only, no inline script, no eval; inline styles allowed (the
+                     *     renderer injects them at run time).
+                     * @example default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy"?: string;
                     /**
                      * @description Validator of the page.
                      * @example "5f3a9c1e"
@@ -864,7 +870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!DOCTYPE html><html><head><title>Entrada API — API reference</title>… */
+                    /** @example <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Entrada API — API reference</title>… */
                     "text/html": string;
                 };
             };

@@ -51,6 +51,27 @@ export function responseMode(operation) {
   return "blob";
 }
 
+/**
+ * The query parameters sent comma-separated: arrays in `form` style with `explode: false` (`include=a,b`), the
+ * one non-default serialization the contract uses. `$ref`s to `components/parameters` are followed.
+ */
+export function commaQueryParams(operation, openapiJson) {
+  const names = [];
+  for (const raw of operation?.parameters ?? []) {
+    const ref =
+      typeof raw?.$ref === "string" ? raw.$ref.match(/^#\/components\/parameters\/(.+)$/)?.[1] : null;
+    const p = ref ? openapiJson.components?.parameters?.[ref] : raw;
+    if (
+      p?.in === "query" &&
+      p.explode === false &&
+      (p.style ?? "form") === "form" &&
+      p.schema?.type === "array"
+    )
+      names.push(p.name);
+  }
+  return names;
+}
+
 /** True when the request body is sent form-encoded only (the token endpoint). */
 export function formBody(operation) {
   const types = Object.keys(operation?.requestBody?.content ?? {});
@@ -85,6 +106,8 @@ export function renderOperations(operationsJson, openapiJson) {
     const mode = responseMode(document);
     if (mode !== "json") flags.push(mode);
     if (formBody(document)) flags.push("form");
+    const comma = commaQueryParams(document, openapiJson);
+    if (comma.length > 0) flags.push(`csv=${comma.join(",")}`);
     const spec = [method.toUpperCase(), op.path, ...flags].join(" ");
     const tag = op.tag;
     if (!sections.has(tag)) sections.set(tag, []);
@@ -99,7 +122,8 @@ export function renderOperations(operationsJson, openapiJson) {
     "// `operationTable` at the end holds all of them (for `createClient`).",
     "// Compact on purpose (it ships in every client bundle): one string per section, `|`-separated, whose first",
     "// field is the path prefix the section's paths share and each further one `operationId METHOD path [flags]`",
-    "// (flags: `mixed`, `text`, `blob` response; `form` request body). `core/operation.ts` parses it.",
+    "// (flags: `mixed`, `text`, `blob` response; `form` request body; `csv=a,b` query arrays sent comma-separated,",
+    "// `explode: false`). `core/operation.ts` parses it.",
   ];
   const texts = new Map();
   for (const tag of ordered) {

@@ -56,6 +56,11 @@ export interface OperationSpec {
   responses: Map<string, Map<string, string | null>>;
   /** Pointer of the operation object itself. */
   pointer: string;
+  /**
+   * Query parameters whose arrays come comma-separated (`style: form`, `explode: false`: `include=a,b`); the
+   * query record splits them before validation and before the handler sees them.
+   */
+  commaQuery: readonly string[];
 }
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
@@ -154,6 +159,17 @@ export function compileOperations(doc: OpenApiDocument): OperationSpec[] {
           });
         });
       };
+      const commaQuery = new Set<string>();
+      const collectComma = (list: unknown[], basePointer: string) => {
+        list.forEach((raw, i) => {
+          const { value: p } = resolveRef(doc, raw, `${basePointer}/${i}`);
+          const schema = p.schema as JsonObject | undefined;
+          if (p.in !== "query" || p.explode !== false || (p.style ?? "form") !== "form") return;
+          if (schema?.type === "array") commaQuery.add(String(p.name));
+        });
+      };
+      collectComma(shared, `${resolvedItemPointer}/parameters`);
+      collectComma((op.parameters as unknown[] | undefined) ?? [], `${opPointer}/parameters`);
       collect(shared, `${resolvedItemPointer}/parameters`);
       collect((op.parameters as unknown[] | undefined) ?? [], `${opPointer}/parameters`);
 
@@ -204,6 +220,7 @@ export function compileOperations(doc: OpenApiDocument): OperationSpec[] {
         body,
         responses,
         pointer: opPointer,
+        commaQuery: [...commaQuery],
       });
     }
   }

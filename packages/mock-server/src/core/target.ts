@@ -28,11 +28,22 @@ export function duplicatedSingleton(duplicates: readonly string[] | undefined): 
   return undefined;
 }
 
-/** Query parameters as a record: a repeated name becomes an array, in order. */
-export function queryRecord(params: URLSearchParams): Record<string, string | string[]> {
+/**
+ * Query parameters as a record: a repeated name becomes an array, in order. The names in `comma` (arrays sent
+ * `explode: false`) are split at commas into an array (a repeated one adds its values too).
+ */
+export function queryRecord(
+  params: URLSearchParams,
+  comma: readonly string[] = [],
+): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   for (const [key, value] of params) {
     const existing = query[key];
+    if (comma.includes(key)) {
+      const values = value.split(",");
+      query[key] = existing === undefined ? values : [...existing, ...values];
+      continue;
+    }
     if (existing === undefined) query[key] = value;
     else if (Array.isArray(existing)) existing.push(value);
     else query[key] = [existing, value];

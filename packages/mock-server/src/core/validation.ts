@@ -286,6 +286,12 @@ const MESSAGES: Record<string, Messages> = {
     "it-CH": (p) => `Al massimo ${p.limit} elementi.`,
     "en-GB": (p) => `Must have at most ${p.limit} items.`,
   },
+  uniqueItems: {
+    "de-CH": () => "Jeder Wert darf nur einmal vorkommen.",
+    "fr-CH": () => "Chaque valeur ne peut figurer qu'une fois.",
+    "it-CH": () => "Ogni valore può comparire una sola volta.",
+    "en-GB": () => "Each value may appear only once.",
+  },
   oneOf: {
     "de-CH": () => "Muss genau einer der erlaubten Formen entsprechen.",
     "fr-CH": () => "Doit correspondre à exactement une des formes autorisées.",

@@ -80,7 +80,7 @@ function duplicates(raw: string[]): string[] | undefined {
 
 /** Paths of the documentation server (`@entrada/docs-server`): MCP, server card, /ai mirrors, HTML reference, `/`. */
 const DOCS_PATHS =
-  /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/[^?#]*|reference\/?|reference\/openapi\.json|docs\/?|)(?:[?#]|$)/;
+  /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/[^?#]*|reference\/?|reference\/(?:openapi\.json|scalar\.js|start\.js)|docs\/?|)(?:[?#]|$)/;
 
 /** Answers a request when the documentation server serves its path; `false` when it does not. */
 type DocsAnswer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => Promise<boolean>;
@@ -92,6 +92,7 @@ type DocsAnswer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array |
 function lazyDocs(
   core: MockCore,
   assistant: (() => Promise<unknown>) | null,
+  tryIt: boolean,
 ): () => Promise<DocsAnswer | null> {
   let docs: Promise<DocsAnswer | null> | null = null;
   return () => {
@@ -103,6 +104,8 @@ function lazyDocs(
           document: core.document,
           links: { mockControls: "/__mock", ...(mounted ? { biAssistant: BI_ASSISTANT_PATH } : {}) },
           ...bi,
+          // Off loopback the developer controls are guarded and secrets are not shown: no pre-filled client either.
+          ...(tryIt ? { tryIt: tryItClient(core) } : {}),
         });
         return (req, res, body) => answerNode(server, req, res, body);
       },
@@ -110,6 +113,18 @@ function lazyDocs(
     );
     return docs;
   };
+}
+
+/**
+ * The client the HTML reference pre-fills so "Send" works against this mock: the first configured client with
+ * the most scopes (the demo client `entrada-demo`, `Shop` and `TERP`, unless `clients` says otherwise).
+ */
+function tryItClient(core: MockCore) {
+  const [client] = [...core.options.clients].sort((a, b) => b.scopes.length - a.scopes.length);
+  const secret = client?.secrets[0];
+  return client && secret
+    ? { clientId: client.clientId, clientSecret: secret, scopes: [...client.scopes] }
+    : null;
 }
 
 /** Serves a core over an existing node:http request (usable as middleware in your own server). */
@@ -120,8 +135,8 @@ export function nodeHandler(
 ) {
   const limit = core.options.maxBodyBytes;
   const assistant = options.biAssistant === false ? null : lazyBiAssistant(core);
-  const docs = options.docs === false ? null : lazyDocs(core, assistant);
   const admin = options.adminToken ?? null;
+  const docs = options.docs === false ? null : lazyDocs(core, assistant, admin === null);
   const secrets = core.options.clients.flatMap((c) => c.secrets);
   const dispatch = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => {
     const dups = duplicates(req.rawHeaders);

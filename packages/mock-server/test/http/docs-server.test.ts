@@ -58,6 +58,12 @@ it("mounts @entrada/docs-server beside the API: MCP tools, server card, Markdown
     "guide-guidelines",
     "guide-webhooks",
   ]);
+  // The reference's start script pre-fills this mock's demo client (all scopes), so "Send" works at once; its
+  // token comes from this mock's own token endpoint.
+  const start = await (await api.fetch("/reference/start.js")).text();
+  expect(start).toContain(
+    '{"clientId":"entrada-demo","clientSecret":"demo-secret","scopes":["Shop","TERP"]}',
+  );
   // The API itself is unaffected.
   expect((await api.fetch("/shop/v1/discovery/venues")).status).toBe(401);
 });

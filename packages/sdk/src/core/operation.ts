@@ -1,6 +1,7 @@
 /**
  * Section methods: one function per operation of the contract. Each builds its request from the generated table
- * (path and query serialization as OpenAPI's defaults: `simple` path segments, `form` + `explode` queries), sends
+ * (path and query serialization as OpenAPI's defaults: `simple` path segments, `form` + `explode` queries, except
+ * the query arrays the contract declares `explode: false`, sent comma-separated), sends
  * it through the transport and turns the outcome into `{ data } | { error }` with response meta. Nothing rejects:
  * invalid arguments, aborts and network failures come back as `{ error }` too (`.orThrow` throws them).
  */
@@ -25,6 +26,8 @@ export interface OperationSpec {
   path: string;
   mode: ResponseMode;
   form: boolean;
+  /** Query parameters whose arrays are sent comma-separated (`form`, `explode: false`: `include=a,b`). */
+  comma?: readonly string[] | undefined;
   /** Why a parsed 2xx body cannot be used (the token response without `access_token`), if it cannot. */
   check?: ((data: unknown) => string | undefined) | undefined;
 }
@@ -34,8 +37,12 @@ export function parseSection(section: string): OperationSpec[] {
   const [prefix, ...entries] = section.split("|");
   return entries.map((entry) => {
     const [operationId, method, path, ...flags] = entry.split(" ") as [string, string, string, ...string[]];
-    const mode = (flags.find((flag) => flag !== "form") ?? "json") as ResponseMode;
-    return { operationId, method, path: prefix + path, mode, form: flags.includes("form") };
+    const spec: OperationSpec = { operationId, method, path: prefix + path, mode: "json", form: false };
+    for (const flag of flags)
+      if (flag === "form") spec.form = true;
+      else if (flag.startsWith("csv=")) spec.comma = flag.slice(4).split(",");
+      else spec.mode = flag as ResponseMode;
+    return spec;
   });
 }
 
@@ -59,12 +66,17 @@ export interface OperationContext {
 const encode = encodeURIComponent;
 const text = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
-/** Query string in OpenAPI's default style (`form`, `explode`): arrays repeat the name, objects go deep. */
-function queryString(query: Record<string, unknown> | undefined): string {
+/**
+ * Query string in OpenAPI's default style (`form`, `explode`): arrays repeat the name, objects go deep. The
+ * top-level names in `comma` (`explode: false`) send an array as one comma-separated value instead.
+ */
+function queryString(query: Record<string, unknown> | undefined, comma: readonly string[] = []): string {
   const parts: string[] = [];
   const add = (name: string, value: unknown) => {
     if (value == null) return;
-    if (Array.isArray(value)) for (const v of value) add(name, v);
+    if (Array.isArray(value) && comma.includes(name))
+      parts.push(`${encode(name)}=${value.map((v) => encode(text(v))).join(",")}`);
+    else if (Array.isArray(value)) for (const v of value) add(name, v);
     else if (typeof value === "object" && !(value instanceof Date))
       for (const [k, v] of Object.entries(value)) add(name ? `${name}[${k}]` : k, v);
     else parts.push(`${encode(name)}=${encode(text(value))}`);
@@ -92,7 +104,7 @@ export async function invoke(
     const value = params?.path?.[name];
     return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
   });
-  const url = `${context.baseUrl}${path}${queryString(params?.query)}`;
+  const url = `${context.baseUrl}${path}${queryString(params?.query, spec.comma)}`;
   const result = (outcome: { data: unknown } | { error: unknown }) =>
     ({
       ...outcome,

@@ -39,8 +39,6 @@ export type EventId = Schema<"EventId">;
 export interface Money extends Schema<"Money"> {}
 /** An event as listed in the discovery catalogue. Textual fields are localized. */
 export interface EventSummary extends Schema<"EventSummary"> {}
-/** One page of the event catalogue. `nextCursor` is `null` on the last page. */
-export interface EventPage extends Schema<"EventPage"> {}
 export type SlotId = Schema<"SlotId">;
 /** A dated part of an event with its own capacity. */
 export interface Slot extends Schema<"Slot"> {}
@@ -49,6 +47,10 @@ export type ArticleId = Schema<"ArticleId">;
 /** A purchasable ticket type. Add it to a cart by `id` or by `slug`. */
 export interface Article extends Schema<"Article"> {}
 export interface PricingAssortment extends Schema<"PricingAssortment"> {}
+/** An event of a catalogue page: its summary, plus `slots` when the request asked for `include=slots` and */
+export interface EventListItem extends Schema<"EventListItem"> {}
+/** One page of the event catalogue. `nextCursor` is `null` on the last page. */
+export interface EventPage extends Schema<"EventPage"> {}
 /** An event with its slots and pricing assortments. */
 export interface Event extends Schema<"Event"> {}
 export interface CreateCartRequest extends Schema<"CreateCartRequest"> {}

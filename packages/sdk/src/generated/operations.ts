@@ -5,7 +5,8 @@
 // `operationTable` at the end holds all of them (for `createClient`).
 // Compact on purpose (it ships in every client bundle): one string per section, `|`-separated, whose first
 // field is the path prefix the section's paths share and each further one `operationId METHOD path [flags]`
-// (flags: `mixed`, `text`, `blob` response; `form` request body). `core/operation.ts` parses it.
+// (flags: `mixed`, `text`, `blob` response; `form` request body; `csv=a,b` query arrays sent comma-separated,
+// `explode: false`). `core/operation.ts` parses it.
 
 /** The `token` section (prefix `/connect`). */
 export const tokenOperations =
@@ -17,7 +18,7 @@ export const shopOperations =
   "/shop/v1|" +
   "getSystemConfiguration GET /system/configuration|" +
   "listVenues GET /discovery/venues|" +
-  "listEvents GET /discovery/events|" +
+  "listEvents GET /discovery/events csv=include|" +
   "getEvent GET /discovery/events/{eventId}|" +
   "createCart POST /cart|" +
   "getCart GET /cart/{id}|" +
@@ -125,7 +126,7 @@ export const operationTable = {
     "/shop/v1|" +
     "getSystemConfiguration GET /system/configuration|" +
     "listVenues GET /discovery/venues|" +
-    "listEvents GET /discovery/events|" +
+    "listEvents GET /discovery/events csv=include|" +
     "getEvent GET /discovery/events/{eventId}|" +
     "createCart POST /cart|" +
     "getCart GET /cart/{id}|" +

@@ -86,9 +86,11 @@ export interface paths {
         };
         /**
          * Discover events
-         * @description The localized event catalogue (service description 4.3), filterable by date, venue and slug. The
-         *     parameter names, the cursor pagination and the summary fields are our design; `getEvent` returns the
-         *     slots and pricing assortments of one event. Events are ordered by `startsAt`, then `id`.
+         * @description The localized catalogue of events with slots and pricing assortments (service description 4.3), filterable
+         *     by date, venue and slug. Without `include` each item is a light summary; `include=slots,assortments` adds
+         *     every event's `slots` and `pricingAssortments` (articles included), so a client has article and slot ids
+         *     for a cart without one `getEvent` per event. The parameter names, the cursor pagination, `include` and the
+         *     summary fields are our design. Events are ordered by `startsAt`, then `id`.
          */
         get: operations["listEvents"];
         put?: never;
@@ -2114,11 +2116,6 @@ export interface components {
             /** @description Whether any slot still has capacity. */
             available: boolean;
         };
-        /** @description One page of the event catalogue. `nextCursor` is `null` on the last page. */
-        EventPage: {
-            items: components["schemas"]["EventSummary"][];
-            nextCursor: string | null;
-        };
         SlotId: string;
         /** @description A dated part of an event with its own capacity. */
         Slot: {
@@ -2146,6 +2143,19 @@ export interface components {
             id: components["schemas"]["AssortmentId"];
             name: string;
             articles: components["schemas"]["Article"][];
+        };
+        /**
+         * @description An event of a catalogue page: its summary, plus `slots` when the request asked for `include=slots` and
+         *     `pricingAssortments` (articles included) when it asked for `include=assortments`; absent otherwise.
+         */
+        EventListItem: components["schemas"]["EventSummary"] & {
+            slots?: components["schemas"]["Slot"][];
+            pricingAssortments?: components["schemas"]["PricingAssortment"][];
+        };
+        /** @description One page of the event catalogue. `nextCursor` is `null` on the last page. */
+        EventPage: {
+            items: components["schemas"]["EventListItem"][];
+            nextCursor: string | null;
         };
         /** @description An event with its slots and pricing assortments. */
         Event: components["schemas"]["EventSummary"] & {
@@ -5005,6 +5015,18 @@ export interface operations {
                  */
                 slug?: components["schemas"]["Slug"];
                 /**
+                 * @description Parts to embed in every event of the page, comma-separated (`form` style, `explode: false`:
+                 *     `include=slots,assortments`): `slots` adds `slots`, `assortments` adds `pricingAssortments` with their
+                 *     articles. Each value at most once; order does not matter. An unknown value is a `400 validation-error`
+                 *     whose pointer names the parameter and whose detail lists the allowed values. Without it the items stay
+                 *     light summaries.
+                 * @example [
+                 *       "slots",
+                 *       "assortments"
+                 *     ]
+                 */
+                include?: ("slots" | "assortments")[];
+                /**
                  * @description Page size of a cursor-paginated list (our design).
                  * @example 20
                  */
@@ -5047,32 +5069,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "id": "evt_01JD3Y5V7W9X1Y3Z5A7B9C1D3E",
-                     *           "slug": "jazz-night-kaufleuten",
-                     *           "name": "Jazz Night at Kaufleuten",
-                     *           "summary": "Swiss and international jazz trios, two sets a night.",
-                     *           "venue": {
-                     *             "id": "ven_01JD3XQ2R4S6T8V0W2X4Y6Z8A0",
-                     *             "name": "Kaufleuten",
-                     *             "city": "Zürich"
-                     *           },
-                     *           "imageUrl": "https://api.entrada.dev/assets/v1/images/ast_01JD3Y9D4E5F6G7H8J9K0M1N2P",
-                     *           "startsAt": "2026-12-12T19:00:00Z",
-                     *           "endsAt": "2026-12-12T22:30:00Z",
-                     *           "priceFrom": {
-                     *             "amount": 2500,
-                     *             "currency": "CHF"
-                     *           },
-                     *           "available": true
-                     *         }
-                     *       ],
-                     *       "nextCursor": "eyJhZnRlciI6ImV2dF8wMUpEM1k1VjdXOVgxWTNaNUE3QjlDMUQzRSJ9"
-                     *     }
-                     */
                     "application/json": components["schemas"]["EventPage"];
                 };
             };

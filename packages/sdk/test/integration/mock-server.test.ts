@@ -296,6 +296,28 @@ describe("against the mock server", () => {
     expect(meta.contentLanguage).toBe("it-CH");
   });
 
+  it("lists the catalogue with slots and assortments in one request per page (include, comma-separated)", async () => {
+    const { client, counter } = countingClient();
+    const { data } = await client.shop.listEvents.orThrow({
+      params: { query: { include: ["slots", "assortments"], limit: 3 } },
+    });
+    expect(counter.api).toBe(1);
+    expect(data.items).toHaveLength(3);
+    for (const item of data.items) {
+      const { data: event } = await client.shop.getEvent.orThrow({ params: { path: { eventId: item.id } } });
+      expect(item.slots).toEqual(event.slots);
+      expect(item.pricingAssortments).toEqual(event.pricingAssortments);
+    }
+    // An unknown value is the typed validation problem naming the parameter.
+    const bad = await client.shop.listEvents({
+      params: { query: { include: ["prices" as "slots"] } },
+    });
+    expect(bad.error).toBeInstanceOf(EntradaProblemError);
+    expect((bad.error as EntradaProblemError).problem).toMatchObject({
+      errors: [{ pointer: "/query/include/0" }],
+    });
+  });
+
   it("reads the BI feed with the client's token: typed sections and the OData helper", async () => {
     const { client, counter } = countingClient();
     const metadata = await client.bi.getBiMetadata.orThrow();

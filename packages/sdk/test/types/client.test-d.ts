@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type AbortedError,
+  type Article,
   type Cart,
   type CheckoutCartResult,
   type CheckoutCompleted,
@@ -12,16 +13,19 @@ import {
   type EntradaProblemError,
   type EntradaResult,
   type Event,
+  type EventListItem,
   type EventSummary,
   type InvalidArgumentError,
   type Locale,
   type NetworkError,
   type OAuthError,
   type OperationProblems,
+  type PricingAssortment,
   paginate,
   type RequestError,
   type ResponseMeta,
   type Session,
+  type Slot,
   type TimeoutError,
   type TokenRequest,
   type UnexpectedBodyError,
@@ -188,14 +192,39 @@ describe("errors", () => {
 describe("pagination and sessions", () => {
   it("infers the item type of a list operation", async () => {
     for await (const event of paginate(client.shop.listEvents, { params: { query: { venueId: "v" } } })) {
-      expectTypeOf(event).toEqualTypeOf<EventSummary>();
+      expectTypeOf(event).toEqualTypeOf<Schemas["EventListItem"]>();
+      expectTypeOf(event).toExtend<EventListItem>();
     }
     const all = await paginate(client.shop.listEvents).all({ max: 50 });
     const byQuery = await paginate(client.shop.listEvents, { query: { venueId: "v", limit: 10 } }).all();
-    expectTypeOf(byQuery).toEqualTypeOf<EventSummary[]>();
+    expectTypeOf(byQuery).toEqualTypeOf<Schemas["EventListItem"][]>();
     // @ts-expect-error — not a query parameter of listEvents
     paginate(client.shop.listEvents, { query: { venue: "v" } });
-    expectTypeOf(all).toEqualTypeOf<EventSummary[]>();
+    expectTypeOf(all).toEqualTypeOf<Schemas["EventListItem"][]>();
+  });
+
+  it("types the catalogue's include and the parts it embeds (issue 19)", async () => {
+    const { data } = await client.shop.listEvents.orThrow({
+      params: { query: { include: ["slots", "assortments"] } },
+    });
+    const item = data.items[0] as Schemas["EventListItem"];
+    // A summary, plus the parts `include` asked for: present only then, so optional.
+    expectTypeOf(item).toExtend<EventSummary>();
+    expectTypeOf(item.slots).toEqualTypeOf<Slot[] | undefined>();
+    expectTypeOf(item.pricingAssortments).toEqualTypeOf<PricingAssortment[] | undefined>();
+    expectTypeOf<
+      NonNullable<EventListItem["pricingAssortments"]>[number]["articles"][number]
+    >().toEqualTypeOf<Article>();
+    // The detail's own fields stay on getEvent.
+    expectTypeOf<EventListItem>().not.toHaveProperty("description");
+    expectTypeOf<NonNullable<NonNullable<Parameters<typeof client.shop.listEvents>[0]>["params"]>["query"]>()
+      .exclude<undefined>()
+      .toHaveProperty("include")
+      .toEqualTypeOf<("slots" | "assortments")[] | undefined>();
+    // @ts-expect-error — not an include value
+    client.shop.listEvents({ params: { query: { include: ["prices"] } } });
+    // @ts-expect-error — a list, not a comma-joined string (the SDK joins it)
+    client.shop.listEvents({ params: { query: { include: "slots,assortments" } } });
   });
 
   it("creates session tokens with a typed body", async () => {

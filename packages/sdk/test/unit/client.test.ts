@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseSection } from "../../src/core/operation.ts";
+import { shopOperations } from "../../src/generated/operations.ts";
 import {
   AbortedError,
   createClient,
@@ -68,6 +70,19 @@ describe("requests", () => {
     expect(api.calls[0]?.headers.get("accept-language")).toBe("en-GB");
     expect(new URL(api.calls[1]?.url ?? "").search).toBe("?venueId=ven_1&limit=5");
     expect(api.calls[1]?.headers.get("accept-language")).toBe("de-CH");
+  });
+
+  it("sends an explode: false array comma-separated (listEvents' include), as the contract declares", async () => {
+    const api = fakeApi(() => json(200, { items: [], nextCursor: null }));
+    const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
+    await client.shop.listEvents({ params: { query: { include: ["slots", "assortments"], limit: 2 } } });
+    await client.shop.listEvents({ params: { query: { include: ["assortments"] } } });
+    expect(new URL(api.calls[0]?.url ?? "").search).toBe("?include=slots,assortments&limit=2");
+    expect(new URL(api.calls[1]?.url ?? "").search).toBe("?include=assortments");
+    // The generated table marks the parameter; no other operation's arrays change shape.
+    const shop = parseSection(shopOperations);
+    expect(shop.find((op) => op.operationId === "listEvents")?.comma).toEqual(["include"]);
+    expect(shop.filter((op) => op.comma !== undefined).map((op) => op.operationId)).toEqual(["listEvents"]);
   });
 
   it("returns a malformed per-call culture or idempotency key as { error } before sending (orThrow throws)", async () => {

@@ -2,7 +2,7 @@ import type { EntradaFetchInit, Locale, ShopSection, SurveySection } from "@entr
 import { ShopError, toShopError } from "./problem";
 import type { CallOptions, ShopApi } from "./shop-api";
 import type { Survey } from "./survey";
-import type { CheckoutResult } from "./types";
+import type { CheckoutResult, EventListing, Page } from "./types";
 
 /**
  * What the adapter needs of an SDK client: the lean shop client (`createShopClient` from `@entrada/sdk/shop`,
@@ -49,6 +49,9 @@ async function run<T>(promise: Promise<{ data: T }>): Promise<T> {
   }
 }
 
+/** What the catalogue embeds for the widget: the event step needs every event's slots and articles. */
+const INCLUDE: ("slots" | "assortments")[] = ["slots", "assortments"];
+
 const opts = (o: CallOptions) => ({
   locale: o.locale as Locale,
   ...(o.signal ? { signal: o.signal } : {}),
@@ -72,13 +75,16 @@ export function createSdkShopApi(client: SdkShopClient): ShopApi {
   const shop = client.shop;
   return {
     listVenues: async (o) => (await run(shop.listVenues.orThrow({ ...opts(o) }))).items,
+    // With slots and assortments: the event step renders from the list at once (issue 19).
     listEvents: (filters, cursor, o) =>
       run(
         shop.listEvents.orThrow({
-          params: { query: { ...filters, ...(cursor === undefined ? {} : { cursor }), limit: 12 } },
+          params: {
+            query: { ...filters, ...(cursor === undefined ? {} : { cursor }), limit: 12, include: INCLUDE },
+          },
           ...opts(o),
         }),
-      ),
+      ) as Promise<Page<EventListing>>,
     getEvent: (eventId, o) => run(shop.getEvent.orThrow({ params: { path: { eventId } }, ...opts(o) })),
     createCart: (body, o) =>
       run(shop.createCart.orThrow({ body: body as { currency?: "CHF" | "EUR" }, ...opts(o) })),

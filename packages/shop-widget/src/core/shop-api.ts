@@ -6,7 +6,7 @@ import type {
   Customer,
   EventDetail,
   EventFilters,
-  EventSummary,
+  EventListing,
   Order,
   Page,
   Payment,
@@ -27,11 +27,12 @@ export interface CallOptions {
  */
 export interface ShopApi {
   listVenues(options: CallOptions): Promise<Venue[]>;
+  /** A catalogue page with every event's slots and pricing assortments (`include=slots,assortments`). */
   listEvents(
     filters: EventFilters,
     cursor: string | undefined,
     options: CallOptions,
-  ): Promise<Page<EventSummary>>;
+  ): Promise<Page<EventListing>>;
   getEvent(eventId: string, options: CallOptions): Promise<EventDetail>;
   createCart(body: CreateCartRequest, options: CallOptions): Promise<Cart>;
   getCart(cartId: string, options: CallOptions): Promise<Cart>;

@@ -3,7 +3,7 @@
  * re-exported by `@entrada/sdk` (type-only: nothing of the SDK's main entry reaches the bundle). Never copied by
  * hand, so a contract change (a new field such as `Order.analytics`) reaches the widget's types with `pnpm generate`.
  */
-import type { CheckoutCartResult, Event, EventPage } from "@entrada/sdk";
+import type { CheckoutCartResult, Event, EventListItem, EventPage } from "@entrada/sdk";
 
 export type {
   Article,
@@ -24,6 +24,12 @@ export type {
 
 /** An event with its slots and pricing assortments (the contract's `Event`). */
 export type EventDetail = Event;
+
+/**
+ * An event of a catalogue page as the widget asks for it (`include=slots,assortments`): the summary with its
+ * slots and pricing assortments, so the event step can render from the list without waiting for `getEvent`.
+ */
+export type EventListing = EventListItem & Pick<Event, "slots" | "pricingAssortments">;
 
 /** What a checkout answers: the order, or a payment to finish at the provider. */
 export type CheckoutResult = CheckoutCartResult;

@@ -1,6 +1,6 @@
 import { keepPreviousData, type QueryClient, useQuery } from "@tanstack/react-query";
 import type { Locale } from "../config";
-import type { Cart, EventFilters } from "../core/types";
+import type { Cart, EventDetail, EventFilters, EventListing, Page } from "../core/types";
 import { useShop } from "./context";
 
 /**
@@ -41,6 +41,23 @@ export function useEventsPage(filters: EventFilters, cursor: string | undefined)
     queryFn: () => api.listEvents(filters, cursor, { locale }),
     placeholderData: keepPreviousData,
   });
+}
+
+/**
+ * The event as a catalogue page already listed it (with its slots and assortments, `include=slots,assortments`),
+ * shaped as the event step's data: the step renders from it at once, without waiting for `getEvent`, whose
+ * answer (the full `description`, `surveyId`, fresh availability) replaces it when it arrives. Only ever
+ * placeholder data: never written to the event's cache, so nothing downstream reads the stand-ins (the summary
+ * for the description, no survey).
+ */
+export function listedEvent(client: QueryClient, locale: Locale, id: string): EventDetail | undefined {
+  for (const [, page] of client.getQueriesData<Page<EventListing>>({
+    queryKey: ["entrada", locale, "events"],
+  })) {
+    const item = page?.items.find((e) => e.id === id);
+    if (item?.slots && item.pricingAssortments) return { ...item, description: item.summary, surveyId: null };
+  }
+  return undefined;
 }
 
 export function useCart(id: string | undefined) {

@@ -39,7 +39,7 @@ export function invalidParameters(validator: Validator, rq: Exchange): void {
   const errors: FieldError[] = [];
   if (rq.template.includes("{")) errors.push(...validator.params(op, "path", rq.params, culture));
   if (url.search !== "" || op.params.some((p) => p.in === "query" && p.required)) {
-    const query = queryRecord(url.searchParams);
+    const query = queryRecord(url.searchParams, op.commaQuery);
     errors.push(...validator.params(op, "query", query, culture));
   }
   if (validator.checks(op, "header")) errors.push(...validator.params(op, "header", rq.headers, culture));

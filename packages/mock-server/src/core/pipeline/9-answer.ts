@@ -57,7 +57,7 @@ async function invokeHandler(services: AnswerServices, ex: Exchange): Promise<Mo
     method: op.method,
     url: ex.url,
     params: ex.params,
-    query: queryRecord(ex.url.searchParams),
+    query: queryRecord(ex.url.searchParams, op.commaQuery),
     headers: ex.headers,
     body: ex.body,
     culture,

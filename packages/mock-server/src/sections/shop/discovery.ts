@@ -4,7 +4,7 @@ import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { load, notFound } from "./common.ts";
 import type { EventRecord, ShopState } from "./state.ts";
-import { eventDetail, eventPage, venueView } from "./views.ts";
+import { assortmentViews, eventDetail, eventPage, eventSummary, slotViews, venueView } from "./views.ts";
 
 const CULTURE_NAMES: Record<string, string> = {
   "de-CH": "Deutsch (Schweiz)",
@@ -84,12 +84,24 @@ function decodeCursor(ctx: OperationContext, cursor: string): string {
   return ctx.problem("validation-error", detail, { errors: [{ pointer: "/query/cursor", detail }] });
 }
 
+type EventListItem = ReturnType<typeof eventSummary> & {
+  slots?: ReturnType<typeof slotViews>;
+  pricingAssortments?: ReturnType<typeof assortmentViews>;
+};
+
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** What `include` asks to embed; the request validator has already refused values outside the contract's enum. */
+function includes(value: string | string[] | undefined): { slots: boolean; assortments: boolean } {
+  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return { slots: list.includes("slots"), assortments: list.includes("assortments") };
+}
+
 export function listEvents(ctx: ContextOf<"listEvents">): ResultOf<"listEvents"> {
   const { state } = load(ctx);
+  const include = includes(ctx.query.include);
   const dateFrom = single(ctx.query.dateFrom);
   const dateTo = single(ctx.query.dateTo);
   const venueId = single(ctx.query.venueId);
@@ -125,19 +137,30 @@ export function listEvents(ctx: ContextOf<"listEvents">): ResultOf<"listEvents">
     }
     return true;
   };
-  const items: EventRecord[] = [];
+  const currency = state.config.defaultCurrency;
+  const baseUrl = apiUrl(ctx, "");
+  const events: EventRecord[] = [];
   let nextCursor: string | null = null;
   for (let i = start; i < state.eventOrder.length; i++) {
     const event = state.events[state.eventOrder[i] ?? ""];
     if (!event || !matches(event)) continue;
-    if (items.length === limit) {
-      nextCursor = encodeCursor(items[items.length - 1]?.id ?? "");
+    if (events.length === limit) {
+      nextCursor = encodeCursor(events[events.length - 1]?.id ?? "");
       break;
     }
-    items.push(event);
+    events.push(event);
   }
-  const currency = state.config.defaultCurrency;
-  return { status: 200, body: eventPage(state, items, nextCursor, ctx.culture, currency, apiUrl(ctx, "")) };
+  // Light summaries: the serialized page is cached (views.ts). With `include`, only this page's events are
+  // rendered, and only the parts asked for (slots are live, so never cached).
+  if (!include.slots && !include.assortments)
+    return { status: 200, body: eventPage(state, events, nextCursor, ctx.culture, currency, baseUrl) };
+  const items = events.map((event): EventListItem => {
+    const item: EventListItem = eventSummary(state, event, ctx.culture, currency, baseUrl);
+    if (include.slots) item.slots = slotViews(state, event);
+    if (include.assortments) item.pricingAssortments = assortmentViews(state, event, ctx.culture, currency);
+    return item;
+  });
+  return { status: 200, body: { items, nextCursor } };
 }
 
 export function findEvent(ctx: OperationContext, state: ShopState, id: string): EventRecord {

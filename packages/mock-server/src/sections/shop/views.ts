@@ -54,8 +54,33 @@ function priceOf(article: ArticleRecord, currency: Currency): number | undefined
   return article.price[currency];
 }
 
+/** Per event record, the views built for one culture and currency (static once seeded: names, prices). */
+type PerCulture<T> = WeakMap<EventRecord, Map<string, T>>;
+
+/** The view of `event` for `culture` and `currency` from `cache`, built by `build` on first use. */
+function cachedView<T>(
+  cache: PerCulture<T>,
+  event: EventRecord,
+  culture: Culture,
+  currency: Currency,
+  build: () => T,
+): T {
+  let byKey = cache.get(event);
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(event, byKey);
+  }
+  const key = `${culture}|${currency}`;
+  let view = byKey.get(key);
+  if (view === undefined) {
+    view = build();
+    byKey.set(key, view);
+  }
+  return view;
+}
+
 /** The static (localized) part of an event summary, cached per record, culture and currency. */
-const summaryCache = new WeakMap<EventRecord, Map<string, ReturnType<typeof buildSummary>>>();
+const summaryCache: PerCulture<ReturnType<typeof buildSummary>> = new WeakMap();
 
 /**
  * The event's cover image: the seed's URL, else the assets section's banner for the event on this mock
@@ -95,17 +120,9 @@ export function eventSummary(
   currency: Currency,
   baseUrl: string,
 ) {
-  let byKey = summaryCache.get(event);
-  if (!byKey) {
-    byKey = new Map();
-    summaryCache.set(event, byKey);
-  }
-  const key = `${culture}|${currency}`;
-  let fixed = byKey.get(key);
-  if (!fixed) {
-    fixed = buildSummary(state, event, culture, currency);
-    byKey.set(key, fixed);
-  }
+  const fixed = cachedView(summaryCache, event, culture, currency, () =>
+    buildSummary(state, event, culture, currency),
+  );
   let available = false;
   for (const id of event.slotIds) {
     const slot = state.slots[id];
@@ -171,6 +188,57 @@ export function eventPage(
   return json;
 }
 
+/** The event's slots with their live availability (seats change with every hold and sale, so never cached). */
+export function slotViews(state: ShopState, event: EventRecord) {
+  const slots = [];
+  for (const id of event.slotIds) {
+    const s = state.slots[id];
+    if (s)
+      slots.push({
+        id: s.id,
+        startsAt: s.startsAt,
+        endsAt: s.endsAt,
+        capacity: s.capacity,
+        available: availableSeats(s),
+      });
+  }
+  return slots;
+}
+
+function buildAssortments(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
+  return event.assortmentIds
+    .map((id) => state.assortments[id])
+    .filter((a) => a !== undefined)
+    .map((a) => ({
+      id: a.id,
+      name: pickText(a.name, culture),
+      articles: a.articleIds
+        .map((id) => state.articles[id])
+        .filter((x): x is ArticleRecord => x !== undefined && priceOf(x, currency) !== undefined)
+        .map((x) => ({
+          id: x.id,
+          slug: x.slug,
+          name: pickText(x.name, culture),
+          description: pickText(x.description, culture),
+          price: { amount: priceOf(x, currency) ?? 0, currency },
+          maxPerOrder: x.maxPerOrder,
+        })),
+    }));
+}
+
+/** The localized assortments (static per culture and currency, like the summary), cached per record. */
+const assortmentCache: PerCulture<ReturnType<typeof buildAssortments>> = new WeakMap();
+
+/**
+ * The event's pricing assortments with their articles in one culture and currency. Built once per record,
+ * culture and currency (a catalogue page with `include=assortments` renders no article twice); read-only.
+ */
+export function assortmentViews(state: ShopState, event: EventRecord, culture: Culture, currency: Currency) {
+  return cachedView(assortmentCache, event, culture, currency, () =>
+    buildAssortments(state, event, culture, currency),
+  );
+}
+
 export function eventDetail(
   state: ShopState,
   event: EventRecord,
@@ -181,34 +249,8 @@ export function eventDetail(
   return {
     ...eventSummary(state, event, culture, currency, baseUrl),
     description: pickText(event.description, culture),
-    slots: event.slotIds
-      .map((id) => state.slots[id])
-      .filter((s) => s !== undefined)
-      .map((s) => ({
-        id: s.id,
-        startsAt: s.startsAt,
-        endsAt: s.endsAt,
-        capacity: s.capacity,
-        available: availableSeats(s),
-      })),
-    pricingAssortments: event.assortmentIds
-      .map((id) => state.assortments[id])
-      .filter((a) => a !== undefined)
-      .map((a) => ({
-        id: a.id,
-        name: pickText(a.name, culture),
-        articles: a.articleIds
-          .map((id) => state.articles[id])
-          .filter((x): x is ArticleRecord => x !== undefined && priceOf(x, currency) !== undefined)
-          .map((x) => ({
-            id: x.id,
-            slug: x.slug,
-            name: pickText(x.name, culture),
-            description: pickText(x.description, culture),
-            price: { amount: priceOf(x, currency) ?? 0, currency },
-            maxPerOrder: x.maxPerOrder,
-          })),
-      })),
+    slots: slotViews(state, event),
+    pricingAssortments: assortmentViews(state, event, culture, currency),
     surveyId: event.surveyId,
   };
 }

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { moneyValue } from "../../core/format";
 import { toShopError } from "../../core/problem";
@@ -10,7 +10,7 @@ import { Alert } from "../parts/Alert";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
-import { keys } from "../queries";
+import { keys, listedEvent } from "../queries";
 import { EventImage } from "./EventList";
 
 const slotLeft = (slot: Slot): number | undefined =>
@@ -110,7 +110,12 @@ export default function EventStep() {
           </p>
         </div>
       </div>
-      {event.description ? <p className="entrada-shop__summary">{event.description}</p> : null}
+      {event.description ? (
+        // From the list, the summary stands in until getEvent brings the description (busy until then).
+        <p className="entrada-shop__summary" aria-busy={query.isPlaceholderData || undefined}>
+          {event.description}
+        </p>
+      ) : null}
 
       <fieldset className="entrada-shop__group">
         <legend>{t("event.slot")}</legend>
@@ -232,12 +237,18 @@ export default function EventStep() {
   );
 }
 
+/**
+ * The event: at once from the catalogue page that listed it (slots and articles included), then from `getEvent`
+ * (description, survey, fresh availability). Coming from the list, the buyer picks and adds without a round trip.
+ */
 function useEvent(id: string | undefined) {
   const { api, locale } = useShop();
+  const client = useQueryClient();
   return useQuery({
     queryKey: keys.event(locale, id ?? ""),
     queryFn: () => api.getEvent(id as string, { locale }),
     enabled: id !== undefined,
-    placeholderData: (previous, query) => (query?.queryKey[3] === id ? previous : undefined),
+    placeholderData: (previous, query) =>
+      query?.queryKey[3] === id ? previous : id === undefined ? undefined : listedEvent(client, locale, id),
   });
 }
