@@ -11,6 +11,7 @@ import { enqueueWebhookEvent } from "./sections/webhooks/index.ts";
 export { CULTURES, DEFAULT_CULTURE, negotiateCulture } from "./core/culture.ts";
 export type { OpenApiDocument, OperationSpec } from "./core/document.ts";
 export { createMockCore, MockCore, type MockCoreOptions } from "./core/engine.ts";
+export { type CultureData, msg, registerCulture } from "./core/messages.ts";
 export type { FaultKind, FaultRule } from "./core/pipeline/4-faults.ts";
 export type { ClientConfig } from "./core/pipeline/7-authentication.ts";
 export { DEMO_CLIENTS } from "./core/pipeline/7-authentication.ts";

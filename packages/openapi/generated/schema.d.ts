@@ -1926,7 +1926,8 @@ export interface components {
         /**
          * @description RFC 6749 §4.4.2 access token request. `grant_type` and the scope values `Shop` and `TERP` come from the
          *     service description; a space-separated list of scopes is our design (RFC 6749 §3.3). `client_id` and
-         *     `client_secret` in the body (client_secret_post) are our design; prefer HTTP Basic.
+         *     `client_secret` in the body (client_secret_post) are our design; prefer HTTP Basic. Other form fields
+         *     are ignored, as RFC 6749 §3.2 requires of the server (`additionalProperties` is open on purpose).
          */
         TokenRequest: {
             /** @enum {string} */
@@ -1935,6 +1936,8 @@ export interface components {
             scope?: string;
             client_id?: string;
             client_secret?: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description Log id (`log_` followed by a 26-character ULID). Our design.
@@ -4250,12 +4253,13 @@ export interface components {
         /**
          * @description Culture for every textual field of the response, from the event list through checkout, tickets and
          *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-         *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+         *     are honoured. Our design: the supported cultures are listed below (the first is the default);
          *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
          *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
          *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
          *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
          *     culture unless it is excluded with `q=0`.
+         *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
          * @example en-GB, de-CH;q=0.8
          */
         AcceptLanguage: string;
@@ -4497,10 +4501,11 @@ export interface components {
          */
         "Retry-After": number;
         /**
-         * @description RFC 6750 challenge. A missing, invalid or expired token gives
-         *     `Bearer realm="entrada", error="invalid_token"`; a token without the required scope gives
+         * @description RFC 6750 challenge. A request with no token gets the bare `Bearer realm="entrada"` (no error code, RFC
+         *     6750 §3.1); an invalid or expired token gets `Bearer realm="entrada", error="invalid_token"` (with an
+         *     `error_description`); a token without the required scope gets
          *     `Bearer realm="entrada", error="insufficient_scope", scope="Shop"`.
-         * @example Bearer realm="entrada", error="invalid_token"
+         * @example Bearer realm="entrada"
          */
         "WWW-Authenticate": string;
         /**
@@ -4545,12 +4550,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4664,12 +4670,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4763,12 +4770,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4855,12 +4863,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4925,12 +4934,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5038,12 +5048,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5126,12 +5137,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5213,12 +5225,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5321,12 +5334,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5410,12 +5424,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5528,12 +5543,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5657,12 +5673,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5724,12 +5741,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5846,12 +5864,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6011,12 +6030,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6070,12 +6090,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6187,12 +6208,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6266,12 +6288,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6364,12 +6387,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6425,12 +6449,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6476,12 +6501,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6548,12 +6574,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6620,12 +6647,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6683,12 +6711,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6727,12 +6756,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6816,12 +6846,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6878,12 +6909,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6920,12 +6952,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6990,12 +7023,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7073,12 +7107,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7115,12 +7150,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7210,12 +7246,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7259,12 +7296,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7347,12 +7385,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7391,12 +7430,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7459,12 +7499,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7508,12 +7549,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7624,12 +7666,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7679,12 +7722,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7748,12 +7792,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7799,12 +7844,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7854,12 +7900,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7934,12 +7981,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7998,12 +8046,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8070,12 +8119,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8126,12 +8176,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8168,12 +8219,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8232,12 +8284,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8281,12 +8334,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8342,12 +8396,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8412,12 +8467,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8504,12 +8560,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8553,12 +8610,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8623,12 +8681,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8672,12 +8731,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8746,12 +8806,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8801,12 +8862,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8897,12 +8959,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8995,12 +9058,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9093,12 +9157,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9191,12 +9256,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9254,12 +9320,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9328,12 +9395,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];

@@ -11,6 +11,7 @@ import { ulid } from "../core/ids.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
+import { loadCultures } from "./cultures.ts";
 
 export interface MockServerOptions extends EntradaMockOptions {
   /** Port to listen on; 0 picks a free one (default 4010). */
@@ -27,6 +28,11 @@ export interface MockServerOptions extends EntradaMockOptions {
    * Markdown mirrors under `/ai/` (default true; loaded on first use, skipped when the package is not installed).
    */
   docs?: boolean;
+  /**
+   * A folder of extra cultures, one sub-folder per tag with `culture.json` and `messages.json` (see
+   * `readCultureFolder`): the mock negotiates and answers in them too. Process-wide, like the built-in ones.
+   */
+  cultures?: string;
 }
 
 export interface MockServer {
@@ -162,8 +168,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     core: given,
     webhooks = true,
     docs = true,
+    cultures,
     ...coreOptions
   } = options;
+  if (cultures !== undefined) loadCultures(cultures);
   // Node runs Ajv's compiler: response validation and custom documents work here (the browser build has neither).
   const core = given ?? createEntradaMock({ schemaCompiler: ajvSchemaCompiler, ...coreOptions });
   const server = createServer({ keepAliveTimeout: 5000 }, nodeHandler(core, `${host}:${port}`, { docs }));
@@ -225,3 +233,5 @@ async function startWebhookDelivery(core: MockCore): Promise<() => Promise<void>
     await dispatcher.destroy().catch(() => {});
   };
 }
+
+export { loadCultures, readCultureFolder } from "./cultures.ts";

@@ -1927,7 +1927,8 @@ export interface components {
         /**
          * @description RFC 6749 §4.4.2 access token request. `grant_type` and the scope values `Shop` and `TERP` come from the
          *     service description; a space-separated list of scopes is our design (RFC 6749 §3.3). `client_id` and
-         *     `client_secret` in the body (client_secret_post) are our design; prefer HTTP Basic.
+         *     `client_secret` in the body (client_secret_post) are our design; prefer HTTP Basic. Other form fields
+         *     are ignored, as RFC 6749 §3.2 requires of the server (`additionalProperties` is open on purpose).
          */
         TokenRequest: {
             /** @enum {string} */
@@ -1936,6 +1937,8 @@ export interface components {
             scope?: string;
             client_id?: string;
             client_secret?: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description Log id (`log_` followed by a 26-character ULID). Our design.
@@ -4251,12 +4254,13 @@ export interface components {
         /**
          * @description Culture for every textual field of the response, from the event list through checkout, tickets and
          *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-         *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+         *     are honoured. Our design: the supported cultures are listed below (the first is the default);
          *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
          *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
          *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
          *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
          *     culture unless it is excluded with `q=0`.
+         *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
          * @example en-GB, de-CH;q=0.8
          */
         AcceptLanguage: string;
@@ -4498,10 +4502,11 @@ export interface components {
          */
         "Retry-After": number;
         /**
-         * @description RFC 6750 challenge. A missing, invalid or expired token gives
-         *     `Bearer realm="entrada", error="invalid_token"`; a token without the required scope gives
+         * @description RFC 6750 challenge. A request with no token gets the bare `Bearer realm="entrada"` (no error code, RFC
+         *     6750 §3.1); an invalid or expired token gets `Bearer realm="entrada", error="invalid_token"` (with an
+         *     `error_description`); a token without the required scope gets
          *     `Bearer realm="entrada", error="insufficient_scope", scope="Shop"`.
-         * @example Bearer realm="entrada", error="invalid_token"
+         * @example Bearer realm="entrada"
          */
         "WWW-Authenticate": string;
         /**
@@ -4546,12 +4551,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4665,12 +4671,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4764,12 +4771,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4856,12 +4864,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4926,12 +4935,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5039,12 +5049,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5127,12 +5138,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5214,12 +5226,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5322,12 +5335,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5411,12 +5425,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5529,12 +5544,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5658,12 +5674,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5725,12 +5742,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5847,12 +5865,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6012,12 +6031,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6071,12 +6091,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6188,12 +6209,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6267,12 +6289,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6365,12 +6388,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6426,12 +6450,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6477,12 +6502,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6549,12 +6575,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6621,12 +6648,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6684,12 +6712,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6728,12 +6757,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6817,12 +6847,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6879,12 +6910,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6921,12 +6953,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6991,12 +7024,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7074,12 +7108,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7116,12 +7151,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7211,12 +7247,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7260,12 +7297,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7348,12 +7386,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7392,12 +7431,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7460,12 +7500,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7509,12 +7550,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7625,12 +7667,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7680,12 +7723,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7749,12 +7793,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7800,12 +7845,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7855,12 +7901,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7935,12 +7982,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7999,12 +8047,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8071,12 +8120,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8127,12 +8177,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8169,12 +8220,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8233,12 +8285,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8282,12 +8335,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8343,12 +8397,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8413,12 +8468,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8505,12 +8561,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8554,12 +8611,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8624,12 +8682,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8673,12 +8732,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8747,12 +8807,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8802,12 +8863,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8898,12 +8960,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8996,12 +9059,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9094,12 +9158,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9192,12 +9257,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9255,12 +9321,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9329,12 +9396,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];

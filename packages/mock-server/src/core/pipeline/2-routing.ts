@@ -3,8 +3,10 @@
  * so `/cart/{id}/items` and `/cart/payments` never shadow each other, and matching costs O(path depth)
  * whatever the number of operations.
  */
+
 import { preflightResponse } from "../cors.ts";
 import { pickText } from "../culture.ts";
+import { msg } from "../messages.ts";
 import { problemResponse } from "../problems.ts";
 import type { Culture, MockResponse } from "../types.ts";
 
@@ -173,15 +175,7 @@ export function routeProblem(
   if (match.kind === "not-found") {
     return problemResponse("not-found", culture, logId, origin, {
       instance: pathname,
-      detail: pickText(
-        {
-          "de-CH": `Es gibt keine Operation unter ${pathname}.`,
-          "fr-CH": `Aucune opération n'existe sous ${pathname}.`,
-          "it-CH": `Non esiste alcuna operazione sotto ${pathname}.`,
-          "en-GB": `No operation exists at ${pathname}.`,
-        },
-        culture,
-      ),
+      detail: pickText(msg("core.pipeline.routing.no-operation-exists-at", { pathname }), culture),
     });
   }
   const allow = [...match.allow, ...(match.allow.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
@@ -189,12 +183,7 @@ export function routeProblem(
     instance: pathname,
     headers: { allow },
     detail: pickText(
-      {
-        "de-CH": `${method} ist für ${match.template} nicht erlaubt. Erlaubt: ${allow}.`,
-        "fr-CH": `${method} n'est pas autorisé pour ${match.template}. Autorisé : ${allow}.`,
-        "it-CH": `${method} non è consentito per ${match.template}. Consentito: ${allow}.`,
-        "en-GB": `${method} is not allowed on ${match.template}. Allowed: ${allow}.`,
-      },
+      msg("core.pipeline.routing.is-not-allowed-on-allowed", { method, template: match.template, allow }),
       culture,
     ),
   });

@@ -2,9 +2,11 @@
  * Idempotency-Key handling (draft-ietf-httpapi-idempotency-key-header, Stripe's practice): keys are
  * scoped to (client, method, path) and bound to a fingerprint of the request body.
  */
+
 import { cors } from "../cors.ts";
+import { msg, pickText } from "../messages.ts";
 import { stageProblem } from "../problems.ts";
-import type { Culture, MockResponse } from "../types.ts";
+import type { MockResponse } from "../types.ts";
 import type { OperationRequest } from "./request.ts";
 
 /**
@@ -131,12 +133,7 @@ export class IdempotencyStore {
   }
 }
 
-const REUSED: Record<Culture, string> = {
-  "de-CH": "Dieser Schlüssel wurde bereits für eine Anfrage mit anderem Inhalt verwendet.",
-  "fr-CH": "Cette clé a déjà servi pour une requête au contenu différent.",
-  "it-CH": "Questa chiave è già stata usata per una richiesta con un contenuto diverso.",
-  "en-GB": "This key was already used for a request with a different body.",
-};
+const REUSED = msg("core.pipeline.idempotency.this-key-was-already-used-for");
 
 /**
  * Begins a write: without a key it only evicts a few expired keys (so they go even when no keyed write follows)
@@ -166,7 +163,7 @@ export function beginWrite(
   if (outcome.kind === "reused") {
     // Names the header, so operations whose 422 is a ValidationProblem (errors required) get a conforming body.
     throw stageProblem("idempotency-key-reused", {
-      errors: [{ pointer: "/header/idempotency-key", detail: REUSED[rq.culture] }],
+      errors: [{ pointer: "/header/idempotency-key", detail: pickText(REUSED, rq.culture) }],
     });
   }
   if (outcome.kind === "in-flight") {

@@ -1,5 +1,6 @@
 import type { components } from "@entrada/openapi/schema";
 import { apiUrl } from "../../core/links.ts";
+import { everyCulture } from "../../core/messages.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { resolveTicket } from "./admission.ts";
@@ -264,7 +265,7 @@ function createQuicodeCategory(ctx: ContextOf<"createQuicodeCategory">): ResultO
   const clash = state.categories.find((c) =>
     typeof c.name === "string"
       ? c.name.toLocaleLowerCase() === lower
-      : Object.values(c.name).some((n) => n.toLocaleLowerCase() === lower),
+      : everyCulture(c.name).some((n) => n.toLocaleLowerCase() === lower),
   );
   if (clash) ctx.problem("conflict", detail(ctx, "categoryExists", { name: body.name, id: clash.id }));
   // Every scan is matched against every category: their number is capped, not only their lifetime.

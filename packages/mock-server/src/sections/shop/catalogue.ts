@@ -3,11 +3,13 @@
  * articles, every text in de-CH, fr-CH, it-CH and en-GB. Ids are fixed, dates are relative to the
  * session clock's "today", so the catalogue is always in the future.
  */
-import { t } from "../../core/culture.ts";
+
+import { DEFAULT_CULTURE } from "../../core/culture.ts";
+import { msg, pickText } from "../../core/messages.ts";
 import type { LocalizedText } from "../../core/types.ts";
 
-/** Text in a seed file: one string for every culture, or one per culture. */
-export type SeedText = string | Partial<LocalizedText>;
+/** Text in a seed file: one string for every culture, texts by culture tag, or a message reference. */
+export type SeedText = string | LocalizedText;
 
 export interface CatalogueArticle {
   id: string;
@@ -69,23 +71,18 @@ const VENUES: CatalogueVenue[] = [
   {
     id: "ven_01JD3XQ2R4S6T8V0W2X4Y6Z8A0",
     name: "Kaufleuten",
-    city: t("Zürich", "Zurich", "Zurigo", "Zurich"),
+    city: msg("shop.catalogue.zurich"),
   },
-  { id: "ven_01JD3XR3S5T7V9W1X3Y5Z7A9B1", name: "Bierhübeli", city: t("Bern", "Berne", "Berna", "Bern") },
+  { id: "ven_01JD3XR3S5T7V9W1X3Y5Z7A9B1", name: "Bierhübeli", city: msg("shop.catalogue.bern") },
   {
     id: "ven_01JD3XS4T6V8W0X2Y4Z6A8B0C2",
-    name: t(
-      "Kultur- und Kongresszentrum Luzern",
-      "Centre de culture et de congrès Lucerne",
-      "Centro di cultura e congressi Lucerna",
-      "Lucerne Culture and Congress Centre",
-    ),
-    city: t("Luzern", "Lucerne", "Lucerna", "Lucerne"),
+    name: msg("shop.catalogue.lucerne-culture-and-congress-centre"),
+    city: msg("shop.catalogue.lucerne"),
   },
   {
     id: "ven_01JD3XT5V7W9X1Y3Z5A7B9C1D3",
-    name: t("Théâtre du Léman", "Théâtre du Léman", "Théâtre du Léman", "Théâtre du Léman"),
-    city: t("Genf", "Genève", "Ginevra", "Geneva"),
+    name: msg("shop.catalogue.theatre-du-leman"),
+    city: msg("shop.catalogue.geneva"),
   },
 ];
 
@@ -105,19 +102,9 @@ interface Kind {
 const KINDS: Kind[] = [
   {
     key: "jazz-night",
-    name: t("Jazznacht", "Nuit du jazz", "Notte jazz", "Jazz Night"),
-    summary: t(
-      "Schweizer und internationale Jazz-Trios, zwei Sets pro Abend.",
-      "Trios de jazz suisses et internationaux, deux sets par soir.",
-      "Trii jazz svizzeri e internazionali, due set a sera.",
-      "Swiss and international jazz trios, two sets a night.",
-    ),
-    description: t(
-      "Drei Trios, je zwei Sets, danach Jam-Session in der Bar. Türöffnung 18:30.",
-      "Trois trios, deux sets chacun, puis jam session au bar. Ouverture des portes à 18 h 30.",
-      "Tre trii, due set ciascuno, poi jam session al bar. Apertura porte alle 18:30.",
-      "Three trios, two sets each, then a late jam session in the bar. Doors open at 18:30.",
-    ),
+    name: msg("shop.catalogue.jazz-night"),
+    summary: msg("shop.catalogue.swiss-and-international-jazz-trios-two"),
+    description: msg("shop.catalogue.three-trios-two-sets-each-then"),
     hour: 19,
     hours: 3.5,
     capacity: 450,
@@ -126,19 +113,9 @@ const KINDS: Kind[] = [
   },
   {
     key: "symphony-evening",
-    name: t("Sinfoniekonzert", "Concert symphonique", "Concerto sinfonico", "Symphony Evening"),
-    summary: t(
-      "Beethoven und Brahms mit dem Festivalorchester.",
-      "Beethoven et Brahms avec l'orchestre du festival.",
-      "Beethoven e Brahms con l'orchestra del festival.",
-      "Beethoven and Brahms with the festival orchestra.",
-    ),
-    description: t(
-      "Ein Abend mit der fünften Sinfonie und dem Violinkonzert. Einführung 45 Minuten vor Beginn.",
-      "Une soirée avec la cinquième symphonie et le concerto pour violon. Introduction 45 minutes avant le début.",
-      "Una serata con la quinta sinfonia e il concerto per violino. Introduzione 45 minuti prima dell'inizio.",
-      "An evening with the Fifth Symphony and the Violin Concerto. Introduction 45 minutes before the start.",
-    ),
+    name: msg("shop.catalogue.symphony-evening"),
+    summary: msg("shop.catalogue.beethoven-and-brahms-with-the-festival"),
+    description: msg("shop.catalogue.an-evening-with-the-fifth-symphony"),
     hour: 19,
     hours: 2.5,
     capacity: 1200,
@@ -147,19 +124,9 @@ const KINDS: Kind[] = [
   },
   {
     key: "comedy-club",
-    name: t("Comedy Club", "Club de comédie", "Comedy club", "Comedy Club"),
-    summary: t(
-      "Stand-up in vier Sprachen, ein Mikrofon.",
-      "Du stand-up en quatre langues, un micro.",
-      "Stand-up in quattro lingue, un microfono.",
-      "Stand-up in four languages, one microphone.",
-    ),
-    description: t(
-      "Fünf Comedians, je zwanzig Minuten. Ab 16 Jahren.",
-      "Cinq humoristes, vingt minutes chacun. Dès 16 ans.",
-      "Cinque comici, venti minuti ciascuno. Dai 16 anni.",
-      "Five comedians, twenty minutes each. Ages 16 and up.",
-    ),
+    name: msg("shop.catalogue.comedy-club"),
+    summary: msg("shop.catalogue.stand-up-in-four-languages-one"),
+    description: msg("shop.catalogue.five-comedians-twenty-minutes-each-ages"),
     hour: 20,
     hours: 2,
     capacity: 300,
@@ -168,19 +135,9 @@ const KINDS: Kind[] = [
   },
   {
     key: "family-theatre",
-    name: t("Familientheater", "Théâtre en famille", "Teatro per famiglie", "Family Theatre"),
-    summary: t(
-      "Ein Märchen für Gross und Klein.",
-      "Un conte pour petits et grands.",
-      "Una fiaba per grandi e piccini.",
-      "A fairy tale for young and old.",
-    ),
-    description: t(
-      "Sechzig Minuten ohne Pause, geeignet ab 5 Jahren.",
-      "Soixante minutes sans entracte, dès 5 ans.",
-      "Sessanta minuti senza pausa, adatto dai 5 anni.",
-      "Sixty minutes without an interval, suitable from age 5.",
-    ),
+    name: msg("shop.catalogue.family-theatre"),
+    summary: msg("shop.catalogue.a-fairy-tale-for-young-and"),
+    description: msg("shop.catalogue.sixty-minutes-without-an-interval-suitable"),
     hour: 14,
     hours: 1,
     capacity: 250,
@@ -189,19 +146,9 @@ const KINDS: Kind[] = [
   },
   {
     key: "electronic-night",
-    name: t("Elektronische Nacht", "Nuit électronique", "Notte elettronica", "Electronic Night"),
-    summary: t(
-      "Drei Floors, zwölf DJs, bis in den Morgen.",
-      "Trois scènes, douze DJ, jusqu'au matin.",
-      "Tre piste, dodici DJ, fino al mattino.",
-      "Three floors, twelve DJs, until morning.",
-    ),
-    description: t(
-      "Einlass ab 18 Jahren mit Ausweis. Garderobe inklusive.",
-      "Entrée dès 18 ans avec pièce d'identité. Vestiaire compris.",
-      "Ingresso dai 18 anni con documento. Guardaroba incluso.",
-      "Entry from 18 with ID. Cloakroom included.",
-    ),
+    name: msg("shop.catalogue.electronic-night"),
+    summary: msg("shop.catalogue.three-floors-twelve-djs-until-morning"),
+    description: msg("shop.catalogue.entry-from-18-with-id-cloakroom"),
     hour: 22,
     hours: 6,
     capacity: 900,
@@ -210,19 +157,9 @@ const KINDS: Kind[] = [
   },
   {
     key: "museum-night",
-    name: t("Museumsnacht", "Nuit des musées", "Notte dei musei", "Museum Night"),
-    summary: t(
-      "Führungen, Musik und Kulinarik bis Mitternacht.",
-      "Visites guidées, musique et gastronomie jusqu'à minuit.",
-      "Visite guidate, musica e gastronomia fino a mezzanotte.",
-      "Guided tours, music and food until midnight.",
-    ),
-    description: t(
-      "Zeitfenster-Tickets: Einlass zur gewählten Zeit, Aufenthalt unbegrenzt.",
-      "Billets à créneau : entrée à l'heure choisie, durée de visite libre.",
-      "Biglietti a fascia oraria: ingresso all'ora scelta, permanenza libera.",
-      "Timed tickets: entry at the chosen time, stay as long as you like.",
-    ),
+    name: msg("shop.catalogue.museum-night"),
+    summary: msg("shop.catalogue.guided-tours-music-and-food-until"),
+    description: msg("shop.catalogue.timed-tickets-entry-at-the-chosen"),
     hour: 18,
     hours: 1,
     capacity: 150,
@@ -262,7 +199,7 @@ export function defaultCatalogue(now: number): Catalogue {
       index++;
       const slug = `${kind.key}-${(typeof venue.name === "string"
         ? venue.name
-        : (venue.name["en-GB"] ?? "venue")
+        : pickText(venue.name, "en-GB") || "venue"
       )
         .toLowerCase()
         .normalize("NFD")
@@ -291,36 +228,21 @@ export function defaultCatalogue(now: number): Catalogue {
         ? [
             {
               id: stableId("asr", `${slug}#cat1`),
-              name: t("Kategorie 1", "Catégorie 1", "Categoria 1", "Category 1"),
+              name: msg("shop.catalogue.category-1"),
               articles: [
                 {
                   id: stableId("art", `${slug}#cat1-adult`),
                   slug: "cat1-adult",
-                  name: t("Erwachsene", "Adulte", "Adulto", "Adult"),
-                  description: t(
-                    "Beste Sicht, Parkett vorne.",
-                    "Meilleure vue, parterre avant.",
-                    "Vista migliore, platea anteriore.",
-                    "Best view, front stalls.",
-                  ),
+                  name: msg("shop.catalogue.adult"),
+                  description: msg("shop.catalogue.best-view-front-stalls"),
                   price: price(kind.base + 3000),
                   maxPerOrder: 8,
                 },
                 {
                   id: stableId("art", `${slug}#cat1-child`),
                   slug: "cat1-child",
-                  name: t(
-                    "Kind (bis 16)",
-                    "Enfant (jusqu'à 16 ans)",
-                    "Bambino (fino a 16 anni)",
-                    "Child (under 16)",
-                  ),
-                  description: t(
-                    "Nur in Begleitung Erwachsener.",
-                    "Uniquement accompagné d'un adulte.",
-                    "Solo accompagnato da un adulto.",
-                    "Only with an accompanying adult.",
-                  ),
+                  name: msg("shop.catalogue.child-under-16"),
+                  description: msg("shop.catalogue.only-with-an-accompanying-adult"),
                   price: price(Math.round((kind.base + 3000) / 2)),
                   maxPerOrder: 6,
                 },
@@ -328,18 +250,13 @@ export function defaultCatalogue(now: number): Catalogue {
             },
             {
               id: stableId("asr", `${slug}#cat2`),
-              name: t("Kategorie 2", "Catégorie 2", "Categoria 2", "Category 2"),
+              name: msg("shop.catalogue.category-2"),
               articles: [
                 {
                   id: stableId("art", `${slug}#cat2-adult`),
                   slug: "cat2-adult",
-                  name: t("Erwachsene", "Adulte", "Adulto", "Adult"),
-                  description: t(
-                    "Balkon, freie Platzwahl in der Kategorie.",
-                    "Balcon, placement libre dans la catégorie.",
-                    "Balconata, posto libero nella categoria.",
-                    "Balcony, free seating within the category.",
-                  ),
+                  name: msg("shop.catalogue.adult"),
+                  description: msg("shop.catalogue.balcony-free-seating-within-the-category"),
                   price: price(kind.base),
                   maxPerOrder: 10,
                 },
@@ -349,31 +266,21 @@ export function defaultCatalogue(now: number): Catalogue {
         : [
             {
               id: index === 1 ? "asr_01JD3Y6Z1A3B5C7D9E1F3G5H7J" : stableId("asr", `${slug}#standing`),
-              name: t("Stehplatz", "Place debout", "Posto in piedi", "Standing"),
+              name: msg("shop.catalogue.standing"),
               articles: [
                 {
                   id: index === 1 ? "art_01JD3Y7A1B2C3D4E5F6G7H8J9K" : stableId("art", `${slug}#adult`),
                   slug: "adult",
-                  name: t("Erwachsene", "Adulte", "Adulto", "Adult"),
-                  description: t(
-                    "Stehplatz, freie Platzwahl.",
-                    "Place debout, placement libre.",
-                    "Posto in piedi, posto libero.",
-                    "Standing ticket, free choice of place.",
-                  ),
+                  name: msg("shop.catalogue.adult"),
+                  description: msg("shop.catalogue.standing-ticket-free-choice-of-place"),
                   price: price(kind.base),
                   maxPerOrder: 10,
                 },
                 {
                   id: index === 1 ? "art_01JD3Y7B2C3D4E5F6G7H8J9K0M" : stableId("art", `${slug}#student`),
                   slug: "student",
-                  name: t("Studierende", "Étudiant·e", "Studente", "Student"),
-                  description: t(
-                    "Gültig mit Legi, Kontrolle am Eingang.",
-                    "Valable avec carte d'étudiant, contrôlée à l'entrée.",
-                    "Valido con tessera studenti, controllata all'ingresso.",
-                    "Valid with a student card, shown at entry.",
-                  ),
+                  name: msg("shop.catalogue.student"),
+                  description: msg("shop.catalogue.valid-with-a-student-card-shown"),
                   price: price(Math.round(kind.base * 0.6)),
                   maxPerOrder: 4,
                 },
@@ -396,14 +303,12 @@ export function defaultCatalogue(now: number): Catalogue {
   return { venues: VENUES, events };
 }
 
+/**
+ * A seed text as the world keeps it: a message reference as is; one string for every culture; texts by culture
+ * (a culture without one falls back to the default culture's, then to any, when picked).
+ */
 export function localize(value: SeedText | undefined): LocalizedText {
-  if (value === undefined) return t("", "", "", "");
-  if (typeof value === "string") return t(value, value, value, value);
-  const fallback = value["de-CH"] ?? value["en-GB"] ?? Object.values(value)[0] ?? "";
-  return {
-    "de-CH": value["de-CH"] ?? fallback,
-    "fr-CH": value["fr-CH"] ?? fallback,
-    "it-CH": value["it-CH"] ?? fallback,
-    "en-GB": value["en-GB"] ?? fallback,
-  };
+  if (value === undefined) return { [DEFAULT_CULTURE]: "" };
+  if (typeof value === "string") return { [DEFAULT_CULTURE]: value };
+  return value;
 }

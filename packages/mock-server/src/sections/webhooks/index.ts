@@ -1,5 +1,6 @@
 import document from "@entrada/openapi/openapi.json" with { type: "json" };
 import { apiUrl } from "../../core/links.ts";
+import { msg } from "../../core/messages.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { detail } from "../entrance/details.ts";
@@ -135,16 +136,9 @@ function createWebhookSubscription(
   const state = webhooksSlice(ctx.world);
   const cap = limitsOf(state).maxSubscriptions;
   if (state.subscriptionOrder.length >= cap)
-    ctx.problem(
-      "conflict",
-      ctx.text({
-        "de-CH": `Höchstens ${cap} Abonnements pro Sitzung; löschen Sie eines, bevor Sie ein neues anlegen.`,
-        "fr-CH": `Au plus ${cap} abonnements par session ; supprimez-en un avant d'en créer un nouveau.`,
-        "it-CH": `Al massimo ${cap} sottoscrizioni per sessione; eliminane una prima di crearne una nuova.`,
-        "en-GB": `At most ${cap} subscriptions per session; delete one before creating another.`,
-      }),
-      { limit: cap },
-    );
+    ctx.problem("conflict", ctx.text(msg("webhooks.at-most-subscriptions-per-session-delete", { cap })), {
+      limit: cap,
+    });
   const now = ctx.clock.now();
   const iso = new Date(now).toISOString();
   const secret = newSecret();
