@@ -13,8 +13,34 @@ export function ulid(timeMs: number, random: () => number = Math.random): string
   return head + tail;
 }
 
+let lastTime = -1;
+let lastTail: number[] = [];
+
+/**
+ * A monotonic ULID (the spec's monotonic mode): within one millisecond — and when the clock was set back — the
+ * time of the previous id is kept and its random part incremented, so ids made one after another sort in the
+ * order they were made. Lists paged by `[createdAt, id]` keep their insertion order among equal times this way.
+ */
+function monotonicUlid(timeMs: number): string {
+  const time = Math.max(0, Math.floor(timeMs));
+  if (time > lastTime) {
+    lastTime = time;
+    lastTail = Array.from({ length: 16 }, () => Math.floor(Math.random() * 32));
+  } else {
+    let i = 15;
+    while (i >= 0 && lastTail[i] === 31) lastTail[i--] = 0;
+    if (i >= 0) lastTail[i] = (lastTail[i] as number) + 1;
+    else lastTime++; // 32^16 ids in one millisecond: move to the next one.
+  }
+  const head = ulid(lastTime, () => 0).slice(0, 10);
+  return head + lastTail.map((d) => CROCKFORD[d]).join("");
+}
+
+/**
+ * `prefix_` and a ULID: with `random` (seeded data, reproducible) exactly as drawn; without, monotonic.
+ */
 export function prefixedId(prefix: string, timeMs: number, random?: () => number): string {
-  return `${prefix}_${ulid(timeMs, random)}`;
+  return `${prefix}_${random ? ulid(timeMs, random) : monotonicUlid(timeMs)}`;
 }
 
 /**

@@ -142,7 +142,7 @@ function listImages(ctx: ContextOf<"listImages">): ResultOf<"listImages"> {
     .sort((a, b) =>
       a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
     );
-  const page = paginate(ctx, items, (i) => i.id);
+  const page = paginate(ctx, items, { position: (i) => [i.createdAt, i.id], descending: true });
   return {
     status: 200,
     body: { items: page.items.map((i) => metadataJson(ctx, i)), nextCursor: page.nextCursor },

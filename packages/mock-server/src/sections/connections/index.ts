@@ -186,7 +186,7 @@ function listBadgeContacts(ctx: ContextOf<"listBadgeContacts">): ResultOf<"listB
     .map((c) => connectionJson(state, c))
     .filter((c) => mode === undefined || c.mode === mode)
     .reverse();
-  const page = paginate(ctx, items, (c) => c.id);
+  const page = paginate(ctx, items, { position: (c) => [c.createdAt, c.id], descending: true });
   return { status: 200, body: page };
 }
 

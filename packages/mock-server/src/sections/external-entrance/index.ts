@@ -220,7 +220,7 @@ function listExternalImports(ctx: ContextOf<"listExternalImports">): ResultOf<"l
     .map((id) => state.imports[id] as ExternalImportRecord)
     .filter((r) => vendor === undefined || r.vendor === vendor)
     .reverse();
-  const page = paginate(ctx, items, (r) => r.id);
+  const page = paginate(ctx, items, { position: (r) => [r.createdAt, r.id], descending: true });
   return { status: 200, body: { items: page.items.map(importSummary), nextCursor: page.nextCursor } };
 }
 
@@ -240,7 +240,7 @@ function listExternalTickets(ctx: ContextOf<"listExternalTickets">): ResultOf<"l
         (externalId === undefined || r.externalId === externalId),
     )
     .reverse();
-  const page = paginate(ctx, items, (r) => r.id);
+  const page = paginate(ctx, items, { position: (r) => [r.importedAt, r.id], descending: true });
   return { status: 200, body: { items: page.items.map(ticketJson), nextCursor: page.nextCursor } };
 }
 

@@ -88,7 +88,7 @@ function listSurveys(ctx: ContextOf<"listSurveys">): ResultOf<"listSurveys"> {
         (status === undefined || s.status === status) &&
         (eventId === undefined || surveyForEvent(ctx.world, s, eventId)),
     );
-  const page = paginate(ctx, items, (s) => s.id);
+  const page = paginate(ctx, items, { position: (s, index) => [index, s.id] });
   return {
     status: 200,
     body: {
@@ -157,7 +157,7 @@ function listSurveyResponses(ctx: ContextOf<"listSurveyResponses">): ResultOf<"l
   const items = [...(surveySlice(ctx.world).responses[survey.id] ?? [])]
     .filter((r) => from === undefined || Date.parse(r.submittedAt) >= Date.parse(from))
     .reverse();
-  const page = paginate(ctx, items, (r) => r.id);
+  const page = paginate(ctx, items, { position: (r) => [r.submittedAt, r.id], descending: true });
   return {
     status: 200,
     body: { items: page.items.map((r) => structuredClone(r)), nextCursor: page.nextCursor },

@@ -121,7 +121,7 @@ function listWebhookSubscriptions(
     .map((id) => state.subscriptions[id] as WebhookSubscriptionRecord)
     .filter((s) => s.clientId === (ctx.auth?.clientId ?? ""))
     .reverse();
-  const page = paginate(ctx, items, (s) => s.id);
+  const page = paginate(ctx, items, { position: (s) => [s.createdAt, s.id], descending: true });
   return {
     status: 200,
     body: { items: page.items.map((s) => subscriptionJson(s, now)), nextCursor: page.nextCursor },
@@ -250,7 +250,7 @@ function listWebhookDeliveries(ctx: ContextOf<"listWebhookDeliveries">): ResultO
         (eventType === undefined || d.eventType === eventType),
     )
     .reverse();
-  const page = paginate(ctx, items, (d) => d.id);
+  const page = paginate(ctx, items, { position: (d) => [d.createdAt, d.id], descending: true });
   return { status: 200, body: { items: page.items.map(deliveryJson), nextCursor: page.nextCursor } };
 }
 
