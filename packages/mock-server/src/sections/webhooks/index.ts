@@ -16,6 +16,7 @@ import {
   type WebhooksState,
   webhooksSlice,
 } from "./state.ts";
+import { currentExample } from "./test-event.ts";
 
 export {
   dueDeliveries,
@@ -225,7 +226,8 @@ function sendWebhookTestEvent(ctx: ContextOf<"sendWebhookTestEvent">): ResultOf<
   const example = examplePayload(type);
   if (!example) ctx.problem("unprocessable", detail(ctx, "noExample", { type }));
   const now = ctx.clock.now();
-  const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data: example.data });
+  const data = currentExample(example.data, now, ctx.id);
+  const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
   const delivery = createDelivery(ctx.world, s, { id: ctx.id("msg"), type, body: payload }, now, ctx.id, {
     test: true,
   });
