@@ -1,12 +1,13 @@
 /**
  * The default seeded catalogue: 24 events across 4 venues, each with slots, pricing assortments and
- * articles, every text in de-CH, fr-CH, it-CH and en-GB. Ids are fixed, dates are relative to the
- * session clock's "today", so the catalogue is always in the future.
+ * articles, expanded from the seed data `seed/catalogue.json`; every text in every culture (message files). Ids are
+ * fixed, dates are relative to the session clock's "today", so the catalogue is always in the future.
  */
 
 import { DEFAULT_CULTURE } from "../../core/culture.ts";
-import { msg, pickText } from "../../core/messages.ts";
+import { pickText } from "../../core/messages.ts";
 import type { LocalizedText } from "../../core/types.ts";
+import seedJson from "./seed/catalogue.json" with { type: "json" };
 
 /** Text in a seed file: one string for every culture, texts by culture tag, or a message reference. */
 export type SeedText = string | LocalizedText;
@@ -67,106 +68,50 @@ export interface Catalogue {
   events: CatalogueEvent[];
 }
 
-const VENUES: CatalogueVenue[] = [
-  {
-    id: "ven_01JD3XQ2R4S6T8V0W2X4Y6Z8A0",
-    name: "Kaufleuten",
-    city: msg("shop.catalogue.zurich"),
-  },
-  { id: "ven_01JD3XR3S5T7V9W1X3Y5Z7A9B1", name: "Bierhübeli", city: msg("shop.catalogue.bern") },
-  {
-    id: "ven_01JD3XS4T6V8W0X2Y4Z6A8B0C2",
-    name: msg("shop.catalogue.lucerne-culture-and-congress-centre"),
-    city: msg("shop.catalogue.lucerne"),
-  },
-  {
-    id: "ven_01JD3XT5V7W9X1Y3Z5A7B9C1D3",
-    name: msg("shop.catalogue.theatre-du-leman"),
-    city: msg("shop.catalogue.geneva"),
-  },
-];
+/**
+ * The built-in seed as data: `seed/catalogue.json` (checked against `seed/catalogue.schema.json` by a test) holds
+ * the venues, the kinds of event, the pricing templates and the ids the contract's examples use; the code below
+ * only expands it (every kind at every venue, dates from the clock's today). Texts are message references
+ * (`{"$msg": key}`, one text per culture in src/messages) or one string for every culture.
+ */
+export interface CatalogueSeed {
+  venues: CatalogueVenue[];
+  kinds: Kind[];
+  assortments: { seated: AssortmentTemplate[]; standing: AssortmentTemplate[] };
+  /** EUR price = CHF price × this, rounded to 50 minor units. */
+  eurPerChf: number;
+  /** The ids of the first event (the contract's examples name them). */
+  pinned: { event: string; slot: string; assortment: string; articles: Record<string, string> };
+}
 
 interface Kind {
   key: string;
-  name: LocalizedText;
-  summary: LocalizedText;
-  description: LocalizedText;
+  name: SeedText;
+  summary: SeedText;
+  description: SeedText;
   /** Start hour (local), duration hours. */
   hour: number;
   hours: number;
   capacity: number;
   seated: boolean;
+  /** The base CHF price in minor units. */
   base: number;
 }
 
-const KINDS: Kind[] = [
-  {
-    key: "jazz-night",
-    name: msg("shop.catalogue.jazz-night"),
-    summary: msg("shop.catalogue.swiss-and-international-jazz-trios-two"),
-    description: msg("shop.catalogue.three-trios-two-sets-each-then"),
-    hour: 19,
-    hours: 3.5,
-    capacity: 450,
-    seated: false,
-    base: 4500,
-  },
-  {
-    key: "symphony-evening",
-    name: msg("shop.catalogue.symphony-evening"),
-    summary: msg("shop.catalogue.beethoven-and-brahms-with-the-festival"),
-    description: msg("shop.catalogue.an-evening-with-the-fifth-symphony"),
-    hour: 19,
-    hours: 2.5,
-    capacity: 1200,
-    seated: true,
-    base: 6500,
-  },
-  {
-    key: "comedy-club",
-    name: msg("shop.catalogue.comedy-club"),
-    summary: msg("shop.catalogue.stand-up-in-four-languages-one"),
-    description: msg("shop.catalogue.five-comedians-twenty-minutes-each-ages"),
-    hour: 20,
-    hours: 2,
-    capacity: 300,
-    seated: false,
-    base: 3500,
-  },
-  {
-    key: "family-theatre",
-    name: msg("shop.catalogue.family-theatre"),
-    summary: msg("shop.catalogue.a-fairy-tale-for-young-and"),
-    description: msg("shop.catalogue.sixty-minutes-without-an-interval-suitable"),
-    hour: 14,
-    hours: 1,
-    capacity: 250,
-    seated: true,
-    base: 2500,
-  },
-  {
-    key: "electronic-night",
-    name: msg("shop.catalogue.electronic-night"),
-    summary: msg("shop.catalogue.three-floors-twelve-djs-until-morning"),
-    description: msg("shop.catalogue.entry-from-18-with-id-cloakroom"),
-    hour: 22,
-    hours: 6,
-    capacity: 900,
-    seated: false,
-    base: 3000,
-  },
-  {
-    key: "museum-night",
-    name: msg("shop.catalogue.museum-night"),
-    summary: msg("shop.catalogue.guided-tours-music-and-food-until"),
-    description: msg("shop.catalogue.timed-tickets-entry-at-the-chosen"),
-    hour: 18,
-    hours: 1,
-    capacity: 150,
-    seated: false,
-    base: 2000,
-  },
-];
+interface AssortmentTemplate {
+  key: string;
+  name: SeedText;
+  articles: {
+    slug: string;
+    name: SeedText;
+    description: SeedText;
+    /** CHF minor units = round((kind.base + add) × factor). */
+    price: { add?: number; factor?: number };
+    maxPerOrder: number;
+  }[];
+}
+
+const SEED = seedJson as CatalogueSeed;
 
 /** Deterministic 26-character id tail from a label (ids stay stable across restarts and sessions). */
 function stableId(prefix: string, label: string): string {
@@ -194,8 +139,9 @@ export function defaultCatalogue(now: number): Catalogue {
   const base = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
   const events: CatalogueEvent[] = [];
   let index = 0;
-  for (const kind of KINDS) {
-    for (const venue of VENUES) {
+  const { venues, kinds, pinned } = SEED;
+  for (const kind of kinds) {
+    for (const venue of venues) {
       index++;
       const slug = `${kind.key}-${(typeof venue.name === "string"
         ? venue.name
@@ -206,7 +152,8 @@ export function defaultCatalogue(now: number): Catalogue {
         .replace(/[\u0300-\u036f]/g, "")
         .replace(/[^a-z0-9]+/g, "-")
         .replace(/^-|-$/g, "")}`;
-      const id = index === 1 ? "evt_01JD3Y5V7W9X1Y3Z5A7B9C1D3E" : stableId("evt", slug);
+      const first = index === 1;
+      const id = first ? pinned.event : stableId("evt", slug);
       const firstDay = base + (1 + ((index * 3) % 40)) * day;
       const slotCount = kind.key === "museum-night" ? 4 : index % 3 === 0 ? 2 : 1;
       const slots: CatalogueSlot[] = [];
@@ -217,76 +164,29 @@ export function defaultCatalogue(now: number): Catalogue {
             ? firstDay + (kind.hour - 1 + s) * 3_600_000
             : firstDay + s * 7 * day + (kind.hour - 1) * 3_600_000;
         slots.push({
-          id: index === 1 && s === 0 ? "slt_01JD3Y6F8G0H2J4K6M8N0P2Q4R" : stableId("slt", `${slug}#${s}`),
+          id: first && s === 0 ? pinned.slot : stableId("slt", `${slug}#${s}`),
           startsAt: new Date(start).toISOString().replace(".000Z", "Z"),
           endsAt: new Date(start + kind.hours * 3_600_000).toISOString().replace(".000Z", "Z"),
           capacity: kind.capacity,
         });
       }
-      const price = (minor: number) => ({ CHF: minor, EUR: Math.round((minor * 1.05) / 50) * 50 });
-      const assortments: CatalogueAssortment[] = kind.seated
-        ? [
-            {
-              id: stableId("asr", `${slug}#cat1`),
-              name: msg("shop.catalogue.category-1"),
-              articles: [
-                {
-                  id: stableId("art", `${slug}#cat1-adult`),
-                  slug: "cat1-adult",
-                  name: msg("shop.catalogue.adult"),
-                  description: msg("shop.catalogue.best-view-front-stalls"),
-                  price: price(kind.base + 3000),
-                  maxPerOrder: 8,
-                },
-                {
-                  id: stableId("art", `${slug}#cat1-child`),
-                  slug: "cat1-child",
-                  name: msg("shop.catalogue.child-under-16"),
-                  description: msg("shop.catalogue.only-with-an-accompanying-adult"),
-                  price: price(Math.round((kind.base + 3000) / 2)),
-                  maxPerOrder: 6,
-                },
-              ],
-            },
-            {
-              id: stableId("asr", `${slug}#cat2`),
-              name: msg("shop.catalogue.category-2"),
-              articles: [
-                {
-                  id: stableId("art", `${slug}#cat2-adult`),
-                  slug: "cat2-adult",
-                  name: msg("shop.catalogue.adult"),
-                  description: msg("shop.catalogue.balcony-free-seating-within-the-category"),
-                  price: price(kind.base),
-                  maxPerOrder: 10,
-                },
-              ],
-            },
-          ]
-        : [
-            {
-              id: index === 1 ? "asr_01JD3Y6Z1A3B5C7D9E1F3G5H7J" : stableId("asr", `${slug}#standing`),
-              name: msg("shop.catalogue.standing"),
-              articles: [
-                {
-                  id: index === 1 ? "art_01JD3Y7A1B2C3D4E5F6G7H8J9K" : stableId("art", `${slug}#adult`),
-                  slug: "adult",
-                  name: msg("shop.catalogue.adult"),
-                  description: msg("shop.catalogue.standing-ticket-free-choice-of-place"),
-                  price: price(kind.base),
-                  maxPerOrder: 10,
-                },
-                {
-                  id: index === 1 ? "art_01JD3Y7B2C3D4E5F6G7H8J9K0M" : stableId("art", `${slug}#student`),
-                  slug: "student",
-                  name: msg("shop.catalogue.student"),
-                  description: msg("shop.catalogue.valid-with-a-student-card-shown"),
-                  price: price(Math.round(kind.base * 0.6)),
-                  maxPerOrder: 4,
-                },
-              ],
-            },
-          ];
+      const price = (minor: number) => ({
+        CHF: minor,
+        EUR: Math.round((minor * SEED.eurPerChf) / 50) * 50,
+      });
+      const templates = kind.seated ? SEED.assortments.seated : SEED.assortments.standing;
+      const assortments: CatalogueAssortment[] = templates.map((template) => ({
+        id: first && !kind.seated ? pinned.assortment : stableId("asr", `${slug}#${template.key}`),
+        name: template.name,
+        articles: template.articles.map((article) => ({
+          id: (first && pinned.articles[article.slug]) || stableId("art", `${slug}#${article.slug}`),
+          slug: article.slug,
+          name: article.name,
+          description: article.description,
+          price: price(Math.round((kind.base + (article.price.add ?? 0)) * (article.price.factor ?? 1))),
+          maxPerOrder: article.maxPerOrder,
+        })),
+      }));
       events.push({
         id,
         slug,
@@ -300,7 +200,7 @@ export function defaultCatalogue(now: number): Catalogue {
       });
     }
   }
-  return { venues: VENUES, events };
+  return { venues, events };
 }
 
 /**
