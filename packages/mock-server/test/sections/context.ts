@@ -5,7 +5,7 @@
 
 import { pickText } from "../../src/core/culture.ts";
 import { ProblemError } from "../../src/core/problems.ts";
-import { handlerFor } from "../../src/core/section.ts";
+import { handlerFor, type OperationId, type ResultOf } from "../../src/core/section.ts";
 import type {
   AuthInfo,
   Clock,
@@ -39,28 +39,35 @@ export interface Harness {
   world: World;
   clock: TestClock;
   emitted: Emitted[];
-  /** Call a handler of one module by operation id. */
-  call(
-    module: SectionModule,
-    operationId: string,
-    input?: {
-      params?: Record<string, string>;
-      query?: Record<string, string | string[]>;
-      body?: unknown;
-      headers?: Record<string, string>;
-      culture?: Culture;
-      url?: string;
-      /** Default: a client `test` with scopes Shop and TERP. */
-      auth?: AuthInfo | null;
-    },
-  ): Promise<HandlerResult>;
+  /**
+   * Call a handler of one module by operation id; the result is that operation's success result as the contract
+   * types it (status and body), so a test reads `result.body.items` without a cast. Handlers signal problems by
+   * throwing (use `problem()` for those); the BI feed's handlers, which answer OData errors themselves, are called
+   * by name at run time through the untyped overload below.
+   */
+  call<K extends OperationId>(module: SectionModule, operationId: K, input?: CallInput): Promise<Success<K>>;
+  /** An operation named at run time (the BI feed's generated `listBi…` ids): the untyped handler result. */
+  call(module: SectionModule, operationId: string, input?: CallInput): Promise<HandlerResult>;
   /** Call and expect a problem; returns it. */
-  problem(
-    module: SectionModule,
-    operationId: string,
-    input?: Parameters<Harness["call"]>[2],
-  ): Promise<ProblemError>;
+  problem(module: SectionModule, operationId: string, input?: CallInput): Promise<ProblemError>;
 }
+
+/** What a test hands a handler. */
+export interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | string[]>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  culture?: Culture;
+  url?: string;
+  /** Default: a client `test` with scopes Shop and TERP. */
+  auth?: AuthInfo | null;
+}
+
+type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206 | 301 | 302 | 303 | 304 | 307 | 308;
+
+/** An operation's success results (2xx and 3xx) with their bodies, from the contract's generated types. */
+export type Success<K extends OperationId> = Extract<ResultOf<K>, { status: SuccessStatus }>;
 
 let counter = 0;
 
@@ -73,7 +80,11 @@ export function harness(
   const world: World = { ...(options.slices ?? {}) };
   for (const m of modules) world[m.name] = m.initialState(options.seed ?? {}, clock);
   const emitted: Emitted[] = [];
-  const call: Harness["call"] = async (module, operationId, input = {}) => {
+  const call = async (
+    module: SectionModule,
+    operationId: string,
+    input: CallInput = {},
+  ): Promise<HandlerResult> => {
     const handler = handlerFor(module, operationId);
     if (!handler) throw new Error(`${module.name} has no handler ${operationId}`);
     const culture = input.culture ?? "de-CH";
@@ -105,7 +116,7 @@ export function harness(
         return `${prefix}_T${String(counter).padStart(8, "0")}`;
       },
     };
-    const result = await handler(ctx);
+    const result: HandlerResult = await handler(ctx);
     // Handlers must return plain JSON (the engine serializes it).
     if (result.body !== undefined && result.raw === undefined) JSON.parse(JSON.stringify(result.body));
     return result;
@@ -114,7 +125,8 @@ export function harness(
     world,
     clock,
     emitted,
-    call,
+    // The handlers are typed by the contract (defineSection): their success results are the operation's.
+    call: call as Harness["call"],
     async problem(module, operationId, input) {
       try {
         const result = await call(module, operationId, input);
