@@ -2,7 +2,9 @@ import type { components, webhooks } from "@entrada/openapi/schema";
 import { expect } from "vitest";
 import type { OperationId, ResultOf } from "../src/core/section.ts";
 import type { EmittedEvent } from "../src/core/session.ts";
+import type { World } from "../src/core/types.ts";
 import { type MockServer, type MockServerOptions, startMockServer } from "../src/node/index.ts";
+import type { ShopState } from "../src/sections/shop/state.ts";
 
 type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206;
 
@@ -46,6 +48,11 @@ export async function pendingPayment(response: Response): Promise<CheckoutPendin
   const body = await bodyOf(response, "checkoutCart");
   if ("order" in body) throw new Error(`checkout paid at once: ${JSON.stringify(body)}`);
   return body;
+}
+
+/** The mock's state (`/__mock/snapshot`): each section's slice of the world. */
+export async function mockSnapshot(api: Api): Promise<{ world: { shop: ShopState } & World }> {
+  return (await api.fetch("/__mock/snapshot")).json();
 }
 
 /** The problem+json body of an error response. */
