@@ -2,7 +2,7 @@
 // app syncing) keeps going, skipping nothing and repeating nothing (issue 18).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { badgeQr } from "../../src/sections/connections/index.ts";
-import { type Api, bearer, startApi } from "../helpers.ts";
+import { type Api, bearer, problemOf, startApi } from "../helpers.ts";
 
 let api: Api;
 let terp: string;
@@ -88,8 +88,6 @@ describe("keyset cursors", () => {
       headers: bearer(terp),
     });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { errors: { pointer: string }[] }).errors[0]?.pointer).toBe(
-      "/query/cursor",
-    );
+    expect((await problemOf(response)).errors?.[0]?.pointer).toBe("/query/cursor");
   });
 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { negotiateCulture } from "../../src/core/culture.ts";
 import { formatMessage } from "../../src/core/messages.ts";
 import { loadCultures } from "../../src/node/cultures.ts";
-import { type Api, bearer, startApi } from "../helpers.ts";
+import { type Api, bearer, bodyOf, problemOf, startApi } from "../helpers.ts";
 
 const fixtures = fileURLToPath(new URL("../fixtures/cultures", import.meta.url));
 const ROMANSH = { "accept-language": "rm-CH" };
@@ -34,7 +34,7 @@ describe("a fifth culture from files alone", () => {
 
   it("is listed by the system configuration with its name, not as the default", async () => {
     const response = await api.fetch("/shop/v1/system/configuration", { headers: bearer(token, ROMANSH) });
-    const body = (await response.json()) as { cultures: { tag: string; name: string; default: boolean }[] };
+    const body = await bodyOf(response, "getSystemConfiguration");
     expect(body.cultures.map((c) => c.tag)).toEqual(["de-CH", "fr-CH", "it-CH", "en-GB", "rm-CH"]);
     expect(body.cultures.at(-1)).toEqual({ tag: "rm-CH", name: "Rumantsch (Svizra)", default: false });
   });
@@ -44,23 +44,20 @@ describe("a fifth culture from files alone", () => {
       headers: bearer(token, ROMANSH),
     });
     expect(response.status).toBe(404);
-    const problem = (await response.json()) as { title: string; detail: string };
+    const problem = await problemOf(response);
     expect(problem).toMatchObject({ title: "Betg chattà", detail: "I na dat nagin occurrenza evt_NOPE." });
   });
 
   it("localizes field errors, and falls back to the default culture for a text it lacks", async () => {
     const cart = await api.fetch("/shop/v1/cart", { method: "POST", headers: bearer(token, ROMANSH) });
-    const { id } = (await cart.json()) as { id: string };
+    const { id } = await bodyOf(cart, "createCart");
     const response = await api.fetch(`/shop/v1/cart/${id}/customer`, {
       method: "PUT",
       headers: bearer(token, ROMANSH),
       json: { firstName: "Ursina" },
     });
     expect(response.status).toBe(400);
-    const problem = (await response.json()) as {
-      title: string;
-      errors: { pointer: string; detail: string }[];
-    };
+    const problem = await problemOf(response);
     expect(problem.title).toBe("Dumonda nunvalida");
     expect(problem.errors).toContainEqual({ pointer: "/body/lastName", detail: "Champ obligatoric manca." });
     // A text the Romansh files do not have: the default culture's, never a key or an empty string.
@@ -69,7 +66,7 @@ describe("a fifth culture from files alone", () => {
 
   it("shows seed data in it", async () => {
     const response = await api.fetch("/shop/v1/discovery/venues", { headers: bearer(token, ROMANSH) });
-    const { items } = (await response.json()) as { items: { name: string; city: string }[] };
+    const { items } = await bodyOf(response, "listVenues");
     expect(items.find((v) => v.name === "Kaufleuten")?.city).toBe("Turitg");
   });
 });

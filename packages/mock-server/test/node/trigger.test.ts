@@ -75,9 +75,7 @@ describe("entrada-mock trigger", () => {
     expect(await triggerMain(["--list"], out)).toBe(0);
     expect(lines.out).toHaveLength(30);
     expect(lines.out.join("\n")).toMatch(/^cart\.completed\s+A purchase was completed$/m);
-    expect(webhookKinds().map((k) => k.kind)).toEqual(
-      Object.keys((document as { webhooks: object }).webhooks).sort(),
-    );
+    expect(webhookKinds().map((k) => k.kind)).toEqual(Object.keys(document.webhooks).sort());
   });
 
   it("delivers every kind signed, through the normal delivery path, with a contract-valid payload", async () => {
@@ -97,9 +95,10 @@ describe("entrada-mock trigger", () => {
       expect(validEvent?.(event), `${kind}: ${JSON.stringify(validEvent?.errors)}`).toBe(true);
       if (kind === "cart.completed") {
         // The purchase sample carries the visitor's GA4 ids, as a widget with analytics consent passes them.
-        const order = (event.data as { order: { analytics?: Record<string, string> } }).order;
-        expect(order.analytics?.ga4ClientId).toMatch(/^\d+\.\d+$/);
-        expect(order.analytics?.ga4SessionId).toMatch(/^\d+$/);
+        if (event.type !== kind) throw new Error(`delivered ${event.type} for ${kind}`);
+        const order = event.type === "cart.completed" ? event.data.order : undefined;
+        expect(order?.analytics?.ga4ClientId).toMatch(/^\d+\.\d+$/);
+        expect(order?.analytics?.ga4SessionId).toMatch(/^\d+$/);
       }
     }
     expect(secret).toMatch(/^whsec_/);
@@ -129,22 +128,9 @@ describe("entrada-mock trigger", () => {
   }
 
   it("dates every time inside data at the mock clock's now, keeping the example's spacing, with fresh ids", async () => {
-    const example =
-      (
-        document as {
-          webhooks: Record<
-            string,
-            {
-              post: {
-                requestBody: {
-                  content: Record<string, { examples: Record<string, { value: { data: unknown } }> }>;
-                };
-              };
-            }
-          >;
-        }
-      ).webhooks["cart.completed"]?.post.requestBody.content["application/json"]?.examples ?? {};
+    const example = document.webhooks["cart.completed"].post.requestBody.content["application/json"].examples;
     const exampleData = Object.values(example)[0]?.value.data;
+    const exampleOrder = exampleData?.order.id;
     const exampleTimes = times(exampleData);
     expect(Object.keys(exampleTimes).length).toBeGreaterThan(1);
     const first = await triggerOnce("cart.completed");
@@ -160,15 +146,18 @@ describe("entrada-mock trigger", () => {
         expect(got[pointer], pointer).toBe(time + shift);
       expect(validEvent?.(event), JSON.stringify(validEvent?.errors)).toBe(true);
     }
-    const orderOf = (e: typeof first) =>
-      (e.data as { order: { id: string; tickets?: { orderId?: string }[] } }).order;
-    const exampleOrder = (exampleData as { order: { id: string } }).order.id;
+    const orderOf = (e: typeof first) => {
+      if (e.type !== "cart.completed") throw new Error(`expected cart.completed, got ${e.type}`);
+      return e.data.order;
+    };
     expect(orderOf(first).id).not.toBe(exampleOrder);
     expect(orderOf(second).id).not.toBe(orderOf(first).id);
     expect(orderOf(first).id).toMatch(/^ord_[0-9A-Z]{26}$/);
-    // An id the example repeats stays one id: each ticket's orderId is the order's new id.
-    for (const ticket of orderOf(first).tickets ?? [])
-      if (ticket.orderId) expect(ticket.orderId).toBe(orderOf(first).id);
+    // Every id is fresh (tickets and payment too), and differs between two triggers.
+    const exampleTickets = exampleData?.order.ticketIds ?? [];
+    expect(orderOf(first).ticketIds).toHaveLength(exampleTickets.length);
+    for (const id of orderOf(first).ticketIds) expect(exampleTickets).not.toContain(id);
+    expect(orderOf(second).paymentId).not.toBe(orderOf(first).paymentId);
   });
 
   it("refuses a kind that does not exist with exit 2, the nearest kinds and --list", async () => {
