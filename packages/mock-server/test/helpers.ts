@@ -139,22 +139,11 @@ export function bearer(token: string, extra: Record<string, string> = {}): Recor
   return { authorization: `Bearer ${token}`, ...extra };
 }
 
-export interface Cart {
-  id: string;
-  status: string;
-  items: Array<{ id: string; quantity: number; articleId: string; slotId: string; name: string }>;
-  total: { amount: number; currency: string };
-  holdExpiresAt: string | null;
-  orderId: string | null;
-}
+/** A cart as the contract types it. */
+export type Cart = SuccessBody<"getCart">;
 
-export interface EventDetail {
-  id: string;
-  slug: string;
-  name: string;
-  slots: Array<{ id: string; capacity: number; available: number }>;
-  pricingAssortments: Array<{ articles: Array<{ id: string; slug: string; price: { amount: number } }> }>;
-}
+/** An event with its slots and pricing, as the contract types it. */
+export type EventDetail = SuccessBody<"getEvent">;
 
 /** Creates a cart with one item of the first event's first article, customer and provider set. */
 export async function readyCart(
@@ -173,10 +162,11 @@ export async function readyCart(
     "listEvents",
   );
   const eventId = list.items[options.eventIndex ?? 0]?.id ?? "";
-  const event = (await (
-    await api.fetch(`/shop/v1/discovery/events/${eventId}`, { headers: h })
-  ).json()) as EventDetail;
-  const cart = (await (await api.fetch("/shop/v1/cart", { method: "POST", headers: h })).json()) as Cart;
+  const event = await bodyOf(
+    await api.fetch(`/shop/v1/discovery/events/${eventId}`, { headers: h }),
+    "getEvent",
+  );
+  const cart = await bodyOf(await api.fetch("/shop/v1/cart", { method: "POST", headers: h }), "createCart");
   const article = event.pricingAssortments[0]?.articles[0];
   const slot = event.slots[0];
   let response = await api.fetch(`/shop/v1/cart/${cart.id}/items`, {
@@ -197,7 +187,7 @@ export async function readyCart(
     json: { paymentProviderId: options.provider ?? "card" },
   });
   if (response.status !== 200) throw new Error(`provider: ${response.status} ${await response.text()}`);
-  return { cart: (await response.json()) as Cart, event };
+  return { cart: await bodyOf(response, "setCartPaymentProvider"), event };
 }
 
 /** Every webhook event the session emitted conforms to its payload schema in the contract's `webhooks`. */

@@ -249,7 +249,7 @@ describe("assets: documents", () => {
     expect(content).toMatch(/\(samedi,? 5 d\xe9cembre 2026 \xe0 19:00\) Tj/); // WinAnsi accents, Zurich time
     expect(content).toMatch(/ re f$|re f\n/m); // QR modules drawn as filled rectangles
     await h.call(assets, "getTicketPdf", { params: { ticketId: "tkt_A" } });
-    expect(h.emitted.map((e) => [e.type, (e.data as { downloadCount: number }).downloadCount])).toEqual([
+    expect(h.emitted.map((e) => [e.type, e.data.downloadCount])).toEqual([
       ["ticket.downloaded", 1],
       ["ticket.downloaded", 2],
     ]);

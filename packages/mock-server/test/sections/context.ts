@@ -139,6 +139,15 @@ export function harness(
   };
 }
 
+/** The `errors[].pointer`s of a problem a handler threw (validation and unprocessable problems carry them). */
+export function pointersOf(problem: ProblemError): string[] {
+  const errors: unknown = problem.extensions?.errors;
+  if (!Array.isArray(errors)) return [];
+  return errors.map((e: unknown) =>
+    e !== null && typeof e === "object" && "pointer" in e ? String(e.pointer) : "",
+  );
+}
+
 /** A minimal shop slice in the shape of the shop module's `ShopState` (venues, events with slots, orders, tickets). */
 export function fakeShop(): World {
   const event = {

@@ -5,7 +5,7 @@ import survey, {
   validateAnswersForSurveys,
   validateSurveyAnswers,
 } from "../../src/sections/survey/index.ts";
-import { fakeShop, harness } from "./context.ts";
+import { fakeShop, harness, pointersOf } from "./context.ts";
 
 const VALID = {
   qst_festSource: "other",
@@ -273,7 +273,7 @@ describe("survey: responses", () => {
     });
     expect(bad.slug).toBe("unprocessable");
     expect(bad.detail).toBe("3 answers break the survey's rules.");
-    expect(((bad.extensions?.errors ?? []) as { pointer: string }[]).map((e) => e.pointer)).toEqual([
+    expect(pointersOf(bad)).toEqual([
       "/body/answers/qst_festSourceOther",
       "/body/answers/qst_festNewsletter",
       "/body/orderId",
