@@ -2,7 +2,7 @@ import type { components, webhooks } from "@entrada/openapi/schema";
 import { expect } from "vitest";
 import type { OperationId, ResultOf } from "../src/core/section.ts";
 import type { EmittedEvent } from "../src/core/session.ts";
-import type { World } from "../src/core/types.ts";
+import type { MockResponse, World } from "../src/core/types.ts";
 import { type MockServer, type MockServerOptions, startMockServer } from "../src/node/index.ts";
 import type { ShopState } from "../src/sections/shop/state.ts";
 
@@ -53,6 +53,19 @@ export async function pendingPayment(response: Response): Promise<CheckoutPendin
 /** The mock's state (`/__mock/snapshot`): each section's slice of the world. */
 export async function mockSnapshot(api: Api): Promise<{ world: { shop: ShopState } & World }> {
   return (await api.fetch("/__mock/snapshot")).json();
+}
+
+/** The body of an engine response (`core.handle`) of `operationId`, typed by the contract (fails unless 2xx). */
+export function mockBody<K extends OperationId>(response: MockResponse, operationId: K): SuccessBody<K> {
+  if (response.status < 200 || response.status > 299)
+    throw new Error(`${operationId}: expected a 2xx, got ${response.status} ${String(response.body)}`);
+  return JSON.parse(String(response.body));
+}
+
+/** The problem+json body of an engine response. */
+export function mockProblem(response: MockResponse): ProblemBody {
+  expect(response.headers["content-type"]).toBe("application/problem+json");
+  return JSON.parse(String(response.body));
 }
 
 /** The problem+json body of an error response. */

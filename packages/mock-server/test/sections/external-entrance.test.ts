@@ -2,14 +2,6 @@ import { describe, expect, it } from "vitest";
 import externalEntrance from "../../src/sections/external-entrance/index.ts";
 import { fakeShop, harness } from "./context.ts";
 
-type Import = {
-  id: string;
-  status: string;
-  lineCount: number;
-  counts: { accepted: number; duplicate: number; rejected: number };
-  errors: { pointer: string; code: string; detail: string }[];
-};
-
 describe("external entrance: import and reconciliation", () => {
   it("accepts, counts duplicates and rejects lines with pointers; every line is counted once", async () => {
     const h = harness([externalEntrance], { slices: fakeShop() });

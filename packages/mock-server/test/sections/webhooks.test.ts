@@ -10,16 +10,10 @@ import webhooks, {
   retryDelayMs,
   startDeliveryWorker,
 } from "../../src/sections/webhooks/index.ts";
+import { webhooksSlice } from "../../src/sections/webhooks/state.ts";
 import type { FetchLike } from "../../src/sections/webhooks/worker.ts";
 import { harness } from "./context.ts";
 
-type Sub = {
-  id: string;
-  secret: string;
-  enabled: boolean;
-  disabledReason: string | null;
-  previousSecretExpiresAt: string | null;
-};
 type Delivery = {
   id: string;
   eventType: string;
@@ -198,7 +192,7 @@ describe("webhooks: queue and delivery", () => {
       const d = (
         await h.call(webhooks, "getWebhookDelivery", {
           params: {
-            deliveryId: Object.keys((h.world.webhooks as { deliveries: object }).deliveries)[0] as string,
+            deliveryId: Object.keys(webhooksSlice(h.world).deliveries)[0] ?? "",
           },
         })
       ).body;
@@ -232,13 +226,7 @@ describe("webhooks: queue and delivery", () => {
     await deliverDue(h.world, { fetch: r.fetch, clock: h.clock });
     h.clock.advance(10_000);
     await deliverDue(h.world, { fetch: r.fetch, clock: h.clock });
-    const d = Object.values(
-      (
-        h.world.webhooks as {
-          deliveries: Record<string, { attempts: Delivery["attempts"]; nextAttemptAt: number }>;
-        }
-      ).deliveries,
-    )[0];
+    const d = Object.values(webhooksSlice(h.world).deliveries)[0];
     expect(d?.attempts.map((a) => [a.statusCode, a.error])).toEqual([
       [null, "connection_refused"],
       [429, null],
