@@ -6,9 +6,10 @@ import { DEFAULT_CULTURE } from "../../src/core/culture.ts";
 import { checkCatalogueSeed } from "../../src/node/seed-check.ts";
 import { defaultCatalogue } from "../../src/sections/shop/catalogue.ts";
 
-const seed = JSON.parse(
+/** The seed as read from disk: checked by the schema, not trusted by its type. */
+const seed: { kinds: Record<string, unknown>[]; venues: Record<string, unknown>[] } = JSON.parse(
   readFileSync(new URL("../../src/sections/shop/seed/catalogue.json", import.meta.url), "utf8"),
-) as Record<string, unknown>;
+);
 const keys = new Set(
   Object.keys(
     JSON.parse(readFileSync(new URL(`../../src/messages/${DEFAULT_CULTURE}.json`, import.meta.url), "utf8")),
@@ -45,13 +46,11 @@ describe("the catalogue seed file", () => {
   });
 
   it("a broken seed gives clear errors: the field and what is wrong with it", () => {
-    const broken = structuredClone(seed) as {
-      kinds: Array<Record<string, unknown>>;
-      venues: Array<Record<string, unknown>>;
-    };
-    (broken.kinds[2] as Record<string, unknown>).capacity = "many";
-    (broken.venues[0] as Record<string, unknown>).city = { $msg: "shop.catalogue.atlantis" };
-    delete (broken.kinds[0] as Record<string, unknown>).base;
+    const broken: { kinds: Record<string, unknown>[]; venues: Record<string, unknown>[] } =
+      structuredClone(seed);
+    Object.assign(broken.kinds[2] ?? {}, { capacity: "many" });
+    Object.assign(broken.venues[0] ?? {}, { city: { $msg: "shop.catalogue.atlantis" } });
+    delete broken.kinds[0]?.base;
     const problems = checkCatalogueSeed(broken, keys);
     expect(problems).toContain("/kinds/2/capacity must be integer");
     expect(problems).toContain("/kinds/0 must have required property 'base'");
