@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { bodyOf } from "../helpers.ts";
 
 const root = join(import.meta.dirname, "../..");
 
@@ -128,7 +129,7 @@ it("entrada-mock --history-orders: sizes the BI feed's seeded history, indexes i
   ]);
   expect(url, state.output).toBeDefined();
   expect(state.output).toMatch(/BI feed history: [\d,]+ rows \([\d,]+ tickets\) indexed in [\d.]+ s/);
-  const token = (await (
+  const token = await bodyOf(
     await fetch(`${url}/connect/token`, {
       method: "POST",
       headers: {
@@ -136,8 +137,9 @@ it("entrada-mock --history-orders: sizes the BI feed's seeded history, indexes i
         "content-type": "application/x-www-form-urlencoded",
       },
       body: "grant_type=client_credentials&scope=Shop",
-    })
-  ).json()) as { access_token: string };
+    }),
+    "createToken",
+  );
   const get = async (path: string) => {
     const res = await fetch(`${url}/bi/v1/odata/${path}`, {
       headers: { authorization: `Bearer ${token.access_token}`, prefer: "odata.maxpagesize=5000" },
