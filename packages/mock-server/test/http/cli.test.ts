@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { bodyOf } from "../helpers.ts";
+import { bodyOf, type SuccessBody } from "../helpers.ts";
 
 const root = join(import.meta.dirname, "../..");
 
@@ -156,13 +156,14 @@ it("entrada-mock --history-orders: sizes the BI feed's seeded history, indexes i
   const seen: { TicketId: string; ModifiedAt: string }[] = [];
   let count = 0;
   while (next) {
-    const page = (await (await get(next)).json()) as {
-      "@odata.count": number;
-      "@odata.nextLink"?: string;
-      value: { TicketId: string; ModifiedAt: string }[];
-    };
-    count = page["@odata.count"];
-    seen.push(...page.value);
+    const page: SuccessBody<"listBiTickets"> = await bodyOf(await get(next), "listBiTickets");
+    count = page["@odata.count"] ?? 0;
+    seen.push(
+      ...page.value.map((t: (typeof page.value)[number]) => ({
+        TicketId: String(t.TicketId),
+        ModifiedAt: String(t.ModifiedAt),
+      })),
+    );
     next = page["@odata.nextLink"]?.replace(/^.*\/bi\/v1\/odata\//, "");
   }
   expect(seen.length).toBe(count);
