@@ -12,6 +12,7 @@ export { CULTURES, DEFAULT_CULTURE, negotiateCulture } from "./core/culture.ts";
 export type { OpenApiDocument, OperationSpec } from "./core/document.ts";
 export { createMockCore, MockCore, type MockCoreOptions } from "./core/engine.ts";
 export type { FaultKind, FaultRule } from "./core/faults.ts";
+export { type CultureData, msg, registerCulture } from "./core/messages.ts";
 export type { ClientConfig } from "./core/oauth.ts";
 export { DEMO_CLIENTS } from "./core/oauth.ts";
 export { PROBLEM_BASE, PROBLEMS } from "./core/problems.ts";

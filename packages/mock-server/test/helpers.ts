@@ -1,4 +1,104 @@
+import type { components, webhooks } from "@entrada/openapi/schema";
+import { expect } from "vitest";
+import type { JsonText } from "../src/core/json-text.ts";
+import type { OperationId, ResultOf } from "../src/core/section.ts";
+import type { EmittedEvent } from "../src/core/session.ts";
+import type { MockResponse, World } from "../src/core/types.ts";
 import { type MockServer, type MockServerOptions, startMockServer } from "../src/node/index.ts";
+import type { ShopState } from "../src/sections/shop/state.ts";
+
+type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206;
+
+/** The JSON body an operation answers on success, from the contract's generated types. */
+export type SuccessBody<K extends OperationId> = Exclude<
+  Extract<ResultOf<K>, { status: SuccessStatus }>["body"],
+  undefined | JsonText<unknown>
+>;
+
+/** A problem+json body (RFC 9457) with the extensions the mock adds. */
+export type ProblemBody = components["schemas"]["Problem"] & Record<string, unknown>;
+
+/**
+ * The body of a successful response of `operationId`, typed by the contract: `await bodyOf(response, "getCart")`
+ * is a `Cart`. Fails (with the answer) when the response is not a 2xx.
+ */
+export async function bodyOf<K extends OperationId>(
+  response: Response,
+  operationId: K,
+): Promise<SuccessBody<K>> {
+  if (response.status < 200 || response.status > 299)
+    throw new Error(`${operationId}: expected a 2xx, got ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+type CheckoutBody = SuccessBody<"checkoutCart">;
+/** A checkout that paid at once: the order. */
+export type CheckoutCompleted = Extract<CheckoutBody, { order: unknown }>;
+/** A checkout waiting for the payment page: where to send the buyer. */
+export type CheckoutPending = Exclude<CheckoutBody, { order: unknown }>;
+
+/** The order a checkout answered (fails unless it paid at once). */
+export async function paidOrder(response: Response): Promise<CheckoutCompleted["order"]> {
+  const body = await bodyOf(response, "checkoutCart");
+  if (!("order" in body)) throw new Error(`checkout is pending, not paid: ${JSON.stringify(body)}`);
+  return body.order;
+}
+
+/** The pending payment a checkout answered (fails unless it waits for the payment page). */
+export async function pendingPayment(response: Response): Promise<CheckoutPending> {
+  const body = await bodyOf(response, "checkoutCart");
+  if ("order" in body) throw new Error(`checkout paid at once: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** The mock's state (`/__mock/snapshot`): each section's slice of the world. */
+export async function mockSnapshot(api: Api): Promise<{ world: { shop: ShopState } & World }> {
+  return (await api.fetch("/__mock/snapshot")).json();
+}
+
+/** The body of an engine response (`core.handle`) of `operationId`, typed by the contract (fails unless 2xx). */
+export function mockBody<K extends OperationId>(response: MockResponse, operationId: K): SuccessBody<K> {
+  if (response.status < 200 || response.status > 299)
+    throw new Error(`${operationId}: expected a 2xx, got ${response.status} ${String(response.body)}`);
+  return JSON.parse(String(response.body));
+}
+
+/** The problem+json body of an engine response. */
+export function mockProblem(response: MockResponse): ProblemBody {
+  expect(response.headers["content-type"]).toBe("application/problem+json");
+  return JSON.parse(String(response.body));
+}
+
+/** The problem+json body of an error response. */
+export async function problemOf(response: Response): Promise<ProblemBody> {
+  expect(response.headers.get("content-type")).toContain("application/problem+json");
+  return response.json();
+}
+
+/** The `data` of a webhook kind's payload, from the contract's `webhooks` section. */
+export type EventData<T extends keyof webhooks> = webhooks[T] extends {
+  post: { requestBody?: { content: { "application/json": { data: infer D } } } };
+}
+  ? D
+  : never;
+
+/** An emitted event of kind T with its data typed by the contract. */
+export type EmittedOf<T extends keyof webhooks> = Omit<EmittedEvent, "data"> & { data: EventData<T> };
+
+/** The webhook events the mock emitted (`/__mock/events`), optionally of one kind and in one mock session. */
+export async function emittedEvents<T extends keyof webhooks>(
+  api: Api,
+  type: T,
+  session?: string,
+): Promise<EmittedOf<T>[]>;
+export async function emittedEvents(api: Api, type?: undefined, session?: string): Promise<EmittedEvent[]>;
+export async function emittedEvents(api: Api, type?: string, session?: string): Promise<EmittedEvent[]> {
+  const response = await api.fetch(`/__mock/events${type ? `?type=${encodeURIComponent(type)}` : ""}`, {
+    headers: session ? { "x-mock-session": session } : {},
+  });
+  const body: { items: EmittedEvent[] } = await response.json();
+  return body.items;
+}
 
 export interface Api {
   url: string;
@@ -43,7 +143,7 @@ export async function startApi(options: MockServerOptions & { session?: string }
         body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}`,
       });
       if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
-      return ((await response.json()) as { access_token: string }).access_token;
+      return (await bodyOf(response, "createToken")).access_token;
     },
     close: () => mock.close(),
   };
@@ -53,22 +153,11 @@ export function bearer(token: string, extra: Record<string, string> = {}): Recor
   return { authorization: `Bearer ${token}`, ...extra };
 }
 
-export interface Cart {
-  id: string;
-  status: string;
-  items: Array<{ id: string; quantity: number; articleId: string; slotId: string; name: string }>;
-  total: { amount: number; currency: string };
-  holdExpiresAt: string | null;
-  orderId: string | null;
-}
+/** A cart as the contract types it. */
+export type Cart = SuccessBody<"getCart">;
 
-export interface EventDetail {
-  id: string;
-  slug: string;
-  name: string;
-  slots: Array<{ id: string; capacity: number; available: number }>;
-  pricingAssortments: Array<{ articles: Array<{ id: string; slug: string; price: { amount: number } }> }>;
-}
+/** An event with its slots and pricing, as the contract types it. */
+export type EventDetail = SuccessBody<"getEvent">;
 
 /** Creates a cart with one item of the first event's first article, customer and provider set. */
 export async function readyCart(
@@ -82,14 +171,16 @@ export async function readyCart(
   } = {},
 ): Promise<{ cart: Cart; event: EventDetail }> {
   const h = bearer(token, options.headers);
-  const list = (await (await api.fetch("/shop/v1/discovery/events?limit=50", { headers: h })).json()) as {
-    items: Array<{ id: string }>;
-  };
+  const list = await bodyOf(
+    await api.fetch("/shop/v1/discovery/events?limit=50", { headers: h }),
+    "listEvents",
+  );
   const eventId = list.items[options.eventIndex ?? 0]?.id ?? "";
-  const event = (await (
-    await api.fetch(`/shop/v1/discovery/events/${eventId}`, { headers: h })
-  ).json()) as EventDetail;
-  const cart = (await (await api.fetch("/shop/v1/cart", { method: "POST", headers: h })).json()) as Cart;
+  const event = await bodyOf(
+    await api.fetch(`/shop/v1/discovery/events/${eventId}`, { headers: h }),
+    "getEvent",
+  );
+  const cart = await bodyOf(await api.fetch("/shop/v1/cart", { method: "POST", headers: h }), "createCart");
   const article = event.pricingAssortments[0]?.articles[0];
   const slot = event.slots[0];
   let response = await api.fetch(`/shop/v1/cart/${cart.id}/items`, {
@@ -110,20 +201,16 @@ export async function readyCart(
     json: { paymentProviderId: options.provider ?? "card" },
   });
   if (response.status !== 200) throw new Error(`provider: ${response.status} ${await response.text()}`);
-  return { cart: (await response.json()) as Cart, event };
+  return { cart: await bodyOf(response, "setCartPaymentProvider"), event };
 }
 
 /** Every webhook event the session emitted conforms to its payload schema in the contract's `webhooks`. */
 export async function expectEventsConform(api: Api, session?: string): Promise<number> {
   const { resolveLocalized } = await import("../src/sections/webhooks/queue.ts");
   const { pointerTo } = await import("../src/core/document.ts");
-  const events = (await (
-    await api.fetch("/__mock/events", { headers: session ? { "x-mock-session": session } : {} })
-  ).json()) as {
-    items: Array<{ type: string; timestamp: string; data: unknown }>;
-  };
+  const events = await emittedEvents(api, undefined, session);
   const problems: string[] = [];
-  for (const event of events.items) {
+  for (const event of events) {
     const pointer = pointerTo(
       "webhooks",
       event.type,
@@ -138,8 +225,7 @@ export async function expectEventsConform(api: Api, session?: string): Promise<n
       timestamp: event.timestamp,
       data: resolveLocalized(event.data, "en-GB"),
     };
-    const hooks = (api.mock.core.document as { webhooks?: Record<string, unknown> }).webhooks ?? {};
-    if (!(event.type in hooks)) {
+    if (!Object.hasOwn(api.mock.core.document.webhooks ?? {}, event.type)) {
       problems.push(`${event.type}: not a webhook kind of the contract`);
       continue;
     }
@@ -148,5 +234,5 @@ export async function expectEventsConform(api: Api, session?: string): Promise<n
   }
   if (problems.length > 0)
     throw new Error(`webhook payloads violate the contract:\n${problems.slice(0, 20).join("\n")}`);
-  return events.items.length;
+  return events.length;
 }

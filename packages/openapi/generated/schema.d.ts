@@ -1969,7 +1969,8 @@ export interface components {
         /**
          * @description RFC 6749 §4.4.2 access token request. `grant_type` and the scope values `Shop` and `TERP` come from the
          *     service description; a space-separated list of scopes is our design (RFC 6749 §3.3). `client_id` and
-         *     `client_secret` in the body (client_secret_post) are our design; prefer HTTP Basic.
+         *     `client_secret` in the body (client_secret_post) are our design; prefer HTTP Basic. Other form fields
+         *     are ignored, as RFC 6749 §3.2 requires of the server (`additionalProperties` is open on purpose).
          */
         TokenRequest: {
             /** @enum {string} */
@@ -1978,6 +1979,8 @@ export interface components {
             scope?: string;
             client_id?: string;
             client_secret?: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description Log id (`log_` followed by a 26-character ULID). Our design.
@@ -4388,12 +4391,13 @@ export interface components {
         /**
          * @description Culture for every textual field of the response, from the event list through checkout, tickets and
          *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-         *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+         *     are honoured. Our design: the supported cultures are listed below (the first is the default);
          *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
          *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
          *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
          *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
          *     culture unless it is excluded with `q=0`.
+         *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
          * @example en-GB, de-CH;q=0.8
          */
         AcceptLanguage: string;
@@ -4640,10 +4644,11 @@ export interface components {
          */
         "Retry-After": number;
         /**
-         * @description RFC 6750 challenge. A missing, invalid or expired token gives
-         *     `Bearer realm="entrada", error="invalid_token"`; a token without the required scope gives
+         * @description RFC 6750 challenge. A request with no token gets the bare `Bearer realm="entrada"` (no error code, RFC
+         *     6750 §3.1); an invalid or expired token gets `Bearer realm="entrada", error="invalid_token"` (with an
+         *     `error_description`); a token without the required scope gets
          *     `Bearer realm="entrada", error="insufficient_scope", scope="Shop"`.
-         * @example Bearer realm="entrada", error="invalid_token"
+         * @example Bearer realm="entrada"
          */
         "WWW-Authenticate": string;
         /**
@@ -4688,12 +4693,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4838,12 +4844,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4937,12 +4944,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5041,12 +5049,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5085,12 +5094,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5198,12 +5208,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5291,12 +5302,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5383,12 +5395,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5496,12 +5509,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5590,12 +5604,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5713,12 +5728,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5847,12 +5863,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5975,12 +5992,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6082,12 +6100,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6149,12 +6168,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6276,12 +6296,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6446,12 +6467,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6505,12 +6527,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6627,12 +6650,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6706,12 +6730,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6804,12 +6829,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6865,12 +6891,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6916,12 +6943,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6988,12 +7016,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7060,12 +7089,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7123,12 +7153,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7167,12 +7198,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7256,12 +7288,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7318,12 +7351,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7360,12 +7394,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7430,12 +7465,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7513,12 +7549,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7555,12 +7592,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7650,12 +7688,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7699,12 +7738,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7787,12 +7827,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7831,12 +7872,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7899,12 +7941,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7948,12 +7991,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8064,12 +8108,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8119,12 +8164,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8188,12 +8234,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8239,12 +8286,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8294,12 +8342,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8374,12 +8423,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8438,12 +8488,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8510,12 +8561,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8566,12 +8618,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8608,12 +8661,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8672,12 +8726,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8721,12 +8776,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8782,12 +8838,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8852,12 +8909,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8944,12 +9002,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8993,12 +9052,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9063,12 +9123,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9112,12 +9173,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9186,12 +9248,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9241,12 +9304,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9342,12 +9406,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9445,12 +9510,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9548,12 +9614,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9651,12 +9718,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9714,12 +9782,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9788,12 +9857,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];

@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
+import { buildCatalogue, catalogueTable, culturesSentence, withCatalogueTable } from "./catalogue.mjs";
 
 export const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const generatedDir = path.join(packageDir, "generated");
@@ -109,15 +110,40 @@ export function operationsTable(document) {
   return table;
 }
 
-/** Builds every generated file in memory: `{relativePath: contents}`. */
+/**
+ * The service document with what the catalogue data decides written in: the `Accept-Language` parameter's
+ * description ends with the supported cultures.
+ */
+export function withCatalogue(document, catalogue) {
+  const parameter = document.components?.parameters?.AcceptLanguage;
+  if (!parameter) throw new Error("the contract has no components.parameters.AcceptLanguage");
+  parameter.description = `${parameter.description.trimEnd()}\n${culturesSentence(catalogue)}\n`;
+  return document;
+}
+
+/**
+ * Builds every generated file in memory: `{relativePath: contents}` — the bundled documents, their types, the
+ * operation table, `generated/catalogue.json` (problems and cultures) and DECISIONS.md's generated catalogue table.
+ */
 export async function buildAll() {
   const files = {};
   for (const doc of documents) {
     if (!existsSync(path.join(packageDir, doc.source))) continue;
-    const document = bundle(doc.source);
+    let document = bundle(doc.source);
+    if (doc.operations) {
+      const operations = operationsTable(document);
+      const catalogue = buildCatalogue(path.join(packageDir, "src/catalogue"), Object.keys(operations));
+      document = withCatalogue(document, catalogue);
+      files[`generated/${doc.operations}`] = formatJson(operations);
+      files["generated/catalogue.json"] = formatJson(catalogue);
+      const decisions = readFileSync(path.join(packageDir, "DECISIONS.md"), "utf8");
+      files["DECISIONS.md"] = withCatalogueTable(
+        decisions,
+        catalogueTable(catalogue, Object.keys(operations).length),
+      );
+    }
     files[`generated/${doc.json}`] = formatJson(document);
     files[`generated/${doc.types}`] = await typesFor(document);
-    if (doc.operations) files[`generated/${doc.operations}`] = formatJson(operationsTable(document));
   }
   return files;
 }

@@ -29,6 +29,7 @@ describe("the staleness check", () => {
     const root = mkdtempSync(path.join(tmpdir(), "entrada-openapi-stale-"));
     try {
       cpSync(path.join(packageDir, "generated"), path.join(root, "generated"), { recursive: true });
+      cpSync(path.join(packageDir, "DECISIONS.md"), path.join(root, "DECISIONS.md"));
       expect(await staleFiles(root)).toEqual([]);
       writeFileSync(path.join(root, "generated", "operations.json"), "{}\n");
       unlinkSync(path.join(root, "generated", "schema.d.ts"));

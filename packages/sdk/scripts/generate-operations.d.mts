@@ -6,4 +6,7 @@ export function formBody(operation: unknown): boolean;
 export function commaQueryParams(operation: unknown, openapiJson: unknown): string[];
 export function renderOperations(operationsJson: unknown, openapiJson: unknown): string;
 export function renderSchema(schemaDts: string): string;
-export function readContract(): { operations: unknown; openapi: unknown; schema: string };
+export function readContract(): { operations: unknown; openapi: unknown; schema: string; catalogue: unknown };
+export function renderProblems(operationsJson: unknown, catalogue: unknown): string;
+export function operationProblems(catalogue: unknown, operationId: string): string[];
+export const PROBLEMS_OUTPUT: string;

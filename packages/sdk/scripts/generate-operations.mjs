@@ -175,8 +175,8 @@ export function readContract() {
   const operations = JSON.parse(readFileSync(resolve(CONTRACT, "operations.json"), "utf8"));
   const openapi = JSON.parse(readFileSync(resolve(CONTRACT, "openapi.json"), "utf8"));
   const schema = readFileSync(resolve(CONTRACT, "schema.d.ts"), "utf8");
-  const decisions = readFileSync(resolve(CONTRACT, "../DECISIONS.md"), "utf8");
-  return { operations, openapi, schema, decisions };
+  const catalogue = JSON.parse(readFileSync(resolve(CONTRACT, "catalogue.json"), "utf8"));
+  return { operations, openapi, schema, catalogue };
 }
 
 const HEADER = (what) => [
@@ -186,23 +186,41 @@ const HEADER = (what) => [
 ];
 const union = (values) => (values.length ? values.map((v) => JSON.stringify(v)).join(" | ") : "never");
 
-/** The problem catalogue (DECISIONS.md, "Problem catalogue": `slug` status pairs, mock-only ones left out). */
-export function problemCatalogue(decisions) {
-  const row = decisions.split("\n").find((line) => /^\|\s*Problem catalogue\s*\|/.test(line));
-  if (!row) throw new Error("DECISIONS.md has no 'Problem catalogue' row");
-  const served = row.split(/mock only/i)[0];
-  const slugs = [...served.matchAll(/`([a-z0-9-]+)` \d{3}/g)].map((m) => m[1]);
-  if (slugs.length < 10) throw new Error("DECISIONS.md's problem catalogue lists too few slugs");
-  return slugs;
+/** The slugs the service answers with (the catalogue's problems, mock-only ones left out). */
+export function problemCatalogue(catalogue) {
+  return catalogue.problems.filter((p) => !p.mockOnly).map((p) => p.slug);
 }
 
-/** The cultures the API serves, from the `Accept-Language` parameter ("supported cultures are `de-CH` ..."). */
-export function cultures(openapi) {
-  const text = openapi.components?.parameters?.AcceptLanguage?.description ?? "";
-  const sentence = /supported cultures are ([^;.]*)/i.exec(text)?.[1] ?? "";
-  const tags = [...sentence.matchAll(/`([a-z]{2,3}-[A-Z]{2})`/g)].map((m) => m[1]);
-  if (tags.length === 0) throw new Error("the AcceptLanguage parameter names no supported cultures");
-  return tags;
+/** The cultures the API serves, default first. */
+export function cultures(catalogue) {
+  return catalogue.cultures.map((c) => c.tag);
+}
+
+/** Problem slugs one operation can return: those whose `operations` name it (or are `"*"`), in catalogue order. */
+export function operationProblems(catalogue, operationId) {
+  return catalogue.problems
+    .filter((p) => !p.mockOnly && (p.operations === "*" || p.operations.includes(operationId)))
+    .map((p) => p.slug);
+}
+
+/** Pure: `problems.ts` — the catalogue, the cultures and each operation's problem slugs (`generated/catalogue.json`). */
+export function renderProblems(operationsJson, catalogue) {
+  const lines = [
+    ...HEADER("generated/catalogue.json: the problem catalogue and the cultures, data in src/catalogue"),
+    "/** Problem slugs of the catalogue (`https://docs.entrada.dev/problems/<slug>`). */",
+    `export type ProblemSlug = ${union(problemCatalogue(catalogue))};`,
+    "",
+    "/** The cultures the API serves (`Accept-Language`). */",
+    `export type Culture = ${union(cultures(catalogue))};`,
+    "",
+    "/** The problem slugs each operation can return (the catalogue's `operations`). */",
+    "export interface OperationProblems {",
+  ];
+  for (const operationId of Object.keys(operationsJson)) {
+    lines.push(`  ${operationId}: ${union(operationProblems(catalogue, operationId))};`);
+  }
+  lines.push("}", "");
+  return lines.join("\n");
 }
 
 function deref(openapi, node) {
@@ -214,47 +232,6 @@ function deref(openapi, node) {
       .reduce((o, k) => o?.[k], openapi);
   }
   return n;
-}
-
-/**
- * Problem slugs one operation documents: those its error responses name (in backticks in the description, or in
- * their examples' `type`), plus `internal-error` and `service-unavailable`, which any operation can meet.
- */
-export function operationProblems(openapi, operation, catalogue) {
-  const found = new Set(["internal-error", "service-unavailable"]);
-  for (const [status, response] of Object.entries(operation.responses ?? {})) {
-    if (!/^[45]/.test(status)) continue;
-    const text = JSON.stringify(deref(openapi, response));
-    for (const m of text.matchAll(/`([a-z0-9-]+)`|problems\/([a-z0-9-]+)/g)) {
-      const slug = m[1] ?? m[2];
-      if (catalogue.includes(slug)) found.add(slug);
-    }
-  }
-  return catalogue.filter((slug) => found.has(slug));
-}
-
-/** Pure: `problems.ts` — the catalogue, the cultures and each operation's problem slugs. */
-export function renderProblems(operationsJson, openapiJson, decisions) {
-  const catalogue = problemCatalogue(decisions);
-  const lines = [
-    ...HEADER(
-      "DECISIONS.md's problem catalogue, the responses of each operation, the Accept-Language cultures",
-    ),
-    "/** Problem slugs of the catalogue (`https://docs.entrada.dev/problems/<slug>`). */",
-    `export type ProblemSlug = ${union(catalogue)};`,
-    "",
-    "/** The cultures the API serves (`Accept-Language`). */",
-    `export type Culture = ${union(cultures(openapiJson))};`,
-    "",
-    "/** The problem slugs each operation documents (plus `internal-error` and `service-unavailable`). */",
-    "export interface OperationProblems {",
-  ];
-  for (const [operationId, op] of Object.entries(operationsJson)) {
-    const document = openapiJson.paths[op.path][String(op.method).toLowerCase()];
-    lines.push(`  ${operationId}: ${union(operationProblems(openapiJson, document, catalogue))};`);
-  }
-  lines.push("}", "");
-  return lines.join("\n");
 }
 
 const pascal = (id) => id.charAt(0).toUpperCase() + id.slice(1);
@@ -369,11 +346,11 @@ export function renderSections(operationsJson, openapiJson) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { operations, openapi, schema, decisions } = readContract();
+  const { operations, openapi, schema, catalogue } = readContract();
   const outputs = [
     [OUTPUT, renderOperations(operations, openapi)],
     [SCHEMA_OUTPUT, renderSchema(schema)],
-    [PROBLEMS_OUTPUT, renderProblems(operations, openapi, decisions)],
+    [PROBLEMS_OUTPUT, renderProblems(operations, catalogue)],
     [MODELS_OUTPUT, renderModels(openapi)],
     [SECTIONS_OUTPUT, renderSections(operations, openapi)],
   ];

@@ -1,8 +1,12 @@
-import type { Culture, LocalizedText } from "./types.ts";
+import { CULTURES, defaultCultureTag, onCulturesChanged } from "./messages.ts";
+import type { Culture } from "./types.ts";
 
-/** Cultures the mock serves, in order of preference for the `*` range; the first is the default. */
-export const CULTURES: readonly Culture[] = ["de-CH", "fr-CH", "it-CH", "en-GB"];
-export const DEFAULT_CULTURE: Culture = "de-CH";
+/**
+ * Cultures the mock serves, in order of preference for the `*` range, the default first: read from data (the
+ * contract's culture catalogue and the mock's message files, core/messages.ts), never listed in code.
+ */
+export { CULTURES, pickText } from "./messages.ts";
+export const DEFAULT_CULTURE: Culture = defaultCultureTag();
 
 const TAG = /^(?:\*|[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*)$/;
 const QVALUE = /^q=(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i;
@@ -42,6 +46,7 @@ export function parseAcceptLanguage(header: string): Range[] {
 }
 
 const cache = new Map<string, Culture>();
+onCulturesChanged(() => cache.clear());
 
 /**
  * Negotiates the response culture: exact tag, then the language alone (`de-AT` → `de` → `de-CH`),
@@ -78,15 +83,4 @@ export function negotiateCulture(header: string | undefined): Culture {
   }
   if (cache.size < 1000) cache.set(header, chosen);
   return chosen;
-}
-
-/** Picks a culture's text, falling back to the default culture and then to any text present. */
-export function pickText(value: LocalizedText | undefined, culture: Culture): string {
-  if (!value) return "";
-  return value[culture] ?? value[DEFAULT_CULTURE] ?? Object.values(value)[0] ?? "";
-}
-
-/** Shorthand for building a LocalizedText in the fixed culture order de, fr, it, en. */
-export function t(de: string, fr: string, it: string, en: string): LocalizedText {
-  return { "de-CH": de, "fr-CH": fr, "it-CH": it, "en-GB": en };
 }

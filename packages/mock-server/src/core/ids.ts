@@ -1,20 +1,21 @@
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-let lastTime = -1;
-let lastHead = "";
+/** The time part of the last `ulid()`, kept: ids made in the same millisecond share it. */
+let headTime = -1;
+let headText = "";
 
 /** A ULID-shaped 26-character identifier: 10 characters of time, 16 of randomness. */
 export function ulid(timeMs: number, random: () => number = Math.random): string {
   let time = Math.max(0, Math.floor(timeMs));
   // Ids made in the same millisecond share the time part: computed once.
-  if (time === lastTime) return lastHead + tail(random);
-  lastTime = time;
+  if (time === headTime) return headText + tail(random);
+  headTime = time;
   let head = "";
   for (let i = 0; i < 10; i++) {
     head = CROCKFORD[time % 32] + head;
     time = Math.floor(time / 32);
   }
-  lastHead = head;
+  headText = head;
   return head + tail(random);
 }
 
@@ -24,8 +25,34 @@ function tail(random: () => number): string {
   return text;
 }
 
+let lastTime = -1;
+let lastTail: number[] = [];
+
+/**
+ * A monotonic ULID (the spec's monotonic mode): within one millisecond — and when the clock was set back — the
+ * time of the previous id is kept and its random part incremented, so ids made one after another sort in the
+ * order they were made. Lists paged by `[createdAt, id]` keep their insertion order among equal times this way.
+ */
+function monotonicUlid(timeMs: number): string {
+  const time = Math.max(0, Math.floor(timeMs));
+  if (time > lastTime) {
+    lastTime = time;
+    lastTail = Array.from({ length: 16 }, () => Math.floor(Math.random() * 32));
+  } else {
+    let i = 15;
+    while (i >= 0 && lastTail[i] === 31) lastTail[i--] = 0;
+    if (i >= 0) lastTail[i] = (lastTail[i] as number) + 1;
+    else lastTime++; // 32^16 ids in one millisecond: move to the next one.
+  }
+  const head = ulid(lastTime, () => 0).slice(0, 10);
+  return head + lastTail.map((d) => CROCKFORD[d]).join("");
+}
+
+/**
+ * `prefix_` and a ULID: with `random` (seeded data, reproducible) exactly as drawn; without, monotonic.
+ */
 export function prefixedId(prefix: string, timeMs: number, random?: () => number): string {
-  return `${prefix}_${ulid(timeMs, random)}`;
+  return `${prefix}_${random ? ulid(timeMs, random) : monotonicUlid(timeMs)}`;
 }
 
 /**

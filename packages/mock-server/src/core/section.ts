@@ -56,7 +56,13 @@ type JsonMedia = "application/json" | "application/problem+json";
 /** Extra response headers (the engine adds X-Log-Id, Content-Language, Vary and the rate headers). */
 type ExtraHeaders = Record<string, string>;
 
-type Bodyless<S> = { status: S; headers?: ExtraHeaders; body?: undefined; raw?: undefined };
+type Bodyless<S> = {
+  status: S;
+  headers?: ExtraHeaders;
+  body?: undefined;
+  raw?: undefined;
+  contentType?: undefined;
+};
 
 type ResultForStatus<S, R> = R extends { content: infer C }
   ? {

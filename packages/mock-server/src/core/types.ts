@@ -28,10 +28,30 @@ export interface MockResponse {
 /** An event kind of the contract's `webhooks` section. */
 export type WebhookEventType = components["schemas"]["WebhookEventType"];
 
-export type Culture = "de-CH" | "fr-CH" | "it-CH" | "en-GB";
+/**
+ * A culture tag the mock serves (`de-CH`). The list is data — the contract's culture catalogue and the mock's
+ * message files, plus any culture registered at run time — so the type is a string (the SDK's `Culture` is the
+ * generated union of the built-in ones).
+ */
+export type Culture = string;
 
-/** A text in every supported culture. Seeds store localized fields this way; handlers pick with `ctx.text()`. */
-export type LocalizedText = Record<Culture, string>;
+/**
+ * Values for a message's `{name}` placeholders: plain values, or texts that are themselves localized (an event's
+ * name inside a sentence), filled in the same culture.
+ */
+export type MessageParams = Readonly<Record<string, string | number | LocalizedText>>;
+
+/** A reference to a text of the culture message files (`msg(key, params)` in core/messages.ts). */
+export interface Message {
+  readonly $msg: string;
+  readonly params?: MessageParams;
+}
+
+/**
+ * A text in every culture: a message reference (looked up in the request's culture), or literal texts by
+ * culture tag (what a client sent in several languages). Handlers pick with `ctx.text()`.
+ */
+export type LocalizedText = Message | Readonly<Record<Culture, string>>;
 
 export interface AuthInfo {
   kind: "client" | "session";

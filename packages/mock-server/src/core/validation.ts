@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { validators as coercingValidators } from "../generated/validators-coercing.js";
 import { validators as plainValidators } from "../generated/validators-plain.js";
 import type { OpenApiDocument, OperationSpec, ParamLocation } from "./document.ts";
+import { formatMessage } from "./messages.ts";
 import type { FieldError } from "./problems.ts";
 import type { Culture } from "./types.ts";
 
@@ -199,112 +200,42 @@ export class Validator {
   }
 }
 
-type Messages = Record<Culture, (p: Record<string, unknown>) => string>;
+/** The ajv keywords with a localized detail: the `validation.<keyword>` texts of the message files. */
+const KEYWORDS = new Set([
+  "required",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "type",
+  "enum",
+  "const",
+  "format",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+  "oneOf",
+  "anyOf",
+  "uniqueItems",
+]);
 
-const MESSAGES: Record<string, Messages> = {
-  required: {
-    "de-CH": () => "Pflichtfeld fehlt.",
-    "fr-CH": () => "Champ obligatoire manquant.",
-    "it-CH": () => "Campo obbligatorio mancante.",
-    "en-GB": () => "Required field is missing.",
-  },
-  additionalProperties: {
-    "de-CH": () => "Unbekanntes Feld.",
-    "fr-CH": () => "Champ inconnu.",
-    "it-CH": () => "Campo sconosciuto.",
-    "en-GB": () => "Unknown field.",
-  },
-  unevaluatedProperties: {
-    "de-CH": () => "Unbekanntes Feld.",
-    "fr-CH": () => "Champ inconnu.",
-    "it-CH": () => "Campo sconosciuto.",
-    "en-GB": () => "Unknown field.",
-  },
-  type: {
-    "de-CH": (p) => `Erwarteter Typ: ${p.type}.`,
-    "fr-CH": (p) => `Type attendu : ${p.type}.`,
-    "it-CH": (p) => `Tipo atteso: ${p.type}.`,
-    "en-GB": (p) => `Expected type ${p.type}.`,
-  },
-  enum: {
-    "de-CH": (p) => `Erlaubte Werte: ${(p.allowedValues as unknown[]).join(", ")}.`,
-    "fr-CH": (p) => `Valeurs autorisées : ${(p.allowedValues as unknown[]).join(", ")}.`,
-    "it-CH": (p) => `Valori ammessi: ${(p.allowedValues as unknown[]).join(", ")}.`,
-    "en-GB": (p) => `Allowed values: ${(p.allowedValues as unknown[]).join(", ")}.`,
-  },
-  const: {
-    "de-CH": (p) => `Erwarteter Wert: ${JSON.stringify(p.allowedValue)}.`,
-    "fr-CH": (p) => `Valeur attendue : ${JSON.stringify(p.allowedValue)}.`,
-    "it-CH": (p) => `Valore atteso: ${JSON.stringify(p.allowedValue)}.`,
-    "en-GB": (p) => `Expected value ${JSON.stringify(p.allowedValue)}.`,
-  },
-  format: {
-    "de-CH": (p) => `Ungültiges Format, erwartet: ${p.format}.`,
-    "fr-CH": (p) => `Format invalide, attendu : ${p.format}.`,
-    "it-CH": (p) => `Formato non valido, atteso: ${p.format}.`,
-    "en-GB": (p) => `Invalid format, expected ${p.format}.`,
-  },
-  minimum: {
-    "de-CH": (p) => `Mindestens ${p.limit}.`,
-    "fr-CH": (p) => `Au moins ${p.limit}.`,
-    "it-CH": (p) => `Almeno ${p.limit}.`,
-    "en-GB": (p) => `Must be at least ${p.limit}.`,
-  },
-  maximum: {
-    "de-CH": (p) => `Höchstens ${p.limit}.`,
-    "fr-CH": (p) => `Au plus ${p.limit}.`,
-    "it-CH": (p) => `Al massimo ${p.limit}.`,
-    "en-GB": (p) => `Must be at most ${p.limit}.`,
-  },
-  minLength: {
-    "de-CH": (p) => `Mindestens ${p.limit} Zeichen.`,
-    "fr-CH": (p) => `Au moins ${p.limit} caractères.`,
-    "it-CH": (p) => `Almeno ${p.limit} caratteri.`,
-    "en-GB": (p) => `Must have at least ${p.limit} characters.`,
-  },
-  maxLength: {
-    "de-CH": (p) => `Höchstens ${p.limit} Zeichen.`,
-    "fr-CH": (p) => `Au plus ${p.limit} caractères.`,
-    "it-CH": (p) => `Al massimo ${p.limit} caratteri.`,
-    "en-GB": (p) => `Must have at most ${p.limit} characters.`,
-  },
-  pattern: {
-    "de-CH": (p) => `Entspricht nicht dem Muster ${p.pattern}.`,
-    "fr-CH": (p) => `Ne correspond pas au motif ${p.pattern}.`,
-    "it-CH": (p) => `Non corrisponde al modello ${p.pattern}.`,
-    "en-GB": (p) => `Does not match the pattern ${p.pattern}.`,
-  },
-  minItems: {
-    "de-CH": (p) => `Mindestens ${p.limit} Einträge.`,
-    "fr-CH": (p) => `Au moins ${p.limit} éléments.`,
-    "it-CH": (p) => `Almeno ${p.limit} elementi.`,
-    "en-GB": (p) => `Must have at least ${p.limit} items.`,
-  },
-  maxItems: {
-    "de-CH": (p) => `Höchstens ${p.limit} Einträge.`,
-    "fr-CH": (p) => `Au plus ${p.limit} éléments.`,
-    "it-CH": (p) => `Al massimo ${p.limit} elementi.`,
-    "en-GB": (p) => `Must have at most ${p.limit} items.`,
-  },
-  uniqueItems: {
-    "de-CH": () => "Jeder Wert darf nur einmal vorkommen.",
-    "fr-CH": () => "Chaque valeur ne peut figurer qu'une fois.",
-    "it-CH": () => "Ogni valore può comparire una sola volta.",
-    "en-GB": () => "Each value may appear only once.",
-  },
-  oneOf: {
-    "de-CH": () => "Muss genau einer der erlaubten Formen entsprechen.",
-    "fr-CH": () => "Doit correspondre à exactement une des formes autorisées.",
-    "it-CH": () => "Deve corrispondere esattamente a una delle forme ammesse.",
-    "en-GB": () => "Must match exactly one of the allowed shapes.",
-  },
-  anyOf: {
-    "de-CH": () => "Muss mindestens einer der erlaubten Formen entsprechen.",
-    "fr-CH": () => "Doit correspondre à au moins une des formes autorisées.",
-    "it-CH": () => "Deve corrispondere ad almeno una delle forme ammesse.",
-    "en-GB": () => "Must match at least one of the allowed shapes.",
-  },
-};
+/** The keyword's localized detail, its ajv params as placeholders (lists joined, constants as JSON). */
+function keywordDetail(
+  keyword: string,
+  params: Record<string, unknown>,
+  culture: Culture,
+): string | undefined {
+  if (!KEYWORDS.has(keyword)) return undefined;
+  const values: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (name === "allowedValues" && Array.isArray(value)) values[name] = value.join(", ");
+    else if (name === "allowedValue") values[name] = JSON.stringify(value);
+    else values[name] = typeof value === "number" ? value : String(value);
+  }
+  return formatMessage(culture, `validation.${keyword}`, values);
+}
 
 function appendPointer(base: string, key: string): string {
   return `${base}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
@@ -322,7 +253,7 @@ export function mapErrors(errors: ErrorObject[], prefix: string, culture: Cultur
       pointer = appendPointer(pointer, String(params.additionalProperty));
     else if (e.keyword === "unevaluatedProperties")
       pointer = appendPointer(pointer, String(params.unevaluatedProperty));
-    const message = MESSAGES[e.keyword]?.[culture]?.(params) ?? e.message ?? e.keyword;
+    const message = keywordDetail(e.keyword, params, culture) ?? e.message ?? e.keyword;
     const key = `${pointer}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);

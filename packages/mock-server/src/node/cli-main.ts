@@ -10,6 +10,7 @@ import type { SeedData } from "../core/types.ts";
 import { DEMO_CLIENTS, TEST_CARDS } from "../index.ts";
 import { indexBiHistory, MAX_HISTORY_ORDERS } from "../sections/bi/index.ts";
 import { warmBiColumns } from "../sections/bi/warm.ts";
+import { loadCultures } from "./cultures.ts";
 import { startMockServer } from "./index.ts";
 
 const HELP = `entrada-mock — a stateful, contract-validating mock of the Entrada API
@@ -20,6 +21,8 @@ Options:
   --seed <file.json>       Seed data, keyed by section (default: the built-in catalogue)
   --history-orders <n>     Orders in the BI feed's seeded history (default 1500; 550000 ≈ 1.06 million
                            ticket rows, indexed at startup; 0 for live data only; at most 1000000)
+  --cultures <dir>         Also answer in the cultures of <dir>: one folder per tag (e.g. rm-CH/) holding
+                           culture.json (tag, name, problem titles) and messages.json (the mock's texts)
   --openapi <file.json>    Serve another bundled OpenAPI 3.1 document (operations without a handler answer 501)
   --token-ttl <seconds>    Access-token lifetime (default 3600)
   --client <id:secret:scopes>  OAuth client, scopes comma-separated (repeatable; replaces the demo clients)
@@ -55,6 +58,7 @@ const parsed = (() => {
         seed: { type: "string" },
         "history-orders": { type: "string" },
         openapi: { type: "string" },
+        cultures: { type: "string" },
         "token-ttl": { type: "string", default: "3600" },
         client: { type: "string", multiple: true },
         "rate-limit": { type: "string", default: "6000" },
@@ -104,6 +108,14 @@ if (values["history-orders"] !== undefined) {
   const bi = (seed?.bi ?? {}) as { history?: Record<string, unknown> | false };
   const history = historyOrders === 0 ? false : { ...(bi.history || {}), orders: historyOrders };
   seed = { ...(seed ?? {}), bi: { ...bi, history } };
+}
+
+if (values.cultures) {
+  try {
+    loadCultures(values.cultures);
+  } catch (error) {
+    fail(`cannot load cultures: ${(error as Error).message}`);
+  }
 }
 
 let document: OpenApiDocument | undefined;

@@ -13,6 +13,7 @@ import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
 import { checkAdmin, generateAdminToken, isLoopback, maskSecrets } from "./admin.ts";
 import { BI_ASSISTANT_PATH, BI_ASSISTANT_PATHS, lazyBiAssistant } from "./bi-assistant.ts";
+import { loadCultures } from "./cultures.ts";
 
 export interface MockServerOptions extends EntradaMockOptions {
   /** Port to listen on; 0 picks a free one (default 4010). */
@@ -40,6 +41,11 @@ export interface MockServerOptions extends EntradaMockOptions {
    * true; loaded on first use, skipped when the package is not installed). See `bi-assistant.ts`.
    */
   biAssistant?: boolean;
+  /**
+   * A folder of extra cultures, one sub-folder per tag with `culture.json` and `messages.json` (see
+   * `readCultureFolder`): the mock negotiates and answers in them too. Process-wide, like the built-in ones.
+   */
+  cultures?: string;
 }
 
 export interface MockServer {
@@ -231,8 +237,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     docs = true,
     adminToken: givenToken,
     biAssistant = true,
+    cultures,
     ...coreOptions
   } = options;
+  if (cultures !== undefined) loadCultures(cultures);
   const adminToken = givenToken ?? (isLoopback(host) ? null : generateAdminToken());
   // Node runs Ajv's compiler: response validation and custom documents work here (the browser build has neither).
   const core = given ?? createEntradaMock({ schemaCompiler: ajvSchemaCompiler, ...coreOptions });
@@ -308,3 +316,5 @@ async function startWebhookDelivery(core: MockCore): Promise<() => Promise<void>
     await dispatcher.destroy().catch(() => {});
   };
 }
+
+export { loadCultures, readCultureFolder } from "./cultures.ts";

@@ -6,12 +6,14 @@
  *   entrada-mock trigger cart.completed --url http://127.0.0.1:3000/webhooks [--base-url http://127.0.0.1:4010]
  *
  * It rides on the SDK against a running mock: finds (or creates) a subscription for --url, asks the contract's
- * test-event operation (`sendWebhookTestEvent`) for the kind — the contract's own example payload, dated now, so it
- * is realistic and contract-valid — and waits for the delivery's first attempt.
+ * test-event operation (`sendWebhookTestEvent`) for the kind — the contract's own example payload with every time
+ * inside it moved to the mock clock's now (spacing kept) and fresh ids each time, so it is realistic, current and
+ * contract-valid — and waits for the delivery's first attempt. An unknown kind exits 2 naming the nearest ones.
  */
 import { parseArgs } from "node:util";
 import document from "@entrada/openapi/openapi.json" with { type: "json" };
 import { createClient, type EntradaClient } from "@entrada/sdk";
+import { editDistance } from "../core/edit-distance.ts";
 
 export interface TriggerIo {
   out: (line: string) => void;
@@ -44,6 +46,28 @@ export function webhookKinds(): { kind: string; summary: string }[] {
   return Object.entries(hooks)
     .map(([kind, item]) => ({ kind, summary: item.post?.summary ?? "" }))
     .sort((a, b) => a.kind.localeCompare(b.kind));
+}
+
+/**
+ * The three kinds nearest to a mistyped one: by edit distance of the whole kind and of its family and event words
+ * (`cart.complete` → `cart.completed`; `order.paid` → kinds of a purchase's payment and cart).
+ */
+export function nearestKinds(kind: string, kinds: string[]): string[] {
+  const words = kind.toLowerCase().split(/[._-]/).filter(Boolean);
+  const score = (candidate: string) => {
+    const theirs = candidate.split(/[._]/);
+    const byWord = words.reduce(
+      (sum, word) =>
+        sum + Math.min(...theirs.map((w) => editDistance(word, w) / Math.max(word.length, w.length))),
+      0,
+    );
+    return editDistance(kind.toLowerCase(), candidate) / Math.max(kind.length, candidate.length) + byWord;
+  };
+  return kinds
+    .map((candidate) => ({ candidate, score: score(candidate) }))
+    .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
+    .slice(0, 3)
+    .map((entry) => entry.candidate);
 }
 
 async function subscriptionFor(
@@ -127,8 +151,14 @@ export async function triggerMain(
   };
   if (!kind || positionals.length > 1) return usage("name one kind (entrada-mock trigger --list shows them)");
   if (!kinds.some((k) => k.kind === kind)) {
-    const near = kinds.filter((k) => k.kind.startsWith(kind.split(".")[0] ?? "")).map((k) => k.kind);
-    return usage(`unknown kind "${kind}"${near.length ? `; did you mean ${near.join(", ")}?` : ""}`);
+    const near = nearestKinds(
+      kind,
+      kinds.map((k) => k.kind),
+    );
+    return usage(
+      `unknown kind "${kind}"; the nearest are ${near.slice(0, -1).join(", ")} and ${near.at(-1)} ` +
+        "(entrada-mock trigger --list shows all 30)",
+    );
   }
   const url = values.url as string | undefined;
   if (!url) return usage("--url is required: the receiver to deliver to");

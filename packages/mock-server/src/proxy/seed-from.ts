@@ -52,7 +52,7 @@ class Texts {
     const entry = this.values.get(key) ?? {};
     const distinct = new Set(Object.values(entry));
     if (distinct.size <= 1) return [...distinct][0] ?? "";
-    return entry;
+    return entry as Record<string, string>;
   }
 }
 

@@ -4,12 +4,14 @@
  * compilation is a clear configuration error. The real-browser check (a CSP response header, the service worker,
  * real requests, zero violations) is e2e/tests/mock-csp.spec.ts.
  */
+
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { browserApp, browserAppWithCompiler, bundleApp } from "../../bench/bundle.ts";
 import { MockConfigError } from "../../src/core/validation.ts";
 import { createEntradaMock, entradaDocument } from "../../src/index.ts";
 import { bridgeMock } from "../../src/msw/bridge.ts";
+import { mockBody } from "../helpers.ts";
 
 /** What evaluates code at run time (and so needs 'unsafe-eval'). */
 const EVAL = /\bnew Function\b|\bFunction\(|\beval\(/g;
@@ -79,7 +81,7 @@ describe("an engine without the run-time compiler (the browser build's)", () => 
       },
       body: new TextEncoder().encode("grant_type=client_credentials"),
     });
-    const { access_token } = JSON.parse(String(token.body)) as { access_token: string };
+    const { access_token } = mockBody(token, "createToken");
     const response = await core.handle({
       method: "GET",
       url: "http://mock.test/shop/v1/discovery/events?limit=abc",

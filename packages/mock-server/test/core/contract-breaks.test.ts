@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import type { MockResponse } from "../../src/core/types.ts";
 import { createEntradaMock } from "../../src/index.ts";
+import { mockBody, mockProblem } from "../helpers.ts";
 
 const BASE = "http://mock.test";
 
@@ -37,7 +38,7 @@ function setup() {
       headers: { authorization: `Basic ${btoa("entrada-demo:demo-secret")}` },
       form: "grant_type=client_credentials",
     });
-    const { access_token } = JSON.parse(String(res.body)) as { access_token: string };
+    const { access_token } = mockBody(res, "createToken");
     return { authorization: `Bearer ${access_token}` };
   };
   return { core, send, token };
@@ -49,9 +50,7 @@ describe("contract breaks found by fuzzing", () => {
   it("lists a gate's admissions in the scan shape and never its exits", async () => {
     const { core, send, token } = setup();
     const auth = await token();
-    const gates = json(await send("GET", "/entrance/v1/gates", { headers: auth })) as {
-      items: { id: string; direction: string }[];
-    };
+    const gates = mockBody(await send("GET", "/entrance/v1/gates", { headers: auth }), "listGates");
     const gate = gates.items.find((g) => g.direction === "both");
     expect(gate).toBeDefined();
     const path = `/entrance/v1/gates/${gate?.id}`;
@@ -61,7 +60,7 @@ describe("contract breaks found by fuzzing", () => {
     expect([scan.status, json(scan).result]).toEqual([201, "denied"]);
     const list = await send("GET", `${path}/scans`, { headers: auth });
     expect(list.status).toBe(200);
-    const items = json(list).items as { id: string; scannedAt?: string; result: string }[];
+    const { items } = mockBody(list, "listGateScans");
     expect(items.map((s) => s.id)).toEqual([json(scan).id]);
     expect(items[0]?.scannedAt).toBeTypeOf("string");
     expect(core.responseViolations).toEqual([]);
@@ -113,7 +112,7 @@ describe("contract breaks found by fuzzing", () => {
       json: { currency: "CHF", "bad\nname": 1, "100%": 2 },
     });
     expect(res.status).toBe(400);
-    const pointers = (json(res).errors as { pointer: string }[]).map((e) => e.pointer).sort();
+    const pointers = (mockProblem(res).errors ?? []).map((e) => e.pointer).sort();
     expect(pointers).toEqual(["/body/100%25", "/body/bad%0Aname"]);
     expect(core.responseViolations).toEqual([]);
   });

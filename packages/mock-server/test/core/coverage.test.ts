@@ -5,6 +5,6 @@ it("implements every operation of the bundled contract, and every webhook kind i
   const core = createEntradaMock();
   expect(core.operations.length).toBeGreaterThanOrEqual(18);
   expect(core.unimplemented).toEqual([]);
-  const kinds = Object.keys((core.document as { webhooks?: Record<string, unknown> }).webhooks ?? {});
+  const kinds = Object.keys(core.document.webhooks ?? {});
   expect(kinds).toHaveLength(30);
 });

@@ -4,9 +4,7 @@ import openapi from "@entrada/openapi/openapi.json" with { type: "json" };
 import { expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
-const contractKinds = new Set(
-  Object.keys((openapi as { webhooks?: Record<string, unknown> }).webhooks ?? {}),
-);
+const contractKinds = new Set(Object.keys(openapi.webhooks));
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

@@ -8,6 +8,8 @@ import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import type { MockCoreOptions } from "../../src/core/engine.ts";
 import type { MockResponse } from "../../src/core/types.ts";
 import { createEntradaMock } from "../../src/index.ts";
+import { shopSlice } from "../../src/sections/shop/state.ts";
+import { webhooksSlice } from "../../src/sections/webhooks/state.ts";
 
 function setup(options: Partial<MockCoreOptions> = {}) {
   const core = createEntradaMock({
@@ -68,7 +70,7 @@ describe("carts", () => {
       ids.push(cart.id);
     }
     expect(Object.keys(core.session().world.shop as object)).toContain("carts");
-    const shop = core.session().world.shop as { carts: Record<string, unknown>; cartCount: number };
+    const shop = shopSlice(core.session().world);
     expect(Object.keys(shop.carts).sort()).toEqual(ids.slice(2).sort());
     expect(shop.cartCount).toBe(3);
     for (const id of ids.slice(0, 2)) {
@@ -125,12 +127,7 @@ describe("orders, tickets and payments", () => {
         ticketIds: order.tickets.map((t: { id: string }) => t.id) as string[],
       };
     };
-    const shop = () =>
-      env.core.session().world.shop as {
-        orders: Record<string, unknown>;
-        tickets: Record<string, unknown>;
-        payments: Record<string, { orderId: string | null }>;
-      };
+    const shop = () => shopSlice(env.core.session().world);
     return { ...env, auth, ready, checkout, shop };
   }
 
@@ -313,10 +310,7 @@ describe("webhooks", () => {
       detail: expect.stringContaining("At most 2 subscriptions"),
     });
     for (let i = 0; i < 5; i++) await send("POST", "/shop/v1/cart", { headers: auth });
-    const state = core.session().world.webhooks as {
-      deliveries: Record<string, { status: string; subscriptionId: string }>;
-      deliveryOrder: string[];
-    };
+    const state = webhooksSlice(core.session().world);
     // 10 deliveries were created; the log keeps the newest (at most 4 + its batch slack of 16).
     expect(state.deliveryOrder.length).toBeLessThanOrEqual(4 + 16);
     const bySubscription = new Map<string, number>();
@@ -337,7 +331,7 @@ describe("webhooks", () => {
     }
     expect(Object.fromEntries(statuses)).toEqual({ 201: 1000, 409: 9000 });
     expect((await send("POST", "/shop/v1/cart", { headers: auth })).status).toBe(201);
-    const state = core.session().world.webhooks as { deliveryOrder: string[] };
+    const state = webhooksSlice(core.session().world);
     expect(state.deliveryOrder.length).toBe(1000);
     expect(core.retainedRecords).toBeLessThan(100_000);
   });

@@ -3,7 +3,18 @@
  * contract, kept with the order the checkout pays, echoed in `Order.analytics` and the `cart.completed` webhook.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, bearer, type Cart, expectEventsConform, readyCart, startApi } from "../helpers.ts";
+import {
+  type Api,
+  bearer,
+  bodyOf,
+  emittedEvents,
+  expectEventsConform,
+  paidOrder,
+  pendingPayment,
+  problemOf,
+  readyCart,
+  startApi,
+} from "../helpers.ts";
 
 const SESSION = "analytics-ids";
 const IDS = { ga4ClientId: "1187324961.1764583200", ga4SessionId: "1764582815" };
@@ -17,11 +28,6 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-interface Order {
-  id: string;
-  analytics?: { ga4ClientId: string; ga4SessionId?: string };
-}
-
 function checkout(cartId: string, json: unknown, headers: Record<string, string> = {}) {
   return api.fetch(`/shop/v1/cart/${cartId}/checkout`, {
     method: "POST",
@@ -32,18 +38,18 @@ function checkout(cartId: string, json: unknown, headers: Record<string, string>
 
 /** The `cart.completed` payload the mock emitted for an order. */
 async function completedFor(orderId: string) {
-  const events = (await (await api.fetch("/__mock/events?type=cart.completed")).json()) as {
-    items: Array<{ data: { order: Order } }>;
-  };
-  const found = events.items.filter((e) => e.data.order.id === orderId);
-  expect(found).toHaveLength(1);
-  return found[0]?.data.order as Order;
+  const events = await emittedEvents(api, "cart.completed");
+  const found = events.filter((e) => e.data.order.id === orderId);
+  const [event] = found;
+  if (!event || found.length !== 1)
+    throw new Error(`expected one cart.completed for ${orderId}, got ${found.length}`);
+  return event.data.order;
 }
 
-async function getOrder(orderId: string): Promise<Order> {
+async function getOrder(orderId: string) {
   const r = await api.fetch(`/shop/v1/orders/${orderId}`, { headers: bearer(token) });
   expect(r.status).toBe(200);
-  return (await r.json()) as Order;
+  return bodyOf(r, "getOrder");
 }
 
 describe("checkout analytics ids", () => {
@@ -51,7 +57,7 @@ describe("checkout analytics ids", () => {
     const { cart } = await readyCart(api, token);
     const r = await checkout(cart.id, { paymentMethod: CARD, analytics: IDS });
     expect(r.status).toBe(200);
-    const { order } = (await r.json()) as { order: Order };
+    const order = await paidOrder(r);
     expect(order.analytics).toEqual(IDS);
     expect((await getOrder(order.id)).analytics).toEqual(IDS);
     expect((await completedFor(order.id)).analytics).toEqual(IDS);
@@ -62,12 +68,12 @@ describe("checkout analytics ids", () => {
   it("accepts a client id alone; without analytics the order and the webhook carry none", async () => {
     const alone = (await readyCart(api, token)).cart;
     const r1 = await checkout(alone.id, { paymentMethod: CARD, analytics: { ga4ClientId: "42.1700000000" } });
-    const o1 = ((await r1.json()) as { order: Order }).order;
+    const o1 = await paidOrder(r1);
     expect((await completedFor(o1.id)).analytics).toEqual({ ga4ClientId: "42.1700000000" });
 
     const none = (await readyCart(api, token)).cart;
     const r2 = await checkout(none.id, { paymentMethod: CARD });
-    const o2 = ((await r2.json()) as { order: Order }).order;
+    const o2 = await paidOrder(r2);
     expect(o2).not.toHaveProperty("analytics");
     expect(await getOrder(o2.id)).not.toHaveProperty("analytics");
     expect(await completedFor(o2.id)).not.toHaveProperty("analytics");
@@ -90,16 +96,13 @@ describe("checkout analytics ids", () => {
       const { cart } = await readyCart(api, token);
       const r = await checkout(cart.id, { paymentMethod: CARD, analytics }, { "accept-language": "en-GB" });
       expect(r.status).toBe(400);
-      expect(r.headers.get("content-type")).toContain("application/problem+json");
-      const problem = (await r.json()) as {
-        type: string;
-        errors: Array<{ pointer: string; detail: string }>;
-      };
+      const problem = await problemOf(r);
       expect(problem.type).toMatch(/\/validation-error$/);
-      expect(problem.errors.map((e) => e.pointer)).toContain(pointer);
-      const after = (await (
-        await api.fetch(`/shop/v1/cart/${cart.id}`, { headers: bearer(token) })
-      ).json()) as Cart;
+      expect(problem.errors?.map((e) => e.pointer)).toContain(pointer);
+      const after = await bodyOf(
+        await api.fetch(`/shop/v1/cart/${cart.id}`, { headers: bearer(token) }),
+        "getCart",
+      );
       expect(after.status).toBe("open");
       expect(after.orderId).toBeNull();
     },
@@ -114,7 +117,7 @@ describe("checkout analytics ids", () => {
     expect(declined.status).toBe(402);
     const paid = await checkout(cart.id, { paymentMethod: CARD });
     expect(paid.status).toBe(200);
-    const { order } = (await paid.json()) as { order: Order };
+    const order = await paidOrder(paid);
     expect(order).not.toHaveProperty("analytics");
     expect(await completedFor(order.id)).not.toHaveProperty("analytics");
   });
@@ -123,7 +126,7 @@ describe("checkout analytics ids", () => {
     const { cart } = await readyCart(api, token, { provider: "redirect" });
     const r = await checkout(cart.id, { returnUrl: "https://tickets.example.ch/return", analytics: IDS });
     expect(r.status).toBe(202);
-    const { redirectUrl, paymentId } = (await r.json()) as { redirectUrl: string; paymentId: string };
+    const { redirectUrl, paymentId } = await pendingPayment(r);
     const back = await fetch(redirectUrl, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -131,10 +134,11 @@ describe("checkout analytics ids", () => {
       redirect: "manual",
     });
     expect(back.status).toBe(303);
-    const payment = (await (
-      await api.fetch(`/shop/v1/payments/${paymentId}`, { headers: bearer(token) })
-    ).json()) as { orderId: string };
-    expect((await getOrder(payment.orderId)).analytics).toEqual(IDS);
-    expect((await completedFor(payment.orderId)).analytics).toEqual(IDS);
+    const payment = await bodyOf(
+      await api.fetch(`/shop/v1/payments/${paymentId}`, { headers: bearer(token) }),
+      "getPayment",
+    );
+    expect((await getOrder(payment.orderId ?? "")).analytics).toEqual(IDS);
+    expect((await completedFor(payment.orderId ?? "")).analytics).toEqual(IDS);
   });
 });

@@ -26,6 +26,15 @@ describe("POST /connect/token (RFC 6749)", () => {
     expect((await b.json()).scope).toBe("Shop TERP");
   });
 
+  it("ignores form fields it does not know, as RFC 6749 §3.2 requires and the contract's TokenRequest allows", async () => {
+    const extra = await form(
+      "grant_type=client_credentials&scope=Shop&audience=https%3A%2F%2Fapi.entrada.dev&resource=shop",
+      basic("entrada-demo", "demo-secret"),
+    );
+    expect(extra.status).toBe(200);
+    expect(await extra.json()).toMatchObject({ token_type: "Bearer", scope: "Shop" });
+  });
+
   it("answers the RFC error codes", async () => {
     const wrong = await form("grant_type=client_credentials", basic("entrada-demo", "nope"));
     expect(wrong.status).toBe(401);

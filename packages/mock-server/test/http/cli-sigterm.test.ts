@@ -2,11 +2,13 @@
  * SIGTERM during load: the CLI stops while requests are in flight and a webhook receiver hangs, exits 0, and no
  * socket to the receiver outlives it (the exit deadline itself, 1 s, is the CLI's backstop timer, not timed here).
  */
+
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { bodyOf } from "../helpers.ts";
 
 const root = join(import.meta.dirname, "../..");
 
@@ -54,7 +56,7 @@ it("entrada-mock: SIGTERM under load with a hanging webhook receiver exits 0 and
     body: "grant_type=client_credentials",
   });
   const auth = {
-    authorization: `Bearer ${((await tokenResponse.json()) as { access_token: string }).access_token}`,
+    authorization: `Bearer ${(await bodyOf(tokenResponse, "createToken")).access_token}`,
   };
   const subscribed = await fetch(`${url}/webhooks/v1/subscriptions`, {
     method: "POST",

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { bodyOf, type SuccessBody } from "../helpers.ts";
 
 const root = join(import.meta.dirname, "../..");
 
@@ -128,7 +129,7 @@ it("entrada-mock --history-orders: sizes the BI feed's seeded history, indexes i
   ]);
   expect(url, state.output).toBeDefined();
   expect(state.output).toMatch(/BI feed history: [\d,]+ rows \([\d,]+ tickets\) indexed in [\d.]+ s/);
-  const token = (await (
+  const token = await bodyOf(
     await fetch(`${url}/connect/token`, {
       method: "POST",
       headers: {
@@ -136,8 +137,9 @@ it("entrada-mock --history-orders: sizes the BI feed's seeded history, indexes i
         "content-type": "application/x-www-form-urlencoded",
       },
       body: "grant_type=client_credentials&scope=Shop",
-    })
-  ).json()) as { access_token: string };
+    }),
+    "createToken",
+  );
   const get = async (path: string) => {
     const res = await fetch(`${url}/bi/v1/odata/${path}`, {
       headers: { authorization: `Bearer ${token.access_token}`, prefer: "odata.maxpagesize=5000" },
@@ -154,13 +156,14 @@ it("entrada-mock --history-orders: sizes the BI feed's seeded history, indexes i
   const seen: { TicketId: string; ModifiedAt: string }[] = [];
   let count = 0;
   while (next) {
-    const page = (await (await get(next)).json()) as {
-      "@odata.count": number;
-      "@odata.nextLink"?: string;
-      value: { TicketId: string; ModifiedAt: string }[];
-    };
-    count = page["@odata.count"];
-    seen.push(...page.value);
+    const page: SuccessBody<"listBiTickets"> = await bodyOf(await get(next), "listBiTickets");
+    count = page["@odata.count"] ?? 0;
+    seen.push(
+      ...page.value.map((t: (typeof page.value)[number]) => ({
+        TicketId: String(t.TicketId),
+        ModifiedAt: String(t.ModifiedAt),
+      })),
+    );
     next = page["@odata.nextLink"]?.replace(/^.*\/bi\/v1\/odata\//, "");
   }
   expect(seen.length).toBe(count);

@@ -1,7 +1,7 @@
 import { OData } from "@odata/client";
 import { o } from "odata";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, startApi } from "../helpers.ts";
+import { type Api, bodyOf, startApi } from "../helpers.ts";
 
 /**
  * The BI feed as two independent, generic OData client libraries use it, over real HTTP with response validation
@@ -104,9 +104,8 @@ describe("the feed's addressing as a generic client sends it", () => {
   it("answers key lookups by quoted or named key, 404 for unknown keys and sets, 501 for $expand", async () => {
     const get = (path: string, headers: Record<string, string> = {}) =>
       api.fetch(`/bi/v1/odata/${path}`, { headers: { ...auth, ...headers } });
-    const first = ((await (await get("Orders?$top=1&$orderby=OrderId")).json()) as { value: Row[] })
-      .value[0] as Row;
-    const id = first.OrderId as string;
+    const [first] = (await bodyOf(await get("Orders?$top=1&$orderby=OrderId"), "listBiOrders")).value;
+    const id = first?.OrderId ?? "";
     const quoted = await get(`Orders('${id}')`);
     expect(quoted.status).toBe(200);
     expect(await quoted.json()).toEqual({ "@odata.context": `${root}$metadata#Orders/$entity`, ...first });
@@ -114,7 +113,7 @@ describe("the feed's addressing as a generic client sends it", () => {
     expect(named).toEqual({
       "@odata.context": `${root}$metadata#Orders(OrderId,TotalAmount)/$entity`,
       OrderId: id,
-      TotalAmount: first.TotalAmount,
+      TotalAmount: first?.TotalAmount,
     });
     const missing = await get("Orders('ord_nope')");
     expect([missing.status, (await missing.json()).error.message]).toEqual([
@@ -139,10 +138,7 @@ describe("the feed's addressing as a generic client sends it", () => {
       const res = await api.fetch("/bi/v1/odata/Entrances?$top=1&$select=GateName&$orderby=ScanId", {
         headers: { ...auth, ...headers },
       });
-      return [
-        res.headers.get("content-language"),
-        ((await res.json()) as { value: Row[] }).value[0]?.GateName,
-      ];
+      return [res.headers.get("content-language"), (await bodyOf(res, "listBiEntrances")).value[0]?.GateName];
     };
     const english = await names({});
     expect(english[0]).toBe("en-GB");

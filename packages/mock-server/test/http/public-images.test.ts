@@ -10,7 +10,7 @@ import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import { createEntradaMock } from "../../src/index.ts";
 import { startMockServer } from "../../src/node/index.ts";
 import { eventBannerId } from "../../src/sections/assets/index.ts";
-import { type Api, bearer, startApi } from "../helpers.ts";
+import { type Api, bearer, bodyOf, startApi } from "../helpers.ts";
 
 /** What Chromium sends for an `<img>`; Firefox and Safari send similar lists. */
 const IMG_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
@@ -32,7 +32,7 @@ async function allEvents(api: Api, token: string): Promise<EventSummary[]> {
       headers: bearer(token),
     });
     expect(response.status).toBe(200);
-    const page = (await response.json()) as { items: EventSummary[]; nextCursor: string | null };
+    const page = await bodyOf(response, "listEvents");
     events.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor !== null);
@@ -164,10 +164,11 @@ describe("public event images under a base path, and seeded image URLs", () => {
         },
         body: "grant_type=client_credentials&scope=Shop",
       });
-      const { access_token } = (await tokenResponse.json()) as { access_token: string };
-      const page = (await (
-        await fetch(`${server.url}/api/shop/v1/discovery/events?limit=1`, { headers: bearer(access_token) })
-      ).json()) as { items: EventSummary[] };
+      const { access_token } = await bodyOf(tokenResponse, "createToken");
+      const page = await bodyOf(
+        await fetch(`${server.url}/api/shop/v1/discovery/events?limit=1`, { headers: bearer(access_token) }),
+        "listEvents",
+      );
       const event = page.items[0] as EventSummary;
       expect(event.imageUrl).toBe(`${server.url}/api/assets/v1/images/${eventBannerId(event.id)}`);
       const response = await img(event.imageUrl);

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, bearer, type Cart, expectEventsConform, readyCart, startApi } from "../helpers.ts";
+import {
+  type Api,
+  bearer,
+  type Cart,
+  expectEventsConform,
+  pendingPayment,
+  readyCart,
+  startApi,
+} from "../helpers.ts";
 
 let api: Api;
 let token: string;
@@ -17,7 +25,7 @@ async function pending(returnUrl = "https://tickets.example.ch/checkout/return?s
     json: { returnUrl },
   });
   expect(r.status).toBe(202);
-  const body = (await r.json()) as { status: string; paymentId: string; redirectUrl: string };
+  const body = await pendingPayment(r);
   expect(body.status).toBe("pending");
   return { cart, ...body };
 }

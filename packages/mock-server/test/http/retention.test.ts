@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { IdempotencyStore } from "../../src/core/idempotency-store.ts";
-import { type Api, bearer, readyCart, startApi } from "../helpers.ts";
+import { type Api, bearer, bodyOf, mockSnapshot, paidOrder, readyCart, startApi } from "../helpers.ts";
 
 const session = "retention";
 let api: Api;
@@ -25,16 +25,17 @@ const advance = async (seconds: number) =>
   ).toBe(200);
 const cartStatus = async (id: string) => {
   const response = await api.fetch(`/shop/v1/cart/${id}`, { headers: bearer(token) });
-  return response.status === 200 ? ((await response.json()) as { status: string }).status : response.status;
+  return response.status === 200 ? (await bodyOf(response, "getCart")).status : response.status;
 };
 /** Any shop write runs the sweep. */
 const write = async () =>
   expect((await api.fetch("/shop/v1/cart", { method: "POST", headers: bearer(token) })).status).toBe(201);
 const available = async (eventId: string) =>
   (
-    (await (await api.fetch(`/shop/v1/discovery/events/${eventId}`, { headers: bearer(token) })).json()) as {
-      slots: Array<{ available: number }>;
-    }
+    await bodyOf(
+      await api.fetch(`/shop/v1/discovery/events/${eventId}`, { headers: bearer(token) }),
+      "getEvent",
+    )
   ).slots[0]?.available;
 
 it("drops abandoned carts and their holds after TTL + retention on the mock clock; keeps paid and locked ones", async () => {
@@ -46,7 +47,7 @@ it("drops abandoned carts and their holds after TTL + retention on the mock cloc
     json: { paymentMethod: { cardNumber: "4242424242424242" } },
   });
   expect(checkout.status).toBe(200);
-  const { order } = (await checkout.json()) as { order: { id: string } };
+  const order = await paidOrder(checkout);
   const { cart: locked } = await readyCart(api, token, { provider: "redirect" });
   expect(
     (
@@ -91,15 +92,13 @@ it("drains a backlog a bounded number per request, so every abandoned cart goes 
   const ids: string[] = [];
   for (let i = 0; i < 150; i++) {
     const response = await api.fetch("/shop/v1/cart", { method: "POST", headers: bearer(token) });
-    ids.push(((await response.json()) as { id: string }).id);
+    ids.push((await bodyOf(response, "createCart")).id);
   }
   await advance(121);
   for (let i = 0; i < 3; i++) await write();
   const statuses = await Promise.all(ids.map(cartStatus));
   expect(statuses.filter((s) => s !== 404)).toEqual([]);
-  const snapshot = (await (await api.fetch("/__mock/snapshot")).json()) as {
-    world: { shop: { carts: Record<string, unknown> } };
-  };
+  const snapshot = await mockSnapshot(api);
   expect(Object.keys(snapshot.world.shop.carts)).toHaveLength(3);
 });
 

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import { createEntradaMock } from "../../src/index.ts";
 import { startMockServer } from "../../src/node/index.ts";
-import { type Api, bearer, readyCart, startApi } from "../helpers.ts";
+import {
+  type Api,
+  bearer,
+  bodyOf,
+  mockSnapshot,
+  paidOrder,
+  pendingPayment,
+  readyCart,
+  startApi,
+} from "../helpers.ts";
 
 interface Problem {
   type: string;
@@ -65,7 +74,7 @@ describe("cart status: every change and the checkout refuse a cart that is not o
       json: { paymentMethod: { cardNumber: "4242424242424242" } },
     });
     expect(paid.status).toBe(200);
-    const { order } = (await paid.json()) as { order: { id: string } };
+    const order = await paidOrder(paid);
     const [change, checkout] = await changeAndCheckout(cart.id);
     expect(withoutLog(checkout)).toEqual(withoutLog(change));
     expect(checkout).toMatchObject({
@@ -85,7 +94,7 @@ describe("cart status: every change and the checkout refuse a cart that is not o
       json: { returnUrl: "https://shop.example.ch/back" },
     });
     expect(pending.status).toBe(202);
-    const { paymentId } = (await pending.json()) as { paymentId: string };
+    const { paymentId } = await pendingPayment(pending);
     const [change, checkout] = await changeAndCheckout(cart.id);
     expect(withoutLog(checkout)).toEqual(withoutLog(change));
     expect(checkout).toMatchObject({
@@ -120,11 +129,9 @@ describe("shop sessions live in the shop's state", () => {
   it("are part of the snapshot: reset forgets a session, restore brings it back renewable", async () => {
     const created = await create({ allowedOrigins: ["https://shop.example.ch"] });
     expect(created.status).toBe(201);
-    const { sessionId } = (await created.json()) as { sessionId: string };
-    const snapshot = (await (await api.fetch("/__mock/snapshot")).json()) as {
-      world: { shop: { sessions: Record<string, { clientId: string; allowedOrigins: string[] }> } };
-    };
-    expect(snapshot.world.shop.sessions[sessionId]).toMatchObject({
+    const { sessionId } = await bodyOf(created, "createSession");
+    const snapshot = await mockSnapshot(api);
+    expect(snapshot.world.shop.sessions?.[sessionId]).toMatchObject({
       clientId: "entrada-demo",
       allowedOrigins: ["https://shop.example.ch"],
     });
@@ -157,18 +164,19 @@ describe("absolute links honour the base path", () => {
         },
         body: "grant_type=client_credentials&scope=Shop",
       });
-      const { access_token } = (await tokenResponse.json()) as { access_token: string };
+      const { access_token } = await bodyOf(tokenResponse, "createToken");
       const created = await fetch(`${base}/webhooks/v1/subscriptions`, {
         method: "POST",
         headers: { ...bearer(access_token), "content-type": "application/json" },
         body: JSON.stringify({ url: "https://hooks.example.ch/entrada", eventTypes: ["ticket.issued"] }),
       });
       expect(created.status, await created.clone().text()).toBe(201);
-      const { id } = (await created.json()) as { id: string };
+      const { id } = await bodyOf(created, "createWebhookSubscription");
       expect(created.headers.get("location")).toBe(`${base}/webhooks/v1/subscriptions/${id}`);
-      const images = (await (
-        await fetch(`${base}/assets/v1/images?kind=logo&limit=1`, { headers: bearer(access_token) })
-      ).json()) as { items: Array<{ id: string; url: string }> };
+      const images = await bodyOf(
+        await fetch(`${base}/assets/v1/images?kind=logo&limit=1`, { headers: bearer(access_token) }),
+        "listImages",
+      );
       const logo = images.items[0];
       expect(logo?.url).toBe(`${base}/assets/v1/images/${logo?.id}`);
     } finally {

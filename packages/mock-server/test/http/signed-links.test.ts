@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type Api, bearer, readyCart, startApi } from "../helpers.ts";
+import {
+  type Api,
+  bearer,
+  bodyOf,
+  emittedEvents,
+  paidOrder,
+  problemOf,
+  readyCart,
+  startApi,
+} from "../helpers.ts";
 
 let api: Api;
 let other: Api;
@@ -20,9 +29,7 @@ beforeAll(async () => {
     json: { paymentMethod: { cardNumber: "4242424242424242" } },
   });
   expect(paid.status).toBe(200);
-  const { order } = (await paid.json()) as {
-    order: { id: string; receiptUrl: string; tickets: Array<{ id: string; ticketUrl: string }> };
-  };
+  const order = await paidOrder(paid);
   orderId = order.id;
   ticketUrl = order.tickets[0]?.ticketUrl ?? "";
   receiptUrl = order.receiptUrl;
@@ -63,11 +70,9 @@ it("opens the ticket PDF and the receipt with no Authorization header", async ()
     expect(new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
   }
   // The download through a signed link still fires ticket.downloaded.
-  const events = (await (await api.fetch("/__mock/events?type=ticket.downloaded")).json()) as {
-    items: Array<{ data: { ticket: { ticketUrl: string } } }>;
-  };
-  expect(events.items.length).toBeGreaterThanOrEqual(1);
-  expect(events.items[0]?.data.ticket.ticketUrl).toMatch(
+  const events = await emittedEvents(api, "ticket.downloaded");
+  expect(events.length).toBeGreaterThanOrEqual(1);
+  expect(events[0]?.data.ticket.ticketUrl).toMatch(
     /\?mockSession=signed-links&expires=\d+&signature=[A-Za-z0-9_-]{43}$/,
   );
 });
@@ -92,12 +97,11 @@ it("opens a link issued inside an X-Mock-Session as given, in that session and n
 it("refuses a tampered signature, a moved expiry, a missing expiry or another asset's path with 401 problem+json", async () => {
   const flip = (s: string) => (s[0] === "A" ? "B" : "A") + s.slice(1);
   const otherTicket = new URL(ticketUrl);
-  const tickets = (await (
-    await api.fetch(`/shop/v1/orders/${orderId}/tickets`, { headers: bearer(token) })
-  ).json()) as {
-    items: Array<{ id: string }>;
-  };
-  const secondId = tickets.items[1]?.id as string;
+  const tickets = await bodyOf(
+    await api.fetch(`/shop/v1/orders/${orderId}/tickets`, { headers: bearer(token) }),
+    "listOrderTickets",
+  );
+  const secondId = tickets.items[1]?.id ?? "";
   otherTicket.pathname = `/assets/v1/tickets/${secondId}.pdf`;
   const noExpires = new URL(ticketUrl);
   noExpires.searchParams.delete("expires");
@@ -113,20 +117,22 @@ it("refuses a tampered signature, a moved expiry, a missing expiry or another as
     const response = await open(link, { "accept-language": "en-GB" });
     expect(response.status, link).toBe(401);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    const problem = (await response.json()) as { type: string; detail: string };
+    const problem = await problemOf(response);
     expect(problem.type).toMatch(/unauthorized$/);
     expect(problem.detail).toMatch(/fresh link/);
   }
   // A link of another mock instance (another signing key) does not open here.
   const foreign = await other.token();
   const { cart } = await readyCart(other, foreign);
-  const paid = (await (
-    await other.fetch(`/shop/v1/cart/${cart.id}/checkout`, {
-      method: "POST",
-      headers: bearer(foreign),
-      json: { paymentMethod: { cardNumber: "4242424242424242" } },
-    })
-  ).json()) as { order: { receiptUrl: string } };
+  const paid = {
+    order: await paidOrder(
+      await other.fetch(`/shop/v1/cart/${cart.id}/checkout`, {
+        method: "POST",
+        headers: bearer(foreign),
+        json: { paymentMethod: { cardNumber: "4242424242424242" } },
+      }),
+    ),
+  };
   const transplanted = new URL(paid.order.receiptUrl);
   expect((await open(`${api.url}${transplanted.pathname}${transplanted.search}`)).status).toBe(401);
   expect((await open(paid.order.receiptUrl)).status).toBe(200);
@@ -137,14 +143,12 @@ it("expires on the mock clock after 24 h; fetching the order again hands out a f
   expect(advanced.status).toBe(200);
   const expired = await open(ticketUrl, { "accept-language": "en-GB" });
   expect(expired.status).toBe(401);
-  expect(((await expired.json()) as { detail: string }).detail).toMatch(/expired/);
+  expect((await problemOf(expired)).detail).toMatch(/expired/);
   const fresh = await api.token();
-  const order = (await (
-    await api.fetch(`/shop/v1/orders/${orderId}`, { headers: bearer(fresh) })
-  ).json()) as {
-    receiptUrl: string;
-    tickets: Array<{ ticketUrl: string }>;
-  };
+  const order = await bodyOf(
+    await api.fetch(`/shop/v1/orders/${orderId}`, { headers: bearer(fresh) }),
+    "getOrder",
+  );
   expect(order.tickets[0]?.ticketUrl).not.toBe(ticketUrl);
   expect((await open(order.tickets[0]?.ticketUrl as string)).status).toBe(200);
   expect((await open(order.receiptUrl)).status).toBe(200);
@@ -155,5 +159,5 @@ it("expires on the mock clock after 24 h; fetching the order again hands out a f
   forged.searchParams.set("signature", "!!bad");
   const refused = await open(forged.href, bearer(fresh));
   expect(refused.status).toBe(401);
-  expect(((await refused.json()) as { reason: string }).reason).toBe("link-invalid");
+  expect((await problemOf(refused)).reason).toBe("link-invalid");
 });

@@ -3,10 +3,12 @@
  * deliveries (another subscription's arrive meanwhile), one that cannot be reached fails fast as a recorded
  * attempt, and stopping the server never waits for either.
  */
+
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type Api, bearer, startApi } from "../helpers.ts";
+import { webhooksSlice } from "../../src/sections/webhooks/state.ts";
+import { type Api, bearer, bodyOf, startApi } from "../helpers.ts";
 
 let api: Api;
 let good: Server;
@@ -67,7 +69,7 @@ it("delivers to a healthy receiver while another hangs, records an unreachable o
       json: { url, eventTypes: ["cart.created"] },
     });
     expect(created.status).toBe(201);
-    ids[name] = ((await created.json()) as { id: string }).id;
+    ids[name] = (await bodyOf(created, "createWebhookSubscription")).id;
   }
   for (let i = 0; i < 3; i++) {
     expect((await api.fetch("/shop/v1/cart", { method: "POST", headers: bearer(token) })).status).toBe(201);
@@ -80,11 +82,10 @@ it("delivers to a healthy receiver while another hangs, records an unreachable o
   // The unreachable one: each attempt recorded as connection_refused, the deliveries pending for a retry.
   const deliveries = async (id: string) =>
     (
-      (await (
-        await api.fetch(`/webhooks/v1/subscriptions/${id}/deliveries`, { headers: bearer(token) })
-      ).json()) as {
-        items: { status: string; attempts: { error: string | null }[] }[];
-      }
+      await bodyOf(
+        await api.fetch(`/webhooks/v1/subscriptions/${id}/deliveries`, { headers: bearer(token) }),
+        "listWebhookDeliveries",
+      )
     ).items;
   await expect
     .poll(
@@ -103,9 +104,7 @@ it("delivers to a healthy receiver while another hangs, records an unreachable o
   // Stopping aborts the hanging attempts (their deliveries stay pending, nothing recorded against the receiver).
   await api.close();
   await expect.poll(() => hangingClosed.every(Boolean)).toBe(true);
-  const world = api.mock.core.session().world.webhooks as {
-    deliveries: Record<string, { subscriptionId: string; status: string; attempts: unknown[] }>;
-  };
+  const world = webhooksSlice(api.mock.core.session().world);
   const hangingDeliveries = Object.values(world.deliveries).filter((d) => d.subscriptionId === ids.hanging);
   expect(hangingDeliveries.map((d) => [d.status, d.attempts.length])).toEqual([
     ["pending", 0],

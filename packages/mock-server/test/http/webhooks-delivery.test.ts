@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { verifyWebhook } from "@entrada/sdk/webhooks";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type Api, bearer, readyCart, startApi } from "../helpers.ts";
+import { type Api, bearer, bodyOf, readyCart, startApi } from "../helpers.ts";
 
 let api: Api;
 let receiver: Server;
@@ -42,7 +42,7 @@ it("delivers a purchase's events asynchronously, signed so the SDK's verifier ac
     },
   });
   expect(created.status).toBe(201);
-  const { secret } = (await created.json()) as { secret: string };
+  const { secret } = await bodyOf(created, "createWebhookSubscription");
   const { cart } = await readyCart(api, token, { quantity: 2 });
   const paid = await api.fetch(`/shop/v1/cart/${cart.id}/checkout`, {
     method: "POST",
@@ -59,16 +59,14 @@ it("delivers a purchase's events asynchronously, signed so the SDK's verifier ac
     "ticket.issued",
     "ticket.issued",
   ]);
-  const completed = events.find((e) => e.type === "cart.completed") as unknown as {
-    data: { order: { items: Array<{ name: string }> } };
-  };
+  const completed = events.find((e) => e.type === "cart.completed");
+  if (completed?.type !== "cart.completed") throw new Error("no cart.completed delivered");
   // Item names are written in the subscription's culture.
   expect(completed.data.order.items[0]?.name).toMatch(/ – /);
-  const fr = (await (
-    await api.fetch(`/shop/v1/cart/${cart.id}`, { headers: bearer(token, { "accept-language": "fr-CH" }) })
-  ).json()) as {
-    items: Array<{ name: string }>;
-  };
+  const fr = await bodyOf(
+    await api.fetch(`/shop/v1/cart/${cart.id}`, { headers: bearer(token, { "accept-language": "fr-CH" }) }),
+    "getCart",
+  );
   expect(completed.data.order.items[0]?.name).toBe(fr.items[0]?.name);
   await expect(
     verifyWebhook(
@@ -89,7 +87,7 @@ it("signs with real wall-clock time after the mock clock moved a day ahead; the 
     json: { url: receiverUrl, eventTypes: ["ticket.issued"] },
   });
   expect(created.status).toBe(201);
-  const { id, secret } = (await created.json()) as { id: string; secret: string };
+  const { id, secret } = await bodyOf(created, "createWebhookSubscription");
   received.length = 0;
   const sentAt = Date.now();
   const test = await api.fetch(`/webhooks/v1/subscriptions/${id}/test`, {

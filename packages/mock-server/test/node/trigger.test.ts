@@ -75,9 +75,7 @@ describe("entrada-mock trigger", () => {
     expect(await triggerMain(["--list"], out)).toBe(0);
     expect(lines.out).toHaveLength(30);
     expect(lines.out.join("\n")).toMatch(/^cart\.completed\s+A purchase was completed$/m);
-    expect(webhookKinds().map((k) => k.kind)).toEqual(
-      Object.keys((document as { webhooks: object }).webhooks).sort(),
-    );
+    expect(webhookKinds().map((k) => k.kind)).toEqual(Object.keys(document.webhooks).sort());
   });
 
   it("delivers every kind signed, through the normal delivery path, with a contract-valid payload", async () => {
@@ -97,13 +95,83 @@ describe("entrada-mock trigger", () => {
       expect(validEvent?.(event), `${kind}: ${JSON.stringify(validEvent?.errors)}`).toBe(true);
       if (kind === "cart.completed") {
         // The purchase sample carries the visitor's GA4 ids, as a widget with analytics consent passes them.
-        const order = (event.data as { order: { analytics?: Record<string, string> } }).order;
-        expect(order.analytics?.ga4ClientId).toMatch(/^\d+\.\d+$/);
-        expect(order.analytics?.ga4SessionId).toMatch(/^\d+$/);
+        if (event.type !== kind) throw new Error(`delivered ${event.type} for ${kind}`);
+        const order = event.type === "cart.completed" ? event.data.order : undefined;
+        expect(order?.analytics?.ga4ClientId).toMatch(/^\d+\.\d+$/);
+        expect(order?.analytics?.ga4SessionId).toMatch(/^\d+$/);
       }
     }
     expect(secret).toMatch(/^whsec_/);
   }, 60_000);
+
+  /** Every RFC 3339 date-time string inside `value`, by JSON pointer. */
+  function times(value: unknown, at = ""): Record<string, number> {
+    if (typeof value === "string")
+      return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(value) ? { [at]: Date.parse(value) } : {};
+    if (value === null || typeof value !== "object") return {};
+    return Object.assign({}, ...Object.entries(value).map(([k, v]) => times(v, `${at}/${k}`)));
+  }
+
+  async function triggerOnce(kind: string) {
+    const { lines, io: out } = io();
+    const before = hook.got.length;
+    const arrived = hook.arrival();
+    const code = await triggerMain(
+      [kind, "--url", url, "--base-url", mock.url, "--wait", "0", "--new-secret"],
+      out,
+    );
+    expect(code, lines.err.join("\n")).toBe(0);
+    const secret = /new secret (whsec_\S+)/.exec(lines.out.join("\n"))?.[1] as string;
+    if (hook.got.length === before) await arrived;
+    const delivery = hook.got.at(-1) as Delivery;
+    return verifyWebhook(delivery.body, delivery.headers, secret);
+  }
+
+  it("dates every time inside data at the mock clock's now, keeping the example's spacing, with fresh ids", async () => {
+    const example = document.webhooks["cart.completed"].post.requestBody.content["application/json"].examples;
+    const exampleData = Object.values(example)[0]?.value.data;
+    const exampleOrder = exampleData?.order.id;
+    const exampleTimes = times(exampleData);
+    expect(Object.keys(exampleTimes).length).toBeGreaterThan(1);
+    const first = await triggerOnce("cart.completed");
+    const second = await triggerOnce("cart.completed");
+    for (const event of [first, second]) {
+      const got = times(event.data);
+      expect(Object.keys(got).sort()).toEqual(Object.keys(exampleTimes).sort());
+      // The latest time inside data is the event's own timestamp (the mock clock's now) ...
+      expect(Math.max(...Object.values(got))).toBe(Date.parse(event.timestamp));
+      // ... and the times keep their distances from each other (createdAt before paidAt, as in the example).
+      const shift = (got["/order/createdAt"] ?? 0) - (exampleTimes["/order/createdAt"] ?? 0);
+      for (const [pointer, time] of Object.entries(exampleTimes))
+        expect(got[pointer], pointer).toBe(time + shift);
+      expect(validEvent?.(event), JSON.stringify(validEvent?.errors)).toBe(true);
+    }
+    const orderOf = (e: typeof first) => {
+      if (e.type !== "cart.completed") throw new Error(`expected cart.completed, got ${e.type}`);
+      return e.data.order;
+    };
+    expect(orderOf(first).id).not.toBe(exampleOrder);
+    expect(orderOf(second).id).not.toBe(orderOf(first).id);
+    expect(orderOf(first).id).toMatch(/^ord_[0-9A-Z]{26}$/);
+    // Every id is fresh (tickets and payment too), and differs between two triggers.
+    const exampleTickets = exampleData?.order.ticketIds ?? [];
+    expect(orderOf(first).ticketIds).toHaveLength(exampleTickets.length);
+    for (const id of orderOf(first).ticketIds) expect(exampleTickets).not.toContain(id);
+    expect(orderOf(second).paymentId).not.toBe(orderOf(first).paymentId);
+  });
+
+  it("refuses a kind that does not exist with exit 2, the nearest kinds and --list", async () => {
+    const { lines, io: out } = io();
+    expect(await triggerMain(["order.paid", "--url", url, "--base-url", "http://127.0.0.1:9"], out)).toBe(2);
+    const message = lines.err[0] ?? "";
+    const named = /unknown kind "order\.paid"; the nearest are ([a-z_.]+), ([a-z_.]+) and ([a-z_.]+)/.exec(
+      message,
+    );
+    expect(named, message).not.toBeNull();
+    const kinds = webhookKinds().map((k) => k.kind);
+    for (const kind of named?.slice(1) ?? []) expect(kinds).toContain(kind);
+    expect(message).toContain("entrada-mock trigger --list");
+  });
 
   it("waits for the attempt and reports the receiver's answer; 5xx exits 1", async () => {
     answer = 500;
@@ -121,7 +189,7 @@ describe("entrada-mock trigger", () => {
     expect(await triggerMain(["cart.complete", "--url", url, "--base-url", "http://127.0.0.1:9"], out)).toBe(
       2,
     );
-    expect(lines.err[0]).toContain('unknown kind "cart.complete"; did you mean cart.completed');
+    expect(lines.err[0]).toContain(`unknown kind "cart.complete"; the nearest are cart.completed,`);
     expect(await triggerMain(["cart.completed"], out)).toBe(2);
     expect(lines.err[1]).toContain("--url is required");
   });

@@ -57,10 +57,7 @@ function readPdf(pdf: Uint8Array): string {
 describe("assets: images", () => {
   it("lists default images, a logo per venue and a banner per event, with exact byte sizes", async () => {
     const h = setup();
-    const list = (await h.call(assets, "listImages", { culture: "fr-CH" })).body as {
-      items: ImageMeta[];
-      nextCursor: string | null;
-    };
+    const list = (await h.call(assets, "listImages", { culture: "fr-CH" })).body;
     const ids = list.items.map((i) => i.id);
     expect(ids).toEqual(
       expect.arrayContaining([
@@ -96,7 +93,7 @@ describe("assets: images", () => {
       ]);
     }
     const banners = (await h.call(assets, "listImages", { query: { kind: "banner", eventId: "evt_FAIR" } }))
-      .body as { items: ImageMeta[] };
+      .body;
     expect(banners.items.map((i) => i.id)).toEqual(["ast_FAIRB"]);
     expect((await h.problem(assets, "getImageMetadata", { params: { imageId: "ast_nope" } })).slug).toBe(
       "not-found",
@@ -176,9 +173,7 @@ describe("assets: images", () => {
 describe("assets: icons", () => {
   it("lists localized icons and serves SVG with currentColor or PNG at a size", async () => {
     const h = setup();
-    const list = (await h.call(assets, "listIcons", { culture: "it-CH" })).body as {
-      items: { name: string; label: string; url: string }[];
-    };
+    const list = (await h.call(assets, "listIcons", { culture: "it-CH" })).body;
     expect(list.items.find((i) => i.name === "calendar")).toEqual({
       name: "calendar",
       label: "Data",
@@ -204,17 +199,14 @@ describe("assets: icons", () => {
 describe("assets: theme", () => {
   it("resolves field by field: event, venue, channel, default", async () => {
     const h = setup({ assets: { theme: { events: { evt_FAIR: { radius: 20 } } } } });
-    const base = (await h.call(assets, "getTheme", {})).body as Record<string, unknown>;
+    const base = (await h.call(assets, "getTheme", {})).body;
     expect(base).toMatchObject({
       logoUrl: "http://127.0.0.1:4010/assets/v1/images/ast_entradaLogo",
       bannerUrl: "http://127.0.0.1:4010/assets/v1/images/ast_defaultBanner",
       radius: 8,
       resolvedFrom: [{ level: "default", id: null }],
     });
-    const widget = (await h.call(assets, "getTheme", { query: { channel: "widget" } })).body as Record<
-      string,
-      unknown
-    >;
+    const widget = (await h.call(assets, "getTheme", { query: { channel: "widget" } })).body;
     expect(widget).toMatchObject({
       radius: 12,
       resolvedFrom: [
@@ -223,14 +215,7 @@ describe("assets: theme", () => {
       ],
     });
     const event = (await h.call(assets, "getTheme", { query: { eventId: "evt_FAIR", channel: "email" } }))
-      .body as {
-      logoUrl: string;
-      bannerUrl: string;
-      radius: number;
-      fontFamily: string;
-      colors: Record<string, string>;
-      resolvedFrom: unknown[];
-    };
+      .body;
     expect(event.bannerUrl).toBe("http://127.0.0.1:4010/assets/v1/images/ast_FAIRB");
     expect(event.logoUrl).toBe("http://127.0.0.1:4010/assets/v1/images/ast_EXPOL");
     expect(event.radius).toBe(20); // seeded on the event layer, over the email channel's 4
@@ -244,7 +229,7 @@ describe("assets: theme", () => {
     ]);
     const otherVenue = (
       await h.call(assets, "getTheme", { query: { eventId: "evt_FAIR", venueId: "ven_HALL" } })
-    ).body as { logoUrl: string };
+    ).body;
     expect(otherVenue.logoUrl).toContain("ast_HALLL");
     expect((await h.problem(assets, "getTheme", { query: { eventId: "evt_NOPE" } })).slug).toBe("not-found");
     expect((await h.problem(assets, "getTheme", { query: { venueId: "ven_NOPE" } })).slug).toBe("not-found");
@@ -264,7 +249,7 @@ describe("assets: documents", () => {
     expect(content).toMatch(/\(samedi,? 5 d\xe9cembre 2026 \xe0 19:00\) Tj/); // WinAnsi accents, Zurich time
     expect(content).toMatch(/ re f$|re f\n/m); // QR modules drawn as filled rectangles
     await h.call(assets, "getTicketPdf", { params: { ticketId: "tkt_A" } });
-    expect(h.emitted.map((e) => [e.type, (e.data as { downloadCount: number }).downloadCount])).toEqual([
+    expect(h.emitted.map((e) => [e.type, e.data.downloadCount])).toEqual([
       ["ticket.downloaded", 1],
       ["ticket.downloaded", 2],
     ]);

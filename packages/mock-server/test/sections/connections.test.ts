@@ -47,8 +47,7 @@ describe("connections: scans and contacts", () => {
       mutualSince,
       contact: { email: "anna.muster@example.ch" },
     });
-    const annas = (await h.call(connections, "listBadgeContacts", { params: { badgeId: "bdg_anna" } }))
-      .body as { items: Connection[] };
+    const annas = (await h.call(connections, "listBadgeContacts", { params: { badgeId: "bdg_anna" } })).body;
     expect(annas.items).toEqual([
       expect.objectContaining({
         mode: "mutual",
@@ -60,14 +59,13 @@ describe("connections: scans and contacts", () => {
 
   it("returns the existing contact with 200 on a repeated scan, replacing the note, never duplicating", async () => {
     const h = harness([connections]);
-    const first = (await scan(h, "bdg_anna", "bdg_luca", "alt")).body as Connection;
+    const first = (await scan(h, "bdg_anna", "bdg_luca", "alt")).body;
     const again = await scan(h, "bdg_anna", "bdg_luca", "neu");
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ id: first.id, note: "neu" });
     const keep = await scan(h, "bdg_anna", "bdg_luca");
     expect(keep.body).toMatchObject({ note: "neu" });
-    const list = (await h.call(connections, "listBadgeContacts", { params: { badgeId: "bdg_anna" } }))
-      .body as { items: Connection[] };
+    const list = (await h.call(connections, "listBadgeContacts", { params: { badgeId: "bdg_anna" } })).body;
     expect(list.items).toHaveLength(1);
   });
 
@@ -78,15 +76,14 @@ describe("connections: scans and contacts", () => {
     await scan(h, "bdg_anna", "bdg_luca");
     h.clock.advance(1000);
     await scan(h, "bdg_claire", "bdg_anna");
-    const all = (await h.call(connections, "listBadgeContacts", { params: { badgeId: "bdg_anna" } }))
-      .body as { items: Connection[] };
+    const all = (await h.call(connections, "listBadgeContacts", { params: { badgeId: "bdg_anna" } })).body;
     expect(all.items.map((c) => c.contact.badgeId)).toEqual(["bdg_luca", "bdg_claire"]);
     const mutual = (
       await h.call(connections, "listBadgeContacts", {
         params: { badgeId: "bdg_anna" },
         query: { mode: "mutual" },
       })
-    ).body as { items: Connection[] };
+    ).body;
     expect(mutual.items.map((c) => c.contact.badgeId)).toEqual(["bdg_claire"]);
 
     const annaToClaire = all.items[1] as Connection;
@@ -95,7 +92,7 @@ describe("connections: scans and contacts", () => {
     });
     expect(del.status).toBe(204);
     const claires = (await h.call(connections, "listBadgeContacts", { params: { badgeId: "bdg_claire" } }))
-      .body as { items: Connection[] };
+      .body;
     expect(claires.items).toEqual([
       expect.objectContaining({
         mode: "one-directional",

@@ -4,8 +4,9 @@
  */
 
 import { pickText } from "../../src/core/culture.ts";
+import { JsonText } from "../../src/core/json-text.ts";
 import { ProblemError } from "../../src/core/problems.ts";
-import { handlerFor, type SectionModule } from "../../src/core/section.ts";
+import { handlerFor, type OperationId, type ResultOf, type SectionModule } from "../../src/core/section.ts";
 import type {
   AuthInfo,
   Clock,
@@ -38,28 +39,38 @@ export interface Harness {
   world: World;
   clock: TestClock;
   emitted: Emitted[];
-  /** Call a handler of one module by operation id. */
-  call(
-    module: SectionModule,
-    operationId: string,
-    input?: {
-      params?: Record<string, string>;
-      query?: Record<string, string | string[]>;
-      body?: unknown;
-      headers?: Record<string, string>;
-      culture?: Culture;
-      url?: string;
-      /** Default: a client `test` with scopes Shop and TERP. */
-      auth?: AuthInfo | null;
-    },
-  ): Promise<HandlerResult>;
+  /**
+   * Call a handler of one module by operation id; the result is that operation's success result as the contract
+   * types it (status and body), so a test reads `result.body.items` without a cast. Handlers signal problems by
+   * throwing (use `problem()` for those); the BI feed's handlers, which answer OData errors themselves, are called
+   * by name at run time through the untyped overload below.
+   */
+  call<K extends OperationId>(module: SectionModule, operationId: K, input?: CallInput): Promise<Success<K>>;
+  /** An operation named at run time (the BI feed's generated `listBi…` ids): the untyped handler result. */
+  call(module: SectionModule, operationId: string, input?: CallInput): Promise<HandlerResult>;
   /** Call and expect a problem; returns it. */
-  problem(
-    module: SectionModule,
-    operationId: string,
-    input?: Parameters<Harness["call"]>[2],
-  ): Promise<ProblemError>;
+  problem(module: SectionModule, operationId: string, input?: CallInput): Promise<ProblemError>;
 }
+
+/** What a test hands a handler. */
+export interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | string[]>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  culture?: Culture;
+  url?: string;
+  /** Default: a client `test` with scopes Shop and TERP. */
+  auth?: AuthInfo | null;
+}
+
+type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206 | 301 | 302 | 303 | 304 | 307 | 308;
+
+/** A result with a kept serialization (`JsonText`) read back as the plain body it serializes. */
+type Plain<R> = R extends { body: infer B } ? Omit<R, "body"> & { body: Exclude<B, JsonText<unknown>> } : R;
+
+/** An operation's success results (2xx and 3xx) with their bodies, from the contract's generated types. */
+export type Success<K extends OperationId> = Plain<Extract<ResultOf<K>, { status: SuccessStatus }>>;
 
 let counter = 0;
 
@@ -72,7 +83,11 @@ export function harness(
   const world: World = { ...(options.slices ?? {}) };
   for (const m of modules) world[m.name] = m.initialState(options.seed ?? {}, clock);
   const emitted: Emitted[] = [];
-  const call: Harness["call"] = async (module, operationId, input = {}) => {
+  const call = async (
+    module: SectionModule,
+    operationId: string,
+    input: CallInput = {},
+  ): Promise<HandlerResult> => {
     const handler = handlerFor(module, operationId);
     if (!handler) throw new Error(`${module.name} has no handler ${operationId}`);
     const culture = input.culture ?? "de-CH";
@@ -104,7 +119,9 @@ export function harness(
         return `${prefix}_T${String(counter).padStart(8, "0")}`;
       },
     };
-    const result = await handler(ctx);
+    const result: HandlerResult = await handler(ctx);
+    // A kept serialization is read back as the body the client would receive.
+    if (result.body instanceof JsonText) return { ...result, body: JSON.parse(result.body.text) };
     // Handlers must return plain JSON (the engine serializes it).
     if (result.body !== undefined && result.raw === undefined) JSON.parse(JSON.stringify(result.body));
     return result;
@@ -113,7 +130,8 @@ export function harness(
     world,
     clock,
     emitted,
-    call,
+    // The handlers are typed by the contract (defineSection): their success results are the operation's.
+    call: call as Harness["call"],
     async problem(module, operationId, input) {
       try {
         const result = await call(module, operationId, input);
@@ -124,6 +142,15 @@ export function harness(
       }
     },
   };
+}
+
+/** The `errors[].pointer`s of a problem a handler threw (validation and unprocessable problems carry them). */
+export function pointersOf(problem: ProblemError): string[] {
+  const errors: unknown = problem.extensions?.errors;
+  if (!Array.isArray(errors)) return [];
+  return errors.map((e: unknown) =>
+    e !== null && typeof e === "object" && "pointer" in e ? String(e.pointer) : "",
+  );
 }
 
 /** A minimal shop slice in the shape of the shop module's `ShopState` (venues, events with slots, orders, tickets). */

@@ -5,7 +5,7 @@ import survey, {
   validateAnswersForSurveys,
   validateSurveyAnswers,
 } from "../../src/sections/survey/index.ts";
-import { fakeShop, harness } from "./context.ts";
+import { fakeShop, harness, pointersOf } from "./context.ts";
 
 const VALID = {
   qst_festSource: "other",
@@ -21,22 +21,16 @@ const VALID = {
 describe("survey: forms", () => {
   it("lists seeded surveys, localized, filtered by event (via the shop's surveyId) and status", async () => {
     const h = harness([survey], { slices: fakeShop() });
-    const all = (await h.call(survey, "listSurveys", { culture: "it-CH" })).body as {
-      items: { id: string; title: string; eventId: string | null; questionCount: number }[];
-    };
+    const all = (await h.call(survey, "listSurveys", { culture: "it-CH" })).body;
     expect(all.items.map((s) => s.id)).toEqual(["srv_festival", "srv_conference", "srv_feedback2025"]);
     expect(all.items[0]).toMatchObject({
       title: "La vostra visita al festival",
       eventId: "evt_CONCERT",
       questionCount: 8,
     });
-    const forEvent = (await h.call(survey, "listSurveys", { query: { eventId: "evt_CONCERT" } })).body as {
-      items: { id: string }[];
-    };
+    const forEvent = (await h.call(survey, "listSurveys", { query: { eventId: "evt_CONCERT" } })).body;
     expect(forEvent.items.map((s) => s.id)).toEqual(["srv_festival"]);
-    const closed = (await h.call(survey, "listSurveys", { query: { status: "closed" } })).body as {
-      items: { id: string }[];
-    };
+    const closed = (await h.call(survey, "listSurveys", { query: { status: "closed" } })).body;
     expect(closed.items.map((s) => s.id)).toEqual(["srv_feedback2025"]);
   });
 
@@ -48,14 +42,11 @@ describe("survey: forms", () => {
       ["it-CH", "Come ha saputo del festival?"],
       ["en-GB", "How did you hear about the festival?"],
     ] as const) {
-      const s = (await h.call(survey, "getSurvey", { params: { surveyId: "srv_festival" }, culture }))
-        .body as { questions: { label: string }[] };
+      const s = (await h.call(survey, "getSurvey", { params: { surveyId: "srv_festival" }, culture })).body;
       expect(s.questions[0]?.label).toBe(label);
     }
     const s = (await h.call(survey, "getSurvey", { params: { surveyId: "srv_festival" }, culture: "en-GB" }))
-      .body as {
-      questions: Record<string, unknown>[];
-    };
+      .body;
     expect(s.questions[1]).toMatchObject({
       id: "qst_festSourceOther",
       type: "text",
@@ -282,13 +273,13 @@ describe("survey: responses", () => {
     });
     expect(bad.slug).toBe("unprocessable");
     expect(bad.detail).toBe("3 answers break the survey's rules.");
-    expect(((bad.extensions?.errors ?? []) as { pointer: string }[]).map((e) => e.pointer)).toEqual([
+    expect(pointersOf(bad)).toEqual([
       "/body/answers/qst_festSourceOther",
       "/body/answers/qst_festNewsletter",
       "/body/orderId",
     ]);
     const empty = (await h.call(survey, "listSurveyResponses", { params: { surveyId: "srv_festival" } }))
-      .body as { items: unknown[] };
+      .body;
     expect(empty.items).toEqual([]);
 
     const first = await h.call(survey, "submitSurveyResponse", {
@@ -307,15 +298,14 @@ describe("survey: responses", () => {
       params: { surveyId: "srv_festival" },
       body: { answers: { qst_festSource: "social", qst_festNewsletter: false } },
     });
-    const list = (await h.call(survey, "listSurveyResponses", { params: { surveyId: "srv_festival" } }))
-      .body as { items: { id: string; orderId: string | null }[] };
+    const list = (await h.call(survey, "listSurveyResponses", { params: { surveyId: "srv_festival" } })).body;
     expect(list.items.map((r) => r.orderId)).toEqual([null, "ord_ONE"]);
     const recent = (
       await h.call(survey, "listSurveyResponses", {
         params: { surveyId: "srv_festival" },
         query: { submittedFrom: new Date(h.clock.now()).toISOString() },
       })
-    ).body as { items: unknown[] };
+    ).body;
     expect(recent.items).toHaveLength(1);
   });
 
@@ -340,8 +330,7 @@ describe("survey: bounded by design", () => {
       });
       expect(sent.status).toBe(201);
     }
-    const list = (await h.call(survey, "listSurveyResponses", { params: { surveyId: "srv_festival" } }))
-      .body as { items: { answers: { qst_festSource: string } }[] };
+    const list = (await h.call(survey, "listSurveyResponses", { params: { surveyId: "srv_festival" } })).body;
     expect(list.items.map((r) => r.answers.qst_festSource)).toEqual(["newspaper", "friends"]);
     expect(survey.retained?.(h.world.survey)).toBe(2);
   });

@@ -1970,7 +1970,8 @@ export interface components {
         /**
          * @description RFC 6749 §4.4.2 access token request. `grant_type` and the scope values `Shop` and `TERP` come from the
          *     service description; a space-separated list of scopes is our design (RFC 6749 §3.3). `client_id` and
-         *     `client_secret` in the body (client_secret_post) are our design; prefer HTTP Basic.
+         *     `client_secret` in the body (client_secret_post) are our design; prefer HTTP Basic. Other form fields
+         *     are ignored, as RFC 6749 §3.2 requires of the server (`additionalProperties` is open on purpose).
          */
         TokenRequest: {
             /** @enum {string} */
@@ -1979,6 +1980,8 @@ export interface components {
             scope?: string;
             client_id?: string;
             client_secret?: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description Log id (`log_` followed by a 26-character ULID). Our design.
@@ -4389,12 +4392,13 @@ export interface components {
         /**
          * @description Culture for every textual field of the response, from the event list through checkout, tickets and
          *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-         *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+         *     are honoured. Our design: the supported cultures are listed below (the first is the default);
          *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
          *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
          *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
          *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
          *     culture unless it is excluded with `q=0`.
+         *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
          * @example en-GB, de-CH;q=0.8
          */
         AcceptLanguage: string;
@@ -4641,10 +4645,11 @@ export interface components {
          */
         "Retry-After": number;
         /**
-         * @description RFC 6750 challenge. A missing, invalid or expired token gives
-         *     `Bearer realm="entrada", error="invalid_token"`; a token without the required scope gives
+         * @description RFC 6750 challenge. A request with no token gets the bare `Bearer realm="entrada"` (no error code, RFC
+         *     6750 §3.1); an invalid or expired token gets `Bearer realm="entrada", error="invalid_token"` (with an
+         *     `error_description`); a token without the required scope gets
          *     `Bearer realm="entrada", error="insufficient_scope", scope="Shop"`.
-         * @example Bearer realm="entrada", error="invalid_token"
+         * @example Bearer realm="entrada"
          */
         "WWW-Authenticate": string;
         /**
@@ -4689,12 +4694,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4839,12 +4845,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4938,12 +4945,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5042,12 +5050,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5086,12 +5095,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5199,12 +5209,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5292,12 +5303,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5384,12 +5396,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5497,12 +5510,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5591,12 +5605,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5714,12 +5729,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5848,12 +5864,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5976,12 +5993,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6083,12 +6101,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6150,12 +6169,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6277,12 +6297,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6447,12 +6468,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6506,12 +6528,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6628,12 +6651,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6707,12 +6731,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6805,12 +6830,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6866,12 +6892,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6917,12 +6944,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6989,12 +7017,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7061,12 +7090,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7124,12 +7154,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7168,12 +7199,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7257,12 +7289,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7319,12 +7352,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7361,12 +7395,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7431,12 +7466,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7514,12 +7550,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7556,12 +7593,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7651,12 +7689,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7700,12 +7739,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7788,12 +7828,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7832,12 +7873,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7900,12 +7942,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7949,12 +7992,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8065,12 +8109,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8120,12 +8165,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8189,12 +8235,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8240,12 +8287,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8295,12 +8343,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8375,12 +8424,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8439,12 +8489,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8511,12 +8562,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8567,12 +8619,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8609,12 +8662,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8673,12 +8727,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8722,12 +8777,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8783,12 +8839,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8853,12 +8910,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8945,12 +9003,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8994,12 +9053,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9064,12 +9124,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9113,12 +9174,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9187,12 +9249,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9242,12 +9305,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9343,12 +9407,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9446,12 +9511,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9549,12 +9615,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9652,12 +9719,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9715,12 +9783,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9789,12 +9858,13 @@ export interface operations {
                 /**
                  * @description Culture for every textual field of the response, from the event list through checkout, tickets and
                  *     problem details (service description, 4.1). Tags have the shape `language-REGION`; RFC 9110 q-values
-                 *     are honoured. Our design: supported cultures are `de-CH` (default), `fr-CH`, `it-CH` and `en-GB`;
+                 *     are honoured. Our design: the supported cultures are listed below (the first is the default);
                  *     lookup falls back from `de-AT` to `de` to the default; a malformed header is a 400 `validation-error`
                  *     with pointer `/header/accept-language`. The value is an RFC 9110 list: language ranges (a tag such as
                  *     `fr-CH`, a bare language such as `fr`, or `*` for any language, which is what many HTTP clients send by
                  *     default) each with an optional weight `;q=0`…`;q=1` (at most three decimals); `*` selects the default
                  *     culture unless it is excluded with `q=0`.
+                 *     Supported cultures (generated from the culture catalogue): `de-CH` (default), `fr-CH`, `it-CH`, `en-GB`.
                  * @example en-GB, de-CH;q=0.8
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];

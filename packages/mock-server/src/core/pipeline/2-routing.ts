@@ -4,6 +4,7 @@
  */
 import { isPreflight, preflightResponse } from "../cors.ts";
 import { pickText } from "../culture.ts";
+import { msg } from "../messages.ts";
 import { type ProblemError, stageProblem } from "../problems.ts";
 import type { MatchResult, Router } from "../router.ts";
 import type { MockSession } from "../session.ts";
@@ -52,27 +53,14 @@ export function routeProblem(
 ): ProblemError {
   if (match.kind === "not-found") {
     return stageProblem("not-found", {
-      detail: pickText(
-        {
-          "de-CH": `Es gibt keine Operation unter ${pathname}.`,
-          "fr-CH": `Aucune opération n'existe sous ${pathname}.`,
-          "it-CH": `Non esiste alcuna operazione sotto ${pathname}.`,
-          "en-GB": `No operation exists at ${pathname}.`,
-        },
-        culture,
-      ),
+      detail: pickText(msg("core.pipeline.routing.no-operation-exists-at", { pathname }), culture),
     });
   }
   const allow = [...match.allow, ...(match.allow.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
   return stageProblem("method-not-allowed", {
     headers: { allow },
     detail: pickText(
-      {
-        "de-CH": `${method} ist für ${match.template} nicht erlaubt. Erlaubt: ${allow}.`,
-        "fr-CH": `${method} n'est pas autorisé pour ${match.template}. Autorisé : ${allow}.`,
-        "it-CH": `${method} non è consentito per ${match.template}. Consentito: ${allow}.`,
-        "en-GB": `${method} is not allowed on ${match.template}. Allowed: ${allow}.`,
-      },
+      msg("core.pipeline.routing.is-not-allowed-on-allowed", { method, template: match.template, allow }),
       culture,
     ),
   });

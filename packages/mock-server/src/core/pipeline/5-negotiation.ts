@@ -1,6 +1,8 @@
 /** Content negotiation (RFC 9110 §12.5.1): which success media an operation answers, and does Accept allow one. */
-import { pickText, t } from "../culture.ts";
+
+import { pickText } from "../culture.ts";
 import type { OperationSpec } from "../document.ts";
+import { msg } from "../messages.ts";
 import { stageProblem } from "../problems.ts";
 import type { Exchange } from "./exchange.ts";
 
@@ -60,15 +62,11 @@ export function notAcceptable(rq: Exchange): void {
   const { op } = rq;
   if (!refusesAll(rq.headers.accept, op) || formatOverridesAccept(rq)) return;
   const media = successMedia(op);
-  const list = (or: string) => media.join(` ${or} `);
+  // "a or b" in the culture's words (Intl knows every culture's disjunction; no text per culture in code).
+  const types = new Intl.ListFormat(rq.culture, { type: "disjunction" }).format(media);
   throw stageProblem("not-acceptable", {
     detail: pickText(
-      t(
-        `Dieser Vorgang antwortet mit ${list("oder")}; der Accept-Header erlaubt keinen davon.`,
-        `Cette opération répond en ${list("ou")} ; l'en-tête Accept n'en autorise aucun.`,
-        `Questa operazione risponde con ${list("o")}; l'intestazione Accept non ne ammette nessuno.`,
-        `This operation answers ${list("or")}; the Accept header allows none of them.`,
-      ),
+      msg("core.pipeline.negotiation.this-operation-answers-the-accept-header", { types }),
       rq.culture,
     ),
     errors: [{ pointer: "/header/accept", detail: `Accept ${media.join(", ")}.` }],

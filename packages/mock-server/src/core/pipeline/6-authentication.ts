@@ -2,13 +2,14 @@
  * OAuth 2.0 client credentials (RFC 6749 §4.4) and bearer tokens (RFC 6750) for the mock.
  * Tokens are opaque and live in the mock session, so resetting a session's data keeps them valid.
  */
+
 import type { OperationSpec } from "../document.ts";
 import type { LinkRejection, LinkSigner } from "../links.ts";
 import type { TokenRecord } from "../oauth.ts";
 import { stageProblem } from "../problems.ts";
 import type { MockSession } from "../session.ts";
 import { rawPath, withinMount } from "../target.ts";
-import type { AuthInfo, Culture } from "../types.ts";
+import type { AuthInfo, Culture, LocalizedText } from "../types.ts";
 import type { Exchange, Stage } from "./exchange.ts";
 
 /** What authentication needs: the signer of asset links and the base path they are signed below. */
@@ -24,6 +25,8 @@ export function authentication({ links, mountPath }: AuthenticationServices): St
     ex.auth = authenticateRequest(ex, links, mountPath);
   };
 }
+
+import { formatMessage, msg, pickText } from "../messages.ts";
 
 /**
  * Who is calling: a signed asset link, a bearer token (client or shop session) with the operation's scopes, or
@@ -145,57 +148,22 @@ function insufficientScope(op: OperationSpec): never {
 }
 
 function linkRejectionDetail(rejection: LinkRejection, culture: Culture): string {
-  const texts: Record<LinkRejection, Record<Culture, string>> = {
-    expired: {
-      "de-CH":
-        "Der Link ist abgelaufen. Rufen Sie die Bestellung oder ihre Tickets erneut ab, um einen neuen Link zu erhalten.",
-      "fr-CH":
-        "Le lien a expiré. Récupérez à nouveau la commande ou ses billets pour obtenir un nouveau lien.",
-      "it-CH": "Il link è scaduto. Richiedi di nuovo l'ordine o i suoi biglietti per ottenere un nuovo link.",
-      "en-GB": "The link has expired. Fetch the order or its tickets again for a fresh link.",
-    },
-    "bad-signature": {
-      "de-CH":
-        "Die Signatur des Links ist ungültig. Verwenden Sie den Link unverändert oder rufen Sie die Bestellung erneut ab.",
-      "fr-CH":
-        "La signature du lien n'est pas valide. Utilisez le lien tel quel ou récupérez à nouveau la commande.",
-      "it-CH": "La firma del link non è valida. Usa il link così com'è o richiedi di nuovo l'ordine.",
-      "en-GB":
-        "The link's signature is not valid. Use the link exactly as given, or fetch the order again for a fresh link.",
-    },
-    malformed: {
-      "de-CH":
-        "Dem Link fehlt ein gültiges expires. Verwenden Sie den Link unverändert oder rufen Sie die Bestellung erneut ab.",
-      "fr-CH":
-        "Il manque au lien un expires valide. Utilisez le lien tel quel ou récupérez à nouveau la commande.",
-      "it-CH": "Al link manca un expires valido. Usa il link così com'è o richiedi di nuovo l'ordine.",
-      "en-GB":
-        "The link lacks a valid expires. Use the link exactly as given, or fetch the order again for a fresh link.",
-    },
+  const texts: Record<LinkRejection, LocalizedText> = {
+    expired: msg("core.pipeline.authentication.the-link-has-expired-fetch-the"),
+    "bad-signature": msg("core.pipeline.authentication.the-link-s-signature-is-not"),
+    malformed: msg("core.pipeline.authentication.the-link-lacks-a-valid-expires"),
   };
-  return texts[rejection][culture];
+  return pickText(texts[rejection], culture);
 }
 
+/** The English reasons the token checks give → their message keys. */
+const AUTH_DETAILS: Record<string, string> = {
+  "The Authorization header is not a Bearer token.": "core.pipeline.authentication.not-a-bearer-token",
+  "The token has expired.": "core.pipeline.authentication.token-expired",
+  "The token is not valid.": "core.pipeline.authentication.token-not-valid",
+};
+
 function localizedAuthDetail(why: string, culture: Culture): string {
-  const table: Record<string, Record<Culture, string>> = {
-    "The Authorization header is not a Bearer token.": {
-      "de-CH": "Der Authorization-Header ist kein Bearer-Token.",
-      "fr-CH": "L'en-tête Authorization n'est pas un jeton Bearer.",
-      "it-CH": "L'intestazione Authorization non è un token Bearer.",
-      "en-GB": why,
-    },
-    "The token has expired.": {
-      "de-CH": "Das Token ist abgelaufen.",
-      "fr-CH": "Le jeton a expiré.",
-      "it-CH": "Il token è scaduto.",
-      "en-GB": why,
-    },
-    "The token is not valid.": {
-      "de-CH": "Das Token ist ungültig.",
-      "fr-CH": "Le jeton n'est pas valide.",
-      "it-CH": "Il token non è valido.",
-      "en-GB": why,
-    },
-  };
-  return table[why]?.[culture] ?? why;
+  const key = AUTH_DETAILS[why];
+  return key ? formatMessage(culture, key) : why;
 }

@@ -3,18 +3,15 @@
  * a replay answers with the stored response, a reused key is a 422, a key still in flight a 409 — and `11-finish`
  * stores its response (or abandons the key on a 5xx). Without a key it only evicts a few expired keys.
  */
+
 import { cors } from "../cors.ts";
 import { fingerprint, IdempotencyStore } from "../idempotency-store.ts";
+import { msg, pickText } from "../messages.ts";
 import { stageProblem } from "../problems.ts";
-import type { Culture } from "../types.ts";
+import type { Culture, LocalizedText } from "../types.ts";
 import { Answered, type Exchange } from "./exchange.ts";
 
-const REUSED: Record<Culture, string> = {
-  "de-CH": "Dieser Schlüssel wurde bereits für eine Anfrage mit anderem Inhalt verwendet.",
-  "fr-CH": "Cette clé a déjà servi pour une requête au contenu différent.",
-  "it-CH": "Questa chiave è già stata usata per una richiesta con un contenuto diverso.",
-  "en-GB": "This key was already used for a request with a different body.",
-};
+const REUSED: LocalizedText = msg("core.pipeline.idempotency.this-key-was-already-used-for");
 
 /** Begins a keyed write (fills in `idempotencyScope`); a replay stops the request with the stored response. */
 export function beginWrite(ex: Exchange): void {
@@ -38,7 +35,7 @@ export function beginWrite(ex: Exchange): void {
   if (outcome.kind === "reused") {
     // Names the header, so operations whose 422 is a ValidationProblem (errors required) get a conforming body.
     throw stageProblem("idempotency-key-reused", {
-      errors: [{ pointer: "/header/idempotency-key", detail: REUSED[ex.culture] }],
+      errors: [{ pointer: "/header/idempotency-key", detail: pickText(REUSED, ex.culture) }],
     });
   }
   if (outcome.kind === "in-flight") {

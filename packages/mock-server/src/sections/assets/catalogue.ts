@@ -1,4 +1,5 @@
-import { t } from "../../core/culture.ts";
+import { DEFAULT_CULTURE } from "../../core/culture.ts";
+import { msg, pickText } from "../../core/messages.ts";
 import type { LocalizedText, World } from "../../core/types.ts";
 import { shopEvents, shopVenues } from "../shared/shop-view.ts";
 import type { RasterRecipe } from "./raster.ts";
@@ -77,7 +78,7 @@ export const DEFAULT_IMAGES: ImageRecord[] = [
   {
     id: "ast_entradaLogo",
     kind: "logo",
-    alt: t("Entrada-Logo", "Logo Entrada", "Logo Entrada", "Entrada logo"),
+    alt: msg("assets.catalogue.entrada-logo"),
     eventId: null,
     venueId: null,
     createdAt: SEEDED,
@@ -86,12 +87,7 @@ export const DEFAULT_IMAGES: ImageRecord[] = [
   {
     id: "ast_defaultBanner",
     kind: "banner",
-    alt: t(
-      "Farbverlauf in Blau und Orange",
-      "Dégradé bleu et orange",
-      "Sfumatura blu e arancione",
-      "Blue and orange gradient",
-    ),
+    alt: msg("assets.catalogue.blue-and-orange-gradient"),
     eventId: null,
     venueId: null,
     createdAt: SEEDED,
@@ -104,12 +100,7 @@ export const DEFAULT_IMAGES: ImageRecord[] = [
   {
     id: "ast_foyer",
     kind: "image",
-    alt: t(
-      "Foyer mit warmem Licht",
-      "Foyer en lumière chaude",
-      "Foyer con luce calda",
-      "Foyer in warm light",
-    ),
+    alt: msg("assets.catalogue.foyer-in-warm-light"),
     eventId: null,
     venueId: null,
     createdAt: SEEDED,
@@ -156,34 +147,30 @@ export function imageById(world: World, id: string): ImageRecord | undefined {
 
 function buildImages(world: World): ImageRecord[] {
   const venues = shopVenues(world).map((v): ImageRecord => {
-    const name = typeof v.name === "string" ? t(v.name, v.name, v.name, v.name) : v.name;
+    const name = v.name;
     return {
       id: venueLogoId(v.id),
       kind: "logo",
-      alt: {
-        "de-CH": `Logo ${name["de-CH"]}`,
-        "fr-CH": `Logo ${name["fr-CH"]}`,
-        "it-CH": `Logo ${name["it-CH"]}`,
-        "en-GB": `${name["en-GB"]} logo`,
-      },
+      alt: msg("assets.catalogue.venue-logo", { name }),
       eventId: null,
       venueId: v.id,
       createdAt: SEEDED,
-      source: { kind: "svg", svg: logoSvg(name["de-CH"], paletteFor(v.id).primary) },
+      source: {
+        kind: "svg",
+        svg: logoSvg(
+          typeof name === "string" ? name : pickText(name, DEFAULT_CULTURE),
+          paletteFor(v.id).primary,
+        ),
+      },
     };
   });
   const events = shopEvents(world).map((e): ImageRecord => {
-    const name = typeof e.name === "string" ? t(e.name, e.name, e.name, e.name) : e.name;
+    const name = e.name;
     const colors = paletteFor(e.id);
     return {
       id: eventBannerId(e.id),
       kind: "banner",
-      alt: {
-        "de-CH": `Banner: ${name["de-CH"]}`,
-        "fr-CH": `Bannière : ${name["fr-CH"]}`,
-        "it-CH": `Banner: ${name["it-CH"]}`,
-        "en-GB": `Banner: ${name["en-GB"]}`,
-      },
+      alt: msg("assets.catalogue.event-banner", { name }),
       eventId: e.id,
       venueId: e.venueId,
       createdAt: SEEDED,

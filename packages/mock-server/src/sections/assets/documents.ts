@@ -1,5 +1,6 @@
 import { encode } from "uqr";
-import { pickText, t } from "../../core/culture.ts";
+import { pickText } from "../../core/culture.ts";
+import { msg } from "../../core/messages.ts";
 import type { Culture, LocalizedText, World } from "../../core/types.ts";
 import type { ShopOrderView, ShopTicketView } from "../shared/shop-view.ts";
 import { shopEvent, shopPayments, shopVenues } from "../shared/shop-view.ts";
@@ -11,34 +12,24 @@ const TZ = "Europe/Zurich";
 export const VAT_RATE = 0.081;
 
 const L = {
-  ticket: t("Ticket", "Billet", "Biglietto", "Ticket"),
-  date: t("Datum", "Date", "Data", "Date"),
-  venue: t("Ort", "Lieu", "Luogo", "Venue"),
-  category: t("Kategorie", "Catégorie", "Categoria", "Category"),
-  holder: t("Inhaber/in", "Titulaire", "Titolare", "Holder"),
-  order: t("Bestellung", "Commande", "Ordine", "Order"),
-  hint: t(
-    "Bitte halten Sie diesen Code beim Eingang bereit. Nur einmal gültig.",
-    "Veuillez présenter ce code à l'entrée. Valable une seule fois.",
-    "Tenere pronto questo codice all'ingresso. Valido una sola volta.",
-    "Please have this code ready at the entrance. Valid once.",
-  ),
-  receipt: t("Quittung", "Reçu", "Ricevuta", "Receipt"),
-  buyer: t("Käufer/in", "Acheteur", "Acquirente", "Buyer"),
-  item: t("Artikel", "Article", "Articolo", "Item"),
-  qty: t("Menge", "Qté", "Qtà", "Qty"),
-  unit: t("Preis", "Prix", "Prezzo", "Price"),
-  amount: t("Betrag", "Montant", "Importo", "Amount"),
-  total: t("Total", "Total", "Totale", "Total"),
-  vat: t("inkl. MWST 8,1 %", "TVA 8,1 % incluse", "IVA 8,1 % inclusa", "incl. VAT 8.1%"),
-  paidWith: t("Bezahlt mit", "Payé avec", "Pagato con", "Paid with"),
-  payment: t("Zahlung", "Paiement", "Pagamento", "Payment"),
-  thanks: t(
-    "Vielen Dank für Ihren Einkauf!",
-    "Merci pour votre achat !",
-    "Grazie per l'acquisto!",
-    "Thank you for your purchase!",
-  ),
+  ticket: msg("assets.documents.ticket"),
+  date: msg("assets.documents.date"),
+  venue: msg("assets.documents.venue"),
+  category: msg("assets.documents.category"),
+  holder: msg("assets.documents.holder"),
+  order: msg("assets.documents.order"),
+  hint: msg("assets.documents.please-have-this-code-ready-at"),
+  receipt: msg("assets.documents.receipt"),
+  buyer: msg("assets.documents.buyer"),
+  item: msg("assets.documents.item"),
+  qty: msg("assets.documents.qty"),
+  unit: msg("assets.documents.price"),
+  amount: msg("assets.documents.amount"),
+  total: msg("assets.documents.total"),
+  vat: msg("assets.documents.incl-vat-8-1"),
+  paidWith: msg("assets.documents.paid-with"),
+  payment: msg("assets.documents.payment"),
+  thanks: msg("assets.documents.thank-you-for-your-purchase"),
 } satisfies Record<string, LocalizedText>;
 
 const text = (v: LocalizedText | string | null | undefined, culture: Culture): string =>

@@ -1,4 +1,4 @@
-import { t } from "../../core/culture.ts";
+import { msg } from "../../core/messages.ts";
 import type { LocalizedText } from "../../core/types.ts";
 import type { IconShape } from "./raster.ts";
 
@@ -29,32 +29,32 @@ export interface IconDef {
 export const ICONS: readonly IconDef[] = [
   {
     name: "ticket",
-    label: t("Ticket", "Billet", "Biglietto", "Ticket"),
+    label: msg("assets.documents.ticket"),
     shapes: [rect(2, 6, 20, 12, 2), line(15, 6, 15, 18), line(6, 10, 11, 10), line(6, 14, 11, 14)],
   },
   {
     name: "calendar",
-    label: t("Datum", "Date", "Data", "Date"),
+    label: msg("assets.documents.date"),
     shapes: [rect(3, 5, 18, 16, 2), line(3, 10, 21, 10), line(8, 3, 8, 7), line(16, 3, 16, 7)],
   },
   {
     name: "map-pin",
-    label: t("Ort", "Lieu", "Luogo", "Venue"),
+    label: msg("assets.documents.venue"),
     shapes: [circle(12, 10, 3), line(12, 21, 6, 13), line(12, 21, 18, 13), circle(12, 10, 7)],
   },
   {
     name: "clock",
-    label: t("Uhrzeit", "Heure", "Ora", "Time"),
+    label: msg("assets.icons.time"),
     shapes: [circle(12, 12, 9), line(12, 7, 12, 12), line(12, 12, 15, 14)],
   },
   {
     name: "user",
-    label: t("Person", "Personne", "Persona", "Person"),
+    label: msg("assets.icons.person"),
     shapes: [circle(12, 8, 4), line(4, 21, 8, 15), line(8, 15, 16, 15), line(16, 15, 20, 21)],
   },
   {
     name: "cart",
-    label: t("Warenkorb", "Panier", "Carrello", "Basket"),
+    label: msg("assets.icons.basket"),
     shapes: [
       line(2, 3, 5, 3),
       line(5, 3, 8, 15),
@@ -67,22 +67,22 @@ export const ICONS: readonly IconDef[] = [
   },
   {
     name: "check",
-    label: t("Bestätigt", "Confirmé", "Confermato", "Confirmed"),
+    label: msg("assets.icons.confirmed"),
     shapes: [line(4, 12, 9, 17), line(9, 17, 20, 6)],
   },
   {
     name: "close",
-    label: t("Schliessen", "Fermer", "Chiudi", "Close"),
+    label: msg("assets.icons.close"),
     shapes: [line(6, 6, 18, 18), line(18, 6, 6, 18)],
   },
   {
     name: "info",
-    label: t("Information", "Information", "Informazione", "Information"),
+    label: msg("assets.icons.information"),
     shapes: [circle(12, 12, 9), line(12, 11, 12, 16), line(12, 8, 12, 8)],
   },
   {
     name: "qr-code",
-    label: t("QR-Code", "Code QR", "Codice QR", "QR code"),
+    label: msg("assets.icons.qr-code"),
     shapes: [
       rect(3, 3, 7, 7, 1),
       rect(14, 3, 7, 7, 1),
@@ -95,12 +95,12 @@ export const ICONS: readonly IconDef[] = [
   },
   {
     name: "arrow-right",
-    label: t("Weiter", "Suivant", "Avanti", "Next"),
+    label: msg("assets.icons.next"),
     shapes: [line(4, 12, 20, 12), line(14, 6, 20, 12), line(14, 18, 20, 12)],
   },
   {
     name: "download",
-    label: t("Herunterladen", "Télécharger", "Scarica", "Download"),
+    label: msg("assets.icons.download"),
     shapes: [line(12, 3, 12, 15), line(7, 10, 12, 15), line(17, 10, 12, 15), line(4, 20, 20, 20)],
   },
 ];

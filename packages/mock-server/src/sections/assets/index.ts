@@ -142,7 +142,7 @@ function listImages(ctx: ContextOf<"listImages">): ResultOf<"listImages"> {
     .sort((a, b) =>
       a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
     );
-  const page = paginate(ctx, items, (i) => i.id);
+  const page = paginate(ctx, items, { position: (i) => [i.createdAt, i.id], descending: true });
   return {
     status: 200,
     body: { items: page.items.map((i) => metadataJson(ctx, i)), nextCursor: page.nextCursor },
@@ -252,11 +252,7 @@ function ticketDocument(ctx: OperationContext, id: string, checkVisibility: bool
   // Tickets are visible to whoever may see their order (the shop's rule: same client, same session).
   if (!ticket) {
     const gone = droppedDetail(shopSlice(ctx.world), "ticket", id);
-    if (gone)
-      ctx.problem(
-        "not-found",
-        ctx.text({ "de-CH": gone.de, "fr-CH": gone.fr, "it-CH": gone.it, "en-GB": gone.en }),
-      );
+    if (gone) ctx.problem("not-found", ctx.text(gone));
   }
   if (!ticket || (checkVisibility && !orderVisibleTo(ctx.world, ticket.orderId, ctx.auth)))
     ctx.problem("not-found", detail(ctx, "noTicket", { id }));
@@ -275,11 +271,7 @@ function receiptDocument(ctx: OperationContext, id: string, checkVisibility: boo
   const order = shopOrders(ctx.world).find((o) => o.id === id);
   if (!order) {
     const gone = droppedDetail(shopSlice(ctx.world), "order", id);
-    if (gone)
-      ctx.problem(
-        "not-found",
-        ctx.text({ "de-CH": gone.de, "fr-CH": gone.fr, "it-CH": gone.it, "en-GB": gone.en }),
-      );
+    if (gone) ctx.problem("not-found", ctx.text(gone));
   }
   if (!order || (checkVisibility && !orderVisibleTo(ctx.world, id, ctx.auth)))
     ctx.problem("not-found", detail(ctx, "noOrder", { id }));

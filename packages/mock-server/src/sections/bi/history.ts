@@ -1,5 +1,5 @@
-import { t } from "../../core/culture.ts";
 import { Prng, ulid } from "../../core/ids.ts";
+import { msg, pickText } from "../../core/messages.ts";
 import type { Culture, LocalizedText } from "../../core/types.ts";
 import type { Row } from "./odata/evaluate.ts";
 
@@ -39,29 +39,24 @@ const VENUES = [
 ];
 
 const EVENT_NAMES: LocalizedText[] = [
-  t("Frühlingskonzert", "Concert de printemps", "Concerto di primavera", "Spring Concert"),
-  t("Tech-Konferenz", "Conférence tech", "Conferenza tech", "Tech Conference"),
-  t(
-    "Sommernachtsfestival",
-    "Festival de la nuit d'été",
-    "Festival della notte d'estate",
-    "Midsummer Festival",
-  ),
-  t("Jazz am See", "Jazz au bord du lac", "Jazz sul lago", "Jazz by the Lake"),
-  t("Kunstmesse", "Foire d'art", "Fiera d'arte", "Art Fair"),
-  t("Herbstmarkt", "Marché d'automne", "Mercato d'autunno", "Autumn Market"),
-  t("Wintergala", "Gala d'hiver", "Gala d'inverno", "Winter Gala"),
-  t("Design-Forum", "Forum du design", "Forum del design", "Design Forum"),
-  t("Filmnacht", "Nuit du cinéma", "Notte del cinema", "Film Night"),
-  t("Startup-Tag", "Journée des startups", "Giornata delle startup", "Startup Day"),
-  t("Orgelkonzert", "Concert d'orgue", "Concerto d'organo", "Organ Recital"),
-  t("Familientag", "Journée des familles", "Giornata delle famiglie", "Family Day"),
+  msg("bi.history.spring-concert"),
+  msg("bi.history.tech-conference"),
+  msg("bi.history.midsummer-festival"),
+  msg("bi.history.jazz-by-the-lake"),
+  msg("bi.history.art-fair"),
+  msg("bi.history.autumn-market"),
+  msg("bi.history.winter-gala"),
+  msg("bi.history.design-forum"),
+  msg("bi.history.film-night"),
+  msg("bi.history.startup-day"),
+  msg("bi.history.organ-recital"),
+  msg("bi.history.family-day"),
 ];
 
 const ARTICLES = [
-  { id: "art_hist_std", name: t("Standard", "Standard", "Standard", "Standard"), price: 4900 },
-  { id: "art_hist_red", name: t("Ermässigt", "Réduit", "Ridotto", "Concession"), price: 2900 },
-  { id: "art_hist_vip", name: t("VIP", "VIP", "VIP", "VIP"), price: 14900 },
+  { id: "art_hist_std", name: msg("bi.history.standard"), price: 4900 },
+  { id: "art_hist_red", name: msg("bi.history.concession"), price: 2900 },
+  { id: "art_hist_vip", name: msg("bi.history.vip"), price: 14900 },
 ];
 
 const CULTURES: Culture[] = ["de-CH", "fr-CH", "it-CH", "en-GB"];
@@ -94,18 +89,18 @@ const LAST = [
 ];
 const COMPANIES = [null, null, null, "Muster AG", "Ticino Eventi SA", "Lumière SA", "Keller GmbH"];
 const GATES: { id: string; name: LocalizedText }[] = [
-  { id: "gte_hist01", name: t("Haupteingang", "Entrée principale", "Ingresso principale", "Main entrance") },
-  { id: "gte_hist02", name: t("Eingang Süd", "Entrée sud", "Ingresso sud", "South entrance") },
-  { id: "gte_hist03", name: t("Ausgang", "Sortie", "Uscita", "Exit") },
+  { id: "gte_hist01", name: msg("bi.history.main-entrance") },
+  { id: "gte_hist02", name: msg("bi.history.south-entrance") },
+  { id: "gte_hist03", name: msg("bi.history.exit") },
 ];
 const CATEGORIES: Record<string, { id: string; name: LocalizedText }> = {
   shop: {
     id: "qcc_01JDX0SH0PT1CKETS00000000A",
-    name: t("Shop-Tickets", "Billets de la boutique", "Biglietti dello shop", "Shop tickets"),
+    name: msg("bi.history.shop-tickets"),
   },
   external: {
     id: "qcc_01JDX0EXTERNA1T1CKETS00000B",
-    name: t("Externe Tickets", "Billets externes", "Biglietti esterni", "External tickets"),
+    name: msg("bi.history.external-tickets"),
   },
 };
 const DAY = 86_400_000;
@@ -267,11 +262,11 @@ export function drawUnit(
           Vendor: null,
           OrderId: orderId,
           EventId: event.id,
-          EventName: event.name[culture],
+          EventName: pickText(event.name, culture),
           SlotId: `slt_${event.id.slice(4, 14)}EVE`,
           SlotStartsAt: iso(eventDay + 18 * HOUR),
           ArticleId: article.id,
-          ArticleName: article.name[culture],
+          ArticleName: pickText(article.name, culture),
           PriceAmount: article.price / 100,
           Currency: currency,
           HolderName: k === 0 ? `${first} ${last}` : null,
@@ -377,7 +372,7 @@ export function drawUnit(
         Vendor: vendor,
         OrderId: null,
         EventId: event.id,
-        EventName: event.name[culture],
+        EventName: pickText(event.name, culture),
         SlotId: null,
         SlotStartsAt: null,
         ArticleId: null,
@@ -418,14 +413,14 @@ export function drawUnit(
       ScanId: scanId,
       EventId: eventId,
       GateId: g.id,
-      GateName: g.name[culture],
+      GateName: pickText(g.name, culture),
       Direction: result === "exited" || result === "rejected" ? "exit" : "entry",
       Result: result,
       Reason: reason,
       TicketId: ticketId,
       TicketSource: source,
       CategoryId: category?.id ?? null,
-      CategoryName: category?.name[culture] ?? null,
+      CategoryName: category ? pickText(category.name, culture) : null,
       ScannedAt: scannedAt,
       DeviceId: `dev-${gate + 1}-${device}`,
       ModifiedAt: scannedAt,

@@ -1,5 +1,5 @@
 import type { components } from "@entrada/openapi/schema";
-import { t } from "../../core/culture.ts";
+import { msg } from "../../core/messages.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import type { World } from "../../core/types.ts";
 import { detail } from "../shared/details.ts";
@@ -152,28 +152,10 @@ function createConnectionScan(ctx: ContextOf<"createConnectionScan">): ResultOf<
   const invalid = (text: string) =>
     ctx.problem("unprocessable", text, { errors: [{ pointer: "/body/scannedBadgeQr", detail: text }] });
   if (scanned === null || !state.badges[scanned]) {
-    invalid(
-      ctx.text(
-        t(
-          "Der QR-Code ist kein gültiger Badge dieser Veranstaltung.",
-          "Ce code QR n'est pas un badge valide de cet événement.",
-          "Il codice QR non è un badge valido di questo evento.",
-          "The QR code is not a valid badge of this event.",
-        ),
-      ),
-    );
+    invalid(ctx.text(msg("connections.the-qr-code-is-not-a")));
   }
   if (scanned === body.scannerBadgeId) {
-    invalid(
-      ctx.text(
-        t(
-          "Ein Badge kann sich nicht selbst scannen.",
-          "Un badge ne peut pas se scanner lui-même.",
-          "Un badge non può scansionare sé stesso.",
-          "A badge cannot scan itself.",
-        ),
-      ),
-    );
+    invalid(ctx.text(msg("connections.a-badge-cannot-scan-itself")));
   }
   const contactBadgeId = scanned as string;
   const existing = find(state, body.scannerBadgeId, contactBadgeId);
@@ -204,7 +186,7 @@ function listBadgeContacts(ctx: ContextOf<"listBadgeContacts">): ResultOf<"listB
     .map((c) => connectionJson(state, c))
     .filter((c) => mode === undefined || c.mode === mode)
     .reverse();
-  const page = paginate(ctx, items, (c) => c.id);
+  const page = paginate(ctx, items, { position: (c) => [c.createdAt, c.id], descending: true });
   return { status: 200, body: page };
 }
 

@@ -1,5 +1,6 @@
 import type { components } from "@entrada/openapi/schema";
 import { apiUrl } from "../../core/links.ts";
+import { everyCulture } from "../../core/messages.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { detail } from "../shared/details.ts";
@@ -209,7 +210,7 @@ function listGates(ctx: ContextOf<"listGates">): ResultOf<"listGates"> {
       (venueId === undefined || g.venueId === venueId) &&
       (eventId === undefined || g.eventIds.includes(eventId)),
   );
-  const page = paginate(ctx, gates, (g) => g.id);
+  const page = paginate(ctx, gates, { position: (g, index) => [index, g.id] });
   return {
     status: 200,
     body: {
@@ -234,7 +235,7 @@ function listGateScans(ctx: ContextOf<"listGateScans">): ResultOf<"listGateScans
     .filter(isAdmission)
     .filter((s) => s.gateId === gate.id && (result === undefined || s.result === result))
     .reverse();
-  const page = paginate(ctx, scans, (s) => s.id);
+  const page = paginate(ctx, scans, { position: (s) => [s.at, s.id], descending: true });
   return {
     status: 200,
     body: { items: page.items.map((s) => scanJson(ctx, state, s)), nextCursor: page.nextCursor },
@@ -243,7 +244,7 @@ function listGateScans(ctx: ContextOf<"listGateScans">): ResultOf<"listGateScans
 
 function listQuicodeCategories(ctx: ContextOf<"listQuicodeCategories">): ResultOf<"listQuicodeCategories"> {
   const state = entranceSlice(ctx.world);
-  const page = paginate(ctx, state.categories, (c) => c.id);
+  const page = paginate(ctx, state.categories, { position: (c, index) => [index, c.id] });
   return {
     status: 200,
     body: { items: page.items.map((c) => categoryJson(ctx, c)), nextCursor: page.nextCursor },
@@ -264,7 +265,7 @@ function createQuicodeCategory(ctx: ContextOf<"createQuicodeCategory">): ResultO
   const clash = state.categories.find((c) =>
     typeof c.name === "string"
       ? c.name.toLocaleLowerCase() === lower
-      : Object.values(c.name).some((n) => n.toLocaleLowerCase() === lower),
+      : everyCulture(c.name).some((n) => n.toLocaleLowerCase() === lower),
   );
   if (clash) ctx.problem("conflict", detail(ctx, "categoryExists", { name: body.name, id: clash.id }));
   // Every scan is matched against every category: their number is capped, not only their lifetime.

@@ -1,5 +1,5 @@
 import type { components } from "@entrada/openapi/schema";
-import { t } from "../../core/culture.ts";
+import { msg } from "../../core/messages.ts";
 import { positiveInt } from "../../core/seed-values.ts";
 import type { LocalizedText, World } from "../../core/types.ts";
 import { compact } from "../shared/fifo.ts";
@@ -119,27 +119,17 @@ export const ENTRANCE = "entrance";
 export const BUILT_IN_CATEGORIES: readonly QuicodeCategoryRecord[] = [
   {
     id: "qcc_01JDX0SH0PT1CKETS00000000A",
-    name: t("Shop-Tickets", "Billets de la boutique", "Biglietti dello shop", "Shop tickets"),
+    name: msg("bi.history.shop-tickets"),
     pattern: "^Q1\\.tkt_[0-9A-Za-z]+\\.[0-9A-Za-z]+$",
-    description: t(
-      "Von diesem Shop ausgestellte Tickets.",
-      "Billets émis par cette boutique.",
-      "Biglietti emessi da questo shop.",
-      "Tickets issued by this shop.",
-    ),
+    description: msg("entrance.state.tickets-issued-by-this-shop"),
     builtIn: true,
     createdAt: "2026-01-01T00:00:00Z",
   },
   {
     id: "qcc_01JDX0EXTERNA1T1CKETS00000B",
-    name: t("Externe Tickets", "Billets externes", "Biglietti esterni", "External tickets"),
+    name: msg("bi.history.external-tickets"),
     pattern: "^(?!Q1\\.).+$",
-    description: t(
-      "Importierte Tickets externer Registrierungsanbieter.",
-      "Billets importés de prestataires d'inscription externes.",
-      "Biglietti importati da fornitori di registrazione esterni.",
-      "Tickets imported from external registration vendors.",
-    ),
+    description: msg("entrance.state.tickets-imported-from-external-registration-vendors"),
     builtIn: true,
     createdAt: "2026-01-01T00:00:00Z",
   },
@@ -240,8 +230,8 @@ export function entranceSlice(world: World): EntranceState {
   return slice;
 }
 
-const MAIN = t("Haupteingang", "Entrée principale", "Ingresso principale", "Main entrance");
-const EXIT = t("Ausgang", "Sortie", "Uscita", "Exit");
+const MAIN = msg("bi.history.main-entrance");
+const EXIT = msg("bi.history.exit");
 
 /** Gates with their event lists resolved: the seeded ones, or a main entrance and an exit per shop venue. */
 export function resolvedGates(world: World): (GateRecord & { eventIds: string[] })[] {

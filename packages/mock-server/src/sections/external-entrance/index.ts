@@ -1,5 +1,5 @@
-import { t } from "../../core/culture.ts";
 import { apiUrl } from "../../core/links.ts";
+import { msg } from "../../core/messages.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import type { LocalizedText, OperationContext, World } from "../../core/types.ts";
 import { DOORS_OPEN_BEFORE_MS } from "../entrance/admission.ts";
@@ -28,36 +28,11 @@ interface Line {
 }
 
 const DETAILS: Record<ImportLineErrorRecord["code"], LocalizedText> = {
-  unknown_event: t(
-    "Die Veranstaltung {eventId} existiert nicht.",
-    "L'événement {eventId} n'existe pas.",
-    "L'evento {eventId} non esiste.",
-    "The event {eventId} does not exist.",
-  ),
-  quicode_conflict: t(
-    "Ein anderes Ticket hat bereits diesen Code.",
-    "Un autre billet porte déjà ce code.",
-    "Un altro biglietto ha già questo codice.",
-    "Another ticket already has this code.",
-  ),
-  invalid_validity: t(
-    "validUntil muss nach validFrom liegen.",
-    "validUntil doit être postérieur à validFrom.",
-    "validUntil deve essere successivo a validFrom.",
-    "validUntil must be after validFrom.",
-  ),
-  duplicate_in_batch: t(
-    "Zeile {line} dieses Imports hat denselben Wert.",
-    "La ligne {line} de cet import a la même valeur.",
-    "La riga {line} di questa importazione ha lo stesso valore.",
-    "Line {line} of this import has the same value.",
-  ),
-  changed_duplicate: t(
-    "Dieses Ticket wurde bereits mit anderen Daten importiert ({ticketId}); importierte Tickets sind unveränderlich.",
-    "Ce billet a déjà été importé avec d'autres données ({ticketId}) ; les billets importés sont immuables.",
-    "Questo biglietto è già stato importato con altri dati ({ticketId}); i biglietti importati sono immutabili.",
-    "This ticket was already imported with other data ({ticketId}); imported tickets are immutable.",
-  ),
+  unknown_event: msg("external-entrance.the-event-does-not-exist"),
+  quicode_conflict: msg("external-entrance.another-ticket-already-has-this-code"),
+  invalid_validity: msg("external-entrance.validuntil-must-be-after-validfrom"),
+  duplicate_in_batch: msg("external-entrance.line-of-this-import-has-the"),
+  changed_duplicate: msg("external-entrance.this-ticket-was-already-imported-with"),
 };
 
 /** What makes two imports of one `(vendor, externalId)` identical. */
@@ -245,7 +220,7 @@ function listExternalImports(ctx: ContextOf<"listExternalImports">): ResultOf<"l
     .map((id) => state.imports[id] as ExternalImportRecord)
     .filter((r) => vendor === undefined || r.vendor === vendor)
     .reverse();
-  const page = paginate(ctx, items, (r) => r.id);
+  const page = paginate(ctx, items, { position: (r) => [r.createdAt, r.id], descending: true });
   return { status: 200, body: { items: page.items.map(importSummary), nextCursor: page.nextCursor } };
 }
 
@@ -265,7 +240,7 @@ function listExternalTickets(ctx: ContextOf<"listExternalTickets">): ResultOf<"l
         (externalId === undefined || r.externalId === externalId),
     )
     .reverse();
-  const page = paginate(ctx, items, (r) => r.id);
+  const page = paginate(ctx, items, { position: (r) => [r.importedAt, r.id], descending: true });
   return { status: 200, body: { items: page.items.map(ticketJson), nextCursor: page.nextCursor } };
 }
 

@@ -20,34 +20,90 @@ function decode(text: string): string | null {
   }
 }
 
+/** Where an item sits in its list's order: its sort key, then its id (the tie-break). */
+export type Position = readonly [key: string | number, id: string];
+
+/** How a list is ordered: each item's position, ascending (default) or descending on both key and id. */
+export interface Order<T> {
+  position: (item: T, index: number) => Position;
+  descending?: boolean;
+}
+
+function compare(a: Position, b: Position): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] === b[1] ? 0 : a[1] < b[1] ? -1 : 1;
+}
+
 /**
- * Cursor pagination over a list already in its final order, by item id (keyset: the cursor names the last id
- * returned, so deletions and insertions elsewhere never repeat or skip items). `limit` comes from the validated
- * query (1–100, default 20). A cursor that is not ours, or whose item is gone, is a 400 with pointer `/query/cursor`.
- * @example paginate(ctx, gates, (g) => g.id)
+ * The items in position order: as given when they already are (the usual case, checked in one pass), else sorted
+ * stably — so cursor positions and the page order always agree (e.g. seeded records sharing a time).
  */
-export function paginate<T>(ctx: OperationContext, items: readonly T[], idOf: (item: T) => string): Page<T> {
+function inOrder<T>(items: readonly T[], order: Order<T>, sign: number): readonly T[] {
+  let previous: Position | undefined;
+  let sorted = true;
+  for (let i = 0; i < items.length && sorted; i++) {
+    const position = order.position(items[i] as T, i);
+    if (previous && sign * compare(previous, position) > 0) sorted = false;
+    previous = position;
+  }
+  if (sorted) return items;
+  return items
+    .map((item, i) => ({ item, position: order.position(item, i) }))
+    .sort((a, b) => sign * compare(a.position, b.position))
+    .map((entry) => entry.item);
+}
+
+function readCursor(cursor: string): Position | null {
+  const text = decode(cursor);
+  if (!text?.startsWith("k:")) return null;
+  try {
+    const value: unknown = JSON.parse(text.slice(2));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      (typeof value[0] === "string" || typeof value[0] === "number") &&
+      typeof value[1] === "string"
+    )
+      return [value[0], value[1]];
+  } catch {}
+  return null;
+}
+
+/**
+ * Keyset cursor pagination over a list already in its final order (`order.position` must agree with it). The
+ * cursor carries the last returned item's position — its sort key and id — not the item, so a page still follows
+ * when that item was deleted (or evicted) meanwhile, and insertions elsewhere never repeat or skip items. `limit`
+ * comes from the validated query (1–100, default 20). A cursor that is not ours is a 400 with pointer
+ * `/query/cursor`.
+ * @example paginate(ctx, contacts, { position: (c) => [c.createdAt, c.id], descending: true })
+ */
+export function paginate<T>(ctx: OperationContext, items: readonly T[], order: Order<T>): Page<T> {
   const rawLimit = ctx.query.limit;
   const limitText = Array.isArray(rawLimit) ? rawLimit[0] : rawLimit;
   const limit = limitText === undefined ? 20 : Math.min(100, Math.max(1, Number(limitText) || 20));
   const rawCursor = ctx.query.cursor;
   const cursor = Array.isArray(rawCursor) ? rawCursor[0] : rawCursor;
+  const sign = order.descending ? -1 : 1;
+  items = inOrder(items, order, sign);
   let start = 0;
   if (cursor !== undefined) {
-    const decoded = decode(cursor);
-    const after = decoded?.startsWith("after:") ? decoded.slice(6) : null;
-    const index = after === null ? -1 : items.findIndex((item) => idOf(item) === after);
-    if (index < 0) {
+    const after = readCursor(cursor);
+    if (after === null) {
       ctx.problem("validation-error", undefined, {
         errors: [{ pointer: "/query/cursor", detail: detail(ctx, "badCursor") }],
       });
     }
-    start = index + 1;
+    // The first item past the cursor's position (the item itself may be gone).
+    start = items.findIndex((item, i) => sign * compare(order.position(item, i), after) > 0);
+    if (start === -1) start = items.length;
   }
   const page = items.slice(start, start + limit);
+  const lastIndex = start + page.length - 1;
   const last = page[page.length - 1];
   const nextCursor =
-    start + limit < items.length && last !== undefined ? encode(`after:${idOf(last)}`) : null;
+    start + limit < items.length && last !== undefined
+      ? encode(`k:${JSON.stringify(order.position(last, lastIndex))}`)
+      : null;
   return { items: page, nextCursor };
 }
 

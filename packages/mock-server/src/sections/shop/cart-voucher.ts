@@ -1,4 +1,5 @@
 /** `applyCartVoucher` and `removeCartVoucher`: a voucher code on an open cart (see `vouchers.ts`). */
+import { msg } from "../../core/messages.ts";
 import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { assertOpen, findCart, load } from "./common.ts";
@@ -20,36 +21,21 @@ function acceptable(ctx: OperationContext, state: ShopState, cart: CartRecord, c
   if (!voucher) {
     return ctx.problem(
       "voucher-unknown",
-      ctx.text({
-        "de-CH": `Es gibt keinen Gutscheincode ${code}.`,
-        "fr-CH": `Le code promo ${code} n'existe pas.`,
-        "it-CH": `Il codice buono ${code} non esiste.`,
-        "en-GB": `There is no voucher code ${code}.`,
-      }),
+      ctx.text(msg("shop.cart-voucher.there-is-no-voucher-code", { code })),
       { code },
     );
   }
   if (!isValidAt(voucher, now)) {
     ctx.problem(
       "voucher-expired",
-      ctx.text({
-        "de-CH": `Der Gutscheincode ${code} ist nicht mehr (oder noch nicht) gültig.`,
-        "fr-CH": `Le code promo ${code} n'est plus (ou pas encore) valable.`,
-        "it-CH": `Il codice buono ${code} non è più (o non ancora) valido.`,
-        "en-GB": `The voucher code ${code} is no longer (or not yet) valid.`,
-      }),
+      ctx.text(msg("shop.cart-voucher.the-voucher-code-is-no-longer", { code })),
       { code },
     );
   }
   if (!appliesTo(state, voucher, cart)) {
     ctx.problem(
       "voucher-not-applicable",
-      ctx.text({
-        "de-CH": `Der Gutscheincode ${code} gilt für keinen Artikel in diesem Warenkorb.`,
-        "fr-CH": `Le code promo ${code} ne s'applique à aucun article de ce panier.`,
-        "it-CH": `Il codice buono ${code} non vale per nessun articolo di questo carrello.`,
-        "en-GB": `The voucher code ${code} is not valid for any article in this cart.`,
-      }),
+      ctx.text(msg("shop.cart-voucher.the-voucher-code-is-not-valid", { code })),
       { code },
     );
   }
@@ -75,12 +61,7 @@ export function applyCartVoucher(ctx: ContextOf<"applyCartVoucher">): ResultOf<"
     }
     ctx.problem(
       "voucher-used-up",
-      ctx.text({
-        "de-CH": `Der Gutscheincode ${code} wurde so oft eingelöst, wie er darf.`,
-        "fr-CH": `Le code promo ${code} a été utilisé autant de fois que permis.`,
-        "it-CH": `Il codice buono ${code} è stato usato tutte le volte consentite.`,
-        "en-GB": `The voucher code ${code} has been used as often as it may be.`,
-      }),
+      ctx.text(msg("shop.cart-voucher.the-voucher-code-has-been-used", { code })),
       { code },
     );
   }

@@ -1,3 +1,4 @@
+import { msg } from "../../core/messages.ts";
 import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { admitCart } from "./cart-cap.ts";
@@ -26,16 +27,7 @@ export function createCart(ctx: ContextOf<"createCart">): ResultOf<"createCart">
   const body = ctx.body ?? {};
   const currency = body.currency ?? state.config.defaultCurrency;
   if (!state.config.currencies.includes(currency)) {
-    invalid(
-      ctx,
-      "/body/currency",
-      ctx.text({
-        "de-CH": `Die Währung ${currency} ist nicht konfiguriert.`,
-        "fr-CH": `La devise ${currency} n'est pas configurée.`,
-        "it-CH": `La valuta ${currency} non è configurata.`,
-        "en-GB": `The currency ${currency} is not configured.`,
-      }),
-    );
+    invalid(ctx, "/body/currency", ctx.text(msg("shop.cart.the-currency-is-not-configured", { currency })));
   }
   const auth = ctx.auth;
   const cart: CartRecord = {
@@ -71,12 +63,7 @@ function capacityProblem(ctx: OperationContext, slotId: string, available: numbe
   }
   return ctx.problem(
     "insufficient-capacity",
-    ctx.text({
-      "de-CH": `Nur noch ${available} Plätze verfügbar, ${requested} angefragt.`,
-      "fr-CH": `Plus que ${available} places disponibles, ${requested} demandées.`,
-      "it-CH": `Solo ${available} posti disponibili, ${requested} richiesti.`,
-      "en-GB": `Only ${available} seats are available; ${requested} were requested.`,
-    }),
+    ctx.text(msg("shop.cart.only-seats-are-available-were-requested", { available, requested })),
     { slotId, available, requested },
   );
 }
@@ -91,12 +78,7 @@ function checkMaxPerOrder(
     invalid(
       ctx,
       pointer,
-      ctx.text({
-        "de-CH": `Höchstens ${article.maxPerOrder} pro Bestellung für diesen Artikel.`,
-        "fr-CH": `Au plus ${article.maxPerOrder} par commande pour cet article.`,
-        "it-CH": `Al massimo ${article.maxPerOrder} per ordine per questo articolo.`,
-        "en-GB": `At most ${article.maxPerOrder} per order for this article.`,
-      }),
+      ctx.text(msg("shop.cart.at-most-per-order-for-this", { maxPerOrder: article.maxPerOrder })),
     );
   }
 }
@@ -110,31 +92,13 @@ export function addCartItem(ctx: ContextOf<"addCartItem">): ResultOf<"addCartIte
   const bySlug = "articleSlug" in body ? body.articleSlug : undefined;
   const slot = state.slots[body.slotId];
   if (!slot) {
-    invalid(
-      ctx,
-      "/body/slotId",
-      ctx.text({
-        "de-CH": `Es gibt keinen Slot ${body.slotId}.`,
-        "fr-CH": `Aucun créneau ${body.slotId}.`,
-        "it-CH": `Nessuna fascia ${body.slotId}.`,
-        "en-GB": `There is no slot ${body.slotId}.`,
-      }),
-    );
+    invalid(ctx, "/body/slotId", ctx.text(msg("shop.cart.there-is-no-slot", { slotId: body.slotId })));
   }
   let article: ArticleRecord | undefined;
   if (byId !== undefined) {
     article = state.articles[byId];
     if (!article || article.eventId !== slot.eventId) {
-      invalid(
-        ctx,
-        "/body/articleId",
-        ctx.text({
-          "de-CH": `Der Artikel ${byId} gehört nicht zum Anlass dieses Slots.`,
-          "fr-CH": `L'article ${byId} n'appartient pas à l'événement de ce créneau.`,
-          "it-CH": `L'articolo ${byId} non appartiene all'evento di questa fascia.`,
-          "en-GB": `The article ${byId} does not belong to this slot's event.`,
-        }),
-      );
+      invalid(ctx, "/body/articleId", ctx.text(msg("shop.cart.the-article-does-not-belong-to", { byId })));
     }
   } else {
     const event = state.events[slot.eventId];
@@ -147,12 +111,7 @@ export function addCartItem(ctx: ContextOf<"addCartItem">): ResultOf<"addCartIte
       invalid(
         ctx,
         "/body/articleSlug",
-        ctx.text({
-          "de-CH": `Der Anlass dieses Slots hat keinen Artikel "${bySlug}".`,
-          "fr-CH": `L'événement de ce créneau n'a pas d'article « ${bySlug} ».`,
-          "it-CH": `L'evento di questa fascia non ha l'articolo "${bySlug}".`,
-          "en-GB": `This slot's event has no article "${bySlug}".`,
-        }),
+        ctx.text(msg("shop.cart.this-slot-s-event-has-no", { bySlug: String(bySlug) })),
       );
     }
   }
@@ -160,25 +119,11 @@ export function addCartItem(ctx: ContextOf<"addCartItem">): ResultOf<"addCartIte
     invalid(
       ctx,
       byId !== undefined ? "/body/articleId" : "/body/articleSlug",
-      ctx.text({
-        "de-CH": `Der Artikel ist in ${cart.currency} nicht erhältlich.`,
-        "fr-CH": `L'article n'est pas disponible en ${cart.currency}.`,
-        "it-CH": `L'articolo non è disponibile in ${cart.currency}.`,
-        "en-GB": `The article is not sold in ${cart.currency}.`,
-      }),
+      ctx.text(msg("shop.cart.the-article-is-not-sold-in", { currency: cart.currency })),
     );
   }
   if (Date.parse(slot.startsAt) <= now) {
-    invalid(
-      ctx,
-      "/body/slotId",
-      ctx.text({
-        "de-CH": "Dieser Slot hat bereits begonnen.",
-        "fr-CH": "Ce créneau a déjà commencé.",
-        "it-CH": "Questa fascia è già iniziata.",
-        "en-GB": "This slot has already started.",
-      }),
-    );
+    invalid(ctx, "/body/slotId", ctx.text(msg("shop.cart.this-slot-has-already-started")));
   }
   const existing = cart.items.find((i) => i.articleId === article.id && i.slotId === slot.id);
   const alreadyOfArticle = cart.items
@@ -218,15 +163,7 @@ function findItem(ctx: OperationContext, cart: CartRecord): ItemRecord {
   const id = ctx.params.itemId ?? "";
   const item = cart.items.find((i) => i.id === id);
   if (!item) {
-    return ctx.problem(
-      "not-found",
-      ctx.text({
-        "de-CH": `Der Warenkorb hat keine Position ${id}.`,
-        "fr-CH": `Le panier n'a pas de ligne ${id}.`,
-        "it-CH": `Il carrello non ha la riga ${id}.`,
-        "en-GB": `The cart has no item ${id}.`,
-      }),
-    );
+    return ctx.problem("not-found", ctx.text(msg("shop.cart.the-cart-has-no-item", { id })));
   }
   return item;
 }
@@ -333,12 +270,7 @@ export function setCartPaymentProvider(
     invalid(
       ctx,
       "/body/paymentProviderId",
-      ctx.text({
-        "de-CH": `Unbekannter Zahlungsanbieter "${paymentProviderId}". Siehe payment-providers.`,
-        "fr-CH": `Prestataire de paiement inconnu « ${paymentProviderId} ». Voir payment-providers.`,
-        "it-CH": `Fornitore di pagamento sconosciuto "${paymentProviderId}". Vedi payment-providers.`,
-        "en-GB": `Unknown payment provider "${paymentProviderId}". See payment-providers.`,
-      }),
+      ctx.text(msg("shop.cart.unknown-payment-provider-see-payment-providers", { paymentProviderId })),
     );
   }
   cart.paymentProviderId = paymentProviderId;

@@ -1,3 +1,4 @@
+import { msg } from "../../core/messages.ts";
 import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { assertOpen, findCart, invalid, load, notFound } from "./common.ts";
@@ -70,12 +71,7 @@ function fulfil(
         eventId: item.eventId,
         slotId: item.slotId,
         articleId: item.articleId,
-        articleName: state.articles[item.articleId]?.name ?? {
-          "de-CH": "",
-          "fr-CH": "",
-          "it-CH": "",
-          "en-GB": "",
-        },
+        articleName: state.articles[item.articleId]?.name ?? {},
         holderName: `${customer.firstName} ${customer.lastName}`.trim(),
         quicode: quicodeFor(id),
         status: "valid",
@@ -122,16 +118,9 @@ export async function checkoutCart(ctx: ContextOf<"checkoutCart">): Promise<Resu
   if (!cart.customer) missing.push("customer");
   if (!cart.paymentProviderId) missing.push("paymentProvider");
   if (missing.length > 0) {
-    ctx.problem(
-      "cart-not-ready",
-      ctx.text({
-        "de-CH": `Es fehlt: ${missing.join(", ")}.`,
-        "fr-CH": `Il manque : ${missing.join(", ")}.`,
-        "it-CH": `Manca: ${missing.join(", ")}.`,
-        "en-GB": `Missing: ${missing.join(", ")}.`,
-      }),
-      { missing },
-    );
+    ctx.problem("cart-not-ready", ctx.text(msg("shop.checkout.missing", { value: missing.join(", ") })), {
+      missing,
+    });
   }
   const provider = state.config.paymentProviders.find((p) => p.id === cart.paymentProviderId);
   const body = ctx.body ?? {};
@@ -139,25 +128,15 @@ export async function checkoutCart(ctx: ContextOf<"checkoutCart">): Promise<Resu
     invalid(
       ctx,
       "/body/paymentMethod",
-      ctx.text({
-        "de-CH": `Für die Kartenzahlung ist paymentMethod.cardNumber nötig (Test: ${TEST_CARDS.succeeds}).`,
-        "fr-CH": `Le paiement par carte exige paymentMethod.cardNumber (test : ${TEST_CARDS.succeeds}).`,
-        "it-CH": `Il pagamento con carta richiede paymentMethod.cardNumber (test: ${TEST_CARDS.succeeds}).`,
-        "en-GB": `Card payment needs paymentMethod.cardNumber (test card: ${TEST_CARDS.succeeds}).`,
-      }),
+      ctx.text(
+        msg("shop.checkout.card-payment-needs-paymentmethod-cardnumber-test", {
+          succeeds: TEST_CARDS.succeeds,
+        }),
+      ),
     );
   }
   if (provider?.kind === "redirect" && !body.returnUrl) {
-    invalid(
-      ctx,
-      "/body/returnUrl",
-      ctx.text({
-        "de-CH": "Für die Zahlungsseite ist returnUrl nötig.",
-        "fr-CH": "La page de paiement exige returnUrl.",
-        "it-CH": "La pagina di pagamento richiede returnUrl.",
-        "en-GB": "The hosted payment page needs a returnUrl.",
-      }),
-    );
+    invalid(ctx, "/body/returnUrl", ctx.text(msg("shop.checkout.the-hosted-payment-page-needs-a")));
   }
   if (body.returnUrl !== undefined && !/^https?:\/\//i.test(body.returnUrl)) {
     invalid(ctx, "/body/returnUrl", "returnUrl must be an http(s) URL.");
@@ -166,12 +145,7 @@ export async function checkoutCart(ctx: ContextOf<"checkoutCart">): Promise<Resu
     invalid(
       ctx,
       "/body/paymentMethod/cardNumber",
-      ctx.text({
-        "de-CH": "Die Kartennummer ist ungültig (Luhn-Prüfung).",
-        "fr-CH": "Le numéro de carte n'est pas valide (contrôle de Luhn).",
-        "it-CH": "Il numero di carta non è valido (controllo di Luhn).",
-        "en-GB": "The card number is not valid (Luhn check).",
-      }),
+      ctx.text(msg("shop.checkout.the-card-number-is-not-valid")),
     );
   }
 
@@ -190,12 +164,7 @@ export async function checkoutCart(ctx: ContextOf<"checkoutCart">): Promise<Resu
   if (voucher && !cart.voucherHeld) {
     ctx.problem(
       "voucher-used-up",
-      ctx.text({
-        "de-CH": `Der Gutscheincode ${voucher.code} ist inzwischen aufgebraucht. Entfernen Sie ihn oder geben Sie einen anderen ein.`,
-        "fr-CH": `Le code promo ${voucher.code} est épuisé entre-temps. Retirez-le ou saisissez-en un autre.`,
-        "it-CH": `Il codice buono ${voucher.code} è stato esaurito nel frattempo. Lo rimuova o ne inserisca un altro.`,
-        "en-GB": `The voucher code ${voucher.code} has been used up meanwhile. Remove it or enter another.`,
-      }),
+      ctx.text(msg("shop.checkout.the-voucher-code-has-been-used", { code: voucher.code })),
       { code: voucher.code, cartId: cart.id },
     );
   }
@@ -254,12 +223,12 @@ export async function checkoutCart(ctx: ContextOf<"checkoutCart">): Promise<Resu
       "payment-declined",
       card === TEST_CARDS.declines
         ? undefined
-        : ctx.text({
-            "de-CH": `Im Mock wird nur die Testkarte ${TEST_CARDS.succeeds} akzeptiert; ${TEST_CARDS.declines} wird abgelehnt.`,
-            "fr-CH": `Le mock n'accepte que la carte de test ${TEST_CARDS.succeeds} ; ${TEST_CARDS.declines} est refusée.`,
-            "it-CH": `Il mock accetta solo la carta di test ${TEST_CARDS.succeeds}; ${TEST_CARDS.declines} viene rifiutata.`,
-            "en-GB": `The mock accepts only the test card ${TEST_CARDS.succeeds}; ${TEST_CARDS.declines} is declined.`,
-          }),
+        : ctx.text(
+            msg("shop.checkout.the-mock-accepts-only-the-test", {
+              succeeds: TEST_CARDS.succeeds,
+              declines: TEST_CARDS.declines,
+            }),
+          ),
       { paymentId: payment.id, cartId: cart.id },
     );
   }
@@ -335,12 +304,7 @@ export function getPayment(ctx: ContextOf<"getPayment">): ResultOf<"getPayment">
   if (!payment || !cart) {
     const gone = droppedDetail(state, "payment", id);
     if (gone) notFound(ctx, gone);
-    notFound(ctx, {
-      de: `Es gibt keine Zahlung ${id}.`,
-      fr: `Aucun paiement ${id}.`,
-      it: `Nessun pagamento ${id}.`,
-      en: `There is no payment ${id}.`,
-    });
+    notFound(ctx, msg("shop.checkout.there-is-no-payment", { id }));
   }
   findCart(ctx, state, now, cart.id);
   expireIfStale(ctx, state, payment, now);
@@ -353,12 +317,7 @@ function findOrder(ctx: OperationContext, state: ShopState, now: number): OrderR
   if (!order || !state.carts[order.cartId]) {
     const gone = droppedDetail(state, "order", id);
     if (gone) notFound(ctx, gone);
-    return notFound(ctx, {
-      de: `Es gibt keine Bestellung ${id}.`,
-      fr: `Aucune commande ${id}.`,
-      it: `Nessun ordine ${id}.`,
-      en: `There is no order ${id}.`,
-    });
+    return notFound(ctx, msg("shop.checkout.there-is-no-order", { id }));
   }
   // Visibility follows the cart's.
   findCart(ctx, state, now, order.cartId);

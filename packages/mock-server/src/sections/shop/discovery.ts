@@ -1,17 +1,11 @@
 import { CULTURES, DEFAULT_CULTURE } from "../../core/culture.ts";
 import { apiUrl } from "../../core/links.ts";
+import { cultureName, msg } from "../../core/messages.ts";
 import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { load, notFound } from "./common.ts";
 import type { EventRecord, ShopState } from "./state.ts";
 import { assortmentViews, eventDetail, eventPage, eventSummary, slotViews, venueView } from "./views.ts";
-
-const CULTURE_NAMES: Record<string, string> = {
-  "de-CH": "Deutsch (Schweiz)",
-  "fr-CH": "Français (Suisse)",
-  "it-CH": "Italiano (Svizzera)",
-  "en-GB": "English (United Kingdom)",
-};
 
 export function getSystemConfiguration(
   ctx: ContextOf<"getSystemConfiguration">,
@@ -22,7 +16,7 @@ export function getSystemConfiguration(
     body: {
       cultures: CULTURES.map((tag) => ({
         tag,
-        name: CULTURE_NAMES[tag] ?? tag,
+        name: cultureName(tag),
         default: tag === DEFAULT_CULTURE,
       })),
       currencies: state.config.currencies.map((code) => ({
@@ -75,12 +69,7 @@ function decodeCursor(ctx: OperationContext, cursor: string): string {
   } catch {
     // fall through to the problem below
   }
-  const detail = ctx.text({
-    "de-CH": "Der Cursor ist ungültig. Verwende nextCursor einer vorherigen Antwort.",
-    "fr-CH": "Le curseur n'est pas valide. Utilisez nextCursor d'une réponse précédente.",
-    "it-CH": "Il cursore non è valido. Usa nextCursor di una risposta precedente.",
-    "en-GB": "The cursor is not valid. Use nextCursor from a previous response.",
-  });
+  const detail = ctx.text(msg("shop.discovery.the-cursor-is-not-valid-use"));
   return ctx.problem("validation-error", detail, { errors: [{ pointer: "/query/cursor", detail }] });
 }
 
@@ -109,12 +98,7 @@ export function listEvents(ctx: ContextOf<"listEvents">): ResultOf<"listEvents">
   const limit = Number(single(ctx.query.limit) ?? 20);
   const cursor = single(ctx.query.cursor);
   if (dateFrom && dateTo && dateTo < dateFrom) {
-    const detail = ctx.text({
-      "de-CH": "dateTo darf nicht vor dateFrom liegen.",
-      "fr-CH": "dateTo ne peut pas précéder dateFrom.",
-      "it-CH": "dateTo non può precedere dateFrom.",
-      "en-GB": "dateTo must not be before dateFrom.",
-    });
+    const detail = ctx.text(msg("shop.discovery.dateto-must-not-be-before-datefrom"));
     ctx.problem("validation-error", detail, { errors: [{ pointer: "/query/dateTo", detail }] });
   }
   const after = cursor ? decodeCursor(ctx, cursor) : null;
@@ -166,12 +150,7 @@ export function listEvents(ctx: ContextOf<"listEvents">): ResultOf<"listEvents">
 export function findEvent(ctx: OperationContext, state: ShopState, id: string): EventRecord {
   const event = state.events[id];
   if (!event) {
-    return notFound(ctx, {
-      de: `Es gibt keinen Anlass ${id}.`,
-      fr: `Aucun événement ${id}.`,
-      it: `Nessun evento ${id}.`,
-      en: `There is no event ${id}.`,
-    });
+    return notFound(ctx, msg("shop.discovery.there-is-no-event", { id }));
   }
   return event;
 }

@@ -3,6 +3,7 @@
  * WebhookCartItem, WebhookPayment, WebhookTicket). Item names are marked for localization in each
  * subscription's culture.
  */
+import { msg } from "../../core/messages.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { localizedValue } from "../webhooks/index.ts";
 import type {
@@ -48,10 +49,7 @@ export function webhookItem(state: ShopState, item: ItemRecord, currency: Curren
   const article = state.articles[item.articleId];
   const event = state.events[item.eventId];
   const unit = article?.price[currency] ?? 0;
-  const name = { "de-CH": "", "fr-CH": "", "it-CH": "", "en-GB": "" };
-  for (const culture of Object.keys(name) as Array<keyof typeof name>) {
-    name[culture] = `${event?.name[culture] ?? ""} – ${article?.name[culture] ?? ""}`;
-  }
+  const name = msg("shop.item-name", { event: event?.name ?? "", article: article?.name ?? "" });
   return {
     id: item.id,
     articleId: item.articleId,

@@ -7,7 +7,8 @@
  * go with it. Dropped ids are remembered (as many as the caps together, oldest forgotten first) with the reason, so a
  * read answers a 404 that says what happened instead of a bare "no such order".
  */
-
+import { msg } from "../../core/messages.ts";
+import type { LocalizedText } from "../../core/types.ts";
 import { compact } from "../shared/fifo.ts";
 import {
   DEFAULT_MAX_ORDERS,
@@ -200,48 +201,35 @@ export function retainedCheckoutRecords(state: ShopState): number {
 }
 
 type Kind = "order" | "ticket" | "payment";
-const NOUN: Record<Kind, { de: string; fr: string; it: string; en: string }> = {
-  order: { de: "Die Bestellung", fr: "La commande", it: "L'ordine", en: "The order" },
-  ticket: { de: "Das Ticket", fr: "Le billet", it: "Il biglietto", en: "The ticket" },
-  payment: { de: "Die Zahlung", fr: "Le paiement", it: "Il pagamento", en: "The payment" },
+const NOUN: Record<Kind, LocalizedText> = {
+  order: msg("shop.order-cap.the-order"),
+  ticket: msg("shop.order-cap.the-ticket"),
+  payment: msg("shop.order-cap.the-payment"),
 };
 
 /**
  * The 404 detail for a dropped order, ticket or payment (null when the id is not remembered as dropped): which
  * limit removed it and the seed field that sets it.
  */
-export function droppedDetail(
-  state: ShopState,
-  kind: Kind,
-  id: string,
-): { de: string; fr: string; it: string; en: string } | null {
+export function droppedDetail(state: ShopState, kind: Kind, id: string): LocalizedText | null {
   const reason = droppedReason(state, id);
   if (!reason) return null;
   const n = NOUN[kind];
   const l = limits(state);
   if (reason === "lifetime") {
     const days = Math.round((l.retentionMs / 86_400_000) * 100) / 100;
-    return {
-      de: `${n.de} ${id} wurde verdrängt: der Mock behält Bestellungen und Zahlungen ${days} Tage (shop.orderRetentionSeconds im Seed).`,
-      fr: `${n.fr} ${id} a été évincé(e) : le mock garde les commandes et paiements ${days} jours (shop.orderRetentionSeconds dans le seed).`,
-      it: `${n.it} ${id} è stato rimosso: il mock tiene ordini e pagamenti per ${days} giorni (shop.orderRetentionSeconds nel seed).`,
-      en: `${n.en} ${id} was evicted: the mock keeps orders and payments for ${days} days (shop.orderRetentionSeconds in the seed).`,
-    };
+    return msg("shop.order-cap.was-evicted-the-mock-keeps-orders", { noun: n, id, days });
   }
   if (reason === "cart") {
-    return {
-      de: `${n.de} ${id} wurde mit ihrem Warenkorb verdrängt (shop.maxCarts, shop.cartRetentionSeconds im Seed).`,
-      fr: `${n.fr} ${id} a été évincé(e) avec son panier (shop.maxCarts, shop.cartRetentionSeconds dans le seed).`,
-      it: `${n.it} ${id} è stato rimosso con il suo carrello (shop.maxCarts, shop.cartRetentionSeconds nel seed).`,
-      en: `${n.en} ${id} was evicted with its cart (shop.maxCarts, shop.cartRetentionSeconds in the seed).`,
-    };
+    return msg("shop.order-cap.was-evicted-with-its-cart-shop", { noun: n, id });
   }
-  const caps = `${l.maxOrders} orders, ${l.maxTickets} tickets, ${l.maxPayments} payments`;
   const fields = "shop.maxOrders, shop.maxTickets, shop.maxPayments";
-  return {
-    de: `${n.de} ${id} wurde verdrängt: der Mock behält pro Sitzung höchstens ${l.maxOrders} Bestellungen, ${l.maxTickets} Tickets und ${l.maxPayments} Zahlungen, die ältesten gehen zuerst (${fields} im Seed).`,
-    fr: `${n.fr} ${id} a été évincé(e) : le mock garde par session au plus ${l.maxOrders} commandes, ${l.maxTickets} billets et ${l.maxPayments} paiements, les plus anciens partent en premier (${fields} dans le seed).`,
-    it: `${n.it} ${id} è stato rimosso: il mock tiene per sessione al massimo ${l.maxOrders} ordini, ${l.maxTickets} biglietti e ${l.maxPayments} pagamenti, i più vecchi escono per primi (${fields} nel seed).`,
-    en: `${n.en} ${id} was evicted: the mock keeps at most ${caps} per session, oldest first (${fields} in the seed).`,
-  };
+  return msg("shop.order-cap.was-evicted-the-mock-keeps-at", {
+    noun: n,
+    id,
+    maxOrders: l.maxOrders,
+    maxTickets: l.maxTickets,
+    maxPayments: l.maxPayments,
+    fields,
+  });
 }

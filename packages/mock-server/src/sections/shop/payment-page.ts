@@ -2,51 +2,29 @@
  * Mock-only routes: the hosted payment page of the `redirect` provider (no script, CSP-friendly). The credential-free
  * ticket and receipt documents are the assets section's (one PDF writer, `assets/pdf.ts`).
  */
+
 import { pickText } from "../../core/culture.ts";
-import type { ControlRoute, Culture, HandlerResult, OperationContext } from "../../core/types.ts";
+import { msg } from "../../core/messages.ts";
+import type {
+  ControlRoute,
+  Culture,
+  HandlerResult,
+  LocalizedText,
+  OperationContext,
+} from "../../core/types.ts";
 import { completeRedirectPayment, type PaymentResult } from "./checkout.ts";
 import { load } from "./common.ts";
 
-const TEXT: Record<string, Record<Culture, string>> = {
-  title: {
-    "de-CH": "Testzahlung",
-    "fr-CH": "Paiement de test",
-    "it-CH": "Pagamento di prova",
-    "en-GB": "Test payment",
-  },
-  intro: {
-    "de-CH": "Dies ist die Zahlungsseite des Entrada-Mocks. Es wird kein Geld bewegt.",
-    "fr-CH": "Ceci est la page de paiement du mock Entrada. Aucun argent n'est débité.",
-    "it-CH": "Questa è la pagina di pagamento del mock Entrada. Nessun denaro viene addebitato.",
-    "en-GB": "This is the Entrada mock's payment page. No money moves.",
-  },
-  amount: { "de-CH": "Betrag", "fr-CH": "Montant", "it-CH": "Importo", "en-GB": "Amount" },
-  pay: { "de-CH": "Bezahlen", "fr-CH": "Payer", "it-CH": "Paga", "en-GB": "Pay" },
-  fail: {
-    "de-CH": "Zahlung scheitern lassen",
-    "fr-CH": "Faire échouer le paiement",
-    "it-CH": "Far fallire il pagamento",
-    "en-GB": "Fail the payment",
-  },
-  cancel: { "de-CH": "Abbrechen", "fr-CH": "Annuler", "it-CH": "Annulla", "en-GB": "Cancel" },
-  done: {
-    "de-CH": "Diese Zahlung ist abgeschlossen:",
-    "fr-CH": "Ce paiement est terminé :",
-    "it-CH": "Questo pagamento è concluso:",
-    "en-GB": "This payment is finished:",
-  },
-  back: {
-    "de-CH": "Zurück zum Shop",
-    "fr-CH": "Retour à la boutique",
-    "it-CH": "Torna al negozio",
-    "en-GB": "Back to the shop",
-  },
-  missing: {
-    "de-CH": "Diese Zahlung gibt es nicht.",
-    "fr-CH": "Ce paiement n'existe pas.",
-    "it-CH": "Questo pagamento non esiste.",
-    "en-GB": "This payment does not exist.",
-  },
+const TEXT: Record<string, LocalizedText> = {
+  title: msg("shop.payment-page.test-payment"),
+  intro: msg("shop.payment-page.this-is-the-entrada-mock-s"),
+  amount: msg("assets.documents.amount"),
+  pay: msg("shop.payment-page.pay"),
+  fail: msg("shop.payment-page.fail-the-payment"),
+  cancel: msg("shop.payment-page.cancel"),
+  done: msg("shop.payment-page.this-payment-is-finished"),
+  back: msg("shop.payment-page.back-to-the-shop"),
+  missing: msg("shop.payment-page.this-payment-does-not-exist"),
 };
 
 function escapeHtml(value: string): string {
@@ -94,7 +72,7 @@ function sessionPath(ctx: OperationContext, path: string): string {
 }
 
 function text(ctx: OperationContext, key: string): string {
-  return pickText(TEXT[key] as Record<Culture, string>, ctx.culture);
+  return pickText(TEXT[key] as LocalizedText, ctx.culture);
 }
 
 function showPage(ctx: OperationContext): HandlerResult {

@@ -1,4 +1,5 @@
 /** Shop sessions (`POST /shop/v1/sessions`): the session tokens an embedded shop uses in the browser. */
+import { msg } from "../../core/messages.ts";
 import type { ContextOf, ResultOf } from "../../core/section.ts";
 import { load, notFound } from "./common.ts";
 import { iso } from "./views.ts";
@@ -24,23 +25,10 @@ export function createSession(ctx: ContextOf<"createSession">): ResultOf<"create
   // Earlier tokens are not revoked; each stays valid until its own expiry.
   const renewed = body.sessionId === undefined ? undefined : registry[body.sessionId];
   if (body.sessionId !== undefined && renewed === undefined) {
-    notFound(ctx, {
-      de: `Es gibt keine Shop-Sitzung ${body.sessionId}. Erstellen Sie eine neue ohne sessionId.`,
-      fr: `Aucune session de boutique ${body.sessionId}. Créez-en une nouvelle sans sessionId.`,
-      it: `Nessuna sessione del negozio ${body.sessionId}. Ne crei una nuova senza sessionId.`,
-      en: `There is no shop session ${body.sessionId}. Create a new one without sessionId.`,
-    });
+    notFound(ctx, msg("shop.checkout.there-is-no-shop-session-create", { sessionId: body.sessionId }));
   }
   if (renewed !== undefined && renewed.clientId !== clientId) {
-    ctx.problem(
-      "forbidden",
-      ctx.text({
-        "de-CH": "Nur der API-Client, der die Shop-Sitzung erstellt hat, kann sie erneuern.",
-        "fr-CH": "Seul le client API qui a créé la session de boutique peut la renouveler.",
-        "it-CH": "Solo il client API che ha creato la sessione del negozio può rinnovarla.",
-        "en-GB": "Only the API client that created the shop session can renew it.",
-      }),
-    );
+    ctx.problem("forbidden", ctx.text(msg("shop.checkout.only-the-api-client-that-created")));
   }
   const sessionId = body.sessionId ?? ctx.id("ses");
   const allowedOrigins =

@@ -1,8 +1,8 @@
 import type { components } from "@entrada/openapi/schema";
+import { msg } from "../../core/messages.ts";
 /**
  * The shop's slice of a mock world: plain JSON, so snapshots are `structuredClone` and seeds are files.
  */
-import { t } from "../../core/culture.ts";
 import { positiveInt } from "../../core/seed-values.ts";
 import type { Clock, LocalizedText, SeedData, World } from "../../core/types.ts";
 import { type Catalogue, type Currency, defaultCatalogue, localize } from "./catalogue.ts";
@@ -304,17 +304,12 @@ export interface ShopSeed {
 export const PAYMENT_PROVIDERS: PaymentProviderRecord[] = [
   {
     id: "card",
-    name: t("Kreditkarte (Test)", "Carte de crédit (test)", "Carta di credito (test)", "Credit card (test)"),
+    name: msg("shop.state.credit-card-test"),
     kind: "card",
   },
   {
     id: "redirect",
-    name: t(
-      "Zahlungsseite (Test)",
-      "Page de paiement (test)",
-      "Pagina di pagamento (test)",
-      "Hosted payment page (test)",
-    ),
+    name: msg("shop.state.hosted-payment-page-test"),
     kind: "redirect",
   },
 ];

@@ -1,5 +1,6 @@
-import { pickText, t } from "../../core/culture.ts";
+import { pickText } from "../../core/culture.ts";
 import { apiUrl } from "../../core/links.ts";
+import { msg } from "../../core/messages.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import { positiveInt } from "../../core/seed-values.ts";
 import type { LocalizedText, OperationContext, World } from "../../core/types.ts";
@@ -20,12 +21,7 @@ export type { SurveyRecord } from "./model.ts";
 export type { AnswerError } from "./validate.ts";
 export { validateAnswersForSurveys, validateSurveyAnswers, visibleQuestions } from "./validate.ts";
 
-const RULES_FAILED: LocalizedText = t(
-  "{n} Antworten verletzen die Regeln der Umfrage.",
-  "{n} réponses enfreignent les règles de l'enquête.",
-  "{n} risposte violano le regole del sondaggio.",
-  "{n} answers break the survey's rules.",
-);
+const RULES_FAILED: LocalizedText = msg("survey.answers-break-the-survey-s-rules");
 
 export function surveySlice(world: World): SurveyState {
   return world[SURVEY] as SurveyState;
@@ -92,7 +88,7 @@ function listSurveys(ctx: ContextOf<"listSurveys">): ResultOf<"listSurveys"> {
         (status === undefined || s.status === status) &&
         (eventId === undefined || surveyForEvent(ctx.world, s, eventId)),
     );
-  const page = paginate(ctx, items, (s) => s.id);
+  const page = paginate(ctx, items, { position: (s, index) => [index, s.id] });
   return {
     status: 200,
     body: {
@@ -122,17 +118,13 @@ function submitSurveyResponse(ctx: ContextOf<"submitSurveyResponse">): ResultOf<
   if (body.orderId !== undefined && !shopOrders(ctx.world).some((o) => o.id === body.orderId)) {
     errors.push({
       pointer: "/body/orderId",
-      detail: ctx.text(
-        t("Unbekannte Bestellung.", "Commande inconnue.", "Ordine sconosciuto.", "Unknown order."),
-      ),
+      detail: ctx.text(msg("survey.unknown-order")),
     });
   }
   if (body.ticketId !== undefined && !shopTickets(ctx.world).some((x) => x.id === body.ticketId)) {
     errors.push({
       pointer: "/body/ticketId",
-      detail: ctx.text(
-        t("Unbekanntes Ticket.", "Billet inconnu.", "Biglietto sconosciuto.", "Unknown ticket."),
-      ),
+      detail: ctx.text(msg("survey.unknown-ticket")),
     });
   }
   if (errors.length > 0) {
@@ -165,7 +157,7 @@ function listSurveyResponses(ctx: ContextOf<"listSurveyResponses">): ResultOf<"l
   const items = [...(surveySlice(ctx.world).responses[survey.id] ?? [])]
     .filter((r) => from === undefined || Date.parse(r.submittedAt) >= Date.parse(from))
     .reverse();
-  const page = paginate(ctx, items, (r) => r.id);
+  const page = paginate(ctx, items, { position: (r) => [r.submittedAt, r.id], descending: true });
   return {
     status: 200,
     body: { items: page.items.map((r) => structuredClone(r)), nextCursor: page.nextCursor },

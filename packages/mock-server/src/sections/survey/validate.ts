@@ -3,6 +3,7 @@
  * question's bounds — the same code the embedded shop runs) plus what only a server checks (JSON types, unknown
  * questions, answers to hidden questions, option membership, calendar dates), with localized messages.
  */
+
 import {
   isAnswered,
   type RuleQuestion,
@@ -11,7 +12,8 @@ import {
   visibleQuestions as shownQuestions,
   validateAnswer,
 } from "@entrada/sdk/survey";
-import { pickText, t } from "../../core/culture.ts";
+import { pickText } from "../../core/culture.ts";
+import { msg } from "../../core/messages.ts";
 import type { Culture, LocalizedText } from "../../core/types.ts";
 import type { AnswerValue, QuestionRecord, SurveyRecord } from "./model.ts";
 
@@ -23,121 +25,26 @@ export interface AnswerError {
 }
 
 const M = {
-  unknown: t(
-    "Diese Frage gibt es in der Umfrage nicht.",
-    "Cette question n'existe pas dans l'enquête.",
-    "Questa domanda non esiste nel sondaggio.",
-    "The survey has no such question.",
-  ),
-  hidden: t(
-    "Diese Frage ist bei den übrigen Antworten ausgeblendet und darf nicht beantwortet werden.",
-    "Cette question est masquée compte tenu des autres réponses et ne doit pas recevoir de réponse.",
-    "Questa domanda è nascosta in base alle altre risposte e non deve avere risposta.",
-    "This question is hidden given the other answers and must not be answered.",
-  ),
-  required: t(
-    "Bitte beantworten Sie diese Frage.",
-    "Veuillez répondre à cette question.",
-    "Rispondere a questa domanda.",
-    "Please answer this question.",
-  ),
-  string: t("Erwartet wird ein Text.", "Un texte est attendu.", "È atteso un testo.", "A text is expected."),
-  number: t(
-    "Erwartet wird eine Zahl.",
-    "Un nombre est attendu.",
-    "È atteso un numero.",
-    "A number is expected.",
-  ),
-  boolean: t(
-    "Erwartet wird true oder false.",
-    "true ou false est attendu.",
-    "È atteso true o false.",
-    "true or false is expected.",
-  ),
-  array: t(
-    "Erwartet wird eine Liste von Optionswerten.",
-    "Une liste de valeurs d'options est attendue.",
-    "È attesa una lista di valori di opzione.",
-    "A list of option values is expected.",
-  ),
-  option: t(
-    "«{value}» ist keine Option dieser Frage.",
-    "« {value} » n'est pas une option de cette question.",
-    "«{value}» non è un'opzione di questa domanda.",
-    "“{value}” is not an option of this question.",
-  ),
-  duplicateOption: t(
-    "Die Option «{value}» ist doppelt gewählt.",
-    "L'option « {value} » est choisie deux fois.",
-    "L'opzione «{value}» è scelta due volte.",
-    "The option “{value}” is selected twice.",
-  ),
-  email: t(
-    "Bitte geben Sie eine gültige E-Mail-Adresse ein.",
-    "Veuillez saisir une adresse e-mail valide.",
-    "Inserire un indirizzo e-mail valido.",
-    "Please enter a valid e-mail address.",
-  ),
-  date: t(
-    "Erwartet wird ein Datum im Format JJJJ-MM-TT.",
-    "Une date au format AAAA-MM-JJ est attendue.",
-    "È attesa una data nel formato AAAA-MM-GG.",
-    "A date in the form YYYY-MM-DD is expected.",
-  ),
-  min: t(
-    "Der Wert muss mindestens {n} sein.",
-    "La valeur doit être au moins {n}.",
-    "Il valore deve essere almeno {n}.",
-    "The value must be at least {n}.",
-  ),
-  max: t(
-    "Der Wert darf höchstens {n} sein.",
-    "La valeur doit être au plus {n}.",
-    "Il valore deve essere al massimo {n}.",
-    "The value must be at most {n}.",
-  ),
-  minCount: t(
-    "Bitte wählen Sie mindestens {n} Optionen.",
-    "Veuillez choisir au moins {n} options.",
-    "Scegliere almeno {n} opzioni.",
-    "Please choose at least {n} options.",
-  ),
-  maxCount: t(
-    "Bitte wählen Sie höchstens {n} Optionen.",
-    "Veuillez choisir au plus {n} options.",
-    "Scegliere al massimo {n} opzioni.",
-    "Please choose at most {n} options.",
-  ),
-  minLength: t(
-    "Der Text muss mindestens {n} Zeichen lang sein.",
-    "Le texte doit comporter au moins {n} caractères.",
-    "Il testo deve contenere almeno {n} caratteri.",
-    "The text must be at least {n} characters long.",
-  ),
-  maxLength: t(
-    "Der Text darf höchstens {n} Zeichen lang sein.",
-    "Le texte doit comporter au plus {n} caractères.",
-    "Il testo deve contenere al massimo {n} caratteri.",
-    "The text must be at most {n} characters long.",
-  ),
-  pattern: t(
-    "Die Eingabe hat nicht das erwartete Format.",
-    "La saisie n'a pas le format attendu.",
-    "L'input non ha il formato atteso.",
-    "The input does not have the expected format.",
-  ),
-  minDate: t(
-    "Das Datum darf nicht vor dem {d} liegen.",
-    "La date ne doit pas être antérieure au {d}.",
-    "La data non deve essere anteriore al {d}.",
-    "The date must not be before {d}.",
-  ),
-  maxDate: t(
-    "Das Datum darf nicht nach dem {d} liegen.",
-    "La date ne doit pas être postérieure au {d}.",
-    "La data non deve essere successiva al {d}.",
-    "The date must not be after {d}.",
-  ),
+  unknown: msg("survey.validate.the-survey-has-no-such-question"),
+  hidden: msg("survey.validate.this-question-is-hidden-given-the"),
+  required: msg("survey.validate.please-answer-this-question"),
+  string: msg("survey.validate.a-text-is-expected"),
+  number: msg("survey.validate.a-number-is-expected"),
+  boolean: msg("survey.validate.true-or-false-is-expected"),
+  array: msg("survey.validate.a-list-of-option-values-is"),
+  option: msg("survey.validate.is-not-an-option-of-this"),
+  duplicateOption: msg("survey.validate.the-option-is-selected-twice"),
+  email: msg("survey.validate.please-enter-a-valid-e-mail"),
+  date: msg("survey.validate.a-date-in-the-form-yyyy"),
+  min: msg("survey.validate.the-value-must-be-at-least"),
+  max: msg("survey.validate.the-value-must-be-at-most"),
+  minCount: msg("survey.validate.please-choose-at-least-options"),
+  maxCount: msg("survey.validate.please-choose-at-most-options"),
+  minLength: msg("survey.validate.the-text-must-be-at-least"),
+  maxLength: msg("survey.validate.the-text-must-be-at-most"),
+  pattern: msg("survey.validate.the-input-does-not-have-the"),
+  minDate: msg("survey.validate.the-date-must-not-be-before"),
+  maxDate: msg("survey.validate.the-date-must-not-be-after"),
 } satisfies Record<string, LocalizedText>;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

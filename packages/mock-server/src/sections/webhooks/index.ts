@@ -1,5 +1,6 @@
 import document from "@entrada/openapi/openapi.json" with { type: "json" };
 import { apiUrl } from "../../core/links.ts";
+import { msg } from "../../core/messages.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { detail } from "../shared/details.ts";
@@ -15,6 +16,7 @@ import {
   type WebhooksState,
   webhooksSlice,
 } from "./state.ts";
+import { currentExample } from "./test-event.ts";
 
 export {
   dueDeliveries,
@@ -120,7 +122,7 @@ function listWebhookSubscriptions(
     .map((id) => state.subscriptions[id] as WebhookSubscriptionRecord)
     .filter((s) => s.clientId === (ctx.auth?.clientId ?? ""))
     .reverse();
-  const page = paginate(ctx, items, (s) => s.id);
+  const page = paginate(ctx, items, { position: (s) => [s.createdAt, s.id], descending: true });
   return {
     status: 200,
     body: { items: page.items.map((s) => subscriptionJson(s, now)), nextCursor: page.nextCursor },
@@ -135,16 +137,9 @@ function createWebhookSubscription(
   const state = webhooksSlice(ctx.world);
   const cap = limitsOf(state).maxSubscriptions;
   if (state.subscriptionOrder.length >= cap)
-    ctx.problem(
-      "conflict",
-      ctx.text({
-        "de-CH": `Höchstens ${cap} Abonnements pro Sitzung; löschen Sie eines, bevor Sie ein neues anlegen.`,
-        "fr-CH": `Au plus ${cap} abonnements par session ; supprimez-en un avant d'en créer un nouveau.`,
-        "it-CH": `Al massimo ${cap} sottoscrizioni per sessione; eliminane una prima di crearne una nuova.`,
-        "en-GB": `At most ${cap} subscriptions per session; delete one before creating another.`,
-      }),
-      { limit: cap },
-    );
+    ctx.problem("conflict", ctx.text(msg("webhooks.at-most-subscriptions-per-session-delete", { cap })), {
+      limit: cap,
+    });
   const now = ctx.clock.now();
   const iso = new Date(now).toISOString();
   const secret = newSecret();
@@ -231,7 +226,8 @@ function sendWebhookTestEvent(ctx: ContextOf<"sendWebhookTestEvent">): ResultOf<
   const example = examplePayload(type);
   if (!example) ctx.problem("unprocessable", detail(ctx, "noExample", { type }));
   const now = ctx.clock.now();
-  const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data: example.data });
+  const data = currentExample(example.data, now, ctx.id);
+  const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
   const delivery = createDelivery(ctx.world, s, { id: ctx.id("msg"), type, body: payload }, now, ctx.id, {
     test: true,
   });
@@ -256,7 +252,7 @@ function listWebhookDeliveries(ctx: ContextOf<"listWebhookDeliveries">): ResultO
         (eventType === undefined || d.eventType === eventType),
     )
     .reverse();
-  const page = paginate(ctx, items, (d) => d.id);
+  const page = paginate(ctx, items, { position: (d) => [d.createdAt, d.id], descending: true });
   return { status: 200, body: { items: page.items.map(deliveryJson), nextCursor: page.nextCursor } };
 }
 

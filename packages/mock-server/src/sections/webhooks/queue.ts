@@ -1,4 +1,4 @@
-import { pickText } from "../../core/culture.ts";
+import { CULTURES, DEFAULT_CULTURE, pickText } from "../../core/culture.ts";
 import type { Clock, Culture, LocalizedText, World } from "../../core/types.ts";
 import { admitDelivery, settle } from "./limits.ts";
 import {
@@ -74,9 +74,9 @@ export function resolveLocalized(value: unknown, culture: Culture): unknown {
 
 function asCulture(tag: string): Culture {
   return (
-    (["de-CH", "fr-CH", "it-CH", "en-GB"] as const).find((c) => c === tag) ??
-    (["de-CH", "fr-CH", "it-CH", "en-GB"] as const).find((c) => c.slice(0, 2) === tag.slice(0, 2)) ??
-    "de-CH"
+    CULTURES.find((c) => c === tag) ??
+    CULTURES.find((c) => c.slice(0, 2) === tag.slice(0, 2)) ??
+    DEFAULT_CULTURE
   );
 }
 
