@@ -26,10 +26,12 @@ const BUDGET = {
   // Script tag, as shipped: everything the browser downloads before the widget's first render (the entry's
   // static closure, the lazy i18next chunk and the default language's core texts, fetched in parallel) ≤ 50 KB,
   // under the pretix widget (≈55–60 KB). The whole purchase in one language and the classic script: what they
-  // weigh today plus a small margin, so growth is a decision.
+  // weigh today plus a small margin, so growth is a decision. Raised once, knowingly (issues 19 and 20): voucher
+  // codes, buyers prefilled and locked, the event step rendered from the catalogue page and the writes as
+  // mutations took the whole purchase from 68.1 to 70.2 KB and the classic script from 70.7 to 73.9 KB.
   scriptFirst: 50 * 1024,
-  scriptJourney: 70 * 1024,
-  scriptClassic: 72 * 1024,
+  scriptJourney: 72 * 1024,
+  scriptClassic: 75 * 1024,
 };
 const ANCHORS = [
   ["pretix widget", "≈55–60 KB"],
