@@ -5,17 +5,16 @@
 
 import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, nonEmpty, resolveConfig } from "./core/config.ts";
+import { EntradaConfigError } from "./core/errors.ts";
 import { basicAuthorization, createTokenRequester } from "./core/oauth.ts";
 import { withOrThrow } from "./core/operation.ts";
-import { isBrowserLike } from "./core/runtime.ts";
 import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 
 export type { EntradaFetchInit } from "./core/sections.ts";
 
 import { type ClientCredentials, tokenCache } from "./core/token-cache.ts";
-import { type CallOptions, type Locale, newTransport, TRANSPORT } from "./core/transport.ts";
+import { type CallOptions, createTransport, type Locale, type Middleware, TRANSPORT } from "./core/transport.ts";
 import type { EntradaResult, EntradaSuccess } from "./core/types.ts";
-import { SDK_VERSION } from "./core/version.ts";
 import type { Session } from "./generated/models.ts";
 import { operationTable } from "./generated/operations.ts";
 import type { OperationProblems } from "./generated/problems.ts";
@@ -74,6 +73,13 @@ export type EntradaClient = Omit<Sections, "sessions"> & {
   readonly locale: Locale | undefined;
   /** The API's base address, as configured (no trailing slash). */
   readonly baseUrl: string;
+  /**
+   * Adds middleware to every later attempt of every call of this client (a retry passes through it again):
+   * `onRequest`, `onResponse`, `onError`, as openapi-fetch's. Ready ones: `@entrada/sdk/logger`, `@entrada/sdk/otel`.
+   */
+  use(...middleware: Middleware[]): void;
+  /** Removes middleware added with `use` (or the `middleware` option). */
+  eject(...middleware: Middleware[]): void;
 };
 
 /**
@@ -86,15 +92,9 @@ export type EntradaClient = Omit<Sections, "sessions"> & {
 export function createClient(options: EntradaClientOptions): EntradaClient {
   // `credentials` changes with setCredentials. The transport gets the rest only: no secret stays on
   // `transport.config` (reachable through the client's public transport key) after a rotation.
-  let { credentials, source, scope, tokenUrl, ...config } = resolveConfig(options);
-  const baseUrl = config.baseUrl;
-  const transport = newTransport({
-    ...config,
-    retry: options.retry,
-    userAgent: isBrowserLike()
-      ? undefined
-      : `entrada-sdk-js/${SDK_VERSION}${options.userAgent ? ` ${options.userAgent}` : ""}`,
-  });
+  let { credentials, source, scope, tokenUrl, transport: settings } = resolveConfig(options);
+  const baseUrl = settings.baseUrl;
+  const transport = createTransport(settings);
 
   const cache =
     credentials &&
@@ -110,14 +110,16 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
 
   const client: Record<string | symbol, unknown> = {
     [TRANSPORT]: transport,
-    locale: config.locale,
+    locale: settings.locale,
     baseUrl,
+    use: transport.use,
+    eject: transport.eject,
     fetch: transportFetch(transport, baseUrl),
     getAccessToken: () => auth.peek() ?? auth.get(),
     setCredentials(next: ClientCredentials, opts?: { dropCachedToken?: boolean }) {
       // Only a client created with credentials can rotate them.
       if (!cache || !nonEmpty(next?.clientId) || !nonEmpty(next.clientSecret))
-        throw new TypeError("setCredentials: needs non-empty strings, on a client made with credentials");
+        throw new EntradaConfigError("setCredentials: needs non-empty strings, on a client made with credentials");
       credentials = { ...next };
       cache.setCredentials(credentials, opts);
     },

@@ -9,7 +9,7 @@ import {
   UnexpectedBodyError,
 } from "./errors.ts";
 import { parseRetryAfter } from "./retry.ts";
-import type { CallState } from "./transport.ts";
+import type { CallState } from "./call.ts";
 import type { ResponseMeta } from "./types.ts";
 
 /** True for `application/json`, `application/problem+json` and every other `+json` type. */

@@ -11,7 +11,7 @@ import type {
   TimeoutError,
   UnexpectedBodyError,
 } from "./errors.ts";
-import type { CallOptions } from "./transport.ts";
+import type { CallOptions } from "./call.ts";
 
 /**
  * Every error a call can end in; `switch (error.kind)` narrows it. `Slug` lists the problem slugs the operation
