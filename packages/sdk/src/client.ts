@@ -7,19 +7,24 @@ import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, nonEmpty, resolveConfig } from "./core/config.ts";
 import { EntradaConfigError } from "./core/errors.ts";
 import { basicAuthorization, createTokenRequester } from "./core/oauth.ts";
-import { withOrThrow } from "./core/operation.ts";
-import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sections.ts";
+import { operationFactory, withOrThrow } from "./core/operation.ts";
+import { type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 
 export type { EntradaFetchInit } from "./core/sections.ts";
 
 import { type ClientCredentials, tokenCache } from "./core/token-cache.ts";
-import { type CallOptions, createTransport, type Locale, type Middleware, TRANSPORT } from "./core/transport.ts";
+import {
+  type CallOptions,
+  createTransport,
+  type Locale,
+  type Middleware,
+  TRANSPORT,
+} from "./core/transport.ts";
 import type { EntradaResult, EntradaSuccess } from "./core/types.ts";
 import type { Session } from "./generated/models.ts";
-import { operationTable } from "./generated/operations.ts";
 import type { OperationProblems } from "./generated/problems.ts";
 import type { operations } from "./generated/schema.ts";
-import type { SessionsSection as GeneratedSessions, Sections } from "./generated/sections.ts";
+import { type SessionsSection as GeneratedSessions, type Sections, sections } from "./generated/sections.ts";
 
 /** The typed methods of one section (tag) of the contract, named by operationId. */
 export type Section<S extends keyof Sections> = Sections[S];
@@ -119,14 +124,15 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
     setCredentials(next: ClientCredentials, opts?: { dropCachedToken?: boolean }) {
       // Only a client created with credentials can rotate them.
       if (!cache || !nonEmpty(next?.clientId) || !nonEmpty(next.clientSecret))
-        throw new EntradaConfigError("setCredentials: needs non-empty strings, on a client made with credentials");
+        throw new EntradaConfigError(
+          "setCredentials: needs non-empty strings, on a client made with credentials",
+        );
       credentials = { ...next };
       cache.setCredentials(credentials, opts);
     },
     // The token operation authenticates the client with HTTP Basic (RFC 6749 §2.3.1), never with a bearer token.
-    ...buildSections(
-      { transport, baseUrl, basic: () => credentials && basicAuthorization(credentials) },
-      operationTable,
+    ...sections(
+      operationFactory({ transport, baseUrl, basic: () => credentials && basicAuthorization(credentials) }),
     ),
   };
 

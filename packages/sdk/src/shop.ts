@@ -15,10 +15,10 @@
 
 import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
 import { configError, nonEmpty, type TransportSettings, transportSettings } from "./core/config.ts";
-import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sections.ts";
+import { operationFactory } from "./core/operation.ts";
+import { type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 import { createTransport, type Locale, type Middleware } from "./core/transport.ts";
-import { shopOperations, surveyOperations } from "./generated/operations.ts";
-import type { ShopSection, SurveySection } from "./generated/sections.ts";
+import { type ShopSection, type SurveySection, shopSection, surveySection } from "./generated/sections.ts";
 
 export type { SessionTokenGrant, SessionTokenSource, TokenRequest } from "./core/auth.ts";
 export type {
@@ -99,16 +99,14 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   const baseUrl = settings.baseUrl;
   const transport = createTransport(settings);
   transport.config.auth = staticAuth(source);
-  const sections = buildSections(
-    { transport, baseUrl, basic: () => undefined },
-    { shop: shopOperations, survey: surveyOperations },
-  );
+  const op = operationFactory({ transport, baseUrl, basic: () => undefined });
   return {
-    ...sections,
+    shop: shopSection(op),
+    survey: surveySection(op),
     fetch: transportFetch(transport, baseUrl),
     locale: settings.locale as Locale | undefined,
     baseUrl,
     use: transport.use,
     eject: transport.eject,
-  } as unknown as ShopClient;
+  };
 }

@@ -1,9 +1,9 @@
 import type { EntradaClient } from "../client.ts";
 import { staticAuth } from "../core/auth.ts";
+import { configError, expected, nonEmpty, transportSettings } from "../core/config.ts";
 import { createTokenRequester } from "../core/oauth.ts";
 import { errorFromResponse } from "../core/response.ts";
 import { tokenCache } from "../core/token-cache.ts";
-import { configError, expected, nonEmpty, transportSettings } from "../core/config.ts";
 import {
   type CallOptions,
   type CallState,
@@ -154,7 +154,9 @@ export class BiFeed {
     if (options.client && !shared) fail("`client` must be a client from createClient()");
     const hasCredentials = options.clientId !== undefined || options.clientSecret !== undefined;
     if (!shared && !hasCredentials && !options.getToken && !options.accessToken && !options.fetch)
-      fail("needs a client, clientId and clientSecret, getToken or accessToken (or a fetch that authenticates itself)");
+      fail(
+        "needs a client, clientId and clientSecret, getToken or accessToken (or a fetch that authenticates itself)",
+      );
     if (hasCredentials && (!nonEmpty(options.clientId) || !nonEmpty(options.clientSecret)))
       fail("needs both clientId and clientSecret");
     const size = options.maxPageSize;

@@ -5,8 +5,8 @@ import { EntradaConfigError } from "./errors.ts";
 import { checkedLocale } from "./language.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { RetryBudgetOptions } from "./retry-budget.ts";
-import type { ClientCredentials, TokenLifetimeOptions, TokenStore } from "./token-cache.ts";
 import { isBrowserLike as browser, productUserAgent } from "./runtime.ts";
+import type { ClientCredentials, TokenLifetimeOptions, TokenStore } from "./token-cache.ts";
 import type { FetchLike, Locale, Middleware, TransportOptions } from "./transport.ts";
 
 /** OAuth scopes of the API: `Shop` (shop, sessions, survey, assets, webhooks, BI), `TERP` (entrance). */
@@ -103,7 +103,11 @@ export const nonEmpty = (value: unknown): value is string => typeof value === "s
  * The one validator of the options every entry point shares: each mistake is an `EntradaConfigError` naming the
  * entry and the fix. Returns what `createTransport` takes.
  */
-export function transportSettings(entry: Entry, options: TransportSettings, product?: string): TransportOptions {
+export function transportSettings(
+  entry: Entry,
+  options: TransportSettings,
+  product?: string,
+): TransportOptions {
   // No options at all: `"baseUrl" is required`.
   const baseUrl = absoluteHttpUrl(entry, "baseUrl", options?.baseUrl);
   const locale = checkedLocale(options.locale, (problem) => configError(entry, problem));
@@ -132,7 +136,12 @@ export function transportSettings(entry: Entry, options: TransportSettings, prod
     middleware !== undefined &&
     (!Array.isArray(middleware) || middleware.some((m) => typeof m !== "object" || m === null))
   )
-    expected(entry, "middleware", "an array of middleware objects ({ onRequest, onResponse, onError })", middleware);
+    expected(
+      entry,
+      "middleware",
+      "an array of middleware objects ({ onRequest, onResponse, onError })",
+      middleware,
+    );
 
   return {
     baseUrl,
@@ -175,7 +184,11 @@ export interface ResolvedConfig {
 export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
   const transport = transportSettings("createClient", options);
   const fail = (message: string) => configError("createClient", message);
-  const tokenUrl = absoluteHttpUrl("createClient", "tokenUrl", options.tokenUrl ?? `${transport.baseUrl}/connect/token`);
+  const tokenUrl = absoluteHttpUrl(
+    "createClient",
+    "tokenUrl",
+    options.tokenUrl ?? `${transport.baseUrl}/connect/token`,
+  );
 
   const { clientId, clientSecret, accessToken, sessionToken } = options;
   const credentials =
@@ -189,7 +202,9 @@ export function resolveConfig(options: EntradaClientOptions): ResolvedConfig {
         `"${nonEmpty(clientId) ? "clientSecret" : "clientId"}" is required: non-empty "clientId" and "clientSecret".`,
       );
     if (browser() && options.allowBrowserSecrets !== true)
-      fail('refusing to use a client secret in a browser: pass a "sessionToken" (or "allowBrowserSecrets: true").');
+      fail(
+        'refusing to use a client secret in a browser: pass a "sessionToken" (or "allowBrowserSecrets: true").',
+      );
   } else if (source === undefined)
     fail(`credentials are missing: "clientId" + "clientSecret", "sessionToken" or "accessToken".`);
 

@@ -13,7 +13,14 @@
  * 9. `send` — the `fetch`, with the attempt's signal.
  */
 
-import { type AuthProvider, type CallOptions, type CallState, chain, type FetchLike, newCall } from "./call.ts";
+import {
+  type AuthProvider,
+  type CallOptions,
+  type CallState,
+  chain,
+  type FetchLike,
+  newCall,
+} from "./call.ts";
 import { type Deadlines, newDeadlines } from "./deadlines.ts";
 import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy, resolveRetryPolicy } from "./retry.ts";
 import { type RetryBudget, type RetryBudgetOptions, retryBudget } from "./retry-budget.ts";

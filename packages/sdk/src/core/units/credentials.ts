@@ -11,7 +11,8 @@ import { discard } from "./body.ts";
 
 export function credentials(auth: () => AuthProvider | undefined, origin: string): Unit {
   return (next) => async (request, call) => {
-    const provider = !request.headers.has("authorization") && request.url.startsWith(origin) ? auth() : undefined;
+    const provider =
+      !request.headers.has("authorization") && request.url.startsWith(origin) ? auth() : undefined;
     call.auth = provider;
     if (!provider) return next(request, call);
     // A request with a body is consumed by sending it: keep a copy for the second pass.

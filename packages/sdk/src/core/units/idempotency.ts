@@ -15,7 +15,8 @@ export function idempotency(): Unit {
     if (isWriteMethod(request.method)) {
       const problem = given == null ? undefined : idempotencyKeyProblem(given);
       if (problem) throw new InvalidArgumentError("idempotencyKey", problem, call.info());
-      const key = given === null ? undefined : (given ?? headers.get("idempotency-key") ?? newIdempotencyKey());
+      const key =
+        given === null ? undefined : (given ?? headers.get("idempotency-key") ?? newIdempotencyKey());
       if (key) headers.set("idempotency-key", key);
       call.state.idempotencyKey = key;
     }

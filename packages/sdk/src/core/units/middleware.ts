@@ -31,14 +31,20 @@ export interface MiddlewareParams {
  * feed on the client). The response's body has been read into the call's result when the call reads one (section
  * methods): use its status and headers.
  */
+// biome-ignore-start lint/suspicious/noConfusingVoidType: a callback may return nothing, as openapi-fetch's may.
 export interface Middleware {
   /** Before the attempt is sent: return a `Request` to send instead, or a `Response` to answer without sending. */
   onRequest?(params: MiddlewareParams): void | Request | Response | Promise<void | Request | Response>;
   /** After a response arrived: return a `Response` to replace it. */
-  onResponse?(params: MiddlewareParams & { readonly response: Response }): void | Response | Promise<void | Response>;
+  onResponse?(
+    params: MiddlewareParams & { readonly response: Response },
+  ): void | Response | Promise<void | Response>;
   /** After the attempt failed without a response: return a `Response` to answer with instead. */
-  onError?(params: MiddlewareParams & { readonly error: EntradaError }): void | Response | Promise<void | Response>;
+  onError?(
+    params: MiddlewareParams & { readonly error: EntradaError },
+  ): void | Response | Promise<void | Response>;
 }
+// biome-ignore-end lint/suspicious/noConfusingVoidType: (end)
 
 let attempts = 0;
 

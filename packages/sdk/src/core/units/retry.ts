@@ -44,7 +44,9 @@ export function retry(clientPolicy: RetryPolicy, budget: RetryBudget | undefined
       try {
         const response = await next(body ? copy(request, body) : request, call);
         const again = isRetryableStatus(response.status) || (await isKeyInUse(response, call));
-        wait = again ? backoff(parseRetryAfter(response.headers.get("retry-after"), Date.now()), false) : undefined;
+        wait = again
+          ? backoff(parseRetryAfter(response.headers.get("retry-after"), Date.now()), false)
+          : undefined;
         if (wait === undefined) {
           if (!again) budget?.recordSuccess();
           return response;
