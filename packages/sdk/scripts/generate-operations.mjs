@@ -232,8 +232,8 @@ function methodOptions(document) {
 }
 
 /**
- * Pure: `sections.ts` — one function per section (tag) returning its methods, each made by `op` from its operation
- * id, HTTP method and path, with the operation's summary and path as TSDoc; the section types are their return
+ * Pure: `sections.ts` — one function per section (tag) returning its methods, each made by `op` from its HTTP
+ * method and path under its operation id as key, with the operation's summary and path as TSDoc; the section types are their return
  * types, so an editor's "go to definition" on `client.shop.getEvent` lands on the method's own line.
  */
 export function renderSections(operationsJson, openapiJson) {
@@ -259,7 +259,7 @@ export function renderSections(operationsJson, openapiJson) {
     const id = JSON.stringify(operationId);
     const summary = (document.summary ?? operationId).replace(/\*\//g, "*\\/");
     const types = `operations[${id}], ${data ?? `SuccessData<operations[${id}]>`}, OperationProblems[${id}]`;
-    const call = `op<${types}>(${id}, "${method.toUpperCase()}", ${JSON.stringify(op.path)}${methodOptions(document)})`;
+    const call = `op<${types}>("${method.toUpperCase()}", ${JSON.stringify(op.path)}${methodOptions(document)})`;
     if (!bySection.has(op.tag)) bySection.set(op.tag, []);
     bySection
       .get(op.tag)
@@ -275,7 +275,7 @@ export function renderSections(operationsJson, openapiJson) {
   const ordered = [...bySection.keys()].sort((a, b) => sectionRank(a) - sectionRank(b) || a.localeCompare(b));
   const lines = [
     ...HEADER("operations.json + openapi.json"),
-    'import type { OperationFactory } from "../core/operation.ts";',
+    'import { named, type OperationFactory } from "../core/operation.ts";',
     'import type { SuccessData } from "../core/types.ts";',
     `import type { ${[...models].sort().join(", ")} } from "./models.ts";`,
     'import type { OperationProblems } from "./problems.ts";',
@@ -288,11 +288,11 @@ export function renderSections(operationsJson, openapiJson) {
     lines.push(
       `/** The \`${tag}\` operations of the contract: \`client.${tag}\`. */`,
       `export function ${tag}Section(op: OperationFactory) {`,
-      "  return {",
+      "  return named({",
     );
     for (const entry of bySection.get(tag)) lines.push(...entry);
     lines.push(
-      "  };",
+      "  });",
       "}",
       "",
       `/** The \`${tag}\` operations of the contract. */`,

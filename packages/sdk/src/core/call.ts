@@ -109,7 +109,7 @@ export function newCall(request: Request, options: CallOptions, state: CallState
     options,
     state,
     totalTimeoutMs: totalMs,
-    deadline: totalMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + totalMs,
+    deadline: totalMs === undefined ? Infinity : Date.now() + totalMs,
     info: (response, cause) => callContext(state, method, url, response, cause),
   };
 }

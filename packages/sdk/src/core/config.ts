@@ -136,12 +136,7 @@ export function transportSettings(
     middleware !== undefined &&
     (!Array.isArray(middleware) || middleware.some((m) => typeof m !== "object" || m === null))
   )
-    expected(
-      entry,
-      "middleware",
-      "an array of middleware objects ({ onRequest, onResponse, onError })",
-      middleware,
-    );
+    expected(entry, "middleware", "an array of middleware", middleware);
 
   return {
     baseUrl,

@@ -36,13 +36,24 @@ export interface OperationSpec extends OperationOptions {
   check?: ((data: unknown) => string | undefined) | undefined;
 }
 
-/** Makes the method of one operation; the generated sections (`src/generated/sections.ts`) call it per operation. */
+/**
+ * Makes the method of one operation from its HTTP method and path; the generated sections
+ * (`src/generated/sections.ts`) call it per operation, inside `named`, which gives each method its operation id.
+ */
 export type OperationFactory = <Op, Data, Slug extends string>(
-  operationId: string,
   method: string,
   path: string,
   options?: OperationOptions,
 ) => Operation<Op, Data, Slug>;
+
+/** A section's methods, each given its operation id: its key (`getEvent: op("GET", …)` is `getEvent`). */
+export function named<Methods extends Record<string, { readonly operationId: string }>>(
+  methods: Methods,
+): Methods {
+  for (const [operationId, method] of Object.entries(methods))
+    (method as { operationId: string }).operationId = operationId;
+  return methods;
+}
 
 interface Init extends CallOptions {
   params?: {
@@ -175,19 +186,14 @@ export function withOrThrow<Args extends unknown[], R extends { error?: unknown 
 
 /**
  * The `op` of the generated sections: each call makes the method of one operation — a function of `init` with
- * `.orThrow`, and the operation's id, method and path as properties.
+ * `.orThrow` that carries its operation (id, method, path, how bodies are read and sent) as properties.
  */
 export function operationFactory(context: OperationContext): OperationFactory {
-  return <Op, Data, Slug extends string>(
-    operationId: string,
-    method: string,
-    path: string,
-    options?: OperationOptions,
-  ) => {
-    const spec: OperationSpec = { operationId, method, path, ...options };
-    return Object.assign(
-      withOrThrow((init?: Init) => invoke(context, spec, init)),
-      { operationId, method, path },
-    ) as unknown as Operation<Op, Data, Slug>;
+  return <Op, Data, Slug extends string>(method: string, path: string, options?: OperationOptions) => {
+    const operation: OperationSpec = Object.assign(
+      withOrThrow((init?: Init) => invoke(context, operation, init)),
+      { operationId: "", method, path, ...options },
+    );
+    return operation as unknown as Operation<Op, Data, Slug>;
   };
 }

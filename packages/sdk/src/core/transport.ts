@@ -21,9 +21,9 @@ import {
   type FetchLike,
   newCall,
 } from "./call.ts";
-import { type Deadlines, newDeadlines } from "./deadlines.ts";
-import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy, resolveRetryPolicy } from "./retry.ts";
-import { type RetryBudget, type RetryBudgetOptions, retryBudget } from "./retry-budget.ts";
+import { newDeadlines } from "./deadlines.ts";
+import { DEFAULT_RETRY, type RetryOptions, resolveRetryPolicy } from "./retry.ts";
+import { type RetryBudgetOptions, retryBudget } from "./retry-budget.ts";
 import { clientHeaders } from "./units/client-headers.ts";
 import { bearer, credentials } from "./units/credentials.ts";
 import { idempotency } from "./units/idempotency.ts";
@@ -50,20 +50,12 @@ export interface TransportOptions {
   middleware?: readonly Middleware[] | undefined;
 }
 
-/** What the units of a client's transport share. */
+/** What a client's transport keeps that changes after it is made. */
 export interface TransportConfig {
   /** Set once the client knows its credentials. */
   auth?: AuthProvider | undefined;
-  timeoutMs: number;
-  totalTimeoutMs: number | undefined;
-  retry: RetryPolicy;
-  budget: RetryBudget | undefined;
-  /** The API's origin followed by `/`: bearer tokens are sent to URLs under it only. */
-  origin: string;
-  /** Shared timer for attempt timeouts and deadlines. */
-  deadlines: Deadlines;
-  /** The integrators' middleware, in the order registered. */
-  middleware: Middleware[];
+  /** The integrators' middleware, in the order registered (replaced by `use` and `eject`). */
+  middleware: readonly Middleware[];
 }
 
 /** Sends requests down the chain; `config` is the client's (its `auth` set once the credentials are known). */
@@ -86,30 +78,26 @@ export const TRANSPORT: unique symbol = Symbol.for("@entrada/sdk.transport") as 
 
 /** The transport of one client: its retry budget, deadline timer and middleware list; no credentials yet. */
 export function createTransport(options: TransportOptions): Transport {
-  const { retry: retryOptions, headers } = options;
+  const { retry: retryOptions, headers, fetch } = options;
   const budget = retryOptions === false ? false : retryOptions?.budget;
   // `Authorization` belongs to the credentials, never to the client-wide headers.
   headers?.delete("authorization");
-  const config: TransportConfig = {
-    timeoutMs: options.timeoutMs ?? 30_000,
-    totalTimeoutMs: options.totalTimeoutMs,
-    retry: resolveRetryPolicy(DEFAULT_RETRY, retryOptions),
-    budget: budget === false ? undefined : retryBudget(budget),
-    origin: `${new URL(options.baseUrl).origin}/`,
-    deadlines: newDeadlines(),
-    middleware: [...(options.middleware ?? [])],
-  };
-  const fetch = options.fetch;
+  const config: TransportConfig = { middleware: options.middleware ?? [] };
 
   const send = chain(
     [
       language(options.locale),
       clientHeaders(headers, options.userAgent),
       idempotency(),
-      credentials(() => config.auth, config.origin),
-      retry(config.retry, config.budget),
-      middleware(config.middleware),
-      timeout(config.deadlines, config.timeoutMs),
+      // Bearer tokens go to the API's origin only.
+      credentials(() => config.auth, `${new URL(options.baseUrl).origin}/`),
+      retry(
+        resolveRetryPolicy(DEFAULT_RETRY, retryOptions),
+        budget === false ? undefined : retryBudget(budget),
+      ),
+      middleware(() => config.middleware),
+      // One shared timer for every attempt's timeout and deadline.
+      timeout(newDeadlines(), options.timeoutMs ?? 30_000),
       bearer(),
     ],
     (request, call) => fetch(request, { signal: call.signal }),
@@ -118,16 +106,14 @@ export function createTransport(options: TransportOptions): Transport {
   return {
     config,
     async send(request, call, state) {
-      return send(request, newCall(request, call, state, call.totalTimeoutMs ?? config.totalTimeoutMs));
+      return send(request, newCall(request, call, state, call.totalTimeoutMs ?? options.totalTimeoutMs));
     },
+    // The list is replaced, never changed in place: a call in flight keeps the list it started its attempt with.
     use(...added) {
-      config.middleware.push(...added);
+      config.middleware = [...config.middleware, ...added];
     },
     eject(...removed) {
-      for (const m of removed) {
-        const index = config.middleware.indexOf(m);
-        if (index !== -1) config.middleware.splice(index, 1);
-      }
+      config.middleware = config.middleware.filter((m) => !removed.includes(m));
     },
   };
 }

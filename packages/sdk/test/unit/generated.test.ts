@@ -73,7 +73,7 @@ describe("generated sections", () => {
         "     *",
         "     * `POST /shop/v1/cart/{id}/vouchers`",
         "     */",
-        '    redeemVoucher: op<operations["redeemVoucher"], Cart, OperationProblems["redeemVoucher"]>("redeemVoucher", "POST", "/shop/v1/cart/{id}/vouchers"),',
+        '    redeemVoucher: op<operations["redeemVoucher"], Cart, OperationProblems["redeemVoucher"]>("POST", "/shop/v1/cart/{id}/vouchers"),',
       ].join("\n"),
     );
     // A new tag becomes a section of its own, in the client's sections too.

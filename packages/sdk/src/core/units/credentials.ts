@@ -25,10 +25,8 @@ export function credentials(auth: () => AuthProvider | undefined, origin: string
       // A challenge that names another error (`insufficient_scope`) is not cured by a new token.
       !/invalid_token/i.test(response.headers.get("www-authenticate") ?? "invalid_token") ||
       !provider.invalidate(token)
-    ) {
-      again.body?.cancel().catch(() => {});
+    )
       return response;
-    }
     discard(response);
     return next(again, call);
   };

@@ -6,7 +6,7 @@
  */
 
 import type { CallOptions, Unit } from "../call.ts";
-import { type EntradaError, isEntradaError } from "../errors.ts";
+import { type EntradaError, InvalidArgumentError, isEntradaError } from "../errors.ts";
 
 /** What every middleware callback is told about the attempt. */
 export interface MiddlewareParams {
@@ -26,12 +26,12 @@ export interface MiddlewareParams {
   readonly id: string;
 }
 
+// biome-ignore-start lint/suspicious/noConfusingVoidType: a callback may return nothing, as openapi-fetch's may.
 /**
  * Hooks into every attempt of every call (section methods, `client.fetch`, `rawClient`, the token request, the BI
  * feed on the client). The response's body has been read into the call's result when the call reads one (section
  * methods): use its status and headers.
  */
-// biome-ignore-start lint/suspicious/noConfusingVoidType: a callback may return nothing, as openapi-fetch's may.
 export interface Middleware {
   /** Before the attempt is sent: return a `Request` to send instead, or a `Response` to answer without sending. */
   onRequest?(params: MiddlewareParams): void | Request | Response | Promise<void | Request | Response>;
@@ -48,10 +48,10 @@ export interface Middleware {
 
 let attempts = 0;
 
-export function middleware(registered: readonly Middleware[]): Unit {
+export function middleware(registered: () => readonly Middleware[]): Unit {
   return (next) => async (request, call) => {
-    if (registered.length === 0) return next(request, call);
-    const list = [...registered];
+    const list = registered();
+    if (list.length === 0) return next(request, call);
     const reversed = [...list].reverse();
     const { state } = call;
     let params: MiddlewareParams = {
@@ -81,8 +81,11 @@ export function middleware(registered: readonly Middleware[]): Unit {
         }
       }
       response ??= await next(params.request, call);
-    } catch (error) {
-      if (!isEntradaError(error)) throw error;
+    } catch (thrown) {
+      // A middleware that throws fails the attempt like anything else: with an `EntradaError` naming it.
+      const error = isEntradaError(thrown)
+        ? thrown
+        : new InvalidArgumentError("middleware", String(thrown), call.info(undefined, thrown));
       for (const m of reversed) {
         const result = await m.onError?.({ ...params, error });
         // A recovered attempt ends here: its response is the middleware's own.

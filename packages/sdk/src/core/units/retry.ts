@@ -7,7 +7,7 @@
  */
 
 import type { Call, Unit } from "../call.ts";
-import { AbortedError, TimeoutError } from "../errors.ts";
+import { TimeoutError } from "../errors.ts";
 import { isWriteMethod } from "../idempotency.ts";
 import { parseSuccessJson } from "../response.ts";
 import {
@@ -56,7 +56,7 @@ export function retry(clientPolicy: RetryPolicy, budget: RetryBudget | undefined
         wait = isRetryableFailure(error) ? backoff(undefined, error instanceof TimeoutError) : undefined;
         if (wait === undefined) throw error;
       }
-      if (wait) await pause(wait, call);
+      if (wait) await pause(wait, call.options.signal);
     }
   };
 }
@@ -86,19 +86,15 @@ async function isKeyInUse(response: Response, call: Call): Promise<boolean> {
   return parsed.ok && /\/idempotency-key-in-use$/.test((parsed.value as { type?: string })?.type as string);
 }
 
-/** The backoff: `ms`, or until the caller's signal aborts (an `AbortedError`). Keeps a process alive meanwhile. */
-function pause(ms: number, call: Call): Promise<void> {
-  const signal = call.options.signal;
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError(signal.reason, call.info()));
-    const onAbort = () => {
+/** The backoff: `ms`, or until the caller's signal aborts (the next attempt then ends as aborted). Keeps a process alive. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
       clearTimeout(timer);
-      reject(new AbortedError(signal?.reason, call.info()));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", done);
       resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done);
   });
 }
