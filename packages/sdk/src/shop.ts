@@ -15,6 +15,9 @@
 
 import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
 import { configError, nonEmpty, type TransportSettings, transportSettings } from "./core/config.ts";
+
+export type { TransportSettings } from "./core/config.ts";
+
 import { operationFactory } from "./core/operation.ts";
 import { type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 import { createTransport, type Locale, type Middleware } from "./core/transport.ts";

@@ -96,7 +96,10 @@ export interface Call {
   info(response?: Response, cause?: unknown): ErrorContext & { status: number };
 }
 
-/** Sends one request of a call and resolves to its response; fails with `EntradaError`s only. */
+/**
+ * Sends one request of a call and resolves to its response; fails with `EntradaError`s only (a unit refusing a call
+ * may throw before it returns: `transport.send` makes that a rejection).
+ */
 export type Send = (request: Request, call: Call) => Promise<Response>;
 
 /** One stage of the transport: wraps the next `Send`. */
