@@ -7,11 +7,10 @@ import { checkedLocale } from "../language.ts";
 export function language(clientLocale: string | undefined): Unit {
   return (next) => (request, call) => {
     const headers = request.headers;
-    const invalid = (problem: string): never => {
-      throw new InvalidArgumentError("locale", problem, call.info());
-    };
     const locale =
-      checkedLocale(call.options.locale, invalid) ?? (!headers.has("accept-language") && clientLocale);
+      checkedLocale(call.options.locale, (problem) => {
+        throw new InvalidArgumentError("locale", problem, call.info());
+      }) ?? (!headers.has("accept-language") && clientLocale);
     if (locale) headers.set("accept-language", locale);
     return next(request, call);
   };
