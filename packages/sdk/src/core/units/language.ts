@@ -10,7 +10,8 @@ export function language(clientLocale: string | undefined): Unit {
     const locale =
       checkedLocale(call.options.locale, (problem) => {
         throw new InvalidArgumentError("locale", problem, call.info());
-      }) ?? (!headers.has("accept-language") && clientLocale);
+      }) ??
+      (!headers.has("accept-language") && clientLocale);
     if (locale) headers.set("accept-language", locale);
     return next(request, call);
   };
