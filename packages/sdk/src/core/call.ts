@@ -88,6 +88,8 @@ export interface Call {
   readonly totalTimeoutMs: number | undefined;
   /** Epoch ms by which the whole call must end (`Infinity` without `totalTimeoutMs`). */
   readonly deadline: number;
+  /** The request body, buffered once by the `retry` unit (`null`: none). */
+  body?: ArrayBuffer | null | undefined;
   /** Where this call's bearer tokens come from (set by the `credentials` unit; none: no bearer token). */
   auth?: AuthProvider | undefined;
   /** The current attempt's `AbortSignal` (set by the `timeout` unit, handed to `fetch` by `send`). */

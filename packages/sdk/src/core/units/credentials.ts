@@ -10,25 +10,25 @@ import { isEntradaError, OAuthError } from "../errors.ts";
 import { discard } from "./body.ts";
 
 export function credentials(auth: () => AuthProvider | undefined, origin: string): Unit {
-  return (next) => async (request, call) => {
+  return (next) => (request, call) => {
     const provider =
       !request.headers.has("authorization") && request.url.startsWith(origin) ? auth() : undefined;
     call.auth = provider;
     if (!provider) return next(request, call);
-    // A request with a body is consumed by sending it: keep a copy for the second pass.
-    const again = request.body ? request.clone() : request;
-    const response = await next(request, call);
-    const token = call.state.token;
-    if (
-      response.status !== 401 ||
-      !token ||
-      // A challenge that names another error (`insufficient_scope`) is not cured by a new token.
-      !/invalid_token/i.test(response.headers.get("www-authenticate") ?? "invalid_token") ||
-      !provider.invalidate(token)
-    )
-      return response;
-    discard(response);
-    return next(again, call);
+    return next(request, call).then((response) => {
+      const token = call.state.token;
+      if (
+        response.status !== 401 ||
+        !token ||
+        // A challenge that names another error (`insufficient_scope`) is not cured by a new token.
+        !/invalid_token/i.test(response.headers.get("www-authenticate") ?? "invalid_token") ||
+        !provider.invalidate(token)
+      )
+        return response;
+      discard(response);
+      // (A body is sent again from the copy `retry` keeps for the call.)
+      return next(request, call);
+    });
   };
 }
 

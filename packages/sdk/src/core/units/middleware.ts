@@ -5,7 +5,7 @@
  * `EntradaError` (network, timeout, aborted, the token request's) and may answer with a `Response` instead.
  */
 
-import type { CallOptions, Unit } from "../call.ts";
+import type { Call, CallOptions, Send, Unit } from "../call.ts";
 import { type EntradaError, InvalidArgumentError, isEntradaError } from "../errors.ts";
 
 /** What every middleware callback is told about the attempt. */
@@ -49,54 +49,64 @@ export interface Middleware {
 let attempts = 0;
 
 export function middleware(registered: () => readonly Middleware[]): Unit {
-  return (next) => async (request, call) => {
+  return (next) => (request, call) => {
     const list = registered();
-    if (list.length === 0) return next(request, call);
-    const reversed = [...list].reverse();
-    const { state } = call;
-    let params: MiddlewareParams = {
-      request,
-      operationId: state.operationId,
-      pathTemplate: state.pathTemplate,
-      attempt: state.attempts,
-      idempotencyKey: state.idempotencyKey,
-      options: call.options,
-      id: `${++attempts}`,
-    };
-    /** A response a middleware made is the attempt's: its body is read as the transport would have. */
-    const adopt = async (response: Response) => {
-      state.response = response;
-      if (state.read) state.body = await state.read(response);
-      return response;
-    };
+    // Without middleware the attempt goes straight on (no extra promise on the hot path).
+    return list.length === 0 ? next(request, call) : around(list, next, request, call);
+  };
+}
 
-    let response: Response | undefined;
-    try {
-      for (const m of list) {
-        const result = await m.onRequest?.(params);
-        if (result instanceof Request) params = { ...params, request: result };
-        else if (result instanceof Response) {
-          response = await adopt(result);
-          break;
-        }
-      }
-      response ??= await next(params.request, call);
-    } catch (thrown) {
-      // A middleware that throws fails the attempt like anything else: with an `EntradaError` naming it.
-      const error = isEntradaError(thrown)
-        ? thrown
-        : new InvalidArgumentError("middleware", String(thrown), call.info(undefined, thrown));
-      for (const m of reversed) {
-        const result = await m.onError?.({ ...params, error });
-        // A recovered attempt ends here: its response is the middleware's own.
-        if (result instanceof Response) return adopt(result);
-      }
-      throw error;
-    }
-    for (const m of reversed) {
-      const result = await m.onResponse?.({ ...params, response });
-      if (result instanceof Response) response = await adopt(result);
-    }
+/** One attempt through the hooks of `list`. */
+async function around(
+  list: readonly Middleware[],
+  next: Send,
+  request: Request,
+  call: Call,
+): Promise<Response> {
+  const reversed = [...list].reverse();
+  const { state } = call;
+  let params: MiddlewareParams = {
+    request,
+    operationId: state.operationId,
+    pathTemplate: state.pathTemplate,
+    attempt: state.attempts,
+    idempotencyKey: state.idempotencyKey,
+    options: call.options,
+    id: `${++attempts}`,
+  };
+  /** A response a middleware made is the attempt's: its body is read as the transport would have. */
+  const adopt = async (response: Response) => {
+    state.response = response;
+    if (state.read) state.body = await state.read(response);
     return response;
   };
+
+  let response: Response | undefined;
+  try {
+    for (const m of list) {
+      const result = await m.onRequest?.(params);
+      if (result instanceof Request) params = { ...params, request: result };
+      else if (result instanceof Response) {
+        response = await adopt(result);
+        break;
+      }
+    }
+    response ??= await next(params.request, call);
+  } catch (thrown) {
+    // A middleware that throws fails the attempt like anything else: with an `EntradaError` naming it.
+    const error = isEntradaError(thrown)
+      ? thrown
+      : new InvalidArgumentError("middleware", String(thrown), call.info(undefined, thrown));
+    for (const m of reversed) {
+      const result = await m.onError?.({ ...params, error });
+      // A recovered attempt ends here: its response is the middleware's own.
+      if (result instanceof Response) return adopt(result);
+    }
+    throw error;
+  }
+  for (const m of reversed) {
+    const result = await m.onResponse?.({ ...params, response });
+    if (result instanceof Response) response = await adopt(result);
+  }
+  return response;
 }

@@ -26,7 +26,8 @@ export function retry(clientPolicy: RetryPolicy, budget: RetryBudget | undefined
     const policy = resolveRetryPolicy(clientPolicy, call.options.retry);
     // Writes are retried only when the server can recognise the repeat by its key.
     const repeatable = !isWriteMethod(request.method) || call.state.idempotencyKey !== undefined;
-    const body = request.body && (await request.arrayBuffer());
+    // Buffered once per call: each attempt, and the credentials' repeat after a rejected token, sends a copy.
+    const body = (call.body ??= request.body && (await request.arrayBuffer()));
     let retries = 0;
     /** The wait before the next attempt, or `undefined` when the call ends here (budget spent if not). */
     const backoff = (retryAfterMs: number | undefined, afterTimeout: boolean): number | undefined => {
