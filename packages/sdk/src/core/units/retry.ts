@@ -27,7 +27,8 @@ export function retry(clientPolicy: RetryPolicy, budget: RetryBudget | undefined
     // Writes are retried only when the server can recognise the repeat by its key.
     const repeatable = !isWriteMethod(request.method) || call.state.idempotencyKey !== undefined;
     // Buffered once per call: each attempt, and the credentials' repeat after a rejected token, sends a copy.
-    const body = (call.body ??= request.body && (await request.arrayBuffer()));
+    call.body ??= request.body && (await request.arrayBuffer());
+    const body = call.body;
     let retries = 0;
     /** The wait before the next attempt, or `undefined` when the call ends here (budget spent if not). */
     const backoff = (retryAfterMs: number | undefined, afterTimeout: boolean): number | undefined => {
