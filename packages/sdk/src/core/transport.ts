@@ -106,7 +106,11 @@ export function createTransport(options: TransportOptions): Transport {
   return {
     config,
     async send(request, call, state) {
-      return send(request, newCall(request, call, state, call.totalTimeoutMs ?? options.totalTimeoutMs));
+      // (Async: a unit refusing the call throws, and the caller gets a rejection. `return await`: fewer turns.)
+      return await send(
+        request,
+        newCall(request, call, state, call.totalTimeoutMs ?? options.totalTimeoutMs),
+      );
     },
     // The list is replaced, never changed in place: a call in flight keeps the list it started its attempt with.
     use(...added) {

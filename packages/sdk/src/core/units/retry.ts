@@ -45,7 +45,9 @@ export function retry(clientPolicy: RetryPolicy, budget: RetryBudget | undefined
       let wait: number | undefined;
       try {
         const response = await next(body ? copy(request, body) : request, call);
-        const again = isRetryableStatus(response.status) || (await isKeyInUse(response, call));
+        const again =
+          isRetryableStatus(response.status) ||
+          (response.status === 409 && (await isKeyInUse(response, call)));
         wait = again
           ? backoff(parseRetryAfter(response.headers.get("retry-after"), Date.now()), false)
           : undefined;
@@ -79,9 +81,9 @@ function copy(request: Request, body: ArrayBuffer): Request {
   });
 }
 
-/** `409` to a write with a key, whose problem type is `idempotency-key-in-use`. */
+/** A `409` to a write with a key, whose problem type is `idempotency-key-in-use`. */
 async function isKeyInUse(response: Response, call: Call): Promise<boolean> {
-  if (response.status !== 409 || call.state.idempotencyKey === undefined) return false;
+  if (call.state.idempotencyKey === undefined) return false;
   // Read by the timeout unit when the caller reads bodies; else read from a copy, leaving the body to the caller.
   const text = typeof call.state.body === "string" ? call.state.body : await response.clone().text();
   const parsed = parseSuccessJson(text, response.headers.get("content-type"));
