@@ -9,6 +9,8 @@ export default defineConfig({
     shop: "src/shop.ts",
     survey: "src/survey.ts",
     conversions: "src/conversions/index.ts",
+    logger: "src/logger.ts",
+    otel: "src/otel.ts",
     "cli/bi-export": "src/cli/bi-export.ts",
   },
   format: ["esm", "cjs"],
@@ -25,5 +27,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   treeshake: true,
-  external: ["openapi-fetch"],
+  external: ["openapi-fetch", "@opentelemetry/api"],
 });

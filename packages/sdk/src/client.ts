@@ -5,22 +5,26 @@
 
 import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, nonEmpty, resolveConfig } from "./core/config.ts";
+import { EntradaConfigError } from "./core/errors.ts";
 import { basicAuthorization, createTokenRequester } from "./core/oauth.ts";
-import { withOrThrow } from "./core/operation.ts";
-import { isBrowserLike } from "./core/runtime.ts";
-import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sections.ts";
+import { operationFactory, withOrThrow } from "./core/operation.ts";
+import { type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 
 export type { EntradaFetchInit } from "./core/sections.ts";
 
 import { type ClientCredentials, tokenCache } from "./core/token-cache.ts";
-import { type CallOptions, type Locale, newTransport, TRANSPORT } from "./core/transport.ts";
+import {
+  type CallOptions,
+  createTransport,
+  type Locale,
+  type Middleware,
+  TRANSPORT,
+} from "./core/transport.ts";
 import type { EntradaResult, EntradaSuccess } from "./core/types.ts";
-import { SDK_VERSION } from "./core/version.ts";
 import type { Session } from "./generated/models.ts";
-import { operationTable } from "./generated/operations.ts";
 import type { OperationProblems } from "./generated/problems.ts";
 import type { operations } from "./generated/schema.ts";
-import type { SessionsSection as GeneratedSessions, Sections } from "./generated/sections.ts";
+import { type SessionsSection as GeneratedSessions, type Sections, sections } from "./generated/sections.ts";
 
 /** The typed methods of one section (tag) of the contract, named by operationId. */
 export type Section<S extends keyof Sections> = Sections[S];
@@ -74,6 +78,13 @@ export type EntradaClient = Omit<Sections, "sessions"> & {
   readonly locale: Locale | undefined;
   /** The API's base address, as configured (no trailing slash). */
   readonly baseUrl: string;
+  /**
+   * Adds middleware to every later attempt of every call of this client (a retry passes through it again):
+   * `onRequest`, `onResponse`, `onError`, as openapi-fetch's. Ready ones: `@entrada/sdk/logger`, `@entrada/sdk/otel`.
+   */
+  use(...middleware: Middleware[]): void;
+  /** Removes middleware added with `use` (or the `middleware` option). */
+  eject(...middleware: Middleware[]): void;
 };
 
 /**
@@ -86,15 +97,9 @@ export type EntradaClient = Omit<Sections, "sessions"> & {
 export function createClient(options: EntradaClientOptions): EntradaClient {
   // `credentials` changes with setCredentials. The transport gets the rest only: no secret stays on
   // `transport.config` (reachable through the client's public transport key) after a rotation.
-  let { credentials, source, scope, tokenUrl, ...config } = resolveConfig(options);
-  const baseUrl = config.baseUrl;
-  const transport = newTransport({
-    ...config,
-    retry: options.retry,
-    userAgent: isBrowserLike()
-      ? undefined
-      : `entrada-sdk-js/${SDK_VERSION}${options.userAgent ? ` ${options.userAgent}` : ""}`,
-  });
+  let { credentials, source, scope, tokenUrl, transport: settings } = resolveConfig(options);
+  const baseUrl = settings.baseUrl;
+  const transport = createTransport(settings);
 
   const cache =
     credentials &&
@@ -110,21 +115,24 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
 
   const client: Record<string | symbol, unknown> = {
     [TRANSPORT]: transport,
-    locale: config.locale,
+    locale: settings.locale,
     baseUrl,
+    use: transport.use,
+    eject: transport.eject,
     fetch: transportFetch(transport, baseUrl),
     getAccessToken: () => auth.peek() ?? auth.get(),
     setCredentials(next: ClientCredentials, opts?: { dropCachedToken?: boolean }) {
       // Only a client created with credentials can rotate them.
       if (!cache || !nonEmpty(next?.clientId) || !nonEmpty(next.clientSecret))
-        throw new TypeError("setCredentials: needs non-empty strings, on a client made with credentials");
+        throw new EntradaConfigError(
+          "setCredentials: needs non-empty strings, on a client made with credentials",
+        );
       credentials = { ...next };
       cache.setCredentials(credentials, opts);
     },
     // The token operation authenticates the client with HTTP Basic (RFC 6749 §2.3.1), never with a bearer token.
-    ...buildSections(
-      { transport, baseUrl, basic: () => credentials && basicAuthorization(credentials) },
-      operationTable,
+    ...sections(
+      operationFactory({ transport, baseUrl, basic: () => credentials && basicAuthorization(credentials) }),
     ),
   };
 

@@ -9,7 +9,7 @@ export type {
 } from "./client.ts";
 export { createClient } from "./client.ts";
 export type { SessionTokenGrant, SessionTokenSource, TokenRequest, TokenSource } from "./core/auth.ts";
-export type { EntradaClientOptions, Scope } from "./core/config.ts";
+export type { EntradaClientOptions, Scope, TransportSettings } from "./core/config.ts";
 export type {
   EntradaErrorKind,
   ErrorContext,
@@ -42,7 +42,7 @@ export { paginate } from "./core/pagination.ts";
 export type { RetryOptions } from "./core/retry.ts";
 export type { RetryBudgetOptions } from "./core/retry-budget.ts";
 export type { ClientCredentials, StoredToken, TokenLifetimeOptions, TokenStore } from "./core/token-cache.ts";
-export type { CallOptions, CustomLocale, Locale } from "./core/transport.ts";
+export type { CallOptions, CustomLocale, Locale, Middleware, MiddlewareParams } from "./core/transport.ts";
 export type {
   EntradaFailure,
   EntradaResult,

@@ -14,15 +14,14 @@
  */
 
 import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
-import { absoluteHttpUrl, fail } from "./core/config.ts";
-import { checkedLocale } from "./core/language.ts";
-import type { RetryOptions } from "./core/retry.ts";
-import { isBrowserLike } from "./core/runtime.ts";
-import { buildSections, type EntradaFetchInit, transportFetch } from "./core/sections.ts";
-import { type FetchLike, type Locale, newTransport } from "./core/transport.ts";
-import { SDK_VERSION } from "./core/version.ts";
-import { shopOperations, surveyOperations } from "./generated/operations.ts";
-import type { ShopSection, SurveySection } from "./generated/sections.ts";
+import { configError, nonEmpty, type TransportSettings, transportSettings } from "./core/config.ts";
+
+export type { TransportSettings } from "./core/config.ts";
+
+import { operationFactory } from "./core/operation.ts";
+import { type EntradaFetchInit, transportFetch } from "./core/sections.ts";
+import { createTransport, type Locale, type Middleware } from "./core/transport.ts";
+import { type ShopSection, type SurveySection, shopSection, surveySection } from "./generated/sections.ts";
 
 /** GA4's discounted item prices for an order's voucher discount (the widget's browser `purchase` uses it). */
 export { type DiscountedUnit, type PricedLine, spreadDiscount } from "./conversions/discount.ts";
@@ -51,7 +50,14 @@ export {
   UnexpectedBodyError,
 } from "./core/errors.ts";
 export { customLocale, normalizeLocale } from "./core/language.ts";
-export type { CallOptions, CustomLocale, FetchLike, Locale } from "./core/transport.ts";
+export type {
+  CallOptions,
+  CustomLocale,
+  FetchLike,
+  Locale,
+  Middleware,
+  MiddlewareParams,
+} from "./core/transport.ts";
 export type {
   EntradaFailure,
   EntradaResult,
@@ -63,24 +69,13 @@ export type { Culture, OperationProblems } from "./generated/problems.ts";
 export type { CheckoutCartResult, ShopSection, SurveySection } from "./generated/sections.ts";
 export type { EntradaFetchInit };
 
-export interface ShopClientOptions {
-  /** Base address of the API, e.g. `https://api.entrada.dev`. */
-  baseUrl: string;
+/** `createShopClient`'s options: the transport settings every client shares, and a shop session token. */
+export interface ShopClientOptions extends TransportSettings {
   /**
    * The shop session token your backend created (`client.sessions.create()`), or a function asking your backend
    * for one: called with `{}` at start and, once per rejection, with `{ rejectedToken, sessionId }` after a `401`.
    */
   sessionToken: SessionTokenSource;
-  /** Default culture (`Accept-Language`); `customLocale("de-AT")` for a culture the SDK does not list. */
-  locale?: Locale | undefined;
-  /** Headers sent with every request (the call's own `headers` and the dedicated options beat them). */
-  headers?: Record<string, string> | undefined;
-  /** The fetch to use (default: the global `fetch`, looked up at call time). */
-  fetch?: FetchLike | typeof globalThis.fetch | undefined;
-  /** Retry settings; `false` disables retries. */
-  retry?: RetryOptions | false | undefined;
-  /** Timeout of one attempt in ms (default 30 000). */
-  timeoutMs?: number | undefined;
 }
 
 /** The shop's client: the contract's `shop` and `survey` operations and an authenticated `fetch` (assets). */
@@ -91,38 +86,32 @@ export interface ShopClient {
   fetch(input: string | URL | Request, init?: EntradaFetchInit): Promise<Response>;
   readonly locale: Locale | undefined;
   readonly baseUrl: string;
+  /** Adds middleware to every later attempt of every call (see `EntradaClient.use`). */
+  use(...middleware: Middleware[]): void;
+  /** Removes middleware added with `use` (or the `middleware` option). */
+  eject(...middleware: Middleware[]): void;
 }
 
 /** Creates the shop's client. Throws `EntradaConfigError` for invalid options. */
 export function createShopClient(options: ShopClientOptions): ShopClient {
-  const baseUrl = absoluteHttpUrl("baseUrl", options?.baseUrl);
+  const settings = transportSettings("createShopClient", options, "shop");
   const source = options.sessionToken;
-  if (typeof source !== "function" && (typeof source !== "string" || source.trim() === ""))
-    fail(`"sessionToken" is required: a session token from your backend, or a function returning one.`);
-  const locale = checkedLocale(options.locale, fail);
-  const given = options.fetch as FetchLike | undefined;
-  const transport = newTransport({
-    baseUrl,
-    // Called unbound (a browser's native fetch throws "Illegal invocation" as a method of another object), and
-    // the global looked up per call so tools that patch it (msw) are honoured.
-    fetch: given
-      ? (request, init) => given(request, init)
-      : (request, init) => globalThis.fetch(request, init),
-    locale,
-    headers: options.headers === undefined ? undefined : new Headers(options.headers),
-    userAgent: isBrowserLike() ? undefined : `entrada-sdk-js/${SDK_VERSION} shop`,
-    timeoutMs: options.timeoutMs,
-    retry: options.retry,
-  });
+  if (typeof source !== "function" && !nonEmpty(source))
+    configError(
+      "createShopClient",
+      `"sessionToken" is required: a session token from your backend, or a function returning one.`,
+    );
+  const baseUrl = settings.baseUrl;
+  const transport = createTransport(settings);
   transport.config.auth = staticAuth(source);
-  const sections = buildSections(
-    { transport, baseUrl, basic: () => undefined },
-    { shop: shopOperations, survey: surveyOperations },
-  );
+  const op = operationFactory({ transport, baseUrl, basic: () => undefined });
   return {
-    ...sections,
+    shop: shopSection(op),
+    survey: surveySection(op),
     fetch: transportFetch(transport, baseUrl),
-    locale: locale as Locale | undefined,
+    locale: settings.locale as Locale | undefined,
     baseUrl,
-  } as unknown as ShopClient;
+    use: transport.use,
+    eject: transport.eject,
+  };
 }

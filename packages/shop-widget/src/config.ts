@@ -1,6 +1,6 @@
 import type { AnalyticsEvent } from "./core/analytics";
+import type { FetchSessionToken } from "./core/http-shop-api";
 import type { ShopError } from "./core/problem";
-import type { FetchSessionToken } from "./core/session-token";
 import type { ShopApi } from "./core/shop-api";
 import type { Cart, EventFilters, Order } from "./core/types";
 

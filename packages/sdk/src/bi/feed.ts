@@ -1,15 +1,15 @@
 import type { EntradaClient } from "../client.ts";
 import { staticAuth } from "../core/auth.ts";
+import { configError, expected, nonEmpty, transportSettings } from "../core/config.ts";
 import { createTokenRequester } from "../core/oauth.ts";
 import { errorFromResponse } from "../core/response.ts";
 import { tokenCache } from "../core/token-cache.ts";
 import {
   type CallOptions,
   type CallState,
-  newTransport,
+  createTransport,
   TRANSPORT,
   type Transport,
-  type FetchLike as TransportFetch,
 } from "../core/transport.ts";
 import type { BiSchema } from "./csdl.ts";
 import { ODataError } from "./errors.ts";
@@ -143,35 +143,31 @@ export class BiFeed {
   readonly #call: CallOptions;
 
   constructor(options: BiFeedOptions) {
-    let base: URL;
+    const fail = (message: string) => configError("biFeed", message);
+    let base: URL | undefined;
     try {
       base = new URL(String(options.baseUrl));
-    } catch {
-      throw new TypeError(`Invalid BI baseUrl: ${String(options.baseUrl)}`);
-    }
-    if (base.protocol !== "https:" && base.protocol !== "http:")
-      throw new TypeError("BI baseUrl must be http(s)");
+    } catch {}
+    if (!base || (base.protocol !== "https:" && base.protocol !== "http:"))
+      fail(`Invalid BI baseUrl: ${String(options.baseUrl)} (an absolute http(s) URL is needed)`);
     const shared =
       (options.client as WithTransport | undefined)?.[TRANSPORT] ??
       (options.fetch as WithTransport | undefined)?.[TRANSPORT];
-    if (options.client && !shared)
-      throw new TypeError("biFeed: `client` must be a client from createClient()");
+    if (options.client && !shared) fail("`client` must be a client from createClient()");
     const hasCredentials = options.clientId !== undefined || options.clientSecret !== undefined;
-    if (!shared && !hasCredentials && !options.getToken && !options.accessToken && !options.fetch) {
-      throw new TypeError(
-        "biFeed needs a client, clientId and clientSecret, getToken or accessToken (or a fetch that authenticates itself)",
+    if (!shared && !hasCredentials && !options.getToken && !options.accessToken && !options.fetch)
+      fail(
+        "needs a client, clientId and clientSecret, getToken or accessToken (or a fetch that authenticates itself)",
       );
-    }
-    if (hasCredentials && (!options.clientId || !options.clientSecret))
-      throw new TypeError("biFeed needs both clientId and clientSecret");
+    if (hasCredentials && (!nonEmpty(options.clientId) || !nonEmpty(options.clientSecret)))
+      fail("needs both clientId and clientSecret");
     const size = options.maxPageSize;
-    if (size !== undefined && (!Number.isSafeInteger(size) || size < 1)) {
-      throw new TypeError("maxPageSize must be a positive integer");
-    }
+    if (size !== undefined && (!Number.isSafeInteger(size) || size < 1))
+      expected("biFeed", "maxPageSize", "a positive integer", size);
     const attempts = options.maxAttempts;
     if (attempts !== undefined && (!Number.isSafeInteger(attempts) || attempts < 1 || attempts > 11))
-      throw new TypeError("maxAttempts must be an integer from 1 to 11");
-    const root = base.href.replace(/\/+$/, "");
+      expected("biFeed", "maxAttempts", "an integer from 1 to 11", attempts);
+    const root = (base as URL).href.replace(/\/+$/, "");
     this.root = new URL(`${root}/bi/v1/odata`);
     this.#options = options;
     const cap = options.maxRetryDelayMs ?? 30_000;
@@ -190,15 +186,26 @@ export class BiFeed {
       return;
     }
     const given = options.fetch;
-    const fetch: TransportFetch = given
-      ? (request, init) =>
-          given(request.url, {
-            method: request.method,
-            headers: request.headers,
-            signal: init?.signal ?? null,
-          })
-      : (request, init) => globalThis.fetch(request, init);
-    const transport = newTransport({ baseUrl: root, fetch, locale: options.locale, retry });
+    // The feed's own transport, built from the settings every entry point validates alike.
+    const transport = createTransport(
+      transportSettings(
+        "biFeed",
+        {
+          baseUrl: root,
+          locale: options.locale as CallOptions["locale"],
+          retry,
+          fetch: given
+            ? (request: Request, init?: { signal?: AbortSignal }) =>
+                given(request.url, {
+                  method: request.method,
+                  headers: request.headers,
+                  signal: init?.signal ?? null,
+                })
+            : undefined,
+        },
+        "bi",
+      ),
+    );
     if (hasCredentials) {
       const scope = options.scope ?? "Shop";
       const cache = tokenCache({

@@ -20,15 +20,15 @@ export interface Deadlines {
 
 export function newDeadlines(): Deadlines {
   const entries = new Set<Deadline>();
-  let armedAt = Number.POSITIVE_INFINITY;
+  let armedAt = Infinity;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = (at: number): void => {
     clearTimeout(timer);
     armedAt = at;
     timer = setTimeout(() => {
-      armedAt = Number.POSITIVE_INFINITY;
+      armedAt = Infinity;
       const now = Date.now();
-      let next = Number.POSITIVE_INFINITY;
+      let next = Infinity;
       for (const entry of entries) {
         if (entry.at > now) next = Math.min(next, entry.at);
         else {

@@ -272,8 +272,11 @@ export const UnexpectedResponseError = UnexpectedBodyError;
 /** @deprecated Renamed `UnexpectedBodyError`. */
 export type UnexpectedResponseError = UnexpectedBodyError;
 
-/** Invalid client configuration, thrown by `createClient` before any request is made. */
-export class EntradaConfigError extends Error {
+/**
+ * Invalid configuration, thrown by `createClient`, `createShopClient` and `biFeed` before any request is made (a
+ * `TypeError`, as a bad argument of a platform API is).
+ */
+export class EntradaConfigError extends TypeError {
   override readonly name = "EntradaConfigError";
 }
 

@@ -40,7 +40,6 @@ export function createTokenRequester(
     operationId: "createToken",
     method: "POST",
     path: tokenUrl,
-    mode: "json",
     form: true,
     check: tokenProblem,
   } as const;

@@ -15,35 +15,47 @@ import {
   responseMeta,
 } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
-import type { EntradaResult, OperationMethod } from "./types.ts";
+import type { EntradaResult, Operation } from "./types.ts";
 
+/** How a 2xx body is read: JSON (the default), JSON or text (`mixed`: OData `$metadata`), text, or a Blob. */
 type ResponseMode = "json" | "mixed" | "text" | "blob";
 
-/** One parsed entry of the generated operation table. */
-export interface OperationSpec {
+/** What the generated sections say about one operation besides its id, method and path. */
+export interface OperationOptions {
+  /** How a 2xx body is read (default `json`). */
+  read?: ResponseMode | undefined;
+  /** The request body is sent form-urlencoded (the token request). */
+  form?: boolean | undefined;
+  /** Query parameters whose arrays are sent comma-separated (`form`, `explode: false`: `include=a,b`). */
+  comma?: readonly string[] | undefined;
+}
+
+/** One operation as a section method runs it. */
+export interface OperationSpec extends OperationOptions {
   operationId: string;
   method: string;
   path: string;
-  mode: ResponseMode;
-  form: boolean;
-  /** Query parameters whose arrays are sent comma-separated (`form`, `explode: false`: `include=a,b`). */
-  comma?: readonly string[] | undefined;
   /** Why a parsed 2xx body cannot be used (the token response without `access_token`), if it cannot. */
   check?: ((data: unknown) => string | undefined) | undefined;
 }
 
-/** One section of the generated table (`"/shop/v1|getCart GET /cart/{id}|…"`) → its specs. */
-export function parseSection(section: string): OperationSpec[] {
-  const [prefix, ...entries] = section.split("|");
-  return entries.map((entry) => {
-    const [operationId, method, path, ...flags] = entry.split(" ") as [string, string, string, ...string[]];
-    const spec: OperationSpec = { operationId, method, path: prefix + path, mode: "json", form: false };
-    for (const flag of flags)
-      if (flag === "form") spec.form = true;
-      else if (flag.startsWith("csv=")) spec.comma = flag.slice(4).split(",");
-      else spec.mode = flag as ResponseMode;
-    return spec;
-  });
+/**
+ * Makes the method of one operation from its HTTP method and path; the generated sections
+ * (`src/generated/sections.ts`) call it per operation, inside `named`, which gives each method its operation id.
+ */
+export type OperationFactory = <Op, Data, Slug extends string>(
+  method: string,
+  path: string,
+  options?: OperationOptions,
+) => Operation<Op, Data, Slug>;
+
+/** A section's methods, each given its operation id: its key (`getEvent: op("GET", …)` is `getEvent`). */
+export function named<Methods extends Record<string, { readonly operationId: string }>>(
+  methods: Methods,
+): Methods {
+  for (const [operationId, method] of Object.entries(methods))
+    (method as { operationId: string }).operationId = operationId;
+  return methods;
 }
 
 interface Init extends CallOptions {
@@ -93,10 +105,11 @@ export async function invoke(
   init: Init = {},
 ): Promise<EntradaResult<unknown>> {
   const { params, body } = init;
-  const { method, mode } = spec;
+  const { method, read: mode = "json" } = spec;
   const state: CallState = {
     attempts: 0,
     operationId: spec.operationId,
+    pathTemplate: spec.path,
     // Binary bodies of 2xx as a Blob, everything else as text.
     read: (r) => (mode === "blob" && r.ok ? r.blob() : r.text()),
   };
@@ -179,14 +192,16 @@ export function withOrThrow<Args extends unknown[], R extends { error?: unknown 
   });
 }
 
-/** Builds the callable for one operation, with `.orThrow`. */
-export function createOperationMethod(
-  context: OperationContext,
-  spec: OperationSpec,
-): OperationMethod<unknown, unknown> {
-  const { operationId, method, path } = spec;
-  return Object.assign(
-    withOrThrow((init?: Init) => invoke(context, spec, init)),
-    { operationId, method, path },
-  ) as OperationMethod<unknown, unknown>;
+/**
+ * The `op` of the generated sections: each call makes the method of one operation — a function of `init` with
+ * `.orThrow` that carries its operation (id, method, path, how bodies are read and sent) as properties.
+ */
+export function operationFactory(context: OperationContext): OperationFactory {
+  return <Op, Data, Slug extends string>(method: string, path: string, options?: OperationOptions) => {
+    const operation: OperationSpec = Object.assign(
+      withOrThrow((init?: Init) => invoke(context, operation, init)),
+      { operationId: "", method, path, ...options },
+    );
+    return operation as unknown as Operation<Op, Data, Slug>;
+  };
 }

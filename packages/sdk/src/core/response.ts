@@ -1,5 +1,6 @@
 /** Turning raw responses into data or typed errors. */
 
+import type { CallState } from "./call.ts";
 import {
   type EntradaError,
   EntradaProblemError,
@@ -9,7 +10,6 @@ import {
   UnexpectedBodyError,
 } from "./errors.ts";
 import { parseRetryAfter } from "./retry.ts";
-import type { CallState } from "./transport.ts";
 import type { ResponseMeta } from "./types.ts";
 
 /** True for `application/json`, `application/problem+json` and every other `+json` type. */

@@ -1,21 +1,6 @@
-/** What every client flavour shares: building its sections from the generated table, and its `fetch`. */
+/** What every client flavour shares besides its sections: its authenticated `fetch`. */
 
-import { createOperationMethod, type OperationContext, parseSection } from "./operation.ts";
 import type { CallOptions, Transport } from "./transport.ts";
-
-/** One object of typed methods per section of `table` (a subset of the generated `operationTable`). */
-export function buildSections(
-  context: OperationContext,
-  table: Record<string, string>,
-): Record<string, Record<string, unknown>> {
-  const sections: Record<string, Record<string, unknown>> = {};
-  for (const [section, text] of Object.entries(table)) {
-    const methods: Record<string, unknown> = {};
-    for (const spec of parseSection(text)) methods[spec.operationId] = createOperationMethod(context, spec);
-    sections[section] = methods;
-  }
-  return sections;
-}
 
 /** Per-call options of `client.fetch`. */
 export type EntradaFetchInit = Omit<RequestInit, "headers"> &

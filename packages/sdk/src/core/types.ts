@@ -2,6 +2,7 @@
 
 import type { ParamsOption, RequestBodyOption } from "openapi-fetch";
 import type { ProblemSlug } from "../generated/problems.ts";
+import type { CallOptions } from "./call.ts";
 import type {
   AbortedError,
   EntradaProblemError,
@@ -11,7 +12,6 @@ import type {
   TimeoutError,
   UnexpectedBodyError,
 } from "./errors.ts";
-import type { CallOptions } from "./transport.ts";
 
 /**
  * Every error a call can end in; `switch (error.kind)` narrows it. `Slug` lists the problem slugs the operation

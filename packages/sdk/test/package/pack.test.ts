@@ -113,6 +113,18 @@ const CONSUMER_LOGIC = `
     survey: survey.validateSurvey({ questions: [{ id: "q1", type: "text", visibleIf: null, validation: { required: true, minLength: 3 } }] }, { q1: "ab" }).issues,
     parquetBytes: (() => { const e = new bi.ParquetEncoder("Entrances", ["ScanId", "ScannedAt"]); e.push([{ ScanId: "scn_1", ScannedAt: "2026-12-05T18:02:41Z" }]); return new TextDecoder().decode(e.finish().slice(0, 4)); })(),
     conversion: (await conversions.ga4FromWebhook({ type: "ticket.issued" })).code,
+    middleware: await (async () => {
+      // The ready middlewares from their own entries, on a client's every attempt.
+      const lines = [];
+      const line = (m, f) => lines.push(m + " " + JSON.stringify(f));
+      const sink = { debug: line, info: line, warn: line, error: line };
+      const seen = [];
+      const traced = sdk.createClient({ baseUrl: "https://api.example.test", accessToken: "tok_secret", headers: { "x-api-key": "key_secret" }, fetch,
+        middleware: [logger.logger({ level: "debug", sink }), otel.otel()] });
+      traced.use({ onRequest: ({ request, attempt }) => { seen.push(attempt); request.headers.set("x-mine", "1"); } });
+      const r = await traced.shop.createCart({ body: {} });
+      return { data: r.data, lines: lines.length, secretLogged: lines.some((l) => /tok_secret|key_secret/.test(l)), seen };
+    })(),
   }));
 `;
 
@@ -151,6 +163,11 @@ beforeAll(() => {
   cpSync(openapiFetch, join(modules, "openapi-fetch"), { recursive: true, dereference: true });
   const helpers = realpathSync(join(openapiFetch, "..", "openapi-typescript-helpers"));
   cpSync(helpers, join(modules, "openapi-typescript-helpers"), { recursive: true, dereference: true });
+  // The optional peer of `@entrada/sdk/otel`, as a tracing project has it.
+  // (Its exports map hides package.json: walk up from the entry.)
+  let otelApi = realpathSync(dirname(require.resolve("@opentelemetry/api")));
+  while (!existsSync(join(otelApi, "package.json"))) otelApi = dirname(otelApi);
+  cpSync(otelApi, join(modules, "@opentelemetry/api"), { recursive: true, dereference: true });
   for (const name of ["hyparquet-writer", "hyparquet"]) {
     // (Their exports maps hide package.json: walk up from the entry.)
     let dir = realpathSync(dirname(require.resolve(name)));
@@ -170,6 +187,8 @@ beforeAll(() => {
     import * as survey from "@entrada/sdk/survey";
     const other = createRequire(import.meta.url)("@entrada/sdk");
     import * as conversions from "@entrada/sdk/conversions";
+    import * as logger from "@entrada/sdk/logger";
+    import * as otel from "@entrada/sdk/otel";
     ${CONSUMER_LOGIC}
   `,
   );
@@ -183,6 +202,8 @@ beforeAll(() => {
     const shopEntry = require("@entrada/sdk/shop");
     const survey = require("@entrada/sdk/survey");
     const conversions = require("@entrada/sdk/conversions");
+    const logger = require("@entrada/sdk/logger");
+    const otel = require("@entrada/sdk/otel");
     (async () => { const other = await import("@entrada/sdk"); ${CONSUMER_LOGIC} })().catch((e) => { console.error(e); process.exit(1); });
   `,
   );
@@ -282,6 +303,7 @@ describe("packed tarball", () => {
             calls: 1,
           },
           crossBuild: { isProblem: true, instanceOf: true, base: true, notNetwork: true },
+          middleware: { data: { id: "crt_1" }, lines: 2, secretLogged: false, seen: [1] },
         });
         expect(result.webhookHeaders).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp"]);
       });
@@ -337,6 +359,8 @@ describe("packed tarball", () => {
     import { rawClient } from "@entrada/sdk/raw";
     import { createShopClient, isProblem } from "@entrada/sdk/shop";
     import { validateSurvey, type SurveyIssue } from "@entrada/sdk/survey";
+    import { logger, type LogFields } from "@entrada/sdk/logger";
+    import { otel } from "@entrada/sdk/otel";
     export async function main(): Promise<void> {
       const shop = createShopClient({ baseUrl: "https://x.test", sessionToken: async () => "ses", locale: "it-CH" });
       const event = await shop.shop.getEvent({ params: { path: { eventId: "evt_1" } } });
@@ -360,6 +384,8 @@ describe("packed tarball", () => {
       if (venues.error?.kind === "problem" && venues.error.slug === "payment-declined") void 0;
       void named; void verifyWebhook; void rawClient(client);
       void biFeed({ baseUrl: "https://x.test", client }).rows(odata("Orders"));
+      client.use(logger({ level: "warn", sink: { debug() {}, info() {}, warn(_m: string, f: LogFields) { void f.logId; }, error() {} } }), otel());
+      shop.use({ onRequest: ({ request, attempt }) => { request.headers.set("x-attempt", String(attempt)); } });
     }
   `;
   for (const [resolution, module] of [

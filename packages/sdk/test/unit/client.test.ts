@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseSection } from "../../src/core/operation.ts";
-import { shopOperations } from "../../src/generated/operations.ts";
 import {
   AbortedError,
   createClient,
@@ -79,10 +77,10 @@ describe("requests", () => {
     await client.shop.listEvents({ params: { query: { include: ["assortments"] } } });
     expect(new URL(api.calls[0]?.url ?? "").search).toBe("?include=slots,assortments&limit=2");
     expect(new URL(api.calls[1]?.url ?? "").search).toBe("?include=assortments");
-    // The generated table marks the parameter; no other operation's arrays change shape.
-    const shop = parseSection(shopOperations);
-    expect(shop.find((op) => op.operationId === "listEvents")?.comma).toEqual(["include"]);
-    expect(shop.filter((op) => op.comma !== undefined).map((op) => op.operationId)).toEqual(["listEvents"]);
+    // The generated method carries the parameter; no other operation's arrays change shape.
+    const specs = Object.values(client.shop) as unknown as { operationId: string; comma?: string[] }[];
+    expect(specs.find((op) => op.operationId === "listEvents")?.comma).toEqual(["include"]);
+    expect(specs.filter((op) => op.comma !== undefined).map((op) => op.operationId)).toEqual(["listEvents"]);
   });
 
   it("returns a malformed per-call culture or idempotency key as { error } before sending (orThrow throws)", async () => {

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import {
   OUTPUT,
   readContract,
-  renderOperations,
   renderSchema,
+  renderSections,
   SCHEMA_OUTPUT,
 } from "../../scripts/generate-operations.mjs";
 import { createClient } from "../../src/index.ts";
@@ -16,9 +16,9 @@ const { operations, openapi, schema } = readContract() as {
   schema: string;
 };
 
-describe("generated operation table", () => {
+describe("generated sections", () => {
   it("is up to date with the contract (run `pnpm --filter @entrada/sdk generate`)", () => {
-    expect(readFileSync(OUTPUT, "utf8")).toBe(renderOperations(operations, openapi));
+    expect(readFileSync(OUTPUT, "utf8")).toBe(renderSections(operations, openapi));
     expect(readFileSync(SCHEMA_OUTPUT, "utf8")).toBe(renderSchema(schema));
   });
 
@@ -39,5 +39,47 @@ describe("generated operation table", () => {
       expect(method?.path).toBe(op.path);
       expect(method?.orThrow).toBeTypeOf("function");
     }
+  });
+
+  it("writes each operation as a method with its TSDoc, method and path, for any operation the contract adds", () => {
+    const doc = openapi as { paths: Record<string, Record<string, unknown>> };
+    const withVoucher = {
+      ...operations,
+      redeemVoucher: { method: "post", path: "/shop/v1/cart/{id}/vouchers", tag: "shop" },
+      listGiftCards: { method: "get", path: "/gifts/v1/cards", tag: "gifts" },
+    };
+    const contract = {
+      ...doc,
+      paths: {
+        ...doc.paths,
+        "/shop/v1/cart/{id}/vouchers": {
+          post: {
+            summary: "Redeem a voucher",
+            responses: {
+              "200": { content: { "application/json": { schema: { $ref: "#/components/schemas/Cart" } } } },
+            },
+          },
+        },
+        "/gifts/v1/cards": {
+          get: { summary: "List gift cards", responses: { "200": { content: { "application/pdf": {} } } } },
+        },
+      },
+    };
+    const text = renderSections(withVoucher, contract);
+    expect(text).toContain(
+      [
+        "    /**",
+        "     * Redeem a voucher.",
+        "     *",
+        "     * `POST /shop/v1/cart/{id}/vouchers`",
+        "     */",
+        '    redeemVoucher: op<operations["redeemVoucher"], Cart, OperationProblems["redeemVoucher"]>("POST", "/shop/v1/cart/{id}/vouchers"),',
+      ].join("\n"),
+    );
+    // A new tag becomes a section of its own, in the client's sections too.
+    expect(text).toContain("export function giftsSection(op: OperationFactory) {");
+    expect(text).toContain('"GET", "/gifts/v1/cards", { read: "blob" })');
+    expect(text).toContain("    gifts: giftsSection(op),");
+    expect(text).toContain("  readonly gifts: GiftsSection;");
   });
 });

@@ -16,11 +16,6 @@ export interface SdkShopClient {
 
 /** SDK errors (an `EntradaError` with `kind`, `status`, `slug`, `problem`) → the widget's ShopError. */
 function fromSdk(error: unknown): unknown {
-  // A ShopError thrown by the token source inside the SDK (no way to renew the session) comes back as a cause.
-  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; depth += 1) {
-    if (e instanceof ShopError) return e;
-    e = (e as { cause?: unknown }).cause;
-  }
   const e = error as {
     kind?: string;
     status?: number;

@@ -7,7 +7,7 @@ export type {
   ShopConfig,
   Step,
 } from "../config";
+export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "../core/http-shop-api";
 export { ShopError, type ShopErrorKind } from "../core/problem";
-export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "../core/session-token";
 export type { ShopApi } from "../core/shop-api";
 export { EntradaShop, type EntradaShopProps } from "./EntradaShop";

@@ -4,19 +4,17 @@ import type { Tracker } from "../core/analytics";
 import { Emitter, reportListenerError } from "../core/emitter";
 import { createHttpShopApi } from "../core/http-shop-api";
 import { ShopError, toShopError } from "../core/problem";
-import { SessionTokenSource } from "../core/session-token";
 import type { ShopApi } from "../core/shop-api";
 import type { I18n } from "../i18n";
 import { createI18n } from "../i18n";
 
 /**
- * Everything one widget instance owns outside React: its API transport and session token, its query cache,
+ * Everything one widget instance owns outside React: its API transport (the SDK's, with its session token), its query cache,
  * its i18next instance, its event emitter and analytics. One per `mount()` or `<EntradaShop>`.
  */
 export class Controller {
   readonly emitter = new Emitter<ShopEventMap>();
   readonly queryClient: QueryClient;
-  readonly tokens: SessionTokenSource;
   readonly tracker: Tracker;
   readonly instanceId: string;
   #config: ShopConfig;
@@ -26,7 +24,6 @@ export class Controller {
   constructor(config: ShopConfig, instanceId: string) {
     this.#config = config;
     this.instanceId = instanceId;
-    this.tokens = new SessionTokenSource(config);
     this.queryClient = new QueryClient({
       // Failed reads are shown in place by their step; the host hears about them too.
       // (Queries whose errors the journey reports itself say so in their `meta`.)
@@ -84,13 +81,10 @@ export class Controller {
   setConfig(config: ShopConfig): void {
     const previous = this.#config;
     this.#config = config;
+    // A new token or token function gets a new SDK client (its session-token auth starts from them).
     if (
       config.sessionToken !== previous.sessionToken ||
-      config.fetchSessionToken !== previous.fetchSessionToken
-    ) {
-      this.tokens.configure(config);
-    }
-    if (
+      config.fetchSessionToken !== previous.fetchSessionToken ||
       config.api !== previous.api ||
       config.baseUrl !== previous.baseUrl ||
       config.fetch !== previous.fetch
@@ -106,7 +100,12 @@ export class Controller {
         this.#api = config.api;
       } else {
         if (config.baseUrl === undefined) throw new Error("EntradaShop: set `baseUrl` (or pass `api`)");
-        this.#api = createHttpShopApi({ baseUrl: config.baseUrl, tokens: this.tokens, fetch: config.fetch });
+        this.#api = createHttpShopApi({
+          baseUrl: config.baseUrl,
+          sessionToken: config.sessionToken,
+          fetchSessionToken: config.fetchSessionToken,
+          fetch: config.fetch,
+        });
       }
     }
     return this.#api;

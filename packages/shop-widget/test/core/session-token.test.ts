@@ -1,50 +1,111 @@
 import { describe, expect, it, vi } from "vitest";
+import { createHttpShopApi } from "../../src/core/http-shop-api";
 import { ShopError } from "../../src/core/problem";
-import { SessionTokenSource } from "../../src/core/session-token";
+import { Controller } from "../../src/ui/controller";
 
-describe("session tokens", () => {
+const BASE = "https://api.test";
+const EVENT = { id: "evt_1", name: "Jazz" };
+
+/** A fake API: a 401 invalid_token for every token in `rejected`, the event otherwise; records the bearer tokens. */
+function api(rejected: string[] = []) {
+  const seen: string[] = [];
+  const fetch = vi.fn(async (request: Request) => {
+    const token = (request.headers.get("authorization") ?? "").replace("Bearer ", "");
+    seen.push(token);
+    return rejected.includes(token)
+      ? new Response(
+          JSON.stringify({
+            type: "https://docs.entrada.dev/problems/unauthorized",
+            title: "Unauthorized",
+            status: 401,
+          }),
+          {
+            status: 401,
+            headers: {
+              "content-type": "application/problem+json",
+              "www-authenticate": 'Bearer error="invalid_token"',
+            },
+          },
+        )
+      : Response.json(EVENT);
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, seen };
+}
+const call = { locale: "de-CH" };
+
+// The widget's session tokens are the SDK's session-token auth (`createShopClient({ sessionToken })`).
+describe("session tokens (the SDK's, through the widget's transport)", () => {
   it("uses the given token without asking the backend", async () => {
+    const { fetch, seen } = api();
     const fetchSessionToken = vi.fn(async () => "fresh");
-    const source = new SessionTokenSource({ sessionToken: "given", fetchSessionToken });
-    expect(await source.get()).toBe("given");
+    const shop = createHttpShopApi({ baseUrl: BASE, sessionToken: "given", fetchSessionToken, fetch });
+    expect(await shop.getEvent("evt_1", call)).toEqual(EVENT);
+    expect(seen).toEqual(["given"]);
     expect(fetchSessionToken).not.toHaveBeenCalled();
   });
 
-  it("fetches once for parallel callers", async () => {
+  it("asks the backend once for parallel calls", async () => {
+    const { fetch, seen } = api();
     let n = 0;
-    const source = new SessionTokenSource({ fetchSessionToken: async () => `t${++n}` });
-    expect(await Promise.all([source.get(), source.get(), source.get()])).toEqual(["t1", "t1", "t1"]);
-  });
-
-  it("renews a rejected token once; parallel rejections share the renewal", async () => {
-    let n = 0;
-    const source = new SessionTokenSource({
-      sessionToken: "old",
-      fetchSessionToken: async () => `new${++n}`,
-    });
-    expect(await Promise.all([source.renew("old"), source.renew("old")])).toEqual(["new1", "new1"]);
-    // A request that failed with the old token after the renewal gets the new one, not another fetch.
-    expect(await source.renew("old")).toBe("new1");
+    const shop = createHttpShopApi({ baseUrl: BASE, fetchSessionToken: async () => `t${++n}`, fetch });
+    await Promise.all([
+      shop.getEvent("evt_1", call),
+      shop.getEvent("evt_1", call),
+      shop.getEvent("evt_1", call),
+    ]);
     expect(n).toBe(1);
+    expect(seen).toEqual(["t1", "t1", "t1"]);
   });
 
-  it("reports session-expired when it cannot renew", async () => {
-    const source = new SessionTokenSource({ sessionToken: "only" });
-    await expect(source.renew("only")).rejects.toMatchObject({ kind: "session-expired" });
-    const failing = new SessionTokenSource({
+  it("renews a rejected token once for parallel rejections, naming the token and its shop session", async () => {
+    const { fetch, seen } = api(["old"]);
+    const requests: unknown[] = [];
+    const shop = createHttpShopApi({
+      baseUrl: BASE,
+      fetchSessionToken: async (request) => {
+        requests.push(request);
+        return requests.length === 1 ? { sessionToken: "old", sessionId: "ses_1" } : "new";
+      },
+      fetch,
+    });
+    await shop.getEvent("evt_1", call).catch(() => undefined);
+    expect(await Promise.all([shop.getEvent("evt_1", call), shop.getEvent("evt_1", call)])).toEqual([
+      EVENT,
+      EVENT,
+    ]);
+    expect(requests).toEqual([{}, { rejectedToken: "old", sessionId: "ses_1" }]);
+    expect(seen.filter((t) => t === "new").length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("reports session-expired when it cannot renew or gets no token", async () => {
+    const fixed = createHttpShopApi({ baseUrl: BASE, sessionToken: "only", fetch: api(["only"]).fetch });
+    const rejected = await fixed.getEvent("evt_1", call).catch((e: unknown) => e);
+    expect(rejected).toBeInstanceOf(ShopError);
+    expect(rejected).toMatchObject({ kind: "session-expired", status: 401 });
+    const failing = createHttpShopApi({
+      baseUrl: BASE,
       fetchSessionToken: async () => {
         throw new Error("backend down");
       },
+      fetch: api().fetch,
     });
-    const error = await failing.get().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ShopError);
-    expect(error).toMatchObject({ kind: "session-expired" });
+    expect(await failing.getEvent("evt_1", call).catch((e: unknown) => e)).toMatchObject({
+      kind: "session-expired",
+    });
+    const none = createHttpShopApi({ baseUrl: BASE, fetch: api().fetch });
+    expect(await none.getEvent("evt_1", call).catch((e: unknown) => e)).toMatchObject({
+      kind: "session-expired",
+    });
   });
 
   it("takes a new token from update()", async () => {
-    const source = new SessionTokenSource({ sessionToken: "a" });
-    source.configure({ sessionToken: "b" });
-    expect(await source.get()).toBe("b");
+    const { fetch, seen } = api();
+    const controller = new Controller({ baseUrl: BASE, sessionToken: "a", fetch }, "test");
+    await controller.api.getEvent("evt_1", call);
+    controller.setConfig({ ...controller.config, sessionToken: "b" });
+    await controller.api.getEvent("evt_1", call);
+    expect(seen).toEqual(["a", "b"]);
+    controller.dispose();
   });
 });
 

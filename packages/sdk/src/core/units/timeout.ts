@@ -1,0 +1,81 @@
+/**
+ * One attempt under its limits: the attempt's timeout, the call's deadline and the caller's `signal`. Each of them
+ * aborts the attempt's `AbortSignal` (`call.signal`, which `send` hands to `fetch`) and ends every wait below —
+ * token, fetch, and the body read by `call.state.read` — so a `fetch` or token function that ignores its signal
+ * cannot hold the call. Failures leave as `EntradaError`s: aborted, timeout, network (anything `fetch` throws), or
+ * the error of the token request; `isRetryableFailure` tells the ones another attempt may cure.
+ */
+
+import type { Unit } from "../call.ts";
+import type { Deadlines } from "../deadlines.ts";
+import { AbortedError, type EntradaError, isEntradaError, NetworkError, TimeoutError } from "../errors.ts";
+import { describeFailure } from "../network-cause.ts";
+
+const retryable = new WeakSet<EntradaError>();
+
+/** True for a network error or an attempt's timeout: failures of the attempt itself, worth another one. */
+export function isRetryableFailure(error: unknown): boolean {
+  return retryable.has(error as EntradaError);
+}
+
+export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
+  return (next) => async (request, call) => {
+    const { signal } = call.options;
+    const timeoutMs = call.options.timeoutMs ?? clientTimeoutMs;
+    const start = Date.now();
+    const remaining = call.deadline - start;
+    const total = () => new TimeoutError("total", call.totalTimeoutMs ?? 0, call.info());
+    if (remaining <= 0) throw total();
+    if (signal?.aborted) throw new AbortedError(signal.reason, call.info());
+
+    // Every abort rejects `stopped`, which every wait of the attempt races against.
+    const controller = new AbortController();
+    let stop!: (reason: unknown) => void;
+    const stopped = new Promise<never>((_, reject) => {
+      stop = reject;
+    });
+    stopped.catch(() => {});
+    const abort = (reason: unknown) => {
+      controller.abort(reason);
+      stop(reason);
+    };
+    // On the client's shared timer (unref'd: in-flight sockets keep a process alive, an idle client does not).
+    const timer = deadlines.add(start + Math.min(timeoutMs, remaining), () =>
+      abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : total()),
+    );
+    const onAbort = () => abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort);
+    call.signal = controller.signal;
+
+    let response: Response | undefined;
+    try {
+      response = await Promise.race([next(request, call), stopped]);
+      call.state.response = response;
+      const read = call.state.read;
+      if (read) call.state.body = await Promise.race([read(response), stopped]);
+      return response;
+    } catch (error) {
+      throw failure(error, response);
+    } finally {
+      deadlines.delete(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+
+    function failure(error: unknown, response: Response | undefined): EntradaError {
+      if (signal?.aborted) return new AbortedError(signal.reason, call.info(response));
+      const reason = controller.signal.reason;
+      if (reason instanceof TimeoutError) {
+        if (reason.scope === "attempt") retryable.add(reason);
+        return reason;
+      }
+      // Errors of the token request (OAuth, its own network failure) are final: it already retried.
+      if (isEntradaError(error)) return error;
+      const network = new NetworkError(
+        `network error: ${describeFailure(error)}`,
+        call.info(response, error),
+      );
+      retryable.add(network);
+      return network;
+    }
+  };
+}
