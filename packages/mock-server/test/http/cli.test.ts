@@ -32,9 +32,10 @@ async function startCli(args: string[]) {
   void exited.then(() => {
     done = true;
   });
-  const deadline = Date.now() + 20_000;
-  while (!/Ctrl-C stops the server/.test(state.output) && !done && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
+  // Until the banner is complete, or the process ended without one.
+  await expect
+    .poll(() => done || /Ctrl-C stops the server/.test(state.output), { timeout: 20_000 })
+    .toBe(true);
   const url = /Entrada mock server {2}(http:\/\/127\.0\.0\.1:\d+)/.exec(state.output)?.[1];
   return { child, state, exited, url };
 }

@@ -200,8 +200,7 @@ describe("msw transport with webhook delivery", () => {
       });
       expect(sub.status).toBe(201);
       await fetch("https://hooks.entrada.dev/shop/v1/cart", { method: "POST", headers: auth });
-      const deadline = Date.now() + 5000;
-      while (deliveries.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await expect.poll(() => deliveries.length, { timeout: 5000 }).toBeGreaterThan(0);
       expect(deliveries[0]?.url).toBe("https://receiver.example.ch/hooks");
       expect(JSON.parse(deliveries[0]?.body ?? "{}").type).toBe("cart.created");
       expect(deliveries[0]?.headers["webhook-signature"]).toMatch(/^v1,/);
