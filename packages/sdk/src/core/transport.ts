@@ -105,12 +105,13 @@ export function createTransport(options: TransportOptions): Transport {
 
   return {
     config,
-    async send(request, call, state) {
-      // (Async: a unit refusing the call throws, and the caller gets a rejection. `return await`: fewer turns.)
-      return await send(
-        request,
-        newCall(request, call, state, call.totalTimeoutMs ?? options.totalTimeoutMs),
-      );
+    send(request, call, state) {
+      // A unit refusing the call throws: the caller gets a rejection (not async: no extra promise per call).
+      try {
+        return send(request, newCall(request, call, state, call.totalTimeoutMs ?? options.totalTimeoutMs));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     // The list is replaced, never changed in place: a call in flight keeps the list it started its attempt with.
     use(...added) {

@@ -5,7 +5,7 @@
  * `bearer` (once per attempt) puts a usable token in `Authorization`, waiting for one if needed.
  */
 
-import type { AuthProvider, Unit } from "../call.ts";
+import type { AuthProvider, Call, Unit } from "../call.ts";
 import { isEntradaError, OAuthError } from "../errors.ts";
 import { discard } from "./body.ts";
 
@@ -33,28 +33,36 @@ export function credentials(auth: () => AuthProvider | undefined, origin: string
 }
 
 export function bearer(): Unit {
-  return (next) => async (request, call) => {
+  return (next) => (request, call) => {
     const auth = call.auth;
-    if (auth) {
-      const signal = call.signal;
-      const token =
-        auth.peek() ??
+    const token = auth?.peek();
+    // Without credentials, or with a token at hand, the attempt goes straight on (no extra promise).
+    if (!auth || token !== undefined) return next(authorize(request, call, token), call);
+    return auth.get().then(
+      (token) => {
+        // The attempt may have ended while it waited (timeout, the caller's abort): then it sends nothing.
+        call.signal?.throwIfAborted();
+        return next(authorize(request, call, token), call);
+      },
+      (error: unknown) => {
         // A token function that throws (your backend refused a session) is an auth failure, not a network one:
         // final, with its error as the cause.
-        (await auth.get().catch((error: unknown) => {
-          throw isEntradaError(error)
-            ? error
-            : new OAuthError(
-                { error: "token_unavailable", error_description: (error as Error)?.message ?? String(error) },
-                call.info(undefined, error),
-              );
-        }));
-      // The attempt may have ended while it waited (timeout, the caller's abort): then it sends nothing.
-      signal?.throwIfAborted();
-      call.state.token = token;
-      request.headers.set("authorization", `Bearer ${token}`);
-    }
-    // (`return await`: a promise returned from an async function costs two more turns than an awaited one.)
-    return await next(request, call);
+        throw isEntradaError(error)
+          ? error
+          : new OAuthError(
+              { error: "token_unavailable", error_description: (error as Error)?.message ?? String(error) },
+              call.info(undefined, error),
+            );
+      },
+    );
   };
+}
+
+/** `request` carrying `token` (none: as it is), which the call remembers for `credentials`. */
+function authorize(request: Request, call: Call, token: string | undefined): Request {
+  if (token !== undefined) {
+    call.state.token = token;
+    request.headers.set("authorization", `Bearer ${token}`);
+  }
+  return request;
 }
