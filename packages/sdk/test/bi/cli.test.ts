@@ -19,6 +19,12 @@ interface Seen {
   feed: { url: string; authorization: string | undefined; prefer: string; language: string | undefined }[];
 }
 
+/**
+ * Pages after the first of the `slow` filter wait here until the test lets them go: an export is then
+ * mid-way for as long as the test needs (no wall-clock delay).
+ */
+let slowPages: Promise<void> = Promise.resolve();
+
 /** A fake Entrada: /connect/token (Basic auth) and an OData Tickets feed with absolute skiptoken next links. */
 function startServer(seen: Seen): Promise<Server> {
   const readBody = async (req: IncomingMessage) => {
@@ -64,9 +70,9 @@ function startServer(seen: Seen): Promise<Server> {
           JSON.stringify({ error: { code: "InvalidFilter", message: "Syntax error", target: "$filter" } }),
         );
       }
-      if (url.searchParams.get("$filter") === "slow") await new Promise((r) => setTimeout(r, 150));
       const size = Number(/maxpagesize=(\d+)/.exec(String(req.headers.prefer))?.[1] ?? 10);
       const skip = Number(url.searchParams.get("$skiptoken") ?? 0);
+      if (url.searchParams.get("$filter") === "slow" && skip > 0) await slowPages;
       const filter = url.searchParams.get("$filter");
       const matching =
         filter === "Status eq 'used'"
@@ -263,6 +269,10 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", { timeout: 30_
 
   it("exits 130 on Ctrl-C mid-export and removes the partial file", async () => {
     const out = join(dir, "interrupted.ndjson");
+    let release = () => {};
+    slowPages = new Promise((resolve) => {
+      release = resolve;
+    });
     let sent = false;
     const r = await run(
       [
@@ -277,6 +287,7 @@ describe("entrada-bi-export (spawned against a local HTTP feed)", { timeout: 30_
         }
       },
     ).catch((e: unknown) => e);
+    release();
     expect(r).toMatchObject({ code: 130 });
     expect((r as { stderr: string }).stderr).toContain("entrada-bi-export: Interrupted");
     expect(existsSync(out)).toBe(false);
