@@ -39,6 +39,7 @@ export { customLocale, normalizeLocale } from "./core/language.ts";
 export { memoryTokenStore } from "./core/memory-token-store.ts";
 export type { CursorPage, Paginator } from "./core/pagination.ts";
 export { paginate } from "./core/pagination.ts";
+export { responseError } from "./core/response-error.ts";
 export type { RetryOptions } from "./core/retry.ts";
 export type { RetryBudgetOptions } from "./core/retry-budget.ts";
 export type { ClientCredentials, StoredToken, TokenLifetimeOptions, TokenStore } from "./core/token-cache.ts";

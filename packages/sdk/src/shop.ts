@@ -50,6 +50,7 @@ export {
   UnexpectedBodyError,
 } from "./core/errors.ts";
 export { customLocale, normalizeLocale } from "./core/language.ts";
+export { responseError } from "./core/response-error.ts";
 export type {
   CallOptions,
   CustomLocale,

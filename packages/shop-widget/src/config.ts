@@ -1,6 +1,6 @@
+import type { EntradaError } from "@entrada/sdk/shop";
 import type { AnalyticsEvent } from "./core/analytics";
 import type { FetchSessionToken } from "./core/http-shop-api";
-import type { ShopError } from "./core/problem";
 import type { ShopApi } from "./core/shop-api";
 import type { Cart, EventFilters, Order } from "./core/types";
 
@@ -56,7 +56,12 @@ export interface ShopCallbacks {
   onStepChange?: (step: Step) => void;
   onCartChange?: (cart: Cart | null) => void;
   onCheckoutComplete?: (order: Order) => void;
-  onError?: (error: ShopError) => void;
+  /**
+   * What failed, as the SDK's `EntradaError` (switch on `kind`, and on `slug` for a problem: `isProblem(error,
+   * "sold-out")`); the buyer is shown it in place, translated. A wrong `buyer` / `lockBuyer` is an
+   * `invalid-argument` error naming the option (`argument: "buyer.email"`).
+   */
+  onError?: (error: EntradaError) => void;
   /** Called before leaving for a payment page. Return `false` (or a promise of it) to stay. */
   beforeRedirect?: (context: BeforeRedirectContext) => boolean | undefined | Promise<boolean | undefined>;
   onLocaleChange?: (locale: Locale) => void;
@@ -114,7 +119,7 @@ export interface ShopConfig extends ShopCallbacks {
   injectStyles?: boolean;
   /**
    * Prefills the buyer's details, validated like typed input: a value that fails is left out (the buyer sees the
-   * field empty and editable) and reported through `error` / `onError` as an `invalid-config` error naming it.
+   * field empty and editable) and reported through `error` / `onError` as an `invalid-argument` error naming it.
    * Changes live through `update()`: the new values replace what is in those fields.
    */
   buyer?: Partial<BuyerDetails>;
@@ -131,7 +136,7 @@ export interface ShopEventMap {
   stepchange: Step;
   cartchange: Cart | null;
   checkoutcomplete: Order;
-  error: ShopError;
+  error: EntradaError;
   localechange: Locale;
   analytics: AnalyticsEvent;
 }

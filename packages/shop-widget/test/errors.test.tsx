@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ShopHandle } from "../src/index";
 import { mount } from "../src/index";
 import { container, openEvent, screen, text, within } from "./support/dom";
+import { failure } from "./support/errors";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
 
@@ -32,7 +33,7 @@ describe("errors in place, with a way forward and nothing lost", () => {
         baseUrl: API,
         fetchSessionToken: api.fetchSessionToken,
         locale: "en-GB",
-        onError: (e) => errors.push(e.kind),
+        onError: (e) => errors.push(failure(e)),
       }),
     );
     await openEvent(user, "Family Theatre");

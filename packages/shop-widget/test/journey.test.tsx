@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Order, ShopHandle, Step } from "../src/index";
 import { mount } from "../src/index";
+import { failure } from "./support/errors";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
 
@@ -168,7 +169,7 @@ describe("the whole journey", () => {
       baseUrl: API,
       fetchSessionToken: api.fetchSessionToken,
       locale: "en-GB",
-      onError: (error) => errors.push(error.kind),
+      onError: (error) => errors.push(failure(error)),
     });
     await openEvent(user, "Jazz Night");
     const plus = screen.getAllByRole("button", { name: /^One more: / });

@@ -6,6 +6,7 @@ import type { ShopHandle } from "../src/index";
 import { mount } from "../src/index";
 import { EntradaShop } from "../src/react/index";
 import { container, openEvent, screen, text, toPayment, within } from "./support/dom";
+import { failure } from "./support/errors";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
 
@@ -258,10 +259,12 @@ describe("session tokens", () => {
     expect(api.sessionsCreated()).toBe(2);
   });
 
-  it("reports session-expired when the renewed token is rejected too", async () => {
+  it("says the session expired when the renewed token is rejected too, and tells the host the 401", async () => {
     const errors: string[] = [];
     const fetchSessionToken = vi.fn(async () => "ses_bogus.token-that-the-api-rejects");
-    handles.push(mount(container(), { ...base(), fetchSessionToken, onError: (e) => errors.push(e.kind) }));
+    handles.push(
+      mount(container(), { ...base(), fetchSessionToken, onError: (e) => errors.push(failure(e)) }),
+    );
     const alert = await screen.findByRole("alert", {}, { timeout: 5000 });
     expect(alert.textContent).toContain(tx("errors.session-expired"));
     // Once at start, once after the 401: never a loop.
@@ -269,7 +272,7 @@ describe("session tokens", () => {
     expect(fetchSessionToken).toHaveBeenLastCalledWith({
       rejectedToken: "ses_bogus.token-that-the-api-rejects",
     });
-    expect(errors).toContain("session-expired");
+    expect(errors).toContain("unauthorized");
   });
 });
 

@@ -2,8 +2,8 @@ import { render, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createElement } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Order, ShopError, ShopHandle } from "../src/index";
-import { mount } from "../src/index";
+import type { EntradaError, Order, ShopHandle } from "../src/index";
+import { isErrorKind, isProblem, mount } from "../src/index";
 import { EntradaShop } from "../src/react/index";
 import { container, openEvent, screen, type User, within } from "./support/dom";
 import { API, setupMockApi } from "./support/mock";
@@ -34,7 +34,7 @@ describe("prefilled and locked buyer details", () => {
   it("prefills, shows locked fields read-only with a hint, and sends them as given", async () => {
     const user = userEvent.setup();
     const completed: Order[] = [];
-    const errors: ShopError[] = [];
+    const errors: EntradaError[] = [];
     handles.push(
       mount(container(), {
         ...base,
@@ -76,7 +76,7 @@ describe("prefilled and locked buyer details", () => {
 
   it("reports prefill values that fail validation to the host, naming each field, and leaves them empty and editable", async () => {
     const user = userEvent.setup();
-    const errors: ShopError[] = [];
+    const errors: EntradaError[] = [];
     handles.push(
       mount(container(), {
         ...base,
@@ -87,14 +87,15 @@ describe("prefilled and locked buyer details", () => {
       }),
     );
     await waitFor(() => expect(errors.length).toBeGreaterThanOrEqual(4));
-    expect(errors.every((e) => e.kind === "invalid-config")).toBe(true);
-    expect(errors.flatMap((e) => e.fieldErrors.map((f) => f.pointer)).sort()).toEqual([
-      "/config/buyer/email",
-      "/config/buyer/firstName",
-      "/config/buyer/lastName",
-      "/config/buyer/nickname",
+    const invalid = errors.filter((e) => isErrorKind(e, "invalid-argument"));
+    expect(invalid).toHaveLength(errors.length);
+    expect(invalid.map((e) => e.argument).sort()).toEqual([
+      "buyer.email",
+      "buyer.firstName",
+      "buyer.lastName",
+      "buyer.nickname",
     ]);
-    expect(errors.find((e) => e.fieldErrors[0]?.pointer === "/config/buyer/email")?.message).toMatch(
+    expect(invalid.find((e) => e.argument === "buyer.email")?.message).toMatch(
       /buyer\.email is not an e-mail address/,
     );
     await toDetails(user);
@@ -127,21 +128,26 @@ describe("prefilled and locked buyer details", () => {
 
   it("a locked value the server refuses: tells the buyer to contact the organiser, saves nothing", async () => {
     const user = userEvent.setup();
-    const errors: string[] = [];
+    const errors: EntradaError[] = [];
     handles.push(
       mount(container(), {
         ...base,
         // Passes the widget's check, but the API takes E.164 only.
         buyer: { firstName: "Anna", lastName: "Muster", email: "anna@example.ch", phone: "079 123 45 67" },
         lockBuyer: ["email", "phone"],
-        onError: (e) => errors.push(e.kind),
+        onError: (e) => errors.push(e),
       }),
     );
     await toDetails(user);
     await user.click(screen.getByRole("button", { name: tx("details.next") }));
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toContain(tx("errors.buyer-refused"));
-    expect(errors).toEqual(["buyer-refused"]);
+    // The host hears the API's refusal as the SDK reported it, naming the refused field.
+    expect(errors).toHaveLength(1);
+    const [refusal] = errors;
+    expect(isProblem(refusal, "validation-error") && refusal.errors.map((e) => e.pointer)).toEqual([
+      "/body/phone",
+    ]);
     // No way to retry the same refused values; the buyer stays on the details step with everything kept.
     expect(within(alert).queryByRole("button")).toBeNull();
     expect(screen.getByRole("heading", { level: 2, name: tx("details.heading") })).toBeTruthy();

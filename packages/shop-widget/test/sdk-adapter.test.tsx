@@ -5,6 +5,7 @@ import type { ShopHandle } from "../src/index";
 import { mount } from "../src/index";
 import { createSdkShopApi } from "../src/sdk";
 import { container, screen, toPayment } from "./support/dom";
+import { failure } from "./support/errors";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
 
@@ -26,7 +27,7 @@ describe("through an @entrada/sdk client instance", () => {
     handle = mount(container(), {
       api: createSdkShopApi(client),
       locale: "en-GB",
-      onError: (e) => errors.push(e.kind),
+      onError: (e) => errors.push(failure(e)),
     });
     await toPayment(user);
     await user.click(await screen.findByRole("radio", { name: /card/i }));

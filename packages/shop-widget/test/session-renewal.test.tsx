@@ -5,6 +5,7 @@ import type { Cart, Order, ShopHandle } from "../src/index";
 import { mount } from "../src/index";
 import { createSdkShopApi } from "../src/sdk";
 import { container, openEvent, screen, within } from "./support/dom";
+import { failure } from "./support/errors";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
 
@@ -106,7 +107,7 @@ describe("renewable shop sessions", () => {
         locale: "en-GB",
         onCartChange: (cart) => carts.push(cart),
         onCheckoutComplete: (order) => orders.push(order),
-        onError: (e) => errors.push(e.kind),
+        onError: (e) => errors.push(failure(e)),
       }),
     );
     await openEvent(user, "Family Theatre");

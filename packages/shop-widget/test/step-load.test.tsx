@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ShopHandle } from "../src/index";
 import { mount } from "../src/index";
 import { container, screen } from "./support/dom";
+import { failure } from "./support/errors";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
 
@@ -33,7 +34,7 @@ describe("a later step whose code does not load", () => {
         baseUrl: API,
         fetchSessionToken: api.fetchSessionToken,
         locale: "en-GB",
-        onError: (e) => errors.push(e.kind),
+        onError: (e) => errors.push(failure(e)),
       }),
     );
     const choose = await screen.findAllByRole(

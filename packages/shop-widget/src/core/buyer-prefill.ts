@@ -1,5 +1,5 @@
+import { InvalidArgumentError } from "@entrada/sdk/shop";
 import type { BuyerField } from "../config";
-import { ShopError } from "./problem";
 import { type CustomerFields, validateCustomer } from "./validate";
 
 export const BUYER_FIELDS: readonly BuyerField[] = ["firstName", "lastName", "email", "phone", "company"];
@@ -9,17 +9,14 @@ export interface Prefill {
   values: Partial<CustomerFields>;
   /** Locked fields that have a valid value. */
   locked: BuyerField[];
-  /** One `invalid-config` error per field the host got wrong, naming it (`/config/buyer/email`). */
-  problems: ShopError[];
+  /** One `invalid-argument` error per option the host got wrong, naming it (`argument: "buyer.email"`). */
+  problems: InvalidArgumentError[];
 }
 
 const problem = (field: string, why: string) =>
-  new ShopError(
-    "invalid-config",
+  new InvalidArgumentError(
+    field,
     `EntradaShop: ${field} ${why}; the buyer sees the field empty and editable`,
-    {
-      fieldErrors: [{ pointer: `/config/${field.replace(".", "/")}`, detail: why }],
-    },
   );
 
 /**
@@ -29,7 +26,7 @@ const problem = (field: string, why: string) =>
  */
 export function resolvePrefill(buyer: unknown, lockBuyer: unknown): Prefill {
   const values: Partial<CustomerFields> = {};
-  const problems: ShopError[] = [];
+  const problems: InvalidArgumentError[] = [];
   const given = typeof buyer === "object" && buyer !== null ? (buyer as Record<string, unknown>) : {};
   if (buyer !== undefined && (typeof buyer !== "object" || buyer === null))
     problems.push(problem("buyer", "is not an object"));

@@ -1,5 +1,11 @@
-import type { EntradaFetchInit, Locale, ShopSection, SurveySection } from "@entrada/sdk/shop";
-import { ShopError, toShopError } from "./problem";
+import {
+  type EntradaFetchInit,
+  isErrorKind,
+  type Locale,
+  responseError,
+  type ShopSection,
+  type SurveySection,
+} from "@entrada/sdk/shop";
 import type { CallOptions, ShopApi } from "./shop-api";
 import type { Survey } from "./survey";
 import type { CheckoutResult, EventListing, Page } from "./types";
@@ -10,37 +16,19 @@ import type { CheckoutResult, EventListing, Page } from "./types";
  */
 export interface SdkShopClient {
   readonly shop: ShopSection;
-  readonly survey?: SurveySection | undefined;
+  readonly survey: SurveySection;
   fetch(input: string, init?: EntradaFetchInit): Promise<Response>;
 }
 
-/** SDK errors (an `EntradaError` with `kind`, `status`, `slug`, `problem`) → the widget's ShopError. */
-function fromSdk(error: unknown): unknown {
-  const e = error as {
-    kind?: string;
-    status?: number;
-    problem?: unknown;
-    reason?: unknown;
-    message?: string;
-  };
-  // The caller's abort (a newer search, an unmount) ends the call with its own reason, as fetch does.
-  if (e?.kind === "aborted") return e.reason;
-  if (e?.kind === "network" || e?.kind === "timeout") {
-    return new ShopError("network", String(e.message), { cause: error });
-  }
-  if (e?.kind === "oauth" || e?.status === 401) {
-    return new ShopError("session-expired", String(e.message), { status: 401, cause: error });
-  }
-  if (e?.kind === "problem" && e.problem !== undefined)
-    return toShopError({ status: e.status, problem: e.problem });
-  return toShopError(error);
-}
-
+/**
+ * The call's data; its failure is the SDK's `EntradaError` as is, except the caller's own abort (a newer search,
+ * an unmount), which ends the call with the signal's reason, as `fetch` does.
+ */
 async function run<T>(promise: Promise<{ data: T }>): Promise<T> {
   try {
     return (await promise).data;
   } catch (error) {
-    throw fromSdk(error);
+    throw isErrorKind(error, "aborted") ? error.reason : error;
   }
 }
 
@@ -113,29 +101,14 @@ export function createSdkShopApi(client: SdkShopClient): ShopApi {
     getPayment: (paymentId, o) =>
       run(shop.getPayment.orThrow({ params: { path: { paymentId } }, ...opts(o) })),
     getOrder: (orderId, o) => run(shop.getOrder.orThrow({ params: { path: { orderId } }, ...opts(o) })),
-    async getAsset(url, o) {
-      try {
-        const response = await client.fetch(url, opts(o));
-        if (!response.ok) throw toShopError({ status: response.status, problem: await response.json() });
-        return await response.blob();
-      } catch (error) {
-        throw fromSdk(error);
-      }
-    },
-    async getSurvey(surveyId, o) {
-      if (client.survey) {
-        return (await run(
-          client.survey.getSurvey.orThrow({ params: { path: { surveyId } }, ...opts(o) }),
-        )) as unknown as Survey;
-      }
-      try {
-        const response = await client.fetch(`/survey/v1/surveys/${encodeURIComponent(surveyId)}`, opts(o));
-        const body: unknown = await response.json();
-        if (!response.ok) throw toShopError({ status: response.status, problem: body });
-        return body as Survey;
-      } catch (error) {
-        throw fromSdk(error);
-      }
-    },
+    getAsset: (url, o) =>
+      run(
+        client.fetch(url, opts(o)).then(async (response) => {
+          if (!response.ok) throw await responseError(response, { method: "GET", url });
+          return { data: await response.blob() };
+        }),
+      ),
+    getSurvey: (surveyId, o) =>
+      run(client.survey.getSurvey.orThrow({ params: { path: { surveyId } }, ...opts(o) })) as Promise<Survey>,
   };
 }

@@ -23,7 +23,8 @@ export interface CallOptions {
 
 /**
  * The shop operations the widget needs. One implementation talks HTTP through the SDK; tests and hosts may
- * pass their own. Every method rejects with a {@link ShopError}.
+ * pass their own. Every method rejects with the SDK's `EntradaError` (`createSdkShopApi` does): the widget shows
+ * the buyer its translated text and hands it to the host's `onError`; anything else reads "Something went wrong".
  */
 export interface ShopApi {
   listVenues(options: CallOptions): Promise<Venue[]>;

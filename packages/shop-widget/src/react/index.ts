@@ -1,5 +1,14 @@
 /** React entry: `<EntradaShop {...config} />`, using the host's React 18 or 19. */
 
+/** The SDK's error model, which `error` / `onError` report: switch on `kind`, and on `slug` for a problem. */
+export {
+  type EntradaError,
+  type EntradaErrorKind,
+  isEntradaError,
+  isErrorKind,
+  isProblem,
+  type ProblemSlug,
+} from "@entrada/sdk/shop";
 export type {
   Appearance,
   Locale,
@@ -8,6 +17,5 @@ export type {
   Step,
 } from "../config";
 export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "../core/http-shop-api";
-export { ShopError, type ShopErrorKind } from "../core/problem";
 export type { ShopApi } from "../core/shop-api";
 export { EntradaShop, type EntradaShopProps } from "./EntradaShop";

@@ -1,7 +1,7 @@
+import { isProblem, NetworkError } from "@entrada/sdk/shop";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Locale, ShopConfig, Step } from "../config";
 import { formatDate, formatMoney } from "../core/format";
-import { ShopError } from "../core/problem";
 import { detectReturn, stripReturnParams } from "../core/resume";
 import { acquireStyles } from "../core/styles";
 import type { Money } from "../core/types";
@@ -109,11 +109,11 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
   const needsCheckoutTexts = step !== "events";
   // A part of the later steps (their code, styles or texts) that did not load is shown in place with "Try again",
   // which loads what is missing again, instead of an endless "Loading…"; the host hears of it through `error`.
-  const [loadError, setLoadError] = useState<ShopError>();
+  const [loadError, setLoadError] = useState<NetworkError>();
   const [loadAttempt, setLoadAttempt] = useState(0);
   const failLoad = useCallback(
     (cause: unknown) => {
-      const error = new ShopError("network", "EntradaShop: a part of the shop did not load", { cause });
+      const error = new NetworkError("EntradaShop: a part of the shop did not load", { cause });
       controller.notify("error", error);
       setLoadError(error);
     },
@@ -134,7 +134,7 @@ export function ShopApp({ controller, config, locale }: ShopAppProps) {
     const { buyer, lockBuyer } = controller.config;
     import("../core/buyer-prefill").then(({ resolvePrefill }) => {
       const { values, locked, problems } = resolvePrefill(buyer, lockBuyer);
-      for (const problem of problems) controller.notify("error", problem);
+      for (const problem of problems) controller.reportError(problem);
       prefill(values, locked);
     }, failLoad);
   }, [controller, buyerConfig, prefill, failLoad]);
@@ -223,7 +223,7 @@ function CartWatcher() {
   }, [controller, cart, signature]);
   // A remembered cart that is no longer there (paid, expired, another session) is dropped quietly.
   const gone =
-    cart?.status === "completed" || cart?.status === "expired" || (query.error as ShopError)?.status === 404;
+    cart?.status === "completed" || cart?.status === "expired" || isProblem(query.error, "not-found");
   const { forgetCart, step } = journey;
   useEffect(() => {
     if (gone && step === "events") forgetCart();

@@ -1,7 +1,7 @@
+import { isErrorKind, isProblem } from "@entrada/sdk/shop";
 import { useMutation } from "@tanstack/react-query";
 import type { AnalyticsItem } from "../core/analytics";
 import { moneyValue } from "../core/format";
-import { ShopError, toShopError } from "../core/problem";
 import type { SurveyAnswer } from "../core/survey";
 import type { Cart, CartItem, EventDetail } from "../core/types";
 import { uuid } from "../core/uuid";
@@ -59,9 +59,12 @@ export function useAddToCart() {
       try {
         return await addLines(ctx, cartId, lines);
       } catch (error) {
-        const e = toShopError(error);
         // The previous cart is gone (expired, paid or locked): start a new one and add again.
-        if (e.kind !== "hold-expired" && e.kind !== "cart-locked" && e.kind !== "not-found") throw e;
+        const gone =
+          isProblem(error, "hold-expired") ||
+          isProblem(error, "cart-locked") ||
+          isProblem(error, "not-found");
+        if (!gone) throw error;
         cartId = await ensureCart(ctx, true);
         return await addLines(ctx, cartId, lines);
       }
@@ -196,21 +199,14 @@ export function useSaveDetails() {
     },
     onError: (error, variables) => {
       // Refused details the host locked: the buyer cannot correct them, only the organiser can. Nothing was
-      // saved (the server takes the details whole or not at all); no retry is offered.
-      const e = toShopError(error);
+      // saved (the server takes the details whole or not at all); no retry is offered. The host hears the API's
+      // `validation-error`, whose `errors` point at the refused fields.
       const { locked } = ctx.state.current;
-      const refused = e.fieldErrors.some((f) => locked.some((field) => f.pointer === `/body/${field}`));
-      if (refused)
-        return ctx.fail(
-          new ShopError("buyer-refused", e.message, {
-            fieldErrors: e.fieldErrors,
-            ...(e.status === undefined ? {} : { status: e.status }),
-            ...(e.logId === undefined ? {} : { logId: e.logId }),
-            cause: e,
-          }),
-          "details",
-        );
-      ctx.fail(e, "details", () => mutation.mutate(variables));
+      const refused =
+        isErrorKind(error, "problem") &&
+        error.errors.some((f) => locked.some((field) => f.pointer === `/body/${field}`));
+      if (refused) return ctx.tell("buyer-refused", "details", { error });
+      ctx.fail(error, "details", () => mutation.mutate(variables));
     },
   });
   return {

@@ -1,9 +1,9 @@
+import { isEntradaError, isErrorKind } from "@entrada/sdk/shop";
 import { QueryCache, QueryClient } from "@tanstack/react-query";
 import { isLocale, type Locale, type ShopConfig, type ShopEventMap } from "../config";
 import type { Tracker } from "../core/analytics";
 import { Emitter, reportListenerError } from "../core/emitter";
 import { createHttpShopApi } from "../core/http-shop-api";
-import { ShopError, toShopError } from "../core/problem";
 import type { ShopApi } from "../core/shop-api";
 import type { I18n } from "../i18n";
 import { createI18n } from "../i18n";
@@ -29,14 +29,16 @@ export class Controller {
       // (Queries whose errors the journey reports itself say so in their `meta`.)
       queryCache: new QueryCache({
         onError: (error, query) => {
-          if (query.meta?.shownInPlace !== true) this.notify("error", toShopError(error));
+          if (query.meta?.shownInPlace !== true) this.reportError(error);
         },
       }),
       defaultOptions: {
         queries: {
           staleTime: 30_000,
           refetchOnWindowFocus: false,
-          retry: (failures, error) => error instanceof ShopError && error.kind === "network" && failures < 2,
+          // The SDK already retried the call; a read that still got no answer is tried twice more.
+          retry: (failures, error) =>
+            (isErrorKind(error, "network") || isErrorKind(error, "timeout")) && failures < 2,
         },
         mutations: { retry: false },
       },
@@ -134,6 +136,15 @@ export class Controller {
       reportListenerError(error);
     }
     this.emitter.emit(event, payload);
+  }
+
+  /**
+   * Tells the host what failed: the SDK's `EntradaError` through `error` / `onError`. Anything else (a custom
+   * `ShopApi` breaking its contract) goes to the console.
+   */
+  reportError(error: unknown): void {
+    if (isEntradaError(error)) this.notify("error", error);
+    else reportListenerError(error);
   }
 
   dispose(): void {

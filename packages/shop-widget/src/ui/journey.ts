@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from "react";
 import type { BuyerField, Locale, Step } from "../config";
-import { type ShopError, toShopError } from "../core/problem";
+import { type ErrorText, errorText } from "../core/error-text";
 import { cartRef, type ReturnInfo } from "../core/resume";
 import type { SurveyAnswer } from "../core/survey";
 import type { EventFilters, Money, Order } from "../core/types";
@@ -20,7 +20,10 @@ export interface Selection {
 }
 
 export interface JourneyError {
-  error: ShopError;
+  /** What failed, as the call rejected: the SDK's `EntradaError` (none for an outcome no call reports). */
+  error?: unknown;
+  /** What the buyer is told (`errors.<text>`). */
+  text: ErrorText;
   /** The step the error is shown on. */
   step: Step;
   /** Runs the failed action again (same idempotency key where it matters). */
@@ -106,7 +109,13 @@ export interface JourneyContext {
   /** The checkout key is reused only when the same attempt is retried after a network failure. */
   checkoutKey: { current: { key: string; fingerprint: string } | undefined };
   goTo(step: Step, extra?: Partial<JourneyState>): void;
+  /** Shows what a call rejected with on `step` (its text from the SDK's error) and tells the host. */
   fail(error: unknown, step: Step, retry?: () => void): void;
+  /**
+   * Shows `text` on `step` for an outcome no call reports as an error (a payment that did not complete, a locked
+   * detail the API refused); the SDK's error behind it, if there is one, goes to the host.
+   */
+  tell(text: ErrorText, step: Step, options?: { error?: unknown; retry?: (() => void) | undefined }): void;
 }
 
 /**
@@ -134,11 +143,12 @@ export function useJourney(deps: JourneyDeps): Journey {
         const { error: _dropped, ...rest } = s;
         return { ...rest, ...extra, step, navigation: s.navigation + 1 };
       });
-    const fail = (error: unknown, step: Step, retry?: () => void) => {
-      const e = toShopError(error);
-      setState((s) => ({ ...s, error: { error: e, step, ...(retry ? { retry } : {}) } }));
-      depsRef.current.controller.notify("error", e);
+    const tell: JourneyContext["tell"] = (text, step, { error, retry } = {}) => {
+      setState((s) => ({ ...s, error: { error, text, step, ...(retry ? { retry } : {}) } }));
+      if (error !== undefined) depsRef.current.controller.reportError(error);
     };
+    const fail = (error: unknown, step: Step, retry?: () => void) =>
+      tell(errorText(error), step, { error, retry });
     const context: JourneyContext = {
       deps: () => depsRef.current,
       state: stateRef,
@@ -147,6 +157,7 @@ export function useJourney(deps: JourneyDeps): Journey {
       checkoutKey,
       goTo,
       fail,
+      tell,
     };
 
     return {

@@ -1,8 +1,9 @@
+import { isErrorKind, isProblem } from "@entrada/sdk/shop";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { readGa4Ids } from "../core/analytics-ga4-ids";
+import type { ErrorText } from "../core/error-text";
 import { moneyValue } from "../core/format";
-import { ShopError, toShopError } from "../core/problem";
 import type { ReturnInfo } from "../core/resume";
 import { buildReturnUrl, claimOnce, clearResume, readResume, saveResume } from "../core/resume-store";
 import type { Order } from "../core/types";
@@ -79,14 +80,15 @@ export function usePay() {
       if ("order" in outcome) finish(ctx, outcome.order);
     },
     onError: (error, kind) => {
-      const e = toShopError(error);
-      if (e.kind !== "network") ctx.checkoutKey.current = undefined;
+      // Without an answer the checkout may have happened: a retry sends the same key, so it happens once.
+      if (!isErrorKind(error, "network") && !isErrorKind(error, "timeout"))
+        ctx.checkoutKey.current = undefined;
       // A declined payment unlocks the cart; refresh it so its status and totals are current.
       const cartId = ctx.state.current.cartId;
       const { controller, locale } = ctx.deps();
-      if (e.kind === "payment-declined" && cartId !== undefined)
+      if (isProblem(error, "payment-declined") && cartId !== undefined)
         controller.queryClient.invalidateQueries({ queryKey: keys.cart(locale, cartId) }).catch(() => {});
-      ctx.fail(e, "payment", () => mutation.mutate(kind));
+      ctx.fail(error, "payment", () => mutation.mutate(kind));
     },
   });
   const redirected = mutation.data !== undefined && "redirected" in mutation.data && mutation.data.redirected;
@@ -147,27 +149,24 @@ export function usePaymentReturn(info: ReturnInfo) {
     if (order.data !== undefined) finish(ctx, order.data);
   }, [ctx, order.data]);
 
-  // Every other outcome: back to the payment form with the error; "Check again" / "Try again" confirms anew.
+  // Every other outcome: back to the payment form with the error, or with what became of the payment (not an
+  // error of a call: the host is not told); "Check again" / "Try again" confirms anew.
   const error = payment.error ?? order.error;
-  const outcome: ShopError | undefined = error
-    ? toShopError(error)
-    : settled && orderId === undefined
-      ? new ShopError(
-          data.status === "pending"
-            ? "payment-pending"
-            : data.status === "cancelled"
-              ? "payment-cancelled"
-              : "payment-failed",
-          `Payment ${data.status}`,
-        )
+  const incomplete: ErrorText | undefined =
+    error === null && settled && orderId === undefined
+      ? data.status === "pending"
+        ? "payment-pending"
+        : data.status === "cancelled"
+          ? "payment-cancelled"
+          : "payment-failed"
       : undefined;
   const cartId = data?.cartId;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per outcome (its kind), not per render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per outcome, not per render.
   useEffect(() => {
-    if (outcome === undefined) return;
+    if (error === null && incomplete === undefined) return;
     const { queryClient } = controller;
     if (cartId !== undefined) {
-      if (outcome.kind === "payment-cancelled" || outcome.kind === "payment-failed")
+      if (incomplete === "payment-cancelled" || incomplete === "payment-failed")
         clearResume(controller.instanceId);
       queryClient.invalidateQueries({ queryKey: keys.cart(locale, cartId) }).catch(() => {});
     }
@@ -176,7 +175,8 @@ export function usePaymentReturn(info: ReturnInfo) {
       queryClient.removeQueries({ queryKey: paymentKey, exact: true });
       ctx.setState(({ error: _e, ...s }) => ({ ...s, returning: info }));
     };
-    const retry = outcome.kind === "payment-pending" || error ? again : undefined;
-    ctx.fail(outcome, "payment", retry);
-  }, [outcome?.kind]);
+    if (error !== null) ctx.fail(error, "payment", again);
+    else if (incomplete !== undefined)
+      ctx.tell(incomplete, "payment", { retry: incomplete === "payment-pending" ? again : undefined });
+  }, [error, incomplete]);
 }

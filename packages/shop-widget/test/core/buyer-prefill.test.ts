@@ -1,7 +1,8 @@
+import { InvalidArgumentError } from "@entrada/sdk/shop";
 import { describe, expect, it } from "vitest";
 import { resolvePrefill } from "../../src/core/buyer-prefill";
 
-const pointers = (r: ReturnType<typeof resolvePrefill>) => r.problems.map((p) => p.fieldErrors[0]?.pointer);
+const named = (r: ReturnType<typeof resolvePrefill>) => r.problems.map((p) => p.argument);
 
 describe("resolvePrefill", () => {
   it("keeps valid values (trimmed) and locks only fields that have one", () => {
@@ -14,7 +15,7 @@ describe("resolvePrefill", () => {
     expect(r.problems).toEqual([]);
   });
 
-  it("names every field the host got wrong, as an invalid-config error, and leaves it out", () => {
+  it("names every option the host got wrong, as the SDK's invalid-argument error, and leaves it out", () => {
     const r = resolvePrefill({ email: "anna@", lastName: 7, company: "C".repeat(201), age: 3 }, [
       "email",
       "phone",
@@ -22,14 +23,16 @@ describe("resolvePrefill", () => {
     ]);
     expect(r.values).toEqual({});
     expect(r.locked).toEqual([]);
-    expect(r.problems.every((p) => p.kind === "invalid-config")).toBe(true);
-    expect(pointers(r)).toEqual([
-      "/config/buyer/age",
-      "/config/buyer/lastName",
-      "/config/buyer/email",
-      "/config/buyer/company",
-      "/config/buyer/phone",
-      "/config/lockBuyer",
+    expect(r.problems.every((p) => p instanceof InvalidArgumentError && p.kind === "invalid-argument")).toBe(
+      true,
+    );
+    expect(named(r)).toEqual([
+      "buyer.age",
+      "buyer.lastName",
+      "buyer.email",
+      "buyer.company",
+      "buyer.phone",
+      "lockBuyer",
     ]);
     expect(r.problems[3]?.message).toBe(
       "EntradaShop: buyer.company is longer than 200 characters; the buyer sees the field empty and editable",
@@ -37,10 +40,7 @@ describe("resolvePrefill", () => {
   });
 
   it("rejects a buyer or lockBuyer of the wrong shape", () => {
-    expect(pointers(resolvePrefill("anna@example.ch", "email"))).toEqual([
-      "/config/buyer",
-      "/config/lockBuyer",
-    ]);
+    expect(named(resolvePrefill("anna@example.ch", "email"))).toEqual(["buyer", "lockBuyer"]);
     expect(resolvePrefill(undefined, undefined)).toEqual({ values: {}, locked: [], problems: [] });
   });
 });

@@ -1,6 +1,6 @@
+import { EntradaProblemError, OAuthError } from "@entrada/sdk/shop";
 import { describe, expect, it, vi } from "vitest";
 import { createHttpShopApi } from "../../src/core/http-shop-api";
-import { ShopError } from "../../src/core/problem";
 import { Controller } from "../../src/ui/controller";
 
 const BASE = "https://api.test";
@@ -77,11 +77,11 @@ describe("session tokens (the SDK's, through the widget's transport)", () => {
     expect(seen.filter((t) => t === "new").length).toBeGreaterThanOrEqual(2);
   });
 
-  it("reports session-expired when it cannot renew or gets no token", async () => {
+  it("rejects with the SDK's errors when it cannot renew (the 401 problem) or gets no token (oauth)", async () => {
     const fixed = createHttpShopApi({ baseUrl: BASE, sessionToken: "only", fetch: api(["only"]).fetch });
     const rejected = await fixed.getEvent("evt_1", call).catch((e: unknown) => e);
-    expect(rejected).toBeInstanceOf(ShopError);
-    expect(rejected).toMatchObject({ kind: "session-expired", status: 401 });
+    expect(rejected).toBeInstanceOf(EntradaProblemError);
+    expect(rejected).toMatchObject({ kind: "problem", slug: "unauthorized", status: 401 });
     const failing = createHttpShopApi({
       baseUrl: BASE,
       fetchSessionToken: async () => {
@@ -89,13 +89,9 @@ describe("session tokens (the SDK's, through the widget's transport)", () => {
       },
       fetch: api().fetch,
     });
-    expect(await failing.getEvent("evt_1", call).catch((e: unknown) => e)).toMatchObject({
-      kind: "session-expired",
-    });
+    expect(await failing.getEvent("evt_1", call).catch((e: unknown) => e)).toBeInstanceOf(OAuthError);
     const none = createHttpShopApi({ baseUrl: BASE, fetch: api().fetch });
-    expect(await none.getEvent("evt_1", call).catch((e: unknown) => e)).toMatchObject({
-      kind: "session-expired",
-    });
+    expect(await none.getEvent("evt_1", call).catch((e: unknown) => e)).toBeInstanceOf(OAuthError);
   });
 
   it("takes a new token from update()", async () => {

@@ -1,5 +1,4 @@
 import { type ReactNode, useState } from "react";
-import { toShopError } from "../../core/problem";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 
@@ -58,7 +57,7 @@ export function AssetLink({
             link.click();
             setTimeout(() => URL.revokeObjectURL(url), 10_000);
           })
-          .catch((error: unknown) => controller.notify("error", toShopError(error)))
+          .catch((error: unknown) => controller.reportError(error))
           .finally(() => setBusy(false));
       }}
     >

@@ -4,16 +4,16 @@ import { useRebook } from "../cart-mutations";
 import { useShop } from "../context";
 import { type ErrorAction, ErrorNotice } from "./ErrorNotice";
 
-/** The journey's current error, when it belongs to `step`, with the actions that fit its kind. */
+/** The journey's current error, when it belongs to `step`, with the actions that fit what the buyer is told. */
 export function JourneyError({ step }: { step: Step }) {
   const { t } = useTranslation("checkout");
   const { journey } = useShop();
   const again = useRebook();
   const current = journey.error;
   if (current === undefined || current.step !== step) return null;
-  const { error, retry } = current;
+  const { error, text, retry } = current;
   const actions: ErrorAction[] = [];
-  switch (error.kind) {
+  switch (text) {
     case "network":
     case "rate-limited":
     case "generic":
@@ -34,5 +34,5 @@ export function JourneyError({ step }: { step: Step }) {
     default:
       break;
   }
-  return <ErrorNotice error={error} actions={actions} />;
+  return <ErrorNotice error={error} text={text} focusKey={current} actions={actions} />;
 }

@@ -1,6 +1,7 @@
+import { isProblem } from "@entrada/sdk/shop";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { type ShopError, toShopError } from "../../core/problem";
+import { errorText } from "../../core/error-text";
 import type { Cart } from "../../core/types";
 import { uuid } from "../../core/uuid";
 import { useTranslation } from "../../i18n/react";
@@ -10,11 +11,11 @@ import { putCart } from "../queries";
 /** The contract's `VoucherCode`: checked before sending, so a malformed code never reaches the API. */
 const CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-/** The translated text for a refused code: the reason by problem slug, a malformed code, or the error's kind. */
-function reason(error: ShopError): string {
-  if (error.kind === "validation-error" && error.fieldErrors.some((e) => e.pointer === "/body/code"))
+/** The text key for a refused code: a malformed code, the reason by problem slug, or what else failed. */
+function reason(error: unknown): string {
+  if (isProblem(error, "validation-error") && error.errors.some((e) => e.pointer === "/body/code"))
     return "voucher.malformed";
-  return `errors.${error.kind}`;
+  return `errors.${errorText(error)}`;
 }
 
 /**
@@ -52,7 +53,7 @@ export function VoucherField({ cart }: { cart: Cart }) {
           t("voucher.applied", { code: line.code, amount: money(line.amount), total: money(next.total) }),
         );
     },
-    onError: (error) => setMessage(reason(toShopError(error))),
+    onError: (error) => setMessage(reason(error)),
     onSettled: () => {
       sending.current = false;
     },
@@ -65,7 +66,7 @@ export function VoucherField({ cart }: { cart: Cart }) {
       announce(t("voucher.removed", { code: context, total: money(next.total) }));
     },
     onMutate: () => cart.discounts[0]?.code ?? "",
-    onError: (error) => setMessage(reason(toShopError(error))),
+    onError: (error) => setMessage(reason(error)),
   });
 
   const submit = (event: FormEvent) => {

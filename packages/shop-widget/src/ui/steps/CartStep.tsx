@@ -1,4 +1,3 @@
-import { toShopError } from "../../core/problem";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
@@ -23,7 +22,7 @@ export default function CartStep() {
       {cart?.holdExpiresAt && cart.items.length > 0 ? <HoldCountdown expiresAt={cart.holdExpiresAt} /> : null}
       {query.error ? (
         <ErrorNotice
-          error={toShopError(query.error)}
+          error={query.error}
           actions={[{ label: t("errors.retry"), onClick: () => void query.refetch() }]}
         />
       ) : null}

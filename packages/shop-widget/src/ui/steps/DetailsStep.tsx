@@ -1,3 +1,4 @@
+import { isErrorKind } from "@entrada/sdk/shop";
 import { useQueries } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { Survey } from "../../core/survey";
@@ -49,8 +50,9 @@ export default function DetailsStep() {
 
   // Server-side validation errors point into the request body (`/body/email`, `/body/surveyAnswers/q1`).
   const serverIssues: Record<string, Issue> = {};
-  if (journey.error?.step === "details") {
-    for (const fe of journey.error.error.fieldErrors) {
+  const failed = journey.error?.step === "details" ? journey.error.error : undefined;
+  if (isErrorKind(failed, "problem")) {
+    for (const fe of failed.errors) {
       const field = fe.pointer.replace(/^\/body\/(surveyAnswers\/)?/, "");
       serverIssues[field] = { key: "pattern", text: fe.detail };
     }

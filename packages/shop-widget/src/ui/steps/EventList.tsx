@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { formatDate, moneyValue } from "../../core/format";
-import { toShopError } from "../../core/problem";
 import type { EventFilters, EventSummary } from "../../core/types";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
@@ -82,7 +81,7 @@ export function EventList() {
 
       {first.error ? (
         <ErrorNotice
-          error={toShopError(first.error)}
+          error={first.error}
           actions={[{ label: t("errors.retry"), onClick: () => void first.refetch() }]}
         />
       ) : page === undefined ? (

@@ -1,7 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { moneyValue } from "../../core/format";
-import { toShopError } from "../../core/problem";
 import type { Article, Slot } from "../../core/types";
 import { useTranslation } from "../../i18n/react";
 import { useAddToCart } from "../cart-mutations";
@@ -53,7 +52,7 @@ export default function EventStep() {
       <div className="entrada-shop__step">
         <StepHeading>{t("steps.event")}</StepHeading>
         <ErrorNotice
-          error={toShopError(query.error)}
+          error={query.error}
           actions={[
             { label: t("errors.retry"), onClick: () => void query.refetch() },
             { label: t("errors.events"), onClick: () => journey.goTo("events") },

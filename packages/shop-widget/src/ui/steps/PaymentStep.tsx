@@ -1,7 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId } from "react";
 import { groupCardNumber } from "../../core/checkout-format";
-import { toShopError } from "../../core/problem";
 import type { ReturnInfo } from "../../core/resume";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
@@ -60,7 +59,7 @@ function PaymentForm() {
       <CheckoutLayout>
         {providers.error ? (
           <ErrorNotice
-            error={toShopError(providers.error)}
+            error={providers.error}
             actions={[{ label: t("errors.retry"), onClick: () => void providers.refetch() }]}
           />
         ) : null}
