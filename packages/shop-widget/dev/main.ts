@@ -82,7 +82,14 @@ const config: ShopConfig = {
       tickets: order.tickets.length,
       analytics: order.analytics,
     }),
-  onError: (error) => note("onError", { kind: error.kind, status: error.status }),
+  onError: (error) =>
+    note("onError", {
+      kind: error.kind,
+      // (a type-only import of the widget here: the page loads the npm or the script-tag build)
+      ...("slug" in error ? { slug: error.slug } : {}),
+      status: error.status,
+      logId: error.logId,
+    }),
   onLocaleChange: (locale) => note("onLocaleChange", locale),
   beforeRedirect: ({ url }) => {
     note("beforeRedirect", url);
