@@ -29,6 +29,11 @@ test.describe("after an error, the focus moves to the message, in view", () => {
     const alert = shop.shop.getByRole("alert");
     await expect(alert).toContainText(shop.t("errors.payment-declined"));
     await expectFocusedAndInView(alert);
+    // The host page's onError got the SDK's problem, with the log id the buyer sees as the reference.
+    const reported = page.locator("#log li").filter({ hasText: "onError" }).first();
+    await expect(reported).toContainText('"kind":"problem","slug":"payment-declined","status":402');
+    const logId = /"logId":"([^"]+)"/.exec((await reported.textContent()) ?? "")?.[1] ?? "no log id";
+    await expect(alert).toContainText(shop.t("errors.reference", { id: logId }));
 
     // Again from the card field with Enter: the same message, focused again.
     const card = shop.shop.getByLabel(shop.t("payment.card"));
@@ -47,6 +52,9 @@ test.describe("after an error, the focus moves to the message, in view", () => {
     const alert = shop.shop.getByRole("alert");
     await expect(alert).toContainText(shop.t("errors.network"));
     await expectFocusedAndInView(alert);
+    await expect(page.locator("#log li").filter({ hasText: "onError" }).first()).toContainText(
+      '"kind":"network"',
+    );
     // Back online: "Try again" pays.
     await page.unroute(`${api}/**`);
     await alert.getByRole("button", { name: shop.t("errors.retry") }).click();
