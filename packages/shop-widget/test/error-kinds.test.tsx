@@ -1,11 +1,11 @@
 import { createShopClient, EntradaError, isErrorKind } from "@entrada/sdk/shop";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { ShopHandle } from "../src/index";
 import { mount } from "../src/index";
 import { createSdkShopApi } from "../src/sdk";
-import { container, openEvent, screen, within } from "./support/dom";
+import { container, openEvent, screen, toPayment, within } from "./support/dom";
 import { failure } from "./support/errors";
 import { API, setupMockApi } from "./support/mock";
 import { tx } from "./support/texts";
@@ -15,6 +15,7 @@ const handles: ShopHandle[] = [];
 afterEach(() => {
   for (const h of handles.splice(0)) h.unmount();
   document.body.innerHTML = "";
+  vi.restoreAllMocks();
 });
 
 /** A fault rule of the mock's developer controls (`POST /__mock/faults`). */
@@ -132,5 +133,67 @@ describe("each kind of SDK error, shown translated with its way forward", () => 
     expect(alert.textContent).toContain(tx("errors.session-expired"));
     expect(within(alert).getByRole("button", { name: tx("errors.retry") })).toBeTruthy();
     expect(errors.map(failure)).toContain("oauth");
+  });
+});
+
+describe("a ticket PDF whose signed link lapsed while the page stayed open", () => {
+  it("downloads through the API; a refusal is shown on the step, translated, and Try again downloads it", async () => {
+    const user = userEvent.setup();
+    const errors: EntradaError[] = [];
+    handles.push(
+      mount(container(), {
+        baseUrl: API,
+        fetchSessionToken: api.fetchSessionToken,
+        locale: "en-GB",
+        onError: (error) => errors.push(error),
+      }),
+    );
+    await toPayment(user);
+    await user.click(await screen.findByRole("radio", { name: /card/i }));
+    await user.type(screen.getByLabelText(tx("payment.card")), "4242424242424242");
+    await user.click(screen.getByRole("button", { name: /^Pay CHF/ }));
+    await screen.findByRole("heading", { level: 2, name: tx("confirmation.heading") }, { timeout: 5000 });
+
+    // A day later in the browser: the links' signatures have lapsed, so a click downloads with the session token.
+    const later = Date.now() + 25 * 3600 * 1000;
+    vi.spyOn(Date, "now").mockReturnValue(later);
+    // The saved file is the blob handed to createObjectURL (the page cannot save files here).
+    const saved = vi.fn((_blob: Blob) => "blob:ticket");
+    const { createObjectURL, revokeObjectURL } = URL;
+    Object.assign(URL, { createObjectURL: saved, revokeObjectURL: () => {} });
+    onTestFinished(() => {
+      Object.assign(URL, { createObjectURL, revokeObjectURL });
+    });
+    // The first download is refused (a gateway's 403 problem); the SDK does not retry it.
+    api.server.use(
+      http.get(
+        `${API}/assets/v1/tickets/:file`,
+        () =>
+          HttpResponse.json(
+            {
+              type: "https://docs.entrada.dev/problems/forbidden",
+              title: "Forbidden",
+              status: 403,
+              logId: "log_pdf",
+            },
+            { status: 403, headers: { "content-type": "application/problem+json" } },
+          ),
+        { once: true },
+      ),
+    );
+    const [pdf] = screen.getAllByRole("link", { name: /^Ticket 1 as PDF/ });
+    await user.click(pdf as HTMLElement);
+
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain(tx("errors.generic"));
+    expect(alert.textContent).toContain(tx("errors.reference", { id: "log_pdf" }));
+    expect(errors.map(failure)).toEqual(["forbidden"]);
+    expect(saved).not.toHaveBeenCalled();
+
+    await user.click(within(alert).getByRole("button", { name: tx("errors.retry") }));
+    await expect.poll(() => saved.mock.calls.length).toBe(1);
+    const blob = saved.mock.calls[0]?.[0] as Blob;
+    expect(new TextDecoder().decode((await blob.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+    expect(screen.queryByRole("alert")).toBeNull();
   });
 });

@@ -19,7 +19,8 @@ export function isSignedLink(href: string, now = Date.now()): boolean {
  * A link to a PDF (ticket, receipt). A signed link (the API's `ticketUrl` / `receiptUrl`) is a plain anchor
  * that opens in a new tab: keyboard, middle-click, "open in new tab" and "copy link" all work, no script
  * involved. Otherwise — an unsigned link, or a signed one that expired while the page stayed open — a click
- * downloads the file through the API with the session token and saves it.
+ * downloads the file through the API with the session token and saves it; a download that fails is shown on the
+ * step, translated, with "Try again".
  */
 export function AssetLink({
   href,
@@ -30,10 +31,27 @@ export function AssetLink({
   fileName: string;
   children: ReactNode;
 }) {
-  const { api, locale, controller } = useShop();
+  const { api, locale, journey } = useShop();
   const { t } = useTranslation("checkout");
   const [busy, setBusy] = useState(false);
   const signed = isSignedLink(href);
+  const download = () => {
+    setBusy(true);
+    api
+      .getAsset(href, { locale })
+      .then((blob) => {
+        journey.dismissError();
+        const url = URL.createObjectURL(blob);
+        const link = document.createElement("a");
+        link.href = url;
+        link.download = fileName;
+        link.rel = "noopener";
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      })
+      .catch((error: unknown) => journey.fail(error, "confirmation", download))
+      .finally(() => setBusy(false));
+  };
   return (
     <a
       className="entrada-shop__link"
@@ -44,21 +62,7 @@ export function AssetLink({
         // A signed link still valid at the click: the browser follows it.
         if (isSignedLink(href)) return;
         event.preventDefault();
-        if (busy) return;
-        setBusy(true);
-        api
-          .getAsset(href, { locale })
-          .then((blob) => {
-            const url = URL.createObjectURL(blob);
-            const link = document.createElement("a");
-            link.href = url;
-            link.download = fileName;
-            link.rel = "noopener";
-            link.click();
-            setTimeout(() => URL.revokeObjectURL(url), 10_000);
-          })
-          .catch((error: unknown) => controller.reportError(error))
-          .finally(() => setBusy(false));
+        if (!busy) download();
       }}
     >
       {children}

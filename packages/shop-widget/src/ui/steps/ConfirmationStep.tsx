@@ -4,6 +4,7 @@ import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { AssetLink } from "../parts/AssetLink";
 import { useLineEvents } from "../parts/event-info";
+import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
 import { QrCode } from "./QrCode";
 
@@ -65,6 +66,7 @@ export default function ConfirmationStep() {
           );
         })}
       </ol>
+      <JourneyError step="confirmation" />
       <div className="entrada-shop__actions">
         <AssetLink href={order.receiptUrl} fileName={`receipt-${order.id}.pdf`}>
           {t("confirmation.receipt")}
