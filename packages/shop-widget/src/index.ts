@@ -3,15 +3,6 @@
  * React hosts use `@entrada/shop-widget/react`. Importing this module touches no DOM (safe on a server).
  */
 
-/** The SDK's error model, which `error` / `onError` report: switch on `kind`, and on `slug` for a problem. */
-export {
-  type EntradaError,
-  type EntradaErrorKind,
-  isEntradaError,
-  isErrorKind,
-  isProblem,
-  type ProblemSlug,
-} from "@entrada/sdk/shop";
 export {
   type AnalyticsOptions,
   type Appearance,
@@ -25,6 +16,7 @@ export {
   type Step,
 } from "./config";
 export type { AnalyticsEvent, AnalyticsEventName, AnalyticsItem, AnalyticsParams } from "./core/analytics";
+export * from "./core/errors";
 export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "./core/http-shop-api";
 export type { CallOptions, ShopApi } from "./core/shop-api";
 export type { Question, QuestionType, Survey, SurveyAnswer } from "./core/survey";

@@ -1,14 +1,5 @@
 /** React entry: `<EntradaShop {...config} />`, using the host's React 18 or 19. */
 
-/** The SDK's error model, which `error` / `onError` report: switch on `kind`, and on `slug` for a problem. */
-export {
-  type EntradaError,
-  type EntradaErrorKind,
-  isEntradaError,
-  isErrorKind,
-  isProblem,
-  type ProblemSlug,
-} from "@entrada/sdk/shop";
 export type {
   Appearance,
   Locale,
@@ -16,6 +7,7 @@ export type {
   ShopConfig,
   Step,
 } from "../config";
+export * from "../core/errors";
 export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "../core/http-shop-api";
 export type { ShopApi } from "../core/shop-api";
 export { EntradaShop, type EntradaShopProps } from "./EntradaShop";
