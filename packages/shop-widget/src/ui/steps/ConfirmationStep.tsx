@@ -3,8 +3,8 @@ import { orderNumber } from "../../core/checkout-format";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { AssetLink } from "../parts/AssetLink";
+import { ErrorNotice } from "../parts/ErrorNotice";
 import { useLineEvents } from "../parts/event-info";
-import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
 import { QrCode } from "./QrCode";
 
@@ -18,6 +18,8 @@ export default function ConfirmationStep() {
   const order = journey.order;
   const events = useLineEvents(order?.tickets.map((ticket) => ticket.eventId) ?? []);
   if (order === undefined) return null;
+  // A ticket PDF or the receipt that did not download (AssetLink), with "Try again".
+  const failed = journey.error?.step === "confirmation" ? journey.error : undefined;
   const names = new Map(order.items.map((i) => [`${i.articleId}|${i.slotId}`, i.name]));
   return (
     <div className="entrada-shop__step">
@@ -66,7 +68,14 @@ export default function ConfirmationStep() {
           );
         })}
       </ol>
-      <JourneyError step="confirmation" />
+      {failed && (
+        <ErrorNotice
+          error={failed.error}
+          text={failed.text}
+          focusKey={failed}
+          actions={failed.retry ? [{ label: t("errors.retry"), onClick: failed.retry }] : []}
+        />
+      )}
       <div className="entrada-shop__actions">
         <AssetLink href={order.receiptUrl} fileName={`receipt-${order.id}.pdf`}>
           {t("confirmation.receipt")}
