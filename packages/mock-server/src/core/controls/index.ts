@@ -4,7 +4,7 @@
  * options; this file routes them and serves the index. Documented in the package README and listed by `GET /__mock`.
  */
 
-import { buildContext, publishEvent } from "../context.ts";
+import { buildContext } from "../context.ts";
 import { jsonBody } from "../json-text.ts";
 import { ProblemError } from "../problems.ts";
 import { Router } from "../router.ts";
@@ -132,7 +132,7 @@ export async function handleControl(
     if (sectionMatch.kind === "found") {
       const { route } = sectionMatch.route;
       const ctx = buildContext({
-        links: core,
+        links: core.links,
         session,
         operationId: `control:${route.path}`,
         method,
@@ -145,7 +145,7 @@ export async function handleControl(
         auth: null,
         logId,
         // Controls publish at once (there is no handler outcome to wait for).
-        publish: (type, data) => publishEvent(core.dispatchEvent, session, type, data),
+        publish: (type, data) => core.events.publish(session, type, data),
       });
       const result = await route.handler(ctx);
       const headers: Record<string, string> = {
