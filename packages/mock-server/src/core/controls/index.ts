@@ -2,6 +2,10 @@
  * Developer controls under `/__mock` (no auth; per session via `X-Mock-Session` or `?mockSession=`), one file per
  * concern (world, clock, faults, events, clients, sessions) plus the sections' own control routes and those of the
  * options; this file routes them and serves the index. Documented in the package README and listed by `GET /__mock`.
+ * The section routes stay with the section whose data they serve (a mock built without that section has none of
+ * them): the hosted payment page (`sections/shop/payment-page.ts`, `shopControls`), credential-free ticket and
+ * receipt PDFs (`sections/assets/index.ts`, `documentControls`), and the webhook delivery log
+ * (`sections/index.ts`, `defaultControls`, passed as the `controls` option).
  */
 
 import { buildContext } from "../context.ts";
