@@ -11,9 +11,8 @@
  */
 
 import type { LinkServices } from "./context.ts";
-import { handleControl } from "./controls/index.ts";
+import { controlAnswerer } from "./controls/index.ts";
 import type { ControlServices } from "./controls/services.ts";
-import { cors } from "./cors.ts";
 import { DEFAULT_CULTURE } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
 import { type ErrorReporter, type EventListener, EventListeners } from "./events.ts";
@@ -171,11 +170,7 @@ export class MockCore implements ControlServices {
       routing({
         router: this.router,
         sessions: this.sessions,
-        control: async (ex, session) =>
-          cors(
-            await handleControl(this, session, ex.request, ex.url, ex.pathname ?? "/", ex.culture, ex.logId),
-            ex.origin,
-          ),
+        control: controlAnswerer(this),
       }),
       rateLimit(options.rateLimit),
       injectFault,

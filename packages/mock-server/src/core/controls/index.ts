@@ -9,7 +9,9 @@
  */
 
 import { buildContext } from "../context.ts";
+import { cors } from "../cors.ts";
 import { jsonBody } from "../json-text.ts";
+import type { Exchange } from "../pipeline/exchange.ts";
 import { ProblemError } from "../problems.ts";
 import { Router } from "../router.ts";
 import type { MockSession } from "../session.ts";
@@ -105,6 +107,20 @@ function parseControlBody(request: MockRequest): unknown {
       errors: [{ pointer: "/body", detail: "Not valid JSON." }],
     });
   }
+}
+
+/**
+ * The routing stage's `control` service: answers a `/__mock` request in its session, with CORS. The controls reach
+ * the engine only through `core` (`services.ts`).
+ */
+export function controlAnswerer(
+  core: ControlServices,
+): (ex: Exchange, session: MockSession) => Promise<MockResponse> {
+  return async (ex, session) =>
+    cors(
+      await handleControl(core, session, ex.request, ex.url, ex.pathname ?? "/", ex.culture, ex.logId),
+      ex.origin,
+    );
 }
 
 export async function handleControl(
