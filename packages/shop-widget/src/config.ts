@@ -4,9 +4,10 @@ import type { FetchSessionToken } from "./core/http-shop-api";
 import type { ShopApi } from "./core/shop-api";
 import type { Cart, EventFilters, Order } from "./core/types";
 
-/** Cultures the widget ships texts for. */
-export const LOCALES = ["de-CH", "fr-CH", "it-CH", "en-GB"] as const;
-export type Locale = (typeof LOCALES)[number];
+import { LOCALES, type Locale } from "./generated/cultures";
+
+/** Cultures the widget ships texts for: generated from the contract's culture data (`pnpm generate`). */
+export { DEFAULT_LOCALE, LOCALES, type Locale } from "./generated/cultures";
 
 export type Step = "events" | "event" | "cart" | "details" | "payment" | "confirmation";
 

@@ -1,24 +1,22 @@
 /**
  * The handler context, built in one place for operations (`pipeline/9-answer.ts`) and for `/__mock` control routes
- * (`controls.ts`): the request's parts, the session's world and clock, localization, problems, ids, signed links,
- * and `emit`, which hands events to `publish` (operations publish after the handler succeeded; controls at once).
+ * (`controls/index.ts`): the request's parts, the session's world and clock, and the services a handler calls —
+ * each made by the module that owns it (texts by `messages.ts`, problems by `problems.ts`, ids and session tokens
+ * by the session, signed links by the link signer, `emit` by the caller: operations publish after the handler
+ * succeeded, controls at once). Nothing here is called back while the handler runs.
  */
-import { pickText } from "./culture.ts";
-import { prefixedId, randomToken } from "./ids.ts";
-import { ProblemError } from "./problems.ts";
-import type { EmittedEvent, MockSession } from "./session.ts";
+import type { LinkSigner } from "./links.ts";
+import { textPicker } from "./messages.ts";
+import { raiseProblem } from "./problems.ts";
+import type { MockSession } from "./session.ts";
 import type { AuthInfo, Culture, OperationContext, WebhookEventType } from "./types.ts";
 
-/** What a handler context needs from the engine: where the API is served and how asset links are signed. */
+/** What a handler context needs from the engine: where the API is mounted and the signer of asset links. */
 export interface LinkServices {
-  /** Where the API is served for a request from `origin`: the origin plus the base path. */
-  baseUrlFor(origin: string): string;
-  /** A signed link to an asset `path` below `baseUrl`, valid for 24 h from `nowMs`. */
-  signedLink(baseUrl: string, path: string, nowMs: number, session?: string): string;
+  /** The base path (`/api`), or "" at the root. */
+  readonly mountPath: string;
+  readonly signer: LinkSigner;
 }
-
-/** Hands an emitted event to the engine's listeners (the webhook delivery worker among them). */
-export type EventSink = (event: EmittedEvent, session: MockSession) => void;
 
 export interface ContextInput {
   links: LinkServices;
@@ -27,7 +25,7 @@ export interface ContextInput {
   method: string;
   url: URL;
   params: Record<string, string>;
-  query: Record<string, string | string[]>;
+  query: Readonly<Record<string, string | string[]>>;
   headers: Record<string, string>;
   body: unknown;
   culture: Culture;
@@ -39,7 +37,7 @@ export interface ContextInput {
 
 export function buildContext(input: ContextInput): OperationContext {
   const { links, session, culture, url } = input;
-  const baseUrl = links.baseUrlFor(url.origin);
+  const baseUrl = url.origin + links.mountPath;
   return {
     operationId: input.operationId,
     method: input.method,
@@ -55,43 +53,11 @@ export function buildContext(input: ContextInput): OperationContext {
     baseUrl,
     mockSession: session.id,
     logId: input.logId,
-    text: (value) => pickText(value, culture),
-    problem: (slug, detail, extensions) => {
-      throw new ProblemError(slug, detail, extensions);
-    },
+    text: textPicker(culture),
+    problem: raiseProblem,
     emit: input.publish,
-    id: (prefix) => prefixedId(prefix, session.clock.now()),
-    signedUrl: (path) => links.signedLink(baseUrl, path, session.clock.now(), session.id),
-    issueSessionToken: ({ sessionId, ttlSeconds, allowedOrigins }) => {
-      const token = `${sessionId}.${randomToken(32)}`;
-      const expiresAt = session.clock.now() + ttlSeconds * 1000;
-      session.addToken(token, {
-        kind: "session",
-        clientId: input.auth?.clientId ?? "anonymous",
-        scopes: ["Shop"],
-        sessionId,
-        expiresAt,
-        allowedOrigins,
-      });
-      return { token, expiresAt };
-    },
+    id: session.newId,
+    signedUrl: links.signer.linker(baseUrl, session.clock, session.id),
+    issueSessionToken: session.sessionTokenIssuer(input.auth?.clientId ?? "anonymous"),
   };
-}
-
-/** Records an event in the session's log and hands it to the engine's listeners (webhook delivery among them). */
-export function publishEvent(
-  sink: EventSink,
-  session: MockSession,
-  type: WebhookEventType,
-  data: Record<string, unknown>,
-): void {
-  const event: EmittedEvent = {
-    id: prefixedId("msg", session.clock.now()),
-    type,
-    timestamp: new Date(session.clock.now()).toISOString(),
-    data,
-    session: session.id,
-  };
-  session.recordEvent(event);
-  sink(event, session);
 }

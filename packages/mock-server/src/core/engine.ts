@@ -1,18 +1,21 @@
 /**
  * The mock's engine: platform-free (no node:, no DOM). Transports hand it a MockRequest and send back the
- * MockResponse it returns. `MockCore` owns the compiled document, the sessions and the event listeners; `dispatch`
- * runs the request pipeline, whose stages live in `pipeline/`, numbered in the order a request takes them:
- * 1-preamble (target, culture, mock session, duplicated headers) → 2-routing (preflight, 404/405) → 3-rate-limit →
- * 4-faults → 5-token-endpoint → 6-negotiation (406) → 7-authentication → 8-input (parameters, Idempotency-Key,
- * body) → 9-idempotency (replay / 409 / 422) → 10-invoke (context, handler, response check) → 9-idempotency
- * (store). `pipeline/request.ts` is the state they share; `problems.ts` renders every problem.
+ * MockResponse it returns. `MockCore` owns the compiled document, the sessions (`sessions.ts`) and the event
+ * listeners (`events.ts`); `dispatch` runs the request pipeline, whose stages live in `pipeline/`, numbered in the
+ * order a request takes them: 1-preamble (target, culture, mock session id, duplicated headers) → 2-routing
+ * (preflight, controls, 404/405, session) → 3-rate-limit → 4-faults → 5-negotiation (406) → 6-authentication →
+ * 7-input (parameters, Idempotency-Key, body) → 8-idempotency (replay / 409 / 422) → 9-answer (context, handler,
+ * events) → 10-check-response (tests) → 11-finish (HEAD, idempotency store, CORS). `pipeline/exchange.ts` is the
+ * state they share, `pipeline/dispatch.ts` runs them. Each stage gets the few services it needs as values built
+ * here; none calls back into the engine (`bench/walk.mjs` measures it, `test/core/walk.test.ts` keeps it so).
  */
 
-import { handleControl } from "./controls/index.ts";
+import type { LinkServices } from "./context.ts";
+import { controlAnswerer } from "./controls/index.ts";
 import type { ControlServices } from "./controls/services.ts";
-import { cors } from "./cors.ts";
 import { DEFAULT_CULTURE } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
+import { type ErrorReporter, type EventListener, EventListeners } from "./events.ts";
 import { ulid } from "./ids.ts";
 import { LinkSigner } from "./links.ts";
 import { DEMO_CLIENTS } from "./oauth.ts";
@@ -34,7 +37,8 @@ import { type ProblemOptions, problemResponse, reformatProblem } from "./problem
 import { Router } from "./router.ts";
 import type { SectionModule } from "./section.ts";
 import { handlerFor } from "./section.ts";
-import { type EmittedEvent, MockSession } from "./session.ts";
+import type { EmittedEvent, MockSession } from "./session.ts";
+import { Sessions } from "./sessions.ts";
 import { withinMount } from "./target.ts";
 import { asOAuthError, TOKEN_PATH } from "./token-endpoint.ts";
 import type {
@@ -65,9 +69,15 @@ export class MockCore implements ControlServices {
   > &
     Pick<MockCoreOptions, "onEvent" | "basePath" | "onError" | "controls">;
   /** Signs and verifies the asset links this engine hands out. */
-  private readonly links: LinkSigner;
-  private readonly sessions = new Map<string, MockSession>();
-  private readonly eventListeners = new Set<(event: EmittedEvent, session: MockSession) => void>();
+  private readonly signer: LinkSigner;
+  /** What a handler context needs for links: the mount path and the signer. */
+  readonly links: LinkServices;
+  /** The mock sessions, created from the seed on first use. */
+  readonly sessions: Sessions;
+  /** Who hears of each published webhook event (the delivery queue among them). */
+  readonly events: EventListeners;
+  /** Where unexpected errors go (`onError`, else the console). */
+  private readonly reportError: ErrorReporter;
   private readonly operationsById = new Map<string, OperationSpec>();
   /** Sections that render the engine's errors for their paths in their own format. */
   private readonly errorFormats: ErrorFormat[];
@@ -95,7 +105,23 @@ export class MockCore implements ControlServices {
       maxRetainedRecords: 100_000,
       ...options,
     };
-    this.links = new LinkSigner(options.linkKey);
+    this.signer = new LinkSigner(options.linkKey);
+    this.reportError = options.onError ?? ((error: unknown) => console.error(error));
+    this.events = new EventListeners(this.reportError);
+    this.sessions = new Sessions({
+      sections: options.sections,
+      seed: this.options.seed,
+      clients: this.options.clients,
+      limits: {
+        idempotencyTtlMs: this.options.idempotencyTtlSeconds * 1000,
+        maxIdempotencyKeys: this.options.maxIdempotencyKeys,
+        maxTokens: this.options.maxTokens,
+      },
+      now: this.options.now,
+      randomSeed: this.options.randomSeed,
+      maxSessions: this.options.maxSessions,
+      maxRetainedRecords: this.options.maxRetainedRecords,
+    });
     this.document = options.document;
     this.sections = options.sections;
     this.validator = new Validator(options.document, {
@@ -125,7 +151,8 @@ export class MockCore implements ControlServices {
         oauth: op.operationId === TOKEN_OPERATION,
       });
     }
-    if (options.onEvent) this.eventListeners.add(options.onEvent);
+    if (options.onEvent) this.events.add(options.onEvent);
+    this.links = { mountPath: this.mountPath, signer: this.signer };
     this.stages = this.buildStages();
     this.startupMs = performance.now() - started;
   }
@@ -142,23 +169,19 @@ export class MockCore implements ControlServices {
       preamble({ mountPath: this.mountPath, errorFormats: this.errorFormats }),
       routing({
         router: this.router,
-        session: (id) => this.session(id),
-        control: async (ex, session) =>
-          cors(
-            await handleControl(this, session, ex.request, ex.url, ex.pathname ?? "/", ex.culture, ex.logId),
-            ex.origin,
-          ),
+        sessions: this.sessions,
+        control: controlAnswerer(this),
       }),
       rateLimit(options.rateLimit),
       injectFault,
       notAcceptable,
-      authentication({ links: this.links, mountPath: this.mountPath }),
+      authentication({ links: this.signer, mountPath: this.mountPath }),
       input({ validator: this.validator, maxBodyBytes: options.maxBodyBytes }),
       beginWrite,
       answer({
-        links: this,
-        publish: this.dispatchEvent,
-        onError: (error, where) => this.reportError(error, where),
+        links: this.links,
+        events: this.events,
+        onError: this.reportError,
         tokenTtlSeconds: options.tokenTtlSeconds,
       }),
       ...(options.validateResponses
@@ -176,10 +199,6 @@ export class MockCore implements ControlServices {
     ];
   }
 
-  private reportError(error: unknown, where: string): void {
-    (this.options.onError ?? ((e: unknown) => console.error(e)))(error, where);
-  }
-
   /** Operation ids of the document that no section module implements. */
   get unimplemented(): string[] {
     const implemented = new Set(this.sections.flatMap((s) => Object.keys(s.handlers)));
@@ -192,7 +211,7 @@ export class MockCore implements ControlServices {
    * from `nowMs` on the mock clock.
    */
   signedLink(baseUrl: string, path: string, nowMs: number, session?: string): string {
-    return `${baseUrl}${path}?${this.links.query(path, nowMs, session)}`;
+    return `${baseUrl}${path}?${this.signer.query(path, nowMs, session)}`;
   }
 
   /** The base path the API is mounted below (`/api`), or "" at the root. */
@@ -211,94 +230,36 @@ export class MockCore implements ControlServices {
   }
 
   /** Subscribes to emitted webhook events; returns an unsubscribe function. */
-  onEvent(listener: (event: EmittedEvent, session: MockSession) => void): () => void {
-    this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
+  onEvent(listener: EventListener): () => void {
+    return this.events.add(listener);
   }
 
   /** Hands an emitted event to the listeners (the webhook delivery worker among them). */
   readonly dispatchEvent = (event: EmittedEvent, session: MockSession): void => {
-    for (const listener of this.eventListeners) {
-      try {
-        listener(event, session);
-      } catch (error) {
-        this.reportError(error, `event:${event.type}`);
-      }
-    }
+    this.events.dispatch(event, session);
   };
 
   /** The session with this id, created from the seed on first use. */
   session(id = "default"): MockSession {
-    let session = this.sessions.get(id);
-    if (!session) {
-      if (this.sessions.size >= this.options.maxSessions) {
-        let oldest: MockSession | null = null;
-        for (const s of this.sessions.values())
-          if (s.id !== "default" && (!oldest || s.lastUsed < oldest.lastUsed)) oldest = s;
-        if (oldest) this.dropSession(oldest.id);
-      }
-      session = new MockSession(
-        id,
-        this.sections,
-        this.options.seed,
-        this.options.clients,
-        {
-          idempotencyTtlMs: this.options.idempotencyTtlSeconds * 1000,
-          maxIdempotencyKeys: this.options.maxIdempotencyKeys,
-          maxTokens: this.options.maxTokens,
-        },
-        this.options.now,
-        this.options.randomSeed,
-      );
-      this.sessions.set(id, session);
-    }
-    return session;
+    return this.sessions.get(id);
   }
 
   /** Records all sessions keep (see `maxRetainedRecords`). */
   get retainedRecords(): number {
-    return this.retained;
-  }
-
-  private retained = 0;
-
-  /**
-   * Re-weighs a session after a request and, past `maxRetainedRecords`, drops the least recently used other
-   * sessions ("default" stays; it is bounded by the per-session caps).
-   */
-  private account(session: MockSession): void {
-    let weight = session.idempotency.size + session.tokens.size;
-    for (const section of this.sections) {
-      if (section.retained) weight += section.retained(session.world[section.name]);
-    }
-    this.retained += weight - session.weight;
-    session.weight = weight;
-    while (this.retained > this.options.maxRetainedRecords) {
-      let oldest: MockSession | null = null;
-      for (const s of this.sessions.values())
-        if (s !== session && s.id !== "default" && (!oldest || s.lastUsed < oldest.lastUsed)) oldest = s;
-      if (!oldest) break;
-      this.dropSession(oldest.id);
-    }
+    return this.sessions.retainedRecords;
   }
 
   listSessions(): MockSession[] {
-    return [...this.sessions.values()];
+    return this.sessions.list();
   }
 
   dropSession(id: string): boolean {
-    const session = this.sessions.get(id);
-    if (session) this.retained -= session.weight;
-    return this.sessions.delete(id);
+    return this.sessions.drop(id);
   }
 
   /** Resets one session (or all) to its seed. */
   reset(sessionId?: string, seed?: SeedData): void {
-    if (sessionId === undefined) {
-      for (const s of this.sessions.values()) s.reset(seed);
-      return;
-    }
-    this.session(sessionId).reset(seed);
+    this.sessions.reset(sessionId, seed);
   }
 
   /** Whether the request targets the OAuth token endpoint (below the base path). */
@@ -343,7 +304,8 @@ export class MockCore implements ControlServices {
     const ex = new Exchange(request, `log_${ulid(Date.now())}`, DEFAULT_CULTURE);
     const response = await runStages(this.stages, ex);
     const session = ex.session;
-    if (session && (!ex.route || ex.route.op.write || ex.idempotencyScope !== null)) this.account(session);
+    if (session && (!ex.route || ex.route.op.write || ex.idempotencyScope !== null))
+      this.sessions.account(session);
     return response;
   }
 

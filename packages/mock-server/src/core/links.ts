@@ -55,6 +55,11 @@ export class LinkSigner {
     return `${prefix}expires=${expires}&signature=${this.signature(path, expires, session)}`;
   }
 
+  /** A handler context's `signedUrl`: links to paths below `baseUrl` in `session`, issued at `clock`'s time. */
+  linker(baseUrl: string, clock: { now(): number }, session = DEFAULT_SESSION): (path: string) => string {
+    return (path) => `${baseUrl}${path}?${this.query(path, clock.now(), session)}`;
+  }
+
   /**
    * Checks a link: `expires` an integer not in the past (`nowMs`, the mock clock), the signature equal in constant
    * time. Returns null when it is valid.

@@ -145,6 +145,18 @@ export function pickText(value: LocalizedText | undefined, culture: Culture): st
   return value[culture] ?? value[defaultCulture] ?? Object.values(value)[0] ?? "";
 }
 
+const pickers = new Map<Culture, (value: LocalizedText) => string>();
+
+/** A handler context's `text`: picks a text in `culture` (one function per culture, made on first use). */
+export function textPicker(culture: Culture): (value: LocalizedText) => string {
+  let pick = pickers.get(culture);
+  if (!pick) {
+    pick = (value) => pickText(value, culture);
+    pickers.set(culture, pick);
+  }
+  return pick;
+}
+
 /** A text in every registered culture (to compare a name across languages). */
 export function everyCulture(value: LocalizedText): string[] {
   return CULTURES.map((culture) => pickText(value, culture));

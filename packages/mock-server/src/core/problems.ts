@@ -33,6 +33,11 @@ export interface FieldError {
 }
 
 /** Thrown by handlers (via ctx.problem) and by the engine; turned into problem+json at the edge. */
+/** A handler context's `problem`: throws the catalogue problem `slug` (rendered by the answering stage). */
+export function raiseProblem(slug: string, detail?: string, extensions?: Record<string, unknown>): never {
+  throw new ProblemError(slug, detail, extensions);
+}
+
 export class ProblemError extends Error {
   readonly slug: string;
   readonly detail: string | undefined;

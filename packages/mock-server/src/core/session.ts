@@ -1,7 +1,7 @@
 import { MockClock } from "./clock.ts";
 import type { FaultRule } from "./faults.ts";
 import { IdempotencyStore } from "./idempotency-store.ts";
-import { mulberry32 } from "./ids.ts";
+import { mulberry32, prefixedId, randomToken } from "./ids.ts";
 import type { ClientConfig, TokenRecord } from "./oauth.ts";
 import type { SectionModule } from "./section.ts";
 import type { SeedData, WebhookEventType, World } from "./types.ts";
@@ -101,6 +101,37 @@ export class MockSession {
       if (oldest === undefined) break;
       this.tokens.delete(oldest);
     }
+  }
+
+  /** A handler context's `id`: a new opaque id with this prefix, on this session's clock. */
+  readonly newId = (prefix: string): string => prefixedId(prefix, this.clock.now());
+
+  /**
+   * A handler context's `issueSessionToken` for a caller (`clientId`): a short-lived bearer session token for the
+   * embedded shop, kept in this session's token store.
+   */
+  sessionTokenIssuer(clientId: string) {
+    return ({
+      sessionId,
+      ttlSeconds,
+      allowedOrigins,
+    }: {
+      sessionId: string;
+      ttlSeconds: number;
+      allowedOrigins: string[];
+    }): { token: string; expiresAt: number } => {
+      const token = `${sessionId}.${randomToken(32)}`;
+      const expiresAt = this.clock.now() + ttlSeconds * 1000;
+      this.addToken(token, {
+        kind: "session",
+        clientId,
+        scopes: ["Shop"],
+        sessionId,
+        expiresAt,
+        allowedOrigins,
+      });
+      return { token, expiresAt };
+    };
   }
 
   recordEvent(event: EmittedEvent): void {

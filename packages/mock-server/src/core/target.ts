@@ -1,4 +1,4 @@
-/** The request target as sent: raw path, dot segments, session ids, duplicated singleton headers, query records. */
+/** The request target as sent: raw path, dot segments, session ids, duplicated singleton headers, the mount path. */
 
 /** RFC 3986 dot segments, also percent-encoded. */
 export const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
@@ -26,29 +26,6 @@ export function duplicatedSingleton(duplicates: readonly string[] | undefined): 
   if (!duplicates) return undefined;
   for (const name of duplicates) if (SINGLETON_HEADERS.includes(name)) return name;
   return undefined;
-}
-
-/**
- * Query parameters as a record: a repeated name becomes an array, in order. The names in `comma` (arrays sent
- * `explode: false`) are split at commas into an array (a repeated one adds its values too).
- */
-export function queryRecord(
-  params: URLSearchParams,
-  comma: readonly string[] = [],
-): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const [key, value] of params) {
-    const existing = query[key];
-    if (comma.includes(key)) {
-      const values = value.split(",");
-      query[key] = existing === undefined ? values : [...existing, ...values];
-      continue;
-    }
-    if (existing === undefined) query[key] = value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else query[key] = [existing, value];
-  }
-  return query;
 }
 
 /** `path` relative to the mount path (`/api`; "" for the root), or null when it lies outside it. */

@@ -1,28 +1,12 @@
 import type { i18n as I18n } from "i18next";
-import type { Locale } from "../config";
+import { LOCALES, type Locale, type Namespace, TEXT_LOADERS } from "../generated/cultures";
 import type checkout from "./locales/checkout/en-GB";
 import type core from "./locales/core/en-GB";
 
 export type CoreTexts = typeof core;
 export type CheckoutTexts = typeof checkout;
-export type Namespace = "core" | "checkout";
 export type { i18n as I18n, TFunction } from "i18next";
-
-// Explicit imports (not a template) so every bundler makes one chunk per language and namespace.
-const loaders: Record<Namespace, Record<Locale, () => Promise<{ default: object }>>> = {
-  core: {
-    "de-CH": () => import("./locales/core/de-CH"),
-    "fr-CH": () => import("./locales/core/fr-CH"),
-    "it-CH": () => import("./locales/core/it-CH"),
-    "en-GB": () => import("./locales/core/en-GB"),
-  },
-  checkout: {
-    "de-CH": () => import("./locales/checkout/de-CH"),
-    "fr-CH": () => import("./locales/checkout/fr-CH"),
-    "it-CH": () => import("./locales/checkout/it-CH"),
-    "en-GB": () => import("./locales/checkout/en-GB"),
-  },
-};
+export type { Namespace } from "../generated/cultures";
 
 /** Loaded texts, shared by every widget on the page: each chunk is fetched once, on demand. */
 const cache = new Map<string, Promise<object>>();
@@ -31,7 +15,7 @@ export function loadTexts(locale: Locale, namespace: Namespace = "core"): Promis
   const key = `${namespace}/${locale}`;
   let promise = cache.get(key);
   if (promise === undefined) {
-    promise = loaders[namespace][locale]().then((m) => m.default);
+    promise = TEXT_LOADERS[namespace][locale]().then((m) => m.default);
     promise.catch(() => cache.delete(key));
     cache.set(key, promise);
   }
@@ -64,7 +48,7 @@ export async function createI18n(locale: Locale): Promise<I18n> {
   await i18n.init({
     lng: locale,
     fallbackLng: false,
-    supportedLngs: ["de-CH", "fr-CH", "it-CH", "en-GB"],
+    supportedLngs: [...LOCALES],
     load: "currentOnly",
     ns: ["core"],
     defaultNS: "core",

@@ -1,6 +1,6 @@
 import { isEntradaError, isErrorKind } from "@entrada/sdk/shop";
 import { QueryCache, QueryClient } from "@tanstack/react-query";
-import { isLocale, type Locale, type ShopConfig, type ShopEventMap } from "../config";
+import { DEFAULT_LOCALE, isLocale, type Locale, type ShopConfig, type ShopEventMap } from "../config";
 import type { Tracker } from "../core/analytics";
 import { Emitter, reportListenerError } from "../core/emitter";
 import { createHttpShopApi } from "../core/http-shop-api";
@@ -77,7 +77,7 @@ export class Controller {
   }
 
   get locale(): Locale {
-    return isLocale(this.#config.locale) ? this.#config.locale : "de-CH";
+    return isLocale(this.#config.locale) ? this.#config.locale : DEFAULT_LOCALE;
   }
 
   setConfig(config: ShopConfig): void {

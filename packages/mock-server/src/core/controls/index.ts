@@ -2,10 +2,16 @@
  * Developer controls under `/__mock` (no auth; per session via `X-Mock-Session` or `?mockSession=`), one file per
  * concern (world, clock, faults, events, clients, sessions) plus the sections' own control routes and those of the
  * options; this file routes them and serves the index. Documented in the package README and listed by `GET /__mock`.
+ * The section routes stay with the section whose data they serve (a mock built without that section has none of
+ * them): the hosted payment page (`sections/shop/payment-page.ts`, `shopControls`), credential-free ticket and
+ * receipt PDFs (`sections/assets/index.ts`, `documentControls`), and the webhook delivery log
+ * (`sections/index.ts`, `defaultControls`, passed as the `controls` option).
  */
 
-import { buildContext, publishEvent } from "../context.ts";
+import { buildContext } from "../context.ts";
+import { cors } from "../cors.ts";
 import { jsonBody } from "../json-text.ts";
+import type { Exchange } from "../pipeline/exchange.ts";
 import { ProblemError } from "../problems.ts";
 import { Router } from "../router.ts";
 import type { MockSession } from "../session.ts";
@@ -103,6 +109,20 @@ function parseControlBody(request: MockRequest): unknown {
   }
 }
 
+/**
+ * The routing stage's `control` service: answers a `/__mock` request in its session, with CORS. The controls reach
+ * the engine only through `core` (`services.ts`).
+ */
+export function controlAnswerer(
+  core: ControlServices,
+): (ex: Exchange, session: MockSession) => Promise<MockResponse> {
+  return async (ex, session) =>
+    cors(
+      await handleControl(core, session, ex.request, ex.url, ex.pathname ?? "/", ex.culture, ex.logId),
+      ex.origin,
+    );
+}
+
 export async function handleControl(
   core: ControlServices,
   session: MockSession,
@@ -132,7 +152,7 @@ export async function handleControl(
     if (sectionMatch.kind === "found") {
       const { route } = sectionMatch.route;
       const ctx = buildContext({
-        links: core,
+        links: core.links,
         session,
         operationId: `control:${route.path}`,
         method,
@@ -145,7 +165,7 @@ export async function handleControl(
         auth: null,
         logId,
         // Controls publish at once (there is no handler outcome to wait for).
-        publish: (type, data) => publishEvent(core.dispatchEvent, session, type, data),
+        publish: (type, data) => core.events.publish(session, type, data),
       });
       const result = await route.handler(ctx);
       const headers: Record<string, string> = {

@@ -3,8 +3,9 @@
  * routes, the configured clients, the sessions, links and events. The engine implements it; the controls import
  * this interface, never the engine.
  */
-import type { EventSink, LinkServices } from "../context.ts";
+import type { LinkServices } from "../context.ts";
 import type { OpenApiDocument, OperationSpec } from "../document.ts";
+import type { EventListeners } from "../events.ts";
 import type { ClientConfig } from "../oauth.ts";
 import type { ProblemOptions } from "../problems.ts";
 import type { Router } from "../router.ts";
@@ -12,7 +13,7 @@ import type { SectionModule } from "../section.ts";
 import type { MockSession } from "../session.ts";
 import type { ControlRoute, Culture, MockResponse } from "../types.ts";
 
-export interface ControlServices extends LinkServices {
+export interface ControlServices {
   readonly document: OpenApiDocument;
   readonly operations: readonly OperationSpec[];
   readonly sections: readonly SectionModule[];
@@ -20,7 +21,10 @@ export interface ControlServices extends LinkServices {
   readonly controlRoutes: Router<{ section: SectionModule | null; route: ControlRoute }>;
   listSessions(): MockSession[];
   dropSession(id: string): boolean;
-  dispatchEvent: EventSink;
+  /** Where a control route's handler context makes its links. */
+  readonly links: LinkServices;
+  /** The event listeners a control's events are published to (at once). */
+  readonly events: EventListeners;
   problem(
     slug: string,
     culture: Culture,

@@ -14,18 +14,18 @@ import { Answered, type Exchange, type Route, type Stage } from "./exchange.ts";
 /** What routing needs: the route tree, the sessions, and the developer controls. */
 export interface RoutingServices {
   router: Router<Route>;
-  /** The session with this id, created from the seed on first use. */
-  session(id: string): MockSession;
+  /** The sessions: `get(id)` is the session with this id, created from the seed on first use. */
+  sessions: { get(id: string): MockSession };
   /** Answers a developer control under `/__mock` in this session (routing, rate limits and faults bypassed). */
   control(exchange: Exchange, session: MockSession): Promise<MockResponse>;
 }
 
-export function routing({ router, session, control }: RoutingServices): Stage {
+export function routing({ router, sessions, control }: RoutingServices): Stage {
   return (ex: Exchange) => {
     const pathname = ex.pathname ?? "/";
     if (isPreflight(ex.method, ex.headers)) throw new Answered(preflight(router, pathname, ex));
     if (pathname === "/__mock" || pathname.startsWith("/__mock/")) {
-      const mock = session(ex.sessionId);
+      const mock = sessions.get(ex.sessionId);
       mock.lastUsed = mock.clock.now();
       ex.session = mock;
       return control(ex, mock).then((response) => {
@@ -37,7 +37,7 @@ export function routing({ router, session, control }: RoutingServices): Stage {
     ex.route = match.route;
     ex.template = match.template;
     ex.params = match.params;
-    const mock = session(ex.sessionId);
+    const mock = sessions.get(ex.sessionId);
     ex.session = mock;
     ex.now = mock.clock.now();
     mock.lastUsed = ex.now;

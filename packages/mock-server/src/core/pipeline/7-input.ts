@@ -6,7 +6,6 @@ import type { OperationSpec } from "../document.ts";
 import { parseIdempotencyKey } from "../idempotency-store.ts";
 import type { FieldError } from "../problems.ts";
 import { stageProblem } from "../problems.ts";
-import { queryRecord } from "../target.ts";
 import type { Culture } from "../types.ts";
 import type { Validator } from "../validation.ts";
 import type { Exchange, Stage } from "./exchange.ts";
@@ -33,13 +32,14 @@ export function input({ validator, maxBodyBytes }: InputServices): Stage {
   };
 }
 
-/** Throws a 400 naming every invalid path, query and header parameter at once. */
+/** Throws a 400 naming every invalid path, query and header parameter at once (fills in `query`). */
 export function invalidParameters(validator: Validator, rq: Exchange): void {
   const { op, url, culture } = rq;
   const errors: FieldError[] = [];
   if (rq.template.includes("{")) errors.push(...validator.params(op, "path", rq.params, culture));
   if (url.search !== "" || op.params.some((p) => p.in === "query" && p.required)) {
     const query = queryRecord(url.searchParams, op.commaQuery);
+    rq.query = query;
     errors.push(...validator.params(op, "query", query, culture));
   }
   if (validator.checks(op, "header")) errors.push(...validator.params(op, "header", rq.headers, culture));
@@ -174,4 +174,27 @@ export function parseBody(
   const errors = validator.body(op, media, value, culture);
   if (errors.length > 0) return { problem: { slug: "validation-error", errors } };
   return { value };
+}
+
+/**
+ * Query parameters as a record: a repeated name becomes an array, in order. The names in `comma` (arrays sent
+ * `explode: false`) are split at commas into an array (a repeated one adds its values too).
+ */
+export function queryRecord(
+  params: URLSearchParams,
+  comma: readonly string[] = [],
+): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [key, value] of params) {
+    const existing = query[key];
+    if (comma.includes(key)) {
+      const values = value.split(",");
+      query[key] = existing === undefined ? values : [...existing, ...values];
+      continue;
+    }
+    if (existing === undefined) query[key] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else query[key] = [existing, value];
+  }
+  return query;
 }

@@ -4,19 +4,19 @@
  * it emitted are published. The token endpoint answers by OAuth's rules. A proxy swaps this stage for an upstream.
  */
 
-import { buildContext, type EventSink, type LinkServices, publishEvent } from "../context.ts";
+import { buildContext, type LinkServices } from "../context.ts";
+import { collectEvents, type ErrorReporter, type EventListeners, type PendingEvent } from "../events.ts";
 import { jsonBody } from "../json-text.ts";
 import { ProblemError, problemResponse } from "../problems.ts";
-import { queryRecord } from "../target.ts";
 import { tokenResponse } from "../token-endpoint.ts";
-import type { Culture, HandlerResult, MockResponse, WebhookEventType } from "../types.ts";
+import type { Culture, HandlerResult, MockResponse } from "../types.ts";
 import type { Exchange, Stage } from "./exchange.ts";
 
-/** What answering needs: links for the handler context, the event sink, the error log, the token lifetime. */
+/** What answering needs: links for the handler context, the event listeners, the error log, the token lifetime. */
 export interface AnswerServices {
   links: LinkServices;
-  publish: EventSink;
-  onError(error: unknown, where: string): void;
+  events: EventListeners;
+  onError: ErrorReporter;
   tokenTtlSeconds: number;
 }
 
@@ -49,7 +49,7 @@ async function invokeHandler(services: AnswerServices, ex: Exchange): Promise<Mo
       headers: rateHeaders,
     });
   }
-  const events: Array<{ type: WebhookEventType; data: Record<string, unknown> }> = [];
+  const events: PendingEvent[] = [];
   const ctx = buildContext({
     links: services.links,
     session,
@@ -57,15 +57,13 @@ async function invokeHandler(services: AnswerServices, ex: Exchange): Promise<Mo
     method: op.method,
     url: ex.url,
     params: ex.params,
-    query: queryRecord(ex.url.searchParams, op.commaQuery),
+    query: ex.query,
     headers: ex.headers,
     body: ex.body,
     culture,
     auth: ex.auth,
     logId,
-    publish: (type, data) => {
-      events.push({ type, data });
-    },
+    publish: collectEvents(events),
   });
   let response: MockResponse;
   let keepEvents = true;
@@ -91,7 +89,7 @@ async function invokeHandler(services: AnswerServices, ex: Exchange): Promise<Mo
     }
   }
   // Events of a handler that crashed are dropped; those of a deliberate problem are kept.
-  if (keepEvents) for (const e of events) publishEvent(services.publish, session, e.type, e.data);
+  if (keepEvents) for (const e of events) services.events.publish(session, e.type, e.data);
   return response;
 }
 

@@ -30,6 +30,7 @@ export interface Route {
 }
 
 const NO_URL = new URL("http://mock.invalid/");
+const NO_QUERY: Readonly<Record<string, string | string[]>> = Object.freeze({});
 
 /**
  * One request on its way through the stages. Every field exists from the start (its shape never changes); the
@@ -64,6 +65,8 @@ export class Exchange {
   rateHeaders: Record<string, string> = {};
   /** 6-authentication: the caller (null: anonymous, or a signed link). */
   auth: AuthInfo | null = null;
+  /** 7-input: the query parameters as a record (none sent: an empty one). */
+  query: Readonly<Record<string, string | string[]>> = NO_QUERY;
   /** 7-input: the Idempotency-Key of a write (null: none). */
   idempotencyKey: string | null = null;
   /** 7-input: the parsed, validated body. */

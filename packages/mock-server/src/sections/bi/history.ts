@@ -1,7 +1,8 @@
 import { Prng, ulid } from "../../core/ids.ts";
-import { msg, pickText } from "../../core/messages.ts";
+import { pickText } from "../../core/messages.ts";
 import type { Culture, LocalizedText } from "../../core/types.ts";
 import type { Row } from "./odata/evaluate.ts";
+import seedJson from "./seed/history.json" with { type: "json" };
 
 /**
  * The seeded past of the feed: deterministic, so the same seed and anchor give the same rows. Not stored as rows:
@@ -21,7 +22,27 @@ export interface HistoryConfig {
   days: number;
 }
 
-export const DEFAULT_HISTORY: Omit<HistoryConfig, "anchor"> = { seed: 20260101, orders: 1500, days: 365 };
+/**
+ * What the history is drawn from, as data: `seed/history.json` (checked against `seed/history.schema.json` by a
+ * test). The order of each list is part of the drawing.
+ */
+interface HistorySeed {
+  history: Omit<HistoryConfig, "anchor">;
+  venues: { id: string; name: string }[];
+  events: LocalizedText[];
+  articles: { id: string; name: LocalizedText; price: number }[];
+  cultures: Culture[];
+  channels: string[];
+  firstNames: string[];
+  lastNames: string[];
+  companies: (string | null)[];
+  gates: { id: string; name: LocalizedText }[];
+  categories: Record<"shop" | "external", { id: string; name: LocalizedText }>;
+}
+
+const SEED = seedJson as HistorySeed;
+
+export const DEFAULT_HISTORY: Omit<HistoryConfig, "anchor"> = SEED.history;
 
 interface PastEvent {
   id: string;
@@ -31,78 +52,16 @@ interface PastEvent {
   dayOffset: number;
 }
 
-const VENUES = [
-  { id: "ven_hist01", name: "Hallenstadion Zürich" },
-  { id: "ven_hist02", name: "Palexpo Genève" },
-  { id: "ven_hist03", name: "Palazzo dei Congressi Lugano" },
-  { id: "ven_hist04", name: "BERNEXPO" },
-];
-
-const EVENT_NAMES: LocalizedText[] = [
-  msg("bi.history.spring-concert"),
-  msg("bi.history.tech-conference"),
-  msg("bi.history.midsummer-festival"),
-  msg("bi.history.jazz-by-the-lake"),
-  msg("bi.history.art-fair"),
-  msg("bi.history.autumn-market"),
-  msg("bi.history.winter-gala"),
-  msg("bi.history.design-forum"),
-  msg("bi.history.film-night"),
-  msg("bi.history.startup-day"),
-  msg("bi.history.organ-recital"),
-  msg("bi.history.family-day"),
-];
-
-const ARTICLES = [
-  { id: "art_hist_std", name: msg("bi.history.standard"), price: 4900 },
-  { id: "art_hist_red", name: msg("bi.history.concession"), price: 2900 },
-  { id: "art_hist_vip", name: msg("bi.history.vip"), price: 14900 },
-];
-
-const CULTURES: Culture[] = ["de-CH", "fr-CH", "it-CH", "en-GB"];
-const CHANNELS = ["api", "widget", "widget"];
-const FIRST = [
-  "Anna",
-  "Luca",
-  "Claire",
-  "Noah",
-  "Mia",
-  "Elias",
-  "Léa",
-  "Giulia",
-  "James",
-  "Sofia",
-  "Jonas",
-  "Chiara",
-];
-const LAST = [
-  "Muster",
-  "Rossi",
-  "Dubois",
-  "Meier",
-  "Keller",
-  "Bernasconi",
-  "Favre",
-  "Carter",
-  "Huber",
-  "Fontana",
-];
-const COMPANIES = [null, null, null, "Muster AG", "Ticino Eventi SA", "Lumière SA", "Keller GmbH"];
-const GATES: { id: string; name: LocalizedText }[] = [
-  { id: "gte_hist01", name: msg("bi.history.main-entrance") },
-  { id: "gte_hist02", name: msg("bi.history.south-entrance") },
-  { id: "gte_hist03", name: msg("bi.history.exit") },
-];
-const CATEGORIES: Record<string, { id: string; name: LocalizedText }> = {
-  shop: {
-    id: "qcc_01JDX0SH0PT1CKETS00000000A",
-    name: msg("bi.history.shop-tickets"),
-  },
-  external: {
-    id: "qcc_01JDX0EXTERNA1T1CKETS00000B",
-    name: msg("bi.history.external-tickets"),
-  },
-};
+const VENUES = SEED.venues;
+const EVENT_NAMES = SEED.events;
+const ARTICLES = SEED.articles;
+const CULTURES = SEED.cultures;
+const CHANNELS = SEED.channels;
+const FIRST = SEED.firstNames;
+const LAST = SEED.lastNames;
+const COMPANIES = SEED.companies;
+const GATES = SEED.gates;
+const CATEGORIES = SEED.categories;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 

@@ -14,8 +14,16 @@ import {
   type SurveyResponseRecord,
   type SurveyState,
 } from "./model.ts";
-import { DEFAULT_SURVEYS } from "./seed.ts";
+import seedJson from "./seed/surveys.json" with { type: "json" };
 import { validateSurveyAnswers } from "./validate.ts";
+
+/**
+ * Default surveys, as data: `seed/surveys.json` (checked against `seed/surveys.schema.json` by a test). The shop
+ * seed references them by id from events (`Event.surveyId`): `srv_festival` (festivals and concerts),
+ * `srv_conference` (conferences, with company and dietary questions), and `srv_feedback2025`, a closed survey
+ * (reads, but rejects responses with 409).
+ */
+export const DEFAULT_SURVEYS = (seedJson as { surveys: SurveyRecord[] }).surveys;
 
 export type { SurveyRecord } from "./model.ts";
 export type { AnswerError } from "./validate.ts";

@@ -5,6 +5,7 @@
  */
 
 import { positiveInt } from "../../core/seed-values.ts";
+import { compact } from "../shared/fifo.ts";
 import {
   DEFAULT_WEBHOOK_LIMITS,
   type WebhookDeliveryRecord,
@@ -47,8 +48,8 @@ export function duePerSubscription(
     if (skip(sid)) continue;
     const subscription = state.subscriptions[sid];
     let taken = 0;
-    for (const id of queue) {
-      const d = state.deliveries[id];
+    for (let i = state.pendingQueueHead?.[sid] ?? 0; i < queue.length; i++) {
+      const d = state.deliveries[queue[i] as string];
       if (d?.status !== "pending" || d.nextAttemptAt === null || d.nextAttemptAt > now) continue;
       // Test deliveries go out even while the subscription is disabled.
       if (!subscription || (!subscription.enabled && !d.test)) continue;
@@ -79,17 +80,19 @@ export function admitDelivery(state: WebhooksState, delivery: WebhookDeliveryRec
   const limits = limitsOf(state);
   state.pendingCount ??= {};
   state.pendingQueue ??= {};
+  state.pendingQueueHead ??= {};
   const counts = state.pendingCount;
   const queues = state.pendingQueue;
   const sid = delivery.subscriptionId;
   counts[sid] = (counts[sid] ?? 0) + 1;
   queues[sid] ??= [];
   let queue = queues[sid];
+  let head = state.pendingQueueHead[sid] ?? 0;
   queue.push(delivery.id);
   if ((counts[sid] ?? 0) > limits.maxPendingPerSubscription) {
     // The subscription's oldest pending delivery: the front of its queue, past ids that settled meanwhile.
-    while (queue.length > 0) {
-      const d = state.deliveries[queue.shift() as string];
+    while (head < queue.length) {
+      const d = state.deliveries[queue[head++] as string];
       if (d && d !== delivery && d.status === "pending") {
         settle(state, d, "failed");
         break;
@@ -97,10 +100,12 @@ export function admitDelivery(state: WebhooksState, delivery: WebhookDeliveryRec
     }
   }
   // Settled ids leave the queue lazily; when they outnumber the pending ones, the queue is rebuilt (amortized O(1)).
-  if (queue.length > 2 * limits.maxPendingPerSubscription + 16) {
-    queue = queue.filter((id) => state.deliveries[id]?.status === "pending");
-    queues[sid] = queue;
-  }
+  if (queue.length - head > 2 * limits.maxPendingPerSubscription + 16) {
+    queue = queue.slice(head).filter((id) => state.deliveries[id]?.status === "pending");
+    head = 0;
+  } else [queue, head] = compact(queue, head);
+  queues[sid] = queue;
+  state.pendingQueueHead[sid] = head;
   // Trim in batches (at most 1/16 over the cap), so the log is not shifted on every delivery.
   const slack = Math.max(16, limits.maxDeliveries >> 4);
   if (state.deliveryOrder.length > limits.maxDeliveries + slack) {

@@ -199,6 +199,7 @@ export function failPending(world: World, subscriptionId: string): void {
     if (d && d.subscriptionId === subscriptionId && d.status === "pending") settle(state, d, "failed");
   }
   if (state.pendingQueue) delete state.pendingQueue[subscriptionId];
+  if (state.pendingQueueHead) delete state.pendingQueueHead[subscriptionId];
 }
 
 /**

@@ -87,6 +87,8 @@ export interface WebhooksState {
   pendingCount?: Record<string, number>;
   /** Per subscription, its deliveries in creation order while pending (settled ids leave lazily; see `limits.ts`). */
   pendingQueue?: Record<string, string[]>;
+  /** Per subscription, the index of its queue's first live entry (a FIFO, `shared/fifo.ts`); optional for old snapshots. */
+  pendingQueueHead?: Record<string, number>;
   /** The caps of this slice (from the seed); optional for old snapshots (defaults apply). */
   limits?: WebhookLimits;
 }
