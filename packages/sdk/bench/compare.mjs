@@ -9,6 +9,16 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import createFetchClient from "openapi-fetch";
+import {
+  BASE,
+  EVENT_PATH,
+  eventId,
+  fakeFetch,
+  interleaved,
+  median,
+  ratioText,
+  readyResponse,
+} from "./overhead.mjs";
 
 const ref = process.argv[2];
 if (!ref) throw new Error("usage: node --expose-gc bench/compare.mjs <git-ref>");
@@ -34,68 +44,52 @@ async function load(root, name) {
 const before = await load(dir, "before");
 const after = await load(here, "after");
 
-const BASE = "https://api.bench.entrada.test";
-const EVENT = JSON.stringify({
-  id: "evt_1",
-  name: "Jazz Night",
-  description: "Long description ".repeat(10),
-});
 const CART = JSON.stringify({ id: "crt_1", items: [] });
-const TOKEN = JSON.stringify({ access_token: "tok", token_type: "Bearer", expires_in: 3600 });
-const headers = { "content-type": "application/json", "x-log-id": "log_1" };
-const fakeFetch = async (request) =>
-  new Response(request.url.endsWith("/connect/token") ? TOKEN : request.method === "POST" ? CART : EVENT, {
-    status: 200,
-    headers,
-  });
+/** The fake server of bench/overhead.mjs, answering a write (but the token request) with a cart. */
+const fakeServer = async (request) =>
+  request.method === "POST" && !request.url.endsWith("/connect/token")
+    ? readyResponse(CART, request.url)
+    : fakeFetch(request);
 const client = (sdk) =>
-  sdk.createClient({ baseUrl: BASE, clientId: "b", clientSecret: "s", locale: "de-CH", fetch: fakeFetch });
+  sdk.createClient({ baseUrl: BASE, clientId: "b", clientSecret: "s", locale: "de-CH", fetch: fakeServer });
 const [a, b] = [client(before), client(after)];
 await a.getAccessToken();
 await b.getAccessToken();
-const openapiFetch = createFetchClient({ baseUrl: BASE, fetch: fakeFetch });
-const path = { params: { path: { eventId: "evt_1" } } };
+const openapiFetch = createFetchClient({ baseUrl: BASE, fetch: fakeServer });
+const path = { params: { path: { eventId } } };
 const ok = async (promise) => {
   const { data, error } = await promise;
   if (error) throw error;
   return data;
 };
 const variants = {
-  "openapi-fetch GET": () =>
-    openapiFetch.GET("/shop/v1/discovery/events/{eventId}", {
-      ...path,
-      headers: { authorization: "Bearer tok", "accept-language": "de-CH" },
-    }),
+  "openapi-fetch GET": async () =>
+    (
+      await openapiFetch.GET(EVENT_PATH, {
+        ...path,
+        headers: { authorization: "Bearer tok_bench", "accept-language": "de-CH" },
+      })
+    ).data,
   "before GET": () => ok(a.shop.getEvent(path)),
   "after GET": () => ok(b.shop.getEvent(path)),
   "before POST": () => ok(a.shop.createCart({ body: {} })),
   "after POST": () => ok(b.shop.createCart({ body: {} })),
 };
-
-async function measure(fn, iterations) {
-  const start = performance.now();
-  for (let i = 0; i < iterations; i++) await fn();
-  return ((performance.now() - start) * 1000) / iterations;
-}
-for (const fn of Object.values(variants)) await measure(fn, 3_000);
-const rounds = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-for (let round = 0; round < 40; round++) {
-  for (const [name, fn] of Object.entries(variants)) {
-    globalThis.gc?.();
-    rounds[name].push(await measure(fn, 400));
-  }
-}
+const { perBatch, ratios, rounds, iterations } = await interleaved(variants, {
+  baseline: "openapi-fetch GET",
+  iterations: 2_000,
+});
 rmSync(dir, { recursive: true, force: true });
-const best = (values) => Math.min(...values);
-const median = (values) => [...values].sort((x, y) => x - y)[values.length >> 1];
-console.log(`SDK ${ref} (before) vs working tree (after), fake fetch, 40 interleaved batches × 400 calls`);
-for (const [name, values] of Object.entries(rounds)) {
-  const ratio = best(values) / best(rounds["openapi-fetch GET"]);
+console.log(
+  `SDK ${ref} (before) vs working tree (after), fake fetch, ${rounds} interleaved rounds × ${iterations} calls; ratio per round: median (range)`,
+);
+for (const [name, values] of Object.entries(perBatch))
   console.log(
-    `  ${name.padEnd(18)} ${best(values).toFixed(2).padStart(7)} µs best  ${median(values).toFixed(2).padStart(7)} µs median  ${ratio.toFixed(2)}× openapi-fetch GET`,
+    `  ${name.padEnd(18)} ${median(values).toFixed(2).padStart(7)} µs  ${ratioText(ratios[name])} openapi-fetch GET`,
   );
-}
 for (const kind of ["GET", "POST"]) {
-  const ratio = best(rounds[`after ${kind}`]) / best(rounds[`before ${kind}`]);
-  console.log(`  after/before ${kind}: ${ratio.toFixed(3)} (best batches)`);
+  const after = perBatch[`after ${kind}`];
+  console.log(
+    `  after/before ${kind}: ${ratioText(after.map((us, round) => us / perBatch[`before ${kind}`][round]))}`,
+  );
 }

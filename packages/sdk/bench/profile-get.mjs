@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+import { mkdtempSync, rmSync } from "node:fs";
+// Where the time of `client.shop.getEvent` goes: runs it against bench/overhead.mjs's fake fetch under the V8 CPU
+// profiler and prints the functions with the most self time (SDK sources bundled unminified, so names are theirs).
+// Usage (from packages/sdk): `pnpm exec node bench/profile-get.mjs [calls] [--client=full|shop|openapi-fetch]`
+// (`openapi-fetch`: the same GET through openapi-fetch alone, the baseline of `pnpm bench`).
+import { Session } from "node:inspector/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import createFetchClient from "openapi-fetch";
+import { BASE, EVENT_PATH, eventId, fakeFetch } from "./overhead.mjs";
+
+const calls = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 200_000);
+const flavour = process.argv.find((a) => a.startsWith("--client="))?.slice(9) ?? "full";
+const here = fileURLToPath(new URL("..", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "entrada-sdk-profile-"));
+const outfile = join(dir, "sdk.mjs");
+await build({
+  stdin: {
+    contents: 'export * from "./src/index.ts"; export * from "./src/shop.ts";',
+    resolveDir: here,
+    loader: "ts",
+  },
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  mainFields: ["module", "main"],
+  conditions: ["import", "module", "default"],
+  outfile,
+  logLevel: "silent",
+});
+const sdk = await import(pathToFileURL(outfile).href);
+rmSync(dir, { recursive: true, force: true });
+
+const client =
+  flavour === "shop"
+    ? sdk.createShopClient({ baseUrl: BASE, sessionToken: "tok_bench", locale: "de-CH", fetch: fakeFetch })
+    : sdk.createClient({
+        baseUrl: BASE,
+        clientId: "bench",
+        clientSecret: "secret",
+        locale: "de-CH",
+        fetch: fakeFetch,
+      });
+const openapiFetch = createFetchClient({ baseUrl: BASE, fetch: fakeFetch });
+const headers = { authorization: "Bearer tok_bench", "accept-language": "de-CH" };
+const call =
+  flavour === "openapi-fetch"
+    ? async () => {
+        const { error } = await openapiFetch.GET(EVENT_PATH, { params: { path: { eventId } }, headers });
+        if (error) throw error;
+      }
+    : async () => {
+        const { error } = await client.shop.getEvent({ params: { path: { eventId } } });
+        if (error) throw error;
+      };
+for (let i = 0; i < 20_000; i++) await call(); // warm-up (JIT)
+
+const session = new Session();
+session.connect();
+await session.post("Profiler.enable");
+await session.post("Profiler.setSamplingInterval", { interval: 50 });
+await session.post("Profiler.start");
+const start = performance.now();
+for (let i = 0; i < calls; i++) await call();
+const elapsed = performance.now() - start;
+const { profile } = await session.post("Profiler.stop");
+session.disconnect();
+
+// Self time per function (samples × interval), summed over the nodes of the same function and place.
+const interval = (profile.endTime - profile.startTime) / profile.samples.length;
+const hits = new Map(profile.nodes.map((node) => [node.id, 0]));
+for (const id of profile.samples) hits.set(id, hits.get(id) + 1);
+const byFunction = new Map();
+for (const node of profile.nodes) {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const key = `${functionName || "(anonymous)"}  ${url ? `${url.split("/").pop()}:${lineNumber + 1}` : ""}`;
+  byFunction.set(key, (byFunction.get(key) ?? 0) + hits.get(node.id));
+}
+const total = profile.samples.length;
+console.log(
+  `${calls} × GET of an event (${flavour}): ${((elapsed * 1000) / calls).toFixed(2)} µs per call (profiled)`,
+);
+for (const [key, count] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 40))
+  console.log(
+    `${((100 * count) / total).toFixed(1).padStart(5)} %  ${((count * interval) / calls).toFixed(3)} µs/call  ${key}`,
+  );
