@@ -69,21 +69,32 @@ const elapsed = performance.now() - start;
 const { profile } = await session.post("Profiler.stop");
 session.disconnect();
 
-// Self time per function (samples × interval), summed over the nodes of the same function and place.
+// Self and total time per function (samples × interval), summed over the nodes of the same function and place
+// (total: itself and what it called, counted once per sample even where a function calls itself).
 const interval = (profile.endTime - profile.startTime) / profile.samples.length;
-const hits = new Map(profile.nodes.map((node) => [node.id, 0]));
-for (const id of profile.samples) hits.set(id, hits.get(id) + 1);
-const byFunction = new Map();
-for (const node of profile.nodes) {
-  const { functionName, url, lineNumber } = node.callFrame;
-  const key = `${functionName || "(anonymous)"}  ${url ? `${url.split("/").pop()}:${lineNumber + 1}` : ""}`;
-  byFunction.set(key, (byFunction.get(key) ?? 0) + hits.get(node.id));
+const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+const parent = new Map();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+const keyOf = ({ callFrame: { functionName, url, lineNumber } }) =>
+  `${functionName || "(anonymous)"}  ${url ? `${url.split("/").pop()}:${lineNumber + 1}` : ""}`;
+const self = new Map();
+const total = new Map();
+for (const id of profile.samples) {
+  const key = keyOf(nodes.get(id));
+  self.set(key, (self.get(key) ?? 0) + 1);
+  const seen = new Set();
+  for (let at = id; at !== undefined; at = parent.get(at)) seen.add(keyOf(nodes.get(at)));
+  for (const k of seen) total.set(k, (total.get(k) ?? 0) + 1);
 }
-const total = profile.samples.length;
+const perCall = (count) => `${((count * interval) / calls).toFixed(3)} µs`;
 console.log(
   `${calls} × GET of an event (${flavour}): ${((elapsed * 1000) / calls).toFixed(2)} µs per call (profiled)`,
 );
-for (const [key, count] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 40))
-  console.log(
-    `${((100 * count) / total).toFixed(1).padStart(5)} %  ${((count * interval) / calls).toFixed(3)} µs/call  ${key}`,
-  );
+const sort = (map) => [...map].sort((a, b) => b[1] - a[1]);
+console.log("\nself time per call");
+for (const [key, count] of sort(self).slice(0, 30)) console.log(`  ${perCall(count).padStart(10)}  ${key}`);
+console.log("\ntotal time per call (itself and what it called), SDK and client functions");
+for (const [key, count] of sort(total)
+  .filter(([key]) => /sdk\.mjs|index\.mjs/.test(key))
+  .slice(0, 30))
+  console.log(`  ${perCall(count).padStart(10)}  ${key}`);

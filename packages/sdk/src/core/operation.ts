@@ -37,6 +37,8 @@ export interface OperationSpec extends OperationOptions {
   path: string;
   /** Why a parsed 2xx body cannot be used (the token response without `access_token`), if it cannot. */
   check?: ((data: unknown) => string | undefined) | undefined;
+  /** `path` split at its parameters (made on the first call). */
+  pathParts?: string[] | undefined;
 }
 
 /**
@@ -83,6 +85,7 @@ const text = (value: unknown) => (value instanceof Date ? value.toISOString() : 
  * top-level names in `comma` (`explode: false`) send an array as one comma-separated value instead.
  */
 function queryString(query: Record<string, unknown> | undefined, comma: readonly string[] = []): string {
+  if (!query) return "";
   const parts: string[] = [];
   const add = (name: string, value: unknown) => {
     if (value == null) return;
@@ -98,55 +101,60 @@ function queryString(query: Record<string, unknown> | undefined, comma: readonly
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
+/** `spec.path` with the values of `params.path` (`simple` style: an array comma-separated), each encoded. */
+function fillPath(spec: OperationSpec, values: Record<string, unknown> | undefined): string {
+  // The template split once per operation: literal parts at even indexes, parameter names at odd ones.
+  spec.pathParts ??= spec.path.split(/\{([^}]+)\}/);
+  const parts = spec.pathParts;
+  let path = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = values?.[parts[i] as string];
+    path += Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
+    path += parts[i + 1];
+  }
+  return path;
+}
+
+/** How a response's body is read (within its attempt): binary bodies of 2xx as a Blob, everything else as text. */
+const readText = (response: Response) => response.text();
+const readBinary = (response: Response) => (response.ok ? response.blob() : response.text());
+
 /** Runs one operation: `{ data }` or `{ error }` with the response and its meta; never rejects. */
 export async function invoke(
   context: OperationContext,
   spec: OperationSpec,
   init: Init = {},
 ): Promise<EntradaResult<unknown>> {
-  const { params, body } = init;
+  const { params } = init;
   const { method, read: mode = "json" } = spec;
   const state: CallState = {
     attempts: 0,
     operationId: spec.operationId,
     pathTemplate: spec.path,
-    // Binary bodies of 2xx as a Blob, everything else as text.
-    read: (r) => (mode === "blob" && r.ok ? r.blob() : r.text()),
+    read: mode === "blob" ? readBinary : readText,
   };
-  const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = params?.path?.[name];
-    return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
-  });
-  const url = `${context.baseUrl}${path}${queryString(params?.query, spec.comma)}`;
-  const result = (outcome: { data: unknown } | { error: unknown }) =>
+  const url = `${context.baseUrl}${fillPath(spec, params?.path)}${queryString(params?.query, spec.comma)}`;
+  // The meta is read from the headers when asked for (most calls never look).
+  const meta = () => responseMeta(state, state.response);
+  const success = (data: unknown) =>
     ({
-      ...outcome,
+      data,
       response: state.response,
-      // Read from the headers when asked for (most calls never look).
       get meta() {
-        return responseMeta(state, state.response);
+        return meta();
       },
     }) as EntradaResult<unknown>;
-  const fail = (error: unknown) => result({ error });
+  const fail = (error: unknown) =>
+    ({
+      error,
+      response: state.response,
+      get meta() {
+        return meta();
+      },
+    }) as EntradaResult<unknown>;
   try {
-    // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
-    // call's headers may ask otherwise, the contract's header parameters win over both.
-    const headers = new Headers(init.headers);
-    if (mode === "mixed" && !headers.has("accept")) headers.set("accept", "application/json");
-    for (const [name, value] of Object.entries(params?.header ?? {}))
-      if (value != null) headers.set(name, text(value));
-    let payload: string | undefined;
-    if (spec.form) {
-      headers.set("content-type", "application/x-www-form-urlencoded");
-      const basic = context.basic();
-      if (basic) headers.set("authorization", basic);
-      payload = `${new URLSearchParams(body as Record<string, string>)}`;
-    } else if (body !== undefined) {
-      headers.set("content-type", "application/json");
-      payload = JSON.stringify(body);
-    }
     const response = await context.transport.send(
-      new Request(url, { method, headers, body: payload }),
+      new Request(url, { method, ...requestContent(context, spec, init) }),
       init,
       state,
     );
@@ -156,13 +164,13 @@ export async function invoke(
     if (!response.ok)
       return fail(errorFromResponse(response.status, response.headers, data as string, info()));
     // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
-    if (mode !== "json" && (mode !== "mixed" || !isJsonContentType(contentType))) return result({ data });
+    if (mode !== "json" && (mode !== "mixed" || !isJsonContentType(contentType))) return success(data);
     // (A 204's body is empty: `undefined`.)
     const parsed = parseSuccessJson(data as string, contentType);
     const reason = parsed.ok ? spec.check?.(parsed.value) : parsed.reason;
     return reason
       ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()))
-      : result({ data: (parsed as { value: unknown }).value });
+      : success((parsed as { value: unknown }).value);
   } catch (error) {
     // The transport fails with `EntradaError`s only (a body that broke off while it was read included); anything
     // else is a request that could not be built: a body that is no JSON (a cycle, a BigInt), a header value with
@@ -177,6 +185,36 @@ export async function invoke(
           ),
     );
   }
+}
+
+/**
+ * The request's own headers and body: the call's headers, the contract's header parameters (they win), and the
+ * body — JSON, or form-urlencoded with the client's HTTP Basic credentials (the token request). A bare GET has none
+ * (the transport adds the client's).
+ */
+function requestContent(
+  context: OperationContext,
+  spec: OperationSpec,
+  { headers: own, params, body }: Init,
+): { headers?: Headers; body?: string } {
+  const header = params?.header;
+  const mixed = spec.read === "mixed";
+  if (!own && !header && !mixed && body === undefined && !spec.form) return {};
+  const headers = new Headers(own);
+  // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML), unless the
+  // call's headers ask otherwise.
+  if (mixed && !headers.has("accept")) headers.set("accept", "application/json");
+  if (header)
+    for (const [name, value] of Object.entries(header)) if (value != null) headers.set(name, text(value));
+  if (spec.form) {
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    const basic = context.basic();
+    if (basic) headers.set("authorization", basic);
+    return { headers, body: `${new URLSearchParams(body as Record<string, string>)}` };
+  }
+  if (body === undefined) return { headers };
+  headers.set("content-type", "application/json");
+  return { headers, body: JSON.stringify(body) };
 }
 
 /** `call` with `.orThrow`: the same call, resolving to `{ data, ... }` or rejecting with the error. */

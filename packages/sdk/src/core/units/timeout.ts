@@ -19,8 +19,9 @@ export function isRetryableFailure(error: unknown): boolean {
 }
 
 export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
-  return (next) => async (request, call) => {
+  return (next) => (request, call) => {
     const { signal } = call.options;
+    const { state } = call;
     const timeoutMs = call.options.timeoutMs ?? clientTimeoutMs;
     const start = Date.now();
     const remaining = call.deadline - start;
@@ -28,13 +29,21 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
     if (remaining <= 0) throw total();
     if (signal?.aborted) throw new AbortedError(signal.reason, call.info());
 
-    // Every abort rejects `stopped`, which every wait of the attempt races against.
     const controller = new AbortController();
+    call.signal = controller.signal;
+    let response: Response | undefined;
     let stop!: (reason: unknown) => void;
-    const stopped = new Promise<never>((_, reject) => {
+    // The attempt — its response, then its body when the caller reads bodies — or the first abort, whichever comes
+    // first: an abort ends the wait even when a `fetch` or a body ignores the signal.
+    const attempt = new Promise<unknown>((resolve, reject) => {
       stop = reject;
+      next(request, call)
+        .then((received) => {
+          response = received;
+          return state.read?.(received);
+        })
+        .then(resolve, reject);
     });
-    stopped.catch(() => {});
     const abort = (reason: unknown) => {
       controller.abort(reason);
       stop(reason);
@@ -45,21 +54,24 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
     );
     const onAbort = () => abort(signal?.reason);
     signal?.addEventListener("abort", onAbort);
-    call.signal = controller.signal;
-
-    let response: Response | undefined;
-    try {
-      response = await Promise.race([next(request, call), stopped]);
-      call.state.response = response;
-      const read = call.state.read;
-      if (read) call.state.body = await Promise.race([read(response), stopped]);
-      return response;
-    } catch (error) {
-      throw failure(error, response);
-    } finally {
+    const settle = () => {
       deadlines.delete(timer);
       signal?.removeEventListener("abort", onAbort);
-    }
+      // (A response that came, even if its body broke off, is the attempt's: errors and the result report it.)
+      if (response) state.response = response;
+    };
+
+    return attempt.then(
+      (body) => {
+        settle();
+        if (state.read) state.body = body;
+        return response as Response;
+      },
+      (error: unknown) => {
+        settle();
+        throw failure(error, response);
+      },
+    );
 
     function failure(error: unknown, response: Response | undefined): EntradaError {
       if (signal?.aborted) return new AbortedError(signal.reason, call.info(response));
