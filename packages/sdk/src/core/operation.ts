@@ -15,7 +15,7 @@ import {
   responseMeta,
 } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
-import type { EntradaResult, Operation } from "./types.ts";
+import type { EntradaResult, Operation, ResponseMeta } from "./types.ts";
 
 /** How a 2xx body is read: JSON (the default), JSON or text (`mixed`: OData `$metadata`), text, or a Blob. */
 type ResponseMode = "json" | "mixed" | "text" | "blob";
@@ -119,6 +119,39 @@ function fillPath(spec: OperationSpec, values: Record<string, unknown> | undefin
 const readText = (response: Response) => response.text();
 const readBinary = (response: Response) => (response.ok ? response.blob() : response.text());
 
+/**
+ * What a section method resolves to: `data` (a `Success`) or `error` (a `Failure`), the final response, and its
+ * `meta` — read from the response's headers when asked for (most calls never look), by a getter every result shares
+ * (an object literal with a getter of its own costs more to make than the rest of the result).
+ */
+abstract class Outcome {
+  readonly response: Response | undefined;
+  readonly #state: CallState;
+  constructor(state: CallState) {
+    this.response = state.response;
+    this.#state = state;
+  }
+  get meta(): ResponseMeta {
+    return responseMeta(this.#state, this.response);
+  }
+}
+class Success extends Outcome {
+  constructor(
+    state: CallState,
+    readonly data: unknown,
+  ) {
+    super(state);
+  }
+}
+class Failure extends Outcome {
+  constructor(
+    state: CallState,
+    readonly error: unknown,
+  ) {
+    super(state);
+  }
+}
+
 /** Runs one operation: `{ data }` or `{ error }` with the response and its meta; never rejects. */
 export async function invoke(
   context: OperationContext,
@@ -134,24 +167,8 @@ export async function invoke(
     read: mode === "blob" ? readBinary : readText,
   };
   const url = `${context.baseUrl}${fillPath(spec, params?.path)}${queryString(params?.query, spec.comma)}`;
-  // The meta is read from the headers when asked for (most calls never look).
-  const meta = () => responseMeta(state, state.response);
-  const success = (data: unknown) =>
-    ({
-      data,
-      response: state.response,
-      get meta() {
-        return meta();
-      },
-    }) as EntradaResult<unknown>;
-  const fail = (error: unknown) =>
-    ({
-      error,
-      response: state.response,
-      get meta() {
-        return meta();
-      },
-    }) as EntradaResult<unknown>;
+  const success = (data: unknown) => new Success(state, data) as EntradaResult<unknown>;
+  const fail = (error: unknown) => new Failure(state, error) as unknown as EntradaResult<unknown>;
   try {
     const response = await context.transport.send(
       new Request(url, { method, ...requestContent(context, spec, init) }),

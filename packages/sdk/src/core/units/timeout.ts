@@ -31,47 +31,56 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
 
     const controller = new AbortController();
     call.signal = controller.signal;
-    let response: Response | undefined;
-    let stop!: (reason: unknown) => void;
-    // The attempt — its response, then its body when the caller reads bodies — or the first abort, whichever comes
-    // first: an abort ends the wait even when a `fetch` or a body ignores the signal.
-    const attempt = new Promise<unknown>((resolve, reject) => {
-      stop = reject;
-      next(request, call)
-        .then((received) => {
-          response = received;
-          return state.read?.(received);
-        })
-        .then(resolve, reject);
-    });
-    const abort = (reason: unknown) => {
-      controller.abort(reason);
-      stop(reason);
-    };
-    // On the client's shared timer (unref'd: in-flight sockets keep a process alive, an idle client does not).
-    const timer = deadlines.add(start + Math.min(timeoutMs, remaining), () =>
-      abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : total()),
-    );
-    const onAbort = () => abort(signal?.reason);
-    signal?.addEventListener("abort", onAbort);
-    const settle = () => {
-      deadlines.delete(timer);
-      signal?.removeEventListener("abort", onAbort);
-      // (A response that came, even if its body broke off, is the attempt's: errors and the result report it.)
-      if (response) state.response = response;
-    };
 
-    return attempt.then(
-      (body) => {
-        settle();
-        if (state.read) state.body = body;
-        return response as Response;
-      },
-      (error: unknown) => {
-        settle();
-        throw failure(error, response);
-      },
-    );
+    return new Promise<Response>((resolve, reject) => {
+      let response: Response | undefined;
+      let ended = false;
+      /** Ends the attempt, once: its timer and listener released. A late answer (after an abort) changes nothing. */
+      const end = (): boolean => {
+        if (ended) return false;
+        ended = true;
+        deadlines.delete(timer);
+        signal?.removeEventListener("abort", onAbort);
+        // (A response that came, even if its body broke off, is the attempt's: errors and the result report it.)
+        if (response) state.response = response;
+        return true;
+      };
+      const fail = (error: unknown) => {
+        if (end()) reject(failure(error, response));
+      };
+      const abort = (reason: unknown) => {
+        controller.abort(reason);
+        fail(reason);
+      };
+      // On the client's shared timer (unref'd: in-flight sockets keep a process alive, an idle client does not).
+      const timer = deadlines.add(start + Math.min(timeoutMs, remaining), () =>
+        abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : total()),
+      );
+      const onAbort = () => abort(signal?.reason);
+      signal?.addEventListener("abort", onAbort);
+
+      // The response, then its body when the caller reads bodies — unless an abort ends the attempt first, which it
+      // does even when a `fetch` or a body ignores the signal.
+      try {
+        next(request, call)
+          .then((received) => {
+            response = received;
+            const read = state.read;
+            if (!read) {
+              if (end()) resolve(received);
+              return;
+            }
+            read(received).then((body) => {
+              if (!end()) return;
+              state.body = body;
+              resolve(received);
+            }, fail);
+          })
+          .catch(fail);
+      } catch (error) {
+        fail(error);
+      }
+    });
 
     function failure(error: unknown, response: Response | undefined): EntradaError {
       if (signal?.aborted) return new AbortedError(signal.reason, call.info(response));
