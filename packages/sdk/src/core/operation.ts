@@ -6,24 +6,16 @@
  * invalid arguments, aborts and network failures come back as `{ error }` too (`.orThrow` throws them).
  */
 
+import { type ResponseBody, readText } from "./bodies.ts";
 import { InvalidArgumentError, isEntradaError, UnexpectedBodyError } from "./errors.ts";
-import {
-  callContext,
-  errorFromResponse,
-  isJsonContentType,
-  parseSuccessJson,
-  responseMeta,
-} from "./response.ts";
+import { callContext, errorFromResponse, parseSuccessJson, responseMeta } from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, Operation, ResponseMeta } from "./types.ts";
 
-/** How a 2xx body is read: JSON (the default), JSON or text (`mixed`: OData `$metadata`), text, or a Blob. */
-type ResponseMode = "json" | "mixed" | "text" | "blob";
-
 /** What the generated sections say about one operation besides its id, method and path. */
 export interface OperationOptions {
-  /** How a 2xx body is read (default `json`). */
-  read?: ResponseMode | undefined;
+  /** How a 2xx body is read, when not as JSON (`blobBody`, `textBody`, `mixedBody` of `bodies.ts`). */
+  read?: ResponseBody | undefined;
   /** The request body is sent form-urlencoded (the token request). */
   form?: boolean | undefined;
   /** Query parameters whose arrays are sent comma-separated (`form`, `explode: false`: `include=a,b`). */
@@ -37,8 +29,6 @@ export interface OperationSpec extends OperationOptions {
   path: string;
   /** Why a parsed 2xx body cannot be used (the token response without `access_token`), if it cannot. */
   check?: ((data: unknown) => string | undefined) | undefined;
-  /** `path` split at its parameters (made on the first call). */
-  pathParts?: string[] | undefined;
 }
 
 /**
@@ -101,54 +91,24 @@ function queryString(query: Record<string, unknown> | undefined, comma: readonly
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
-/** `spec.path` with the values of `params.path` (`simple` style: an array comma-separated), each encoded. */
-function fillPath(spec: OperationSpec, values: Record<string, unknown> | undefined): string {
-  // The template split once per operation: literal parts at even indexes, parameter names at odd ones.
-  spec.pathParts ??= spec.path.split(/\{([^}]+)\}/);
-  const parts = spec.pathParts;
-  let path = parts[0] as string;
-  for (let i = 1; i < parts.length; i += 2) {
-    const value = values?.[parts[i] as string];
-    path += Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
-    path += parts[i + 1];
-  }
-  return path;
-}
-
-/** How a response's body is read (within its attempt): binary bodies of 2xx as a Blob, everything else as text. */
-const readText = (response: Response) => response.text();
-const readBinary = (response: Response) => (response.ok ? response.blob() : response.text());
+/** The default: a body read as text, a 2xx one parsed as JSON. */
+const jsonBody: ResponseBody = { read: readText, data: parseSuccessJson };
 
 /**
- * What a section method resolves to: `data` (a `Success`) or `error` (a `Failure`), the final response, and its
- * `meta` — read from the response's headers when asked for (most calls never look), by a getter every result shares
- * (an object literal with a getter of its own costs more to make than the rest of the result).
+ * What a section method resolves to: `{ data }` or `{ error }`, the final response, and its `meta` — read from the
+ * response's headers when asked for (most calls never look), by a getter every result shares (an object literal
+ * with a getter of its own costs more to make than the rest of the result).
  */
-abstract class Outcome {
+class Outcome {
   readonly response: Response | undefined;
   readonly #state: CallState;
-  constructor(state: CallState) {
+  constructor(state: CallState, outcome: { data: unknown } | { error: unknown }) {
+    Object.assign(this, outcome);
     this.response = state.response;
     this.#state = state;
   }
   get meta(): ResponseMeta {
     return responseMeta(this.#state, this.response);
-  }
-}
-class Success extends Outcome {
-  constructor(
-    state: CallState,
-    readonly data: unknown,
-  ) {
-    super(state);
-  }
-}
-class Failure extends Outcome {
-  constructor(
-    state: CallState,
-    readonly error: unknown,
-  ) {
-    super(state);
   }
 }
 
@@ -159,16 +119,21 @@ export async function invoke(
   init: Init = {},
 ): Promise<EntradaResult<unknown>> {
   const { params } = init;
-  const { method, read: mode = "json" } = spec;
+  const { method, read: reader = jsonBody } = spec;
   const state: CallState = {
     attempts: 0,
     operationId: spec.operationId,
     pathTemplate: spec.path,
-    read: mode === "blob" ? readBinary : readText,
+    read: reader.read,
   };
-  const url = `${context.baseUrl}${fillPath(spec, params?.path)}${queryString(params?.query, spec.comma)}`;
-  const success = (data: unknown) => new Success(state, data) as EntradaResult<unknown>;
-  const fail = (error: unknown) => new Failure(state, error) as unknown as EntradaResult<unknown>;
+  // Path parameters in the `simple` style: an array comma-separated.
+  const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params?.path?.[name];
+    return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
+  });
+  const url = `${context.baseUrl}${path}${queryString(params?.query, spec.comma)}`;
+  const success = (data: unknown) => new Outcome(state, { data }) as unknown as EntradaResult<unknown>;
+  const fail = (error: unknown) => new Outcome(state, { error }) as unknown as EntradaResult<unknown>;
   try {
     const response = await context.transport.send(
       new Request(url, { method, ...requestContent(context, spec, init) }),
@@ -180,10 +145,8 @@ export async function invoke(
     const data = state.body;
     if (!response.ok)
       return fail(errorFromResponse(response.status, response.headers, data as string, info()));
-    // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
-    if (mode !== "json" && (mode !== "mixed" || !isJsonContentType(contentType))) return success(data);
-    // (A 204's body is empty: `undefined`.)
-    const parsed = parseSuccessJson(data as string, contentType);
+    // (A JSON 204's body is empty: `undefined`.)
+    const parsed = reader.data(data, contentType);
     const reason = parsed.ok ? spec.check?.(parsed.value) : parsed.reason;
     return reason
       ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()))
@@ -215,12 +178,12 @@ function requestContent(
   { headers: own, params, body }: Init,
 ): { headers?: Headers; body?: string } {
   const header = params?.header;
-  const mixed = spec.read === "mixed";
-  if (!own && !header && !mixed && body === undefined && !spec.form) return {};
+  const accept = spec.read?.accept;
+  if (!own && !header && !accept && body === undefined && !spec.form) return {};
   const headers = new Headers(own);
   // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML), unless the
   // call's headers ask otherwise.
-  if (mixed && !headers.has("accept")) headers.set("accept", "application/json");
+  if (accept && !headers.has("accept")) headers.set("accept", accept);
   if (header)
     for (const [name, value] of Object.entries(header)) if (value != null) headers.set(name, text(value));
   if (spec.form) {
