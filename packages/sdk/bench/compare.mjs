@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Before/after: the SDK's sources at a git ref against the working tree, the same calls through both (and
 // openapi-fetch as the common baseline), interleaved in one process so a shared machine's drift hits all alike.
-// Usage (from packages/sdk): `pnpm exec node --expose-gc bench/compare.mjs <git-ref>`
+// Usage (from packages/sdk): `pnpm exec node --expose-gc bench/compare.mjs <git-ref> [--get]` (`--get`: GETs only,
+// without the writes, whose garbage and code paths then weigh on no GET batch).
 import { execSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +22,7 @@ import {
 } from "./overhead.mjs";
 
 const ref = process.argv[2];
+const getOnly = process.argv.includes("--get");
 if (!ref) throw new Error("usage: node --expose-gc bench/compare.mjs <git-ref>");
 const here = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "entrada-sdk-compare-"));
@@ -72,12 +74,15 @@ const variants = {
     ).data,
   "before GET": () => ok(a.shop.getEvent(path)),
   "after GET": () => ok(b.shop.getEvent(path)),
-  "before POST": () => ok(a.shop.createCart({ body: {} })),
-  "after POST": () => ok(b.shop.createCart({ body: {} })),
 };
+if (!getOnly) {
+  variants["before POST"] = () => ok(a.shop.createCart({ body: {} }));
+  variants["after POST"] = () => ok(b.shop.createCart({ body: {} }));
+}
 const { perBatch, ratios, rounds, iterations } = await interleaved(variants, {
   baseline: "openapi-fetch GET",
   iterations: 2_000,
+  rounds: Number(process.env.ROUNDS ?? 24),
 });
 rmSync(dir, { recursive: true, force: true });
 console.log(
@@ -87,7 +92,7 @@ for (const [name, values] of Object.entries(perBatch))
   console.log(
     `  ${name.padEnd(18)} ${median(values).toFixed(2).padStart(7)} µs  ${ratioText(ratios[name])} openapi-fetch GET`,
   );
-for (const kind of ["GET", "POST"]) {
+for (const kind of getOnly ? ["GET"] : ["GET", "POST"]) {
   const after = perBatch[`after ${kind}`];
   console.log(
     `  after/before ${kind}: ${ratioText(after.map((us, round) => us / perBatch[`before ${kind}`][round]))}`,
