@@ -77,6 +77,15 @@ const variants = {
     const { data } = await openapiFetch.GET(EVENT_PATH, { params: { path: { eventId } }, headers });
     return data;
   },
+  // What the SDK's default 30 s attempt timeout costs an openapi-fetch user who wants one (it has none).
+  "openapi-fetch + AbortSignal.timeout": async () => {
+    const { data } = await openapiFetch.GET(EVENT_PATH, {
+      params: { path: { eventId } },
+      headers,
+      signal: AbortSignal.timeout(30_000),
+    });
+    return data;
+  },
   "@entrada/sdk (client.shop.getEvent)": async () => {
     const { data, error } = await client.shop.getEvent({ params: { path: { eventId } } });
     if (error) throw error;
