@@ -7,6 +7,7 @@
  */
 
 import type { Unit } from "../call.ts";
+import type { Deadlines } from "../deadlines.ts";
 import { AbortedError, type EntradaError, isEntradaError, NetworkError, TimeoutError } from "../errors.ts";
 import { describeFailure } from "../network-cause.ts";
 
@@ -17,12 +18,13 @@ export function isRetryableFailure(error: unknown): boolean {
   return retryable.has(error as EntradaError);
 }
 
-export function timeout(clientTimeoutMs: number): Unit {
+export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
   return (next) => (request, call) => {
     const { signal } = call.options;
     const { state } = call;
     const timeoutMs = call.options.timeoutMs ?? clientTimeoutMs;
-    const remaining = call.deadline - Date.now();
+    const start = Date.now();
+    const remaining = call.deadline - start;
     const total = () => new TimeoutError("total", call.totalTimeoutMs ?? 0, call.info());
     if (remaining <= 0) throw total();
     if (signal?.aborted) throw new AbortedError(signal.reason, call.info());
@@ -37,7 +39,7 @@ export function timeout(clientTimeoutMs: number): Unit {
       const end = (): boolean => {
         if (ended) return false;
         ended = true;
-        clearTimeout(timer);
+        deadlines.delete(timer);
         signal?.removeEventListener("abort", onAbort);
         // (A response that came, even if its body broke off, is the attempt's: errors and the result report it.)
         if (response) state.response = response;
@@ -55,13 +57,10 @@ export function timeout(clientTimeoutMs: number): Unit {
         controller.abort(reason);
         fail(reason);
       };
-      // One timer for the earlier of the attempt's timeout and the call's deadline, unref'd where the runtime allows
-      // it: in-flight sockets keep a process alive, an idle client does not.
-      const timer = setTimeout(
-        () => abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : total()),
-        Math.min(timeoutMs, remaining),
+      // On the client's shared timer (unref'd: in-flight sockets keep a process alive, an idle client does not).
+      const timer = deadlines.add(start + Math.min(timeoutMs, remaining), () =>
+        abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : total()),
       );
-      (timer as { unref?: () => void }).unref?.();
       const onAbort = () => abort(signal?.reason);
       signal?.addEventListener("abort", onAbort);
 
