@@ -8,9 +8,15 @@
 
 import { type ResponseBody, readText } from "./bodies.ts";
 import { InvalidArgumentError, isEntradaError, UnexpectedBodyError } from "./errors.ts";
-import { callContext, errorFromResponse, parseSuccessJson, responseMeta } from "./response.ts";
+import {
+  callContext,
+  errorFromResponse,
+  isJsonContentType,
+  parseSuccessJson,
+  responseMeta,
+} from "./response.ts";
 import type { CallOptions, CallState, Transport } from "./transport.ts";
-import type { EntradaResult, Operation, ResponseMeta } from "./types.ts";
+import type { EntradaResult, Operation } from "./types.ts";
 
 /** What the generated sections say about one operation besides its id, method and path. */
 export interface OperationOptions {
@@ -91,40 +97,19 @@ function queryString(query: Record<string, unknown> | undefined, comma: readonly
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
-/** The default: a body read as text, a 2xx one parsed as JSON. */
-const jsonBody: ResponseBody = { read: readText, data: parseSuccessJson };
-
-/**
- * What a section method resolves to: `{ data }` or `{ error }`, the final response, and its `meta` — read from the
- * response's headers when asked for (most calls never look), by a getter every result shares (an object literal
- * with a getter of its own costs more to make than the rest of the result).
- */
-class Outcome {
-  readonly response: Response | undefined;
-  readonly #state: CallState;
-  constructor(state: CallState, outcome: { data: unknown } | { error: unknown }) {
-    Object.assign(this, outcome);
-    this.response = state.response;
-    this.#state = state;
-  }
-  get meta(): ResponseMeta {
-    return responseMeta(this.#state, this.response);
-  }
-}
-
 /** Runs one operation: `{ data }` or `{ error }` with the response and its meta; never rejects. */
 export async function invoke(
   context: OperationContext,
   spec: OperationSpec,
   init: Init = {},
 ): Promise<EntradaResult<unknown>> {
-  const { params } = init;
-  const { method, read: reader = jsonBody } = spec;
+  const { params, body } = init;
+  const { method, read: reader } = spec;
   const state: CallState = {
     attempts: 0,
     operationId: spec.operationId,
     pathTemplate: spec.path,
-    read: reader.read,
+    read: reader?.read ?? readText,
   };
   // Path parameters in the `simple` style: an array comma-separated.
   const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
@@ -132,11 +117,36 @@ export async function invoke(
     return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
   });
   const url = `${context.baseUrl}${path}${queryString(params?.query, spec.comma)}`;
-  const success = (data: unknown) => new Outcome(state, { data }) as unknown as EntradaResult<unknown>;
-  const fail = (error: unknown) => new Outcome(state, { error }) as unknown as EntradaResult<unknown>;
+  const result = (outcome: { data: unknown } | { error: unknown }) =>
+    ({
+      ...outcome,
+      response: state.response,
+      // Read from the headers when asked for (most calls never look).
+      get meta() {
+        return responseMeta(state, state.response);
+      },
+    }) as EntradaResult<unknown>;
+  const success = (data: unknown) => result({ data });
+  const fail = (error: unknown) => result({ error });
   try {
+    // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
+    // call's headers may ask otherwise, the contract's header parameters win over both.
+    const headers = new Headers(init.headers);
+    if (reader?.accept && !headers.has("accept")) headers.set("accept", reader.accept);
+    for (const [name, value] of Object.entries(params?.header ?? {}))
+      if (value != null) headers.set(name, text(value));
+    let payload: string | undefined;
+    if (spec.form) {
+      headers.set("content-type", "application/x-www-form-urlencoded");
+      const basic = context.basic();
+      if (basic) headers.set("authorization", basic);
+      payload = `${new URLSearchParams(body as Record<string, string>)}`;
+    } else if (body !== undefined) {
+      headers.set("content-type", "application/json");
+      payload = JSON.stringify(body);
+    }
     const response = await context.transport.send(
-      new Request(url, { method, ...requestContent(context, spec, init) }),
+      new Request(url, { method, headers, body: payload }),
       init,
       state,
     );
@@ -145,8 +155,12 @@ export async function invoke(
     const data = state.body;
     if (!response.ok)
       return fail(errorFromResponse(response.status, response.headers, data as string, info()));
-    // (A JSON 204's body is empty: `undefined`.)
-    const parsed = reader.data(data, contentType);
+    // JSON (the default, and what a reader asked for) parsed — a 204's empty body is `undefined` —, else the body
+    // as it was read.
+    const parsed =
+      !reader || (reader.accept && isJsonContentType(contentType))
+        ? parseSuccessJson(data as string, contentType)
+        : { ok: true as const, value: data };
     const reason = parsed.ok ? spec.check?.(parsed.value) : parsed.reason;
     return reason
       ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()))
@@ -165,36 +179,6 @@ export async function invoke(
           ),
     );
   }
-}
-
-/**
- * The request's own headers and body: the call's headers, the contract's header parameters (they win), and the
- * body — JSON, or form-urlencoded with the client's HTTP Basic credentials (the token request). A bare GET has none
- * (the transport adds the client's).
- */
-function requestContent(
-  context: OperationContext,
-  spec: OperationSpec,
-  { headers: own, params, body }: Init,
-): { headers?: Headers; body?: string } {
-  const header = params?.header;
-  const accept = spec.read?.accept;
-  if (!own && !header && !accept && body === undefined && !spec.form) return {};
-  const headers = new Headers(own);
-  // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML), unless the
-  // call's headers ask otherwise.
-  if (accept && !headers.has("accept")) headers.set("accept", accept);
-  if (header)
-    for (const [name, value] of Object.entries(header)) if (value != null) headers.set(name, text(value));
-  if (spec.form) {
-    headers.set("content-type", "application/x-www-form-urlencoded");
-    const basic = context.basic();
-    if (basic) headers.set("authorization", basic);
-    return { headers, body: `${new URLSearchParams(body as Record<string, string>)}` };
-  }
-  if (body === undefined) return { headers };
-  headers.set("content-type", "application/json");
-  return { headers, body: JSON.stringify(body) };
 }
 
 /** `call` with `.orThrow`: the same call, resolving to `{ data, ... }` or rejecting with the error. */

@@ -17,7 +17,7 @@ export function isJsonContentType(contentType: string | null | undefined): boole
   return /^application\/json|^[^;]*\+json\s*(;|$)/i.test(contentType ?? "");
 }
 
-export type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
+type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /**
  * The one JSON reading of a body (a 2xx's data, an error's problem details, a 409's problem type): parsed (empty:

@@ -47,7 +47,7 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
       };
       const succeed = (body: unknown) => {
         if (!end()) return;
-        if (state.read) state.body = body;
+        state.body = body;
         resolve(response as Response);
       };
       const fail = (error: unknown) => {
@@ -71,9 +71,7 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
           .then((received) => {
             response = received;
             // (Chained here, not returned: a promise returned from a callback costs two more turns.)
-            const reading = state.read?.(received);
-            if (reading) reading.then(succeed, fail);
-            else succeed(undefined);
+            Promise.resolve(state.read?.(received)).then(succeed, fail);
           })
           .catch(fail);
       } catch (error) {
