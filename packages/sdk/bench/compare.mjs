@@ -7,14 +7,14 @@ import { execSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 import createFetchClient from "openapi-fetch";
 import {
   BASE,
   EVENT_PATH,
   eventId,
   fakeFetch,
+  importSdk,
   interleaved,
   median,
   ratioText,
@@ -28,23 +28,9 @@ const here = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "entrada-sdk-compare-"));
 execSync(`git archive ${ref} src | tar -x -C ${dir}`, { cwd: here });
 
-async function load(root, name) {
-  const outfile = join(dir, `${name}.mjs`);
-  await build({
-    entryPoints: [join(root, "src/index.ts")],
-    bundle: true,
-    minify: true,
-    format: "esm",
-    platform: "neutral",
-    conditions: ["import", "module", "default"],
-    external: ["openapi-fetch"],
-    outfile,
-    logLevel: "silent",
-  });
-  return import(pathToFileURL(outfile).href);
-}
-const before = await load(dir, "before");
-const after = await load(here, "after");
+// (openapi-fetch stays outside the bundles: one copy, shared by both.)
+const before = await importSdk(dir, { external: ["openapi-fetch"] });
+const after = await importSdk(here, { external: ["openapi-fetch"] });
 
 const CART = JSON.stringify({ id: "crt_1", items: [] });
 /** The fake server of bench/overhead.mjs, answering a write (but the token request) with a cart. */

@@ -12,6 +12,41 @@
 //   round against the baseline's batch of that same round: the figure is the median of those ratios, with their
 //   range, never a single best or worst batch.
 
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+/**
+ * The SDK's sources under `root` (a package directory) bundled with esbuild as users' bundlers would, then imported:
+ * `contents` is the entry (default: the core entry), `minify: false` keeps names for the profiler.
+ */
+export async function importSdk(
+  root,
+  { contents = 'export * from "./src/index.ts";', minify = true, external = [] } = {},
+) {
+  const dir = mkdtempSync(join(tmpdir(), "entrada-sdk-bench-"));
+  const outfile = join(dir, "sdk.mjs");
+  await build({
+    stdin: { contents, resolveDir: root, loader: "ts" },
+    bundle: true,
+    minify,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["import", "module", "default"],
+    external,
+    outfile,
+    logLevel: "silent",
+  });
+  try {
+    return await import(pathToFileURL(outfile).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const EVENT_ID = "evt_01JD3XQ2R4S6T8V0W2X4Y6Z8A0";
 export const BASE = "https://api.bench.entrada.test";
 export const EVENT_PATH = "/shop/v1/discovery/events/{eventId}";

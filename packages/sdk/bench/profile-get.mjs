@@ -1,38 +1,20 @@
 #!/usr/bin/env node
-import { mkdtempSync, rmSync } from "node:fs";
 // Where the time of `client.shop.getEvent` goes: runs it against bench/overhead.mjs's fake fetch under the V8 CPU
 // profiler and prints the functions with the most self time (SDK sources bundled unminified, so names are theirs).
 // Usage (from packages/sdk): `pnpm exec node bench/profile-get.mjs [calls] [--client=full|shop|openapi-fetch]`
 // (`openapi-fetch`: the same GET through openapi-fetch alone, the baseline of `pnpm bench`).
 import { Session } from "node:inspector/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 import createFetchClient from "openapi-fetch";
-import { BASE, EVENT_PATH, eventId, fakeFetch } from "./overhead.mjs";
+import { BASE, EVENT_PATH, eventId, fakeFetch, importSdk } from "./overhead.mjs";
 
 const calls = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 200_000);
 const flavour = process.argv.find((a) => a.startsWith("--client="))?.slice(9) ?? "full";
 const here = fileURLToPath(new URL("..", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "entrada-sdk-profile-"));
-const outfile = join(dir, "sdk.mjs");
-await build({
-  stdin: {
-    contents: 'export * from "./src/index.ts"; export * from "./src/shop.ts";',
-    resolveDir: here,
-    loader: "ts",
-  },
-  bundle: true,
-  format: "esm",
-  platform: "neutral",
-  mainFields: ["module", "main"],
-  conditions: ["import", "module", "default"],
-  outfile,
-  logLevel: "silent",
+const sdk = await importSdk(here, {
+  contents: 'export * from "./src/index.ts"; export * from "./src/shop.ts";',
+  minify: false,
 });
-const sdk = await import(pathToFileURL(outfile).href);
-rmSync(dir, { recursive: true, force: true });
 
 const client =
   flavour === "shop"

@@ -8,12 +8,10 @@
 // 3. 1,000 concurrent calls on a cold client: token requests sent (must be 1).
 // Then runs bench/webhooks.mjs (the webhook verifier's benchmark) when present.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 import createFetchClient from "openapi-fetch";
 import {
   BASE,
@@ -21,6 +19,7 @@ import {
   EVENT_PATH,
   eventId,
   fakeFetch,
+  importSdk,
   interleaved,
   jsonHeaders,
   median,
@@ -29,29 +28,8 @@ import {
 } from "./overhead.mjs";
 
 const here = fileURLToPath(new URL("..", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "entrada-sdk-bench-"));
-
-async function bundle(name, contents, { external = [] } = {}) {
-  const outfile = join(dir, `${name}.mjs`);
-  await build({
-    stdin: { contents, resolveDir: here, loader: "ts" },
-    bundle: true,
-    minify: true,
-    format: "esm",
-    platform: "neutral",
-    mainFields: ["module", "main"],
-    conditions: ["import", "module", "default"],
-    external,
-    outfile,
-    logLevel: "silent",
-  });
-  const code = readFileSync(outfile);
-  return { outfile, min: code.length };
-}
-
 // The SDK as users run it: its sources bundled (sizes are measured by size-limit, `pnpm size`).
-const everything = await bundle("everything", 'export * from "./src/index.ts";');
-const sdk = await import(pathToFileURL(everything.outfile).href);
+const sdk = await importSdk(here);
 
 // ------------------------------------------------------------------------------------------ overhead
 const openapiFetch = createFetchClient({ baseUrl: BASE, fetch: fakeFetch });
@@ -190,8 +168,6 @@ printTable(
   [[String(tokenRequests), String(failed), `${coldMs.toFixed(1)} ms`]],
 );
 console.log(`  goal exactly 1 token request: ${tokenRequests === 1 && failed === 0 ? "met" : "NOT met"}`);
-
-rmSync(dir, { recursive: true, force: true });
 
 const webhooksBench = join(here, "bench/webhooks.mjs");
 if (existsSync(webhooksBench)) {
