@@ -2,81 +2,36 @@
 // SDK core benchmark (run with Node 24: `pnpm bench`, or `pnpm exec node --expose-gc bench/run.mjs` from
 // packages/sdk).
 // Every figure is measured in this run against a baseline from the same run:
-// 1. overhead per GET with a fake fetch: the SDK vs openapi-fetch alone vs raw fetch (+ JSON);
+// 1. overhead per GET with a fake fetch (bench/overhead.mjs): the SDK vs openapi-fetch alone vs raw fetch (+ JSON),
+//    interleaved rounds, the ratio per round (median and range); then the same over a loopback HTTP server;
 // 2. (sizes per entry: size-limit, `pnpm size`, run by `pnpm bench` first and by `pnpm test` as a budget);
 // 3. 1,000 concurrent calls on a cold client: token requests sent (must be 1).
 // Then runs bench/webhooks.mjs (the webhook verifier's benchmark) when present.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 import createFetchClient from "openapi-fetch";
+import {
+  BASE,
+  EVENT,
+  EVENT_PATH,
+  eventId,
+  fakeFetch,
+  importSdk,
+  interleaved,
+  jsonHeaders,
+  median,
+  ratioText,
+  TOKEN,
+} from "./overhead.mjs";
 
 const here = fileURLToPath(new URL("..", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "entrada-sdk-bench-"));
-
-async function bundle(name, contents, { external = [] } = {}) {
-  const outfile = join(dir, `${name}.mjs`);
-  await build({
-    stdin: { contents, resolveDir: here, loader: "ts" },
-    bundle: true,
-    minify: true,
-    format: "esm",
-    platform: "neutral",
-    mainFields: ["module", "main"],
-    conditions: ["import", "module", "default"],
-    external,
-    outfile,
-    logLevel: "silent",
-  });
-  const code = readFileSync(outfile);
-  return { outfile, min: code.length };
-}
-
 // The SDK as users run it: its sources bundled (sizes are measured by size-limit, `pnpm size`).
-const everything = await bundle("everything", 'export * from "./src/index.ts";');
-const sdk = await import(pathToFileURL(everything.outfile).href);
+const sdk = await importSdk(here);
 
 // ------------------------------------------------------------------------------------------ overhead
-const BASE = "https://api.bench.entrada.test";
-const EVENT = JSON.stringify({
-  id: "evt_01JD3XQ2R4S6T8V0W2X4Y6Z8A0",
-  slug: "jazz-night",
-  name: "Jazz Night",
-  summary: "An evening of jazz.",
-  description: "Long description ".repeat(10),
-  venue: { id: "ven_1", name: "Kaufleuten", city: "Zürich" },
-  startsAt: "2026-12-01T19:00:00Z",
-  endsAt: "2026-12-01T23:00:00Z",
-  priceFrom: { amount: 4500, currency: "CHF" },
-  available: true,
-  slots: [
-    {
-      id: "slt_1",
-      startsAt: "2026-12-01T19:00:00Z",
-      endsAt: "2026-12-01T23:00:00Z",
-      capacity: 300,
-      available: 120,
-    },
-  ],
-  pricingAssortments: [],
-  surveyId: null,
-});
-const TOKEN = JSON.stringify({
-  access_token: "tok_bench",
-  token_type: "Bearer",
-  expires_in: 3600,
-  scope: "Shop",
-});
-const jsonHeaders = { "content-type": "application/json", "x-log-id": "log_01JD3Z9B7C2D4E6F8G0H1J2K3M" };
-/** The same fake server for every variant: answers from memory, so only client overhead differs. */
-const fakeFetch = async (request) =>
-  new Response(request.url.endsWith("/connect/token") ? TOKEN : EVENT, { status: 200, headers: jsonHeaders });
-
-const eventId = "evt_01JD3XQ2R4S6T8V0W2X4Y6Z8A0";
 const openapiFetch = createFetchClient({ baseUrl: BASE, fetch: fakeFetch });
 const client = sdk.createClient({
   baseUrl: BASE,
@@ -87,19 +42,25 @@ const client = sdk.createClient({
 });
 await client.getAccessToken();
 
+// The same request from each: the event by id, with a bearer token and a language.
+const headers = { authorization: "Bearer tok_bench", "accept-language": "de-CH" };
 const variants = {
   "raw fetch + json": async () => {
     const response = await fakeFetch(
-      new Request(`${BASE}/shop/v1/discovery/events/${encodeURIComponent(eventId)}`, {
-        headers: { authorization: "Bearer tok_bench", "accept-language": "de-CH" },
-      }),
+      new Request(`${BASE}/shop/v1/discovery/events/${encodeURIComponent(eventId)}`, { headers }),
     );
     return response.json();
   },
   "openapi-fetch alone": async () => {
-    const { data } = await openapiFetch.GET("/shop/v1/discovery/events/{eventId}", {
+    const { data } = await openapiFetch.GET(EVENT_PATH, { params: { path: { eventId } }, headers });
+    return data;
+  },
+  // What the SDK's default 30 s attempt timeout costs an openapi-fetch user who wants one (it has none).
+  "openapi-fetch + AbortSignal.timeout": async () => {
+    const { data } = await openapiFetch.GET(EVENT_PATH, {
       params: { path: { eventId } },
-      headers: { authorization: "Bearer tok_bench", "accept-language": "de-CH" },
+      headers,
+      signal: AbortSignal.timeout(30_000),
     });
     return data;
   },
@@ -109,33 +70,11 @@ const variants = {
     return data;
   },
 };
-
-async function measure(fn, iterations) {
-  const start = performance.now();
-  for (let i = 0; i < iterations; i++) await fn();
-  return ((performance.now() - start) * 1000) / iterations;
-}
-
-for (const fn of Object.values(variants)) await measure(fn, 3_000); // warm-up (JIT)
-// Many short interleaved batches; each variant's fastest batch is its estimate. On a shared machine other work
-// only ever slows a batch down, so the minimum is the least disturbed measurement (medians are shown too).
-const ROUNDS = 40;
-const ITERATIONS = 500;
-const perRound = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-for (let round = 0; round < ROUNDS; round++) {
-  // Interleaved rounds, so drift of a shared machine hits every variant alike.
-  for (const [name, fn] of Object.entries(variants)) {
-    globalThis.gc?.(); // start every batch with a clean heap, so no variant pays another's garbage
-    perRound[name].push(await measure(fn, ITERATIONS));
-  }
-}
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const best = (values) => Math.min(...values);
-const ratioTo = (name, baseline) => best(perRound[name]) / best(perRound[baseline]);
+const overhead = await interleaved(variants, { baseline: "openapi-fetch alone" });
 
 // ------------------------------------------------------------- the same over a loopback HTTP server
-// Real fetch (undici) already gives every request an abort signal and does I/O, so this is what a call costs
-// in practice; the fake-fetch figures above isolate client overhead.
+// Real fetch (undici) does I/O and builds real responses, so this is what a call costs in practice; the fake-fetch
+// figures above isolate client overhead.
 const server = createServer((request, response) => {
   response.writeHead(200, jsonHeaders);
   response.end(request.url === "/connect/token" ? TOKEN : EVENT);
@@ -153,15 +92,12 @@ await loopbackClient.getAccessToken();
 const loopbackVariants = {
   "raw fetch + json": async () => {
     const response = await fetch(`${LOOPBACK}/shop/v1/discovery/events/${encodeURIComponent(eventId)}`, {
-      headers: { authorization: "Bearer tok_bench", "accept-language": "de-CH" },
+      headers,
     });
     return response.json();
   },
   "openapi-fetch alone": async () => {
-    const { data } = await loopbackOpenapiFetch.GET("/shop/v1/discovery/events/{eventId}", {
-      params: { path: { eventId } },
-      headers: { authorization: "Bearer tok_bench", "accept-language": "de-CH" },
-    });
+    const { data } = await loopbackOpenapiFetch.GET(EVENT_PATH, { params: { path: { eventId } }, headers });
     return data;
   },
   "@entrada/sdk (client.shop.getEvent)": async () => {
@@ -170,15 +106,13 @@ const loopbackVariants = {
     return data;
   },
 };
-for (const fn of Object.values(loopbackVariants)) await measure(fn, 500);
-const loopbackRounds = Object.fromEntries(Object.keys(loopbackVariants).map((k) => [k, []]));
-for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, fn] of Object.entries(loopbackVariants))
-    loopbackRounds[name].push(await measure(fn, 600));
-}
+const loopback = await interleaved(loopbackVariants, {
+  baseline: "openapi-fetch alone",
+  rounds: 12,
+  iterations: 500,
+  warmup: 2_000,
+});
 server.close();
-const loopbackRatio = (name, baseline) =>
-  median(loopbackRounds[name].map((v, i) => v / loopbackRounds[baseline][i]));
 
 // ----------------------------------------------------------------------------- cold-start concurrency
 let tokenRequests = 0;
@@ -203,38 +137,30 @@ const coldMs = performance.now() - coldStart;
 const failed = results.filter((r) => r.error).length;
 
 // ---------------------------------------------------------------------------------------------- report
-const rows = [];
 const us = (v) => `${v.toFixed(2)} µs`;
-console.log(
-  "\n@entrada/sdk core benchmark — Node",
-  process.version,
-  `(${ROUNDS} interleaved batches × ${ITERATIONS} calls; best batch per variant, median in brackets)`,
-);
-console.log("\nOverhead per GET with a fake fetch (same fake server for every variant)");
-for (const name of Object.keys(variants)) {
-  rows.push([
+/** Rows of one interleaved run: per call (median batch), and the per-round ratios' median (range). */
+const table = ({ perBatch, ratios }) =>
+  Object.keys(perBatch).map((name) => [
     name,
-    `${us(best(perRound[name]))} (${us(median(perRound[name]))})`,
-    `${ratioTo(name, "openapi-fetch alone").toFixed(2)}× openapi-fetch`,
-    `${ratioTo(name, "raw fetch + json").toFixed(2)}× raw fetch`,
+    us(median(perBatch[name])),
+    ratioText(ratios[name]),
+    ratioText(perBatch[name].map((v, round) => v / perBatch["raw fetch + json"][round])),
   ]);
-}
-printTable(["variant", "per call", "vs openapi-fetch", "vs raw fetch"], rows);
-const sdkRatio = ratioTo("@entrada/sdk (client.shop.getEvent)", "openapi-fetch alone");
+const header = ["variant", "per call", "vs openapi-fetch", "vs raw fetch"];
+console.log("\n@entrada/sdk core benchmark — Node", process.version);
+console.log(
+  `\nOverhead per GET with a fake fetch (a ready response of the same JSON for every variant; ${overhead.rounds} interleaved rounds × ${overhead.iterations} calls; median batch, ratio per round: median (range))`,
+);
+printTable(header, table(overhead));
+const sdkRatio = median(overhead.ratios["@entrada/sdk (client.shop.getEvent)"]);
 console.log(
   `  goal ≤ 1.15× openapi-fetch: ${sdkRatio <= 1.15 ? "met" : "NOT met"} (${sdkRatio.toFixed(2)}×)`,
 );
 
-console.log("\nOne GET over a loopback HTTP server (node:http, real fetch with keep-alive)");
-printTable(
-  ["variant", "per call", "vs openapi-fetch", "vs raw fetch"],
-  Object.keys(loopbackVariants).map((name) => [
-    name,
-    `${us(best(loopbackRounds[name]))} (${us(median(loopbackRounds[name]))})`,
-    `${loopbackRatio(name, "openapi-fetch alone").toFixed(2)}× openapi-fetch`,
-    `${loopbackRatio(name, "raw fetch + json").toFixed(2)}× raw fetch`,
-  ]),
+console.log(
+  `\nOne GET over a loopback HTTP server (node:http, real fetch with keep-alive; ${loopback.rounds} rounds × ${loopback.iterations} calls)`,
 );
+printTable(header, table(loopback));
 
 console.log("\n1,000 concurrent calls on a cold client (token endpoint answers after 20 ms)");
 printTable(
@@ -242,8 +168,6 @@ printTable(
   [[String(tokenRequests), String(failed), `${coldMs.toFixed(1)} ms`]],
 );
 console.log(`  goal exactly 1 token request: ${tokenRequests === 1 && failed === 0 ? "met" : "NOT met"}`);
-
-rmSync(dir, { recursive: true, force: true });
 
 const webhooksBench = join(here, "bench/webhooks.mjs");
 if (existsSync(webhooksBench)) {

@@ -224,7 +224,7 @@ function successType(openapiJson, document, mode) {
 function methodOptions(document, openapiJson) {
   const options = [];
   const mode = responseMode(document);
-  if (mode !== "json") options.push(`read: ${JSON.stringify(mode)}`);
+  if (mode !== "json") options.push(`read: ${mode}Body`);
   if (formBody(document)) options.push("form: true");
   const comma = commaQueryParams(document, openapiJson);
   if (comma.length > 0) options.push(`comma: ${JSON.stringify(comma)}`);
@@ -240,11 +240,14 @@ export function renderSections(operationsJson, openapiJson) {
   const bySection = new Map();
   const results = [];
   const models = new Set();
+  /** The body readers the methods name (`blobBody`, ...), imported from `core/bodies.ts`. */
+  const readers = new Set();
   for (const [operationId, op] of Object.entries(operationsJson)) {
     const method = String(op.method).toLowerCase();
     const document = openapiJson.paths?.[op.path]?.[method];
     if (!document)
       throw new Error(`operations.json names ${operationId} (${method} ${op.path}), missing in openapi.json`);
+    if (responseMode(document) !== "json") readers.add(`${responseMode(document)}Body`);
     let data = successType(openapiJson, document, responseMode(document));
     if (data?.includes(" | ") && !data.endsWith("| string") && !data.includes("undefined")) {
       // Several bodies (checkout: completed or pending): one short name for the union.
@@ -275,6 +278,7 @@ export function renderSections(operationsJson, openapiJson) {
   const ordered = [...bySection.keys()].sort((a, b) => sectionRank(a) - sectionRank(b) || a.localeCompare(b));
   const lines = [
     ...HEADER("operations.json + openapi.json"),
+    `import { ${[...readers].sort().join(", ")} } from "../core/bodies.ts";`,
     'import { named, type OperationFactory } from "../core/operation.ts";',
     'import type { SuccessData } from "../core/types.ts";',
     `import type { ${[...models].sort().join(", ")} } from "./models.ts";`,

@@ -6,6 +6,7 @@
  * invalid arguments, aborts and network failures come back as `{ error }` too (`.orThrow` throws them).
  */
 
+import { type ResponseBody, readText } from "./bodies.ts";
 import { InvalidArgumentError, isEntradaError, UnexpectedBodyError } from "./errors.ts";
 import {
   callContext,
@@ -17,13 +18,10 @@ import {
 import type { CallOptions, CallState, Transport } from "./transport.ts";
 import type { EntradaResult, Operation } from "./types.ts";
 
-/** How a 2xx body is read: JSON (the default), JSON or text (`mixed`: OData `$metadata`), text, or a Blob. */
-type ResponseMode = "json" | "mixed" | "text" | "blob";
-
 /** What the generated sections say about one operation besides its id, method and path. */
 export interface OperationOptions {
-  /** How a 2xx body is read (default `json`). */
-  read?: ResponseMode | undefined;
+  /** How a 2xx body is read, when not as JSON (`blobBody`, `textBody`, `mixedBody` of `bodies.ts`). */
+  read?: ResponseBody | undefined;
   /** The request body is sent form-urlencoded (the token request). */
   form?: boolean | undefined;
   /** Query parameters whose arrays are sent comma-separated (`form`, `explode: false`: `include=a,b`). */
@@ -83,6 +81,7 @@ const text = (value: unknown) => (value instanceof Date ? value.toISOString() : 
  * top-level names in `comma` (`explode: false`) send an array as one comma-separated value instead.
  */
 function queryString(query: Record<string, unknown> | undefined, comma: readonly string[] = []): string {
+  if (!query) return "";
   const parts: string[] = [];
   const add = (name: string, value: unknown) => {
     if (value == null) return;
@@ -105,14 +104,14 @@ export async function invoke(
   init: Init = {},
 ): Promise<EntradaResult<unknown>> {
   const { params, body } = init;
-  const { method, read: mode = "json" } = spec;
+  const { method, read: reader } = spec;
   const state: CallState = {
     attempts: 0,
     operationId: spec.operationId,
     pathTemplate: spec.path,
-    // Binary bodies of 2xx as a Blob, everything else as text.
-    read: (r) => (mode === "blob" && r.ok ? r.blob() : r.text()),
+    read: reader?.read ?? readText,
   };
+  // Path parameters in the `simple` style: an array comma-separated.
   const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = params?.path?.[name];
     return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
@@ -127,12 +126,13 @@ export async function invoke(
         return responseMeta(state, state.response);
       },
     }) as EntradaResult<unknown>;
+  const success = (data: unknown) => result({ data });
   const fail = (error: unknown) => result({ error });
   try {
     // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
     // call's headers may ask otherwise, the contract's header parameters win over both.
     const headers = new Headers(init.headers);
-    if (mode === "mixed" && !headers.has("accept")) headers.set("accept", "application/json");
+    if (reader?.accept && !headers.has("accept")) headers.set("accept", reader.accept);
     for (const [name, value] of Object.entries(params?.header ?? {}))
       if (value != null) headers.set(name, text(value));
     let payload: string | undefined;
@@ -155,14 +155,16 @@ export async function invoke(
     const data = state.body;
     if (!response.ok)
       return fail(errorFromResponse(response.status, response.headers, data as string, info()));
-    // Binary and text bodies as they are; a mixed operation's non-JSON answer (e.g. XML) as text.
-    if (mode !== "json" && (mode !== "mixed" || !isJsonContentType(contentType))) return result({ data });
-    // (A 204's body is empty: `undefined`.)
-    const parsed = parseSuccessJson(data as string, contentType);
+    // JSON (the default, and what a reader asked for) parsed — a 204's empty body is `undefined` —, else the body
+    // as it was read.
+    const parsed =
+      !reader || (reader.accept && isJsonContentType(contentType))
+        ? parseSuccessJson(data as string, contentType)
+        : { ok: true as const, value: data };
     const reason = parsed.ok ? spec.check?.(parsed.value) : parsed.reason;
     return reason
       ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()))
-      : result({ data: (parsed as { value: unknown }).value });
+      : success((parsed as { value: unknown }).value);
   } catch (error) {
     // The transport fails with `EntradaError`s only (a body that broke off while it was read included); anything
     // else is a request that could not be built: a body that is no JSON (a cycle, a BigInt), a header value with

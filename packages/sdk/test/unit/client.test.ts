@@ -70,6 +70,31 @@ describe("requests", () => {
     expect(api.calls[1]?.headers.get("accept-language")).toBe("de-CH");
   });
 
+  it("fills every parameter of a path, and a result holds data or error (not both) with its meta", async () => {
+    const api = fakeApi(() => json(200, CART, { "x-log-id": "log_B" }));
+    const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
+    const ok = await client.shop.removeCartItem({ params: { path: { id: "crt 1", itemId: "itm_2" } } });
+    expect(api.calls[0]?.path).toBe("/shop/v1/cart/crt%201/items/itm_2");
+    expect(ok.data).toEqual(CART);
+    expect("error" in ok).toBe(false);
+    expect(ok.response?.status).toBe(200);
+    expect(ok.meta).toMatchObject({
+      logId: "log_B",
+      attempts: 1,
+      idempotencyKey: expect.stringMatching(UUID_V4),
+    });
+    expect(JSON.parse(JSON.stringify(ok.meta))).toMatchObject({ logId: "log_B", replayed: false });
+
+    const failed = await client.shop.getEvent({
+      params: { path: { eventId: "evt_1" } },
+      locale: "xx" as Locale,
+    });
+    expect(failed.error).toBeInstanceOf(InvalidArgumentError);
+    expect("data" in failed).toBe(false);
+    expect(failed.response).toBeUndefined();
+    expect(failed.meta).toMatchObject({ logId: undefined, attempts: 0 });
+  });
+
   it("sends an explode: false array comma-separated (listEvents' include), as the contract declares", async () => {
     const api = fakeApi(() => json(200, { items: [], nextCursor: null }));
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });

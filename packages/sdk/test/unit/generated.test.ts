@@ -78,7 +78,9 @@ describe("generated sections", () => {
     );
     // A new tag becomes a section of its own, in the client's sections too.
     expect(text).toContain("export function giftsSection(op: OperationFactory) {");
-    expect(text).toContain('"GET", "/gifts/v1/cards", { read: "blob" })');
+    expect(text).toContain('"GET", "/gifts/v1/cards", { read: blobBody })');
+    // Only the body readers the methods name are imported (an entry carries only what its operations need).
+    expect(text).toContain('import { blobBody, mixedBody, textBody } from "../core/bodies.ts";');
     expect(text).toContain("    gifts: giftsSection(op),");
     expect(text).toContain("  readonly gifts: GiftsSection;");
   });

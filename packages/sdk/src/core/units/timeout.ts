@@ -19,8 +19,9 @@ export function isRetryableFailure(error: unknown): boolean {
 }
 
 export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
-  return (next) => async (request, call) => {
+  return (next) => (request, call) => {
     const { signal } = call.options;
+    const { state } = call;
     const timeoutMs = call.options.timeoutMs ?? clientTimeoutMs;
     const start = Date.now();
     const remaining = call.deadline - start;
@@ -28,38 +29,55 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
     if (remaining <= 0) throw total();
     if (signal?.aborted) throw new AbortedError(signal.reason, call.info());
 
-    // Every abort rejects `stopped`, which every wait of the attempt races against.
     const controller = new AbortController();
-    let stop!: (reason: unknown) => void;
-    const stopped = new Promise<never>((_, reject) => {
-      stop = reject;
-    });
-    stopped.catch(() => {});
-    const abort = (reason: unknown) => {
-      controller.abort(reason);
-      stop(reason);
-    };
-    // On the client's shared timer (unref'd: in-flight sockets keep a process alive, an idle client does not).
-    const timer = deadlines.add(start + Math.min(timeoutMs, remaining), () =>
-      abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : total()),
-    );
-    const onAbort = () => abort(signal?.reason);
-    signal?.addEventListener("abort", onAbort);
     call.signal = controller.signal;
 
-    let response: Response | undefined;
-    try {
-      response = await Promise.race([next(request, call), stopped]);
-      call.state.response = response;
-      const read = call.state.read;
-      if (read) call.state.body = await Promise.race([read(response), stopped]);
-      return response;
-    } catch (error) {
-      throw failure(error, response);
-    } finally {
-      deadlines.delete(timer);
-      signal?.removeEventListener("abort", onAbort);
-    }
+    return new Promise<Response>((resolve, reject) => {
+      let response: Response | undefined;
+      let ended = false;
+      /** Ends the attempt, once: its timer and listener released. A late answer (after an abort) changes nothing. */
+      const end = (): boolean => {
+        if (ended) return false;
+        ended = true;
+        deadlines.delete(timer);
+        signal?.removeEventListener("abort", onAbort);
+        // (A response that came, even if its body broke off, is the attempt's: errors and the result report it.)
+        if (response) state.response = response;
+        return true;
+      };
+      const succeed = (body: unknown) => {
+        if (!end()) return;
+        state.body = body;
+        resolve(response as Response);
+      };
+      const fail = (error: unknown) => {
+        if (end()) reject(failure(error, response));
+      };
+      const abort = (reason: unknown) => {
+        controller.abort(reason);
+        fail(reason);
+      };
+      // On the client's shared timer (unref'd: in-flight sockets keep a process alive, an idle client does not).
+      const timer = deadlines.add(start + Math.min(timeoutMs, remaining), () =>
+        abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : total()),
+      );
+      const onAbort = () => abort(signal?.reason);
+      signal?.addEventListener("abort", onAbort);
+
+      // The response, then its body when the caller reads bodies — unless an abort ends the attempt first, which it
+      // does even when a `fetch` or a body ignores the signal.
+      try {
+        next(request, call)
+          .then((received) => {
+            response = received;
+            // (Chained here, not returned: a promise returned from a callback costs two more turns.)
+            Promise.resolve(state.read?.(received)).then(succeed, fail);
+          })
+          .catch(fail);
+      } catch (error) {
+        fail(error);
+      }
+    });
 
     function failure(error: unknown, response: Response | undefined): EntradaError {
       if (signal?.aborted) return new AbortedError(signal.reason, call.info(response));
