@@ -155,14 +155,25 @@ const MAX_PAGES = 64;
 const pageCache = new WeakMap<ShopState, Map<string, CachedPage>>();
 
 /**
- * A page of event summaries, serialized. The text is kept per shop state, culture, currency, host and cursor, and
- * reused while the page lists the same event records with the same availability (checked on every request, so a
- * sale, a lapsed hold or a reseeded catalogue renders anew); at most `MAX_PAGES` are kept, the oldest going first.
+ * The cursor of the page after `eventId` (opaque to clients: base64url of `{"after": id}`); `listEvents` decodes it.
+ */
+export function eventCursor(eventId: string): string {
+  return btoa(JSON.stringify({ after: eventId }))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+/**
+ * A page of event summaries, serialized, with the cursor after its last event when `more` follow. The text is kept
+ * per shop state, culture, currency, host and cursor, and reused while the page lists the same event records with
+ * the same availability (checked on every request, so a sale, a lapsed hold or a reseeded catalogue renders anew);
+ * at most `MAX_PAGES` are kept, the oldest going first. A kept page is answered without rendering or allocating.
  */
 export function eventPage(
   state: ShopState,
   events: EventRecord[],
-  nextCursor: string | null,
+  more: boolean,
   culture: Culture,
   currency: Currency,
   baseUrl: string,
@@ -172,20 +183,28 @@ export function eventPage(
     pages = new Map();
     pageCache.set(state, pages);
   }
-  const key = `${culture}|${currency}|${baseUrl}|${events[0]?.id ?? ""}|${events.length}|${nextCursor ?? ""}`;
-  const available = events.map((event) => eventAvailable(state, event));
+  const key = `${culture}|${currency}|${baseUrl}|${events[0]?.id ?? ""}|${events.length}|${more}`;
   const hit = pages.get(key);
-  if (
-    hit?.events.every((event, i) => event === events[i]) &&
-    hit.available.every((v, i) => v === available[i])
-  )
-    return hit.json;
+  if (hit && sameListing(state, hit, events)) return hit.json;
+  const last = events[events.length - 1];
+  const nextCursor = more && last ? eventCursor(last.id) : null;
   const items = events.map((event) => eventSummary(state, event, culture, currency, baseUrl));
   const json = JsonText.of({ items, nextCursor });
+  const available = events.map((event) => eventAvailable(state, event));
   pages.delete(key);
   pages.set(key, { events, available, json });
   if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value as string);
   return json;
+}
+
+/** Whether a kept page lists exactly these event records, each as available as when it was rendered. */
+function sameListing(state: ShopState, page: CachedPage, events: EventRecord[]): boolean {
+  if (page.events.length !== events.length) return false;
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as EventRecord;
+    if (page.events[i] !== event || page.available[i] !== eventAvailable(state, event)) return false;
+  }
+  return true;
 }
 
 /** The event's slots with their live availability (seats change with every hold and sale, so never cached). */
