@@ -195,7 +195,7 @@ export function nodeHandler(
           if (!answered) respond(await core.handle(request));
         })
         .catch(broken);
-    else core.handle(request).then(respond).catch(broken);
+    else sendAnswer(core.respond(request), respond, broken);
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
@@ -222,6 +222,23 @@ export function nodeHandler(
     });
     req.on("error", () => req.socket.destroy());
   };
+}
+
+/** Sends the engine's answer: in this turn of the event loop when it is at hand, else once it is. */
+function sendAnswer(
+  answer: MockResponse | Promise<MockResponse>,
+  send: (response: MockResponse) => void,
+  broken: (error: unknown) => void,
+): void {
+  if (answer instanceof Promise) {
+    answer.then(send).catch(broken);
+    return;
+  }
+  try {
+    send(answer);
+  } catch (error) {
+    broken(error);
+  }
 }
 
 /**

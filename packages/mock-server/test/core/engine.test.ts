@@ -142,6 +142,49 @@ describe("response validation mode", () => {
     expect(seen).toEqual(["cart.created"]);
   });
 
+  it("answers at once when no stage waits, and through a promise when the handler awaits (same outcomes)", async () => {
+    const seen: string[] = [];
+    const core = createMockCore({
+      document: doc,
+      schemaCompiler: ajvSchemaCompiler,
+      sections: [
+        defineSection({
+          name: "things",
+          initialState: () => ({}),
+          handlers: {
+            getEvent: dynamicHandler((ctx) => {
+              const id = ctx.params.id ?? "";
+              if (!id.startsWith("t_later")) return { status: 200, body: { n: 1 } };
+              ctx.emit(id === "t_latercrash" ? "cart.expired" : "cart.created", {});
+              return Promise.resolve().then(() => {
+                if (id === "t_latercrash") throw new Error("boom");
+                if (id === "t_laterproblem") return ctx.problem("conflict", "nope");
+                return { status: 200, body: { n: 2 } };
+              });
+            }),
+          },
+        }),
+      ],
+      onEvent: (event) => seen.push(event.type),
+      onError: () => {},
+    });
+    const now = core.respond(get("/things/t_now"));
+    expect(now).not.toBeInstanceOf(Promise);
+    expect(JSON.parse(String((now as Awaited<typeof now>).body))).toEqual({ n: 1 });
+    const later = core.respond(get("/things/t_later"));
+    expect(later).toBeInstanceOf(Promise);
+    expect(JSON.parse(String((await later).body))).toEqual({ n: 2 });
+    expect((await core.respond(get("/things/t_laterproblem"))).status).toBe(409);
+    const crash = await core.respond(get("/things/t_latercrash"));
+    expect(crash.status).toBe(500);
+    // A problem keeps its events, a crash drops them, whether the handler answered at once or later.
+    expect(seen).toEqual(["cart.created", "cart.created"]);
+    // A stage that refuses the request answers at once too.
+    const refused = core.respond(get("/things/NOPE"));
+    expect(refused).not.toBeInstanceOf(Promise);
+    expect((refused as Awaited<typeof refused>).status).toBe(400);
+  });
+
   it("answers HEAD like GET without a body, and plain OPTIONS with 405 + Allow", async () => {
     const core = createMockCore({
       document: doc,
