@@ -60,26 +60,30 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-const SINGLETONS = new Set([
-  "authorization",
-  "content-type",
-  "idempotency-key",
-  "x-mock-session",
-  "content-length",
-  "accept-language",
-]);
+/** Headers that must come once, each with its bit in the mask of those seen in a request. */
+const SINGLETONS = new Map(
+  [
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "x-mock-session",
+    "content-length",
+    "accept-language",
+  ].map((name, i) => [name, 1 << i] as const),
+);
 
+/** The singleton headers sent more than once (undefined: none), from the raw name/value list. */
 function duplicates(raw: string[]): string[] | undefined {
-  let seen: Set<string> | undefined;
+  let seen = 0;
   let dups: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] ?? "").toLowerCase();
-    if (!SINGLETONS.has(name)) continue;
-    seen ??= new Set();
-    if (seen.has(name)) {
+    const bit = SINGLETONS.get(name);
+    if (bit === undefined) continue;
+    if (seen & bit) {
       dups ??= [];
       dups.push(name);
-    } else seen.add(name);
+    } else seen |= bit;
   }
   return dups;
 }

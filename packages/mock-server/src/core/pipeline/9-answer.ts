@@ -64,7 +64,8 @@ function invokeHandler(services: AnswerServices, ex: Exchange): Promise<void> | 
     method: op.method,
     url: ex.url,
     params: ex.params,
-    query: queryRecord(ex.url.searchParams, op.commaQuery),
+    // No query string: no URLSearchParams to build.
+    query: ex.url.search === "" ? {} : queryRecord(ex.url.searchParams, op.commaQuery),
     headers: ex.headers,
     body: ex.body,
     culture: ex.culture,
