@@ -8,6 +8,7 @@ import { Agent, fetch as undiciFetch } from "undici";
 import { ajvSchemaCompiler } from "../compiler/ajv.ts";
 import type { MockCore } from "../core/engine.ts";
 import { ulid } from "../core/ids.ts";
+import { keptBytes } from "../core/json-text.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
@@ -164,9 +165,9 @@ export function nodeHandler(
         req.socket.destroy();
         return;
       }
-      // One piece: with Content-Length set, node:http writes the head and a text body in one write (no chunked
-      // encoding, no writev of head, chunk header, body and trailer).
-      const body = response.body;
+      // One piece: with Content-Length set, node:http writes the head and the body in one write or writev (no
+      // chunked encoding, no chunk header and trailer). A kept page goes as the bytes kept with it (not encoded again).
+      const body = keptBytes(response) ?? response.body;
       const headers = response.headers;
       if (body !== null && body !== undefined)
         headers["content-length"] = String(
