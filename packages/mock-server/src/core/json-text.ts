@@ -35,19 +35,33 @@ export function jsonBody(body: unknown): string {
   return body instanceof JsonText ? body.text : JSON.stringify(body);
 }
 
-/** Responses answered with a kept text, by the response (held weakly: gone with the response). */
-const keptBodies = new WeakMap<MockResponse, JsonText<unknown>>();
+/**
+ * A response answered with a kept text: it carries the text's bytes for a transport that writes bytes. Otherwise a
+ * plain response (status, headers, body; the kept text is a private field, invisible to copies, JSON and clones).
+ */
+export class KeptTextResponse implements MockResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+  declare drop?: boolean;
+  readonly #json: JsonText<unknown>;
+  constructor(status: number, headers: Record<string, string>, json: JsonText<unknown>) {
+    this.status = status;
+    this.headers = headers;
+    this.body = json.text;
+    this.#json = json;
+  }
 
-/** Notes that `response` carries the text of `json` as its body. */
-export function noteKeptBody(response: MockResponse, json: JsonText<unknown>): void {
-  keptBodies.set(response, json);
+  /** The body's bytes while it is still the kept text (a later stage may replace or drop it, a HEAD's). */
+  keptBytes(): Uint8Array | undefined {
+    return this.body === this.#json.text ? this.#json.bytes : undefined;
+  }
 }
 
 /**
- * The UTF-8 bytes of the response's body when it is still the kept text it was answered with (a later stage may
- * have replaced or dropped the body, a HEAD's), else undefined: the transport encodes the body itself.
+ * The UTF-8 bytes of the response's body when it is still the kept text it was answered with, else undefined: the
+ * transport encodes the body itself.
  */
 export function keptBytes(response: MockResponse): Uint8Array | undefined {
-  const json = keptBodies.get(response);
-  return json !== undefined && json.text === response.body ? json.bytes : undefined;
+  return response instanceof KeptTextResponse ? response.keptBytes() : undefined;
 }

@@ -46,6 +46,10 @@ describe("kept JSON text", () => {
     expect(bytes).toBeDefined();
     expect(new TextDecoder().decode(bytes)).toBe(first.body);
     expect(keptBytes(again)).toBe(bytes);
+    // Otherwise a plain response: copies, JSON and clones carry status, headers and body only.
+    expect(Object.keys(first).sort()).toEqual(["body", "headers", "status"]);
+    expect(keptBytes({ ...first })).toBeUndefined();
+    expect(structuredClone(first)).toEqual({ status: 200, headers: first.headers, body: first.body });
     // A HEAD answers without the body: nothing to write.
     const head = await core.handle(request("HEAD"));
     expect(head.body).toBeNull();

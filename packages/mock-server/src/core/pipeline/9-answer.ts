@@ -5,7 +5,7 @@
  */
 
 import { buildContext, type EventSink, type LinkServices, publishEvent } from "../context.ts";
-import { JsonText, jsonBody, noteKeptBody } from "../json-text.ts";
+import { JsonText, jsonBody, KeptTextResponse } from "../json-text.ts";
 import { ProblemError, problemResponse } from "../problems.ts";
 import { queryRecord } from "../target.ts";
 import { tokenResponse } from "../token-endpoint.ts";
@@ -158,7 +158,7 @@ function renderResult(
       result.contentType ?? (result.status >= 400 ? "application/problem+json" : "application/json");
   }
   if (result.headers) for (const [k, v] of Object.entries(result.headers)) headers[k.toLowerCase()] = v;
-  const response: MockResponse = { status: result.status, headers, body };
-  if (body !== null && result.body instanceof JsonText) noteKeptBody(response, result.body);
-  return response;
+  if (body !== null && result.body instanceof JsonText)
+    return new KeptTextResponse(result.status, headers, result.body);
+  return { status: result.status, headers, body };
 }
