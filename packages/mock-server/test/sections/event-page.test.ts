@@ -44,6 +44,23 @@ describe("eventPage", () => {
     expect(other.items[1]?.imageUrl.startsWith("http://other.test/")).toBe(true);
   });
 
+  it("answers each of several alternating pages with its own text (the page answered last is checked first)", () => {
+    const de = eventPage(state, events, false, "de-CH", "CHF", base);
+    const en = eventPage(state, events, false, "en-GB", "CHF", base);
+    const other = eventPage(state, events, false, "de-CH", "CHF", "http://other.test");
+    const more = eventPage(state, events, true, "de-CH", "CHF", base);
+    const shorter = eventPage(state, events.slice(0, 2), false, "de-CH", "CHF", base);
+    for (let round = 0; round < 2; round++) {
+      expect(eventPage(state, events, false, "de-CH", "CHF", base)).toBe(de);
+      expect(eventPage(state, events, false, "en-GB", "CHF", base)).toBe(en);
+      expect(eventPage(state, events, false, "de-CH", "CHF", "http://other.test")).toBe(other);
+      expect(eventPage(state, events, true, "de-CH", "CHF", base)).toBe(more);
+      expect(eventPage(state, events.slice(0, 2), false, "de-CH", "CHF", base)).toBe(shorter);
+    }
+    expect(new Set([de, en, other, more, shorter]).size).toBe(5);
+    expect(page(shorter).items).toHaveLength(2);
+  });
+
   it("ends with the cursor after its last event when more follow, and keeps the two pages apart", () => {
     const last = page(eventPage(state, events, false, "fr-CH", "CHF", base));
     const more = page(eventPage(state, events, true, "fr-CH", "CHF", base));
