@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import type { OpenApiDocument } from "../../src/core/document.ts";
 import { createMockCore } from "../../src/core/engine.ts";
-import type { SectionModule } from "../../src/core/section.ts";
+import type { AnyHandler, SectionModule } from "../../src/core/section.ts";
 import { defineSection, dynamicHandler } from "../../src/core/section.ts";
 import type { MockRequest } from "../../src/core/types.ts";
 
@@ -42,6 +42,23 @@ function section(body: unknown): SectionModule {
     name: "things",
     initialState: () => ({}),
     handlers: { getEvent: dynamicHandler(() => ({ status: 200, body })) },
+  });
+}
+
+/** An engine over the tiny document whose one operation runs `handler`; emitted event types land in `seen`. */
+function coreWithHandler(handler: AnyHandler, seen: string[]) {
+  return createMockCore({
+    document: doc,
+    schemaCompiler: ajvSchemaCompiler,
+    sections: [
+      defineSection({
+        name: "things",
+        initialState: () => ({}),
+        handlers: { getEvent: dynamicHandler(handler) },
+      }),
+    ],
+    onEvent: (event) => seen.push(event.type),
+    onError: () => {},
   });
 }
 
@@ -116,25 +133,11 @@ describe("response validation mode", () => {
 
   it("keeps events of a deliberate problem but drops those of a crash", async () => {
     const seen: string[] = [];
-    const core = createMockCore({
-      document: doc,
-      schemaCompiler: ajvSchemaCompiler,
-      sections: [
-        defineSection({
-          name: "things",
-          initialState: () => ({}),
-          handlers: {
-            getEvent: dynamicHandler((ctx) => {
-              ctx.emit(ctx.params.id === "t_crash" ? "cart.expired" : "cart.created", {});
-              if (ctx.params.id === "t_crash") throw new Error("boom");
-              return ctx.problem("conflict", "nope");
-            }),
-          },
-        }),
-      ],
-      onEvent: (event) => seen.push(event.type),
-      onError: () => {},
-    });
+    const core = coreWithHandler((ctx) => {
+      ctx.emit(ctx.params.id === "t_crash" ? "cart.expired" : "cart.created", {});
+      if (ctx.params.id === "t_crash") throw new Error("boom");
+      return ctx.problem("conflict", "nope");
+    }, seen);
     expect((await core.handle(get("/things/t_declined"))).status).toBe(409);
     const crash = await core.handle(get("/things/t_crash"));
     expect(crash.status).toBe(500);
@@ -144,30 +147,16 @@ describe("response validation mode", () => {
 
   it("answers at once when no stage waits, and through a promise when the handler awaits (same outcomes)", async () => {
     const seen: string[] = [];
-    const core = createMockCore({
-      document: doc,
-      schemaCompiler: ajvSchemaCompiler,
-      sections: [
-        defineSection({
-          name: "things",
-          initialState: () => ({}),
-          handlers: {
-            getEvent: dynamicHandler((ctx) => {
-              const id = ctx.params.id ?? "";
-              if (!id.startsWith("t_later")) return { status: 200, body: { n: 1 } };
-              ctx.emit(id === "t_latercrash" ? "cart.expired" : "cart.created", {});
-              return Promise.resolve().then(() => {
-                if (id === "t_latercrash") throw new Error("boom");
-                if (id === "t_laterproblem") return ctx.problem("conflict", "nope");
-                return { status: 200, body: { n: 2 } };
-              });
-            }),
-          },
-        }),
-      ],
-      onEvent: (event) => seen.push(event.type),
-      onError: () => {},
-    });
+    const core = coreWithHandler((ctx) => {
+      const id = ctx.params.id ?? "";
+      if (!id.startsWith("t_later")) return { status: 200, body: { n: 1 } };
+      ctx.emit(id === "t_latercrash" ? "cart.expired" : "cart.created", {});
+      return Promise.resolve().then(() => {
+        if (id === "t_latercrash") throw new Error("boom");
+        if (id === "t_laterproblem") return ctx.problem("conflict", "nope");
+        return { status: 200, body: { n: 2 } };
+      });
+    }, seen);
     const now = core.respond(get("/things/t_now"));
     expect(now).not.toBeInstanceOf(Promise);
     expect(JSON.parse(String((now as Awaited<typeof now>).body))).toEqual({ n: 1 });
