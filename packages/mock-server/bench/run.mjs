@@ -153,13 +153,13 @@ function treeRssMb(pid) {
   return total;
 }
 
-async function start(kind, document) {
+async function start(kind, document, dist = join(root, "dist")) {
   const port = nextPort++;
   const url = `http://127.0.0.1:${port}`;
   let child;
   if (kind === "entrada") {
     const args = [
-      join(root, "dist/cli.js"),
+      join(dist, "cli.js"),
       "--port",
       String(port),
       "--seed",
@@ -357,9 +357,24 @@ console.log(
 );
 // All servers run side by side and the cases are measured in interleaved rounds (rotating order), so every
 // server sees the same machine load; each figure is the median over the rounds.
+// BENCH_BASE_DIST=<dir> also runs an earlier build (a copy of its dist/, next to a node_modules) in the same rounds:
+// an A/B of two builds under the same load, reported as the "entrada (base)" rows.
+const baseDist = process.env.BENCH_BASE_DIST;
 const targets = [
   { name: "entrada/small", kind: "entrada", document: docPath, doc: docName },
   { name: "bare/small", kind: "bare", document: docPath, doc: docName },
+  ...(baseDist
+    ? [
+        {
+          name: "base/small",
+          kind: "entrada",
+          label: "entrada (base)",
+          dist: baseDist,
+          document: docPath,
+          doc: docName,
+        },
+      ]
+    : []),
   { name: "entrada/big", kind: "entrada", document: bigPath, doc: bigName },
   { name: "msw/small", kind: "msw", document: docPath, doc: docName },
   ...(skipPrism
@@ -375,7 +390,7 @@ if (only) targets.splice(0, targets.length, ...targets.filter((t) => only.includ
 const cases = [];
 for (const target of targets) {
   if (target.kind === "bare") await capture(targets[0].server);
-  target.server = await start(target.kind, target.document);
+  target.server = await start(target.kind, target.document, target.dist);
   meta[target.name] = { startupMs: target.server.startupMs, idle: target.server.rss() };
   // The bare server answers the same requests the mock's cases send (it has no token endpoint of its own).
   const like = (label) => cases.find((c) => c.target === targets[0] && c.label === label).options;
@@ -414,7 +429,7 @@ const median = (values) => {
   return sorted[sorted.length >> 1];
 };
 for (const c of cases) {
-  record(c.target.kind, c.target.doc, c.label, {
+  record(c.target.label ?? c.target.kind, c.target.doc, c.label, {
     rps: median(c.samples.map((r) => r.requests.average)),
     perCpu: median(c.samples.map((r) => r.requests.total / r.serverCpu)),
     p99: median(c.samples.map((r) => r.latency.p99)),
@@ -453,10 +468,33 @@ for (const kase of ["GET /shop/v1/discovery/events", "POST cart + item"]) {
 }
 const pickCpu = (server, kase) =>
   rows.find((r) => r.server === server && r.doc === docName && r.case === kase)?.perCpu ?? Number.NaN;
+/** One server's req/s over another's, per round (both ran in the same round): median and range, in %. */
+const perRound = (a, b, kase) => {
+  const samples = (t) => cases.find((c) => c.target === t && c.label === kase)?.samples ?? [];
+  const sa = samples(a);
+  const sb = samples(b);
+  const ratios = sa.map((r, i) => (r.requests.average / sb[i]?.requests.average) * 100);
+  if (ratios.length === 0 || ratios.some((r) => !Number.isFinite(r))) return "–";
+  return `${fmt(median(ratios), 1)} % (${fmt(Math.min(...ratios), 1)}–${fmt(Math.max(...ratios), 1)})`;
+};
+const targetNamed = (name) => targets.find((t) => t.name === name);
+const bare = targetNamed("bare/small");
 for (const kase of ["GET /shop/v1/discovery/events", "POST cart + item"]) {
   console.log(
     `| entrada / bare node:http (same bytes and headers), ${kase}: req/s · req per server CPU-second | ${fmt((pick("entrada", docName, kase) / pick("bare", docName, kase)) * 100, 1)} % · ${fmt((pickCpu("entrada", kase) / pickCpu("bare", kase)) * 100, 1)} % |`,
   );
+  if (bare)
+    console.log(
+      `| entrada / bare node:http, ${kase}: per round, median (range) | ${perRound(targetNamed("entrada/small"), bare, kase)} |`,
+    );
+  if (baseDist && bare) {
+    console.log(
+      `| entrada (base) / bare node:http, ${kase}: per round, median (range) | ${perRound(targetNamed("base/small"), bare, kase)} |`,
+    );
+    console.log(
+      `| entrada / entrada (base), ${kase}: per round, median (range) | ${perRound(targetNamed("entrada/small"), targetNamed("base/small"), kase)} |`,
+    );
+  }
 }
 console.log(
   `| node:http transport / msw bridge, GET | ${fmt(pick("entrada", docName, "GET /shop/v1/discovery/events") / pick("msw", docName, "GET /shop/v1/discovery/events"), 1)}× |`,

@@ -1,7 +1,7 @@
 /**
  * The mock's engine: platform-free (no node:, no DOM). Transports hand it a MockRequest and send back the
  * MockResponse it returns. `MockCore` owns the compiled document, the sessions (`sessions.ts`) and the event
- * listeners (`events.ts`); `dispatch` runs the request pipeline, whose stages live in `pipeline/`, numbered in the
+ * listeners (`events.ts`); `respond` runs the request pipeline, whose stages live in `pipeline/`, numbered in the
  * order a request takes them: 1-preamble (target, culture, mock session id, duplicated headers) → 2-routing
  * (preflight, controls, 404/405, session) → 3-rate-limit → 4-faults → 5-negotiation (406) → 6-authentication →
  * 7-input (parameters, Idempotency-Key, body) → 8-idempotency (replay / 409 / 422) → 9-answer (context, handler,
@@ -271,42 +271,58 @@ export class MockCore implements ControlServices {
     }
   }
 
-  /** Answers one request. Never throws: an unexpected failure is a logged 500 problem. */
-  async handle(request: MockRequest): Promise<MockResponse> {
+  /** Answers one request. Never rejects: an unexpected failure is a logged 500 problem. */
+  handle(request: MockRequest): Promise<MockResponse> {
+    const response = this.respond(request);
+    return response instanceof Promise ? response : Promise.resolve(response);
+  }
+
+  /**
+   * Answers one request, at once when no stage had to wait (most requests: a transport sends the answer in the same
+   * turn of the event loop), else as a promise. Never throws or rejects: an unexpected failure is a logged 500.
+   */
+  respond(request: MockRequest): MockResponse | Promise<MockResponse> {
     try {
-      const response = await this.dispatch(request);
-      if (
-        response.status === 400 &&
-        response.headers["content-type"] === "application/problem+json" &&
-        this.isTokenRequest(request)
-      )
-        return asOAuthError(response, request.headers.origin);
-      if (
-        this.errorFormats.length > 0 &&
-        response.status >= 400 &&
-        response.headers["content-type"] === "application/problem+json"
-      )
-        return reformatProblem(this.errorFormats, this.mountPath, request, response);
-      return response;
+      const ex = new Exchange(request, `log_${ulid(Date.now())}`, DEFAULT_CULTURE);
+      const response = runStages(this.stages, ex);
+      if (response instanceof Promise)
+        return response
+          .then((answered) => this.completed(ex, answered))
+          .catch((error: unknown) => this.failed(request, error));
+      return this.completed(ex, response);
     } catch (error) {
-      this.reportError(error, `${request.method} ${request.url}`);
-      return this.problem(
-        "internal-error",
-        DEFAULT_CULTURE,
-        `log_${ulid(Date.now())}`,
-        request.headers.origin,
-      );
+      return this.failed(request, error);
     }
   }
 
-  /** Runs the stages on one request; a session that answered a write or a control is re-weighed after it. */
-  private async dispatch(request: MockRequest): Promise<MockResponse> {
-    const ex = new Exchange(request, `log_${ulid(Date.now())}`, DEFAULT_CULTURE);
-    const response = await runStages(this.stages, ex);
+  /**
+   * The pipeline's answer as sent: a session that answered a write or a control is re-weighed; a token endpoint's
+   * 400 becomes OAuth's error, and a section's own error format replaces problem+json on its paths.
+   */
+  private completed(ex: Exchange, response: MockResponse): MockResponse {
+    const request = ex.request;
     const session = ex.session;
     if (session && (!ex.route || ex.route.op.write || ex.idempotencyScope !== null))
       this.sessions.account(session);
+    if (
+      response.status === 400 &&
+      response.headers["content-type"] === "application/problem+json" &&
+      this.isTokenRequest(request)
+    )
+      return asOAuthError(response, request.headers.origin);
+    if (
+      this.errorFormats.length > 0 &&
+      response.status >= 400 &&
+      response.headers["content-type"] === "application/problem+json"
+    )
+      return reformatProblem(this.errorFormats, this.mountPath, request, response);
     return response;
+  }
+
+  /** An unexpected failure: logged, answered with a 500 problem. */
+  private failed(request: MockRequest, error: unknown): MockResponse {
+    this.reportError(error, `${request.method} ${request.url}`);
+    return this.problem("internal-error", DEFAULT_CULTURE, `log_${ulid(Date.now())}`, request.headers.origin);
   }
 
   /** Builds a localized problem+json response (RFC 9457). */

@@ -1,22 +1,8 @@
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-/** The time part of the last `ulid()`, kept: ids made in the same millisecond share it. */
-let headTime = -1;
-let headText = "";
-
 /** A ULID-shaped 26-character identifier: 10 characters of time, 16 of randomness. */
 export function ulid(timeMs: number, random: () => number = Math.random): string {
-  let time = Math.max(0, Math.floor(timeMs));
-  // Ids made in the same millisecond share the time part: computed once.
-  if (time === headTime) return headText + tail(random);
-  headTime = time;
-  let head = "";
-  for (let i = 0; i < 10; i++) {
-    head = CROCKFORD[time % 32] + head;
-    time = Math.floor(time / 32);
-  }
-  headText = head;
-  return head + tail(random);
+  return timePart(Math.max(0, Math.floor(timeMs))) + tail(random);
 }
 
 function tail(random: () => number): string {
@@ -44,8 +30,26 @@ function monotonicUlid(timeMs: number): string {
     if (i >= 0) lastTail[i] = (lastTail[i] as number) + 1;
     else lastTime++; // 32^16 ids in one millisecond: move to the next one.
   }
-  const head = ulid(lastTime, () => 0).slice(0, 10);
-  return head + lastTail.map((d) => CROCKFORD[d]).join("");
+  let text = timePart(lastTime);
+  for (const digit of lastTail) text += CROCKFORD[digit];
+  return text;
+}
+
+let timeOf = -1;
+let timeText = "";
+
+/** The 10-character time part of a ULID; the last one is kept (ids made in the same millisecond share it). */
+function timePart(timeMs: number): string {
+  if (timeMs === timeOf) return timeText;
+  let time = timeMs;
+  let text = "";
+  for (let i = 0; i < 10; i++) {
+    text = CROCKFORD[time % 32] + text;
+    time = Math.floor(time / 32);
+  }
+  timeOf = timeMs;
+  timeText = text;
+  return text;
 }
 
 /**

@@ -8,6 +8,7 @@ import { Agent, fetch as undiciFetch } from "undici";
 import { ajvSchemaCompiler } from "../compiler/ajv.ts";
 import type { MockCore } from "../core/engine.ts";
 import { ulid } from "../core/ids.ts";
+import { keptBytes } from "../core/json-text.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
@@ -60,26 +61,30 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-const SINGLETONS = new Set([
-  "authorization",
-  "content-type",
-  "idempotency-key",
-  "x-mock-session",
-  "content-length",
-  "accept-language",
-]);
+/** Headers that must come once, each with its bit in the mask of those seen in a request. */
+const SINGLETONS = new Map(
+  [
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "x-mock-session",
+    "content-length",
+    "accept-language",
+  ].map((name, i) => [name, 1 << i] as const),
+);
 
+/** The singleton headers sent more than once (undefined: none), from the raw name/value list. */
 function duplicates(raw: string[]): string[] | undefined {
-  let seen: Set<string> | undefined;
+  let seen = 0;
   let dups: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] ?? "").toLowerCase();
-    if (!SINGLETONS.has(name)) continue;
-    seen ??= new Set();
-    if (seen.has(name)) {
+    const bit = SINGLETONS.get(name);
+    if (bit === undefined) continue;
+    if (seen & bit) {
       dups ??= [];
       dups.push(name);
-    } else seen.add(name);
+    } else seen |= bit;
   }
   return dups;
 }
@@ -160,9 +165,9 @@ export function nodeHandler(
         req.socket.destroy();
         return;
       }
-      // One piece: with Content-Length set, node:http writes the head and a text body in one write (no chunked
-      // encoding, no writev of head, chunk header, body and trailer).
-      const body = response.body;
+      // One piece: with Content-Length set, node:http writes the head and the body in one write or writev (no
+      // chunked encoding, no chunk header and trailer). A kept page goes as the bytes kept with it (not encoded again).
+      const body = keptBytes(response) ?? response.body;
       const headers = response.headers;
       if (body !== null && body !== undefined)
         headers["content-length"] = String(
@@ -195,7 +200,7 @@ export function nodeHandler(
           if (!answered) respond(await core.handle(request));
         })
         .catch(broken);
-    else core.handle(request).then(respond).catch(broken);
+    else sendAnswer(core.respond(request), respond, broken);
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
@@ -222,6 +227,23 @@ export function nodeHandler(
     });
     req.on("error", () => req.socket.destroy());
   };
+}
+
+/** Sends the engine's answer: in this turn of the event loop when it is at hand, else once it is. */
+function sendAnswer(
+  answer: MockResponse | Promise<MockResponse>,
+  send: (response: MockResponse) => void,
+  broken: (error: unknown) => void,
+): void {
+  if (answer instanceof Promise) {
+    answer.then(send).catch(broken);
+    return;
+  }
+  try {
+    send(answer);
+  } catch (error) {
+    broken(error);
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ajvSchemaCompiler } from "../../src/compiler/ajv.ts";
 import type { OpenApiDocument } from "../../src/core/document.ts";
 import { createMockCore } from "../../src/core/engine.ts";
-import type { SectionModule } from "../../src/core/section.ts";
+import type { AnyHandler, SectionModule } from "../../src/core/section.ts";
 import { defineSection, dynamicHandler } from "../../src/core/section.ts";
 import type { MockRequest } from "../../src/core/types.ts";
 
@@ -42,6 +42,23 @@ function section(body: unknown): SectionModule {
     name: "things",
     initialState: () => ({}),
     handlers: { getEvent: dynamicHandler(() => ({ status: 200, body })) },
+  });
+}
+
+/** An engine over the tiny document whose one operation runs `handler`; emitted event types land in `seen`. */
+function coreWithHandler(handler: AnyHandler, seen: string[]) {
+  return createMockCore({
+    document: doc,
+    schemaCompiler: ajvSchemaCompiler,
+    sections: [
+      defineSection({
+        name: "things",
+        initialState: () => ({}),
+        handlers: { getEvent: dynamicHandler(handler) },
+      }),
+    ],
+    onEvent: (event) => seen.push(event.type),
+    onError: () => {},
   });
 }
 
@@ -116,30 +133,45 @@ describe("response validation mode", () => {
 
   it("keeps events of a deliberate problem but drops those of a crash", async () => {
     const seen: string[] = [];
-    const core = createMockCore({
-      document: doc,
-      schemaCompiler: ajvSchemaCompiler,
-      sections: [
-        defineSection({
-          name: "things",
-          initialState: () => ({}),
-          handlers: {
-            getEvent: dynamicHandler((ctx) => {
-              ctx.emit(ctx.params.id === "t_crash" ? "cart.expired" : "cart.created", {});
-              if (ctx.params.id === "t_crash") throw new Error("boom");
-              return ctx.problem("conflict", "nope");
-            }),
-          },
-        }),
-      ],
-      onEvent: (event) => seen.push(event.type),
-      onError: () => {},
-    });
+    const core = coreWithHandler((ctx) => {
+      ctx.emit(ctx.params.id === "t_crash" ? "cart.expired" : "cart.created", {});
+      if (ctx.params.id === "t_crash") throw new Error("boom");
+      return ctx.problem("conflict", "nope");
+    }, seen);
     expect((await core.handle(get("/things/t_declined"))).status).toBe(409);
     const crash = await core.handle(get("/things/t_crash"));
     expect(crash.status).toBe(500);
     expect(JSON.parse(String(crash.body)).type).toMatch(/internal-error$/);
     expect(seen).toEqual(["cart.created"]);
+  });
+
+  it("answers at once when no stage waits, and through a promise when the handler awaits (same outcomes)", async () => {
+    const seen: string[] = [];
+    const core = coreWithHandler((ctx) => {
+      const id = ctx.params.id ?? "";
+      if (!id.startsWith("t_later")) return { status: 200, body: { n: 1 } };
+      ctx.emit(id === "t_latercrash" ? "cart.expired" : "cart.created", {});
+      return Promise.resolve().then(() => {
+        if (id === "t_latercrash") throw new Error("boom");
+        if (id === "t_laterproblem") return ctx.problem("conflict", "nope");
+        return { status: 200, body: { n: 2 } };
+      });
+    }, seen);
+    const now = core.respond(get("/things/t_now"));
+    expect(now).not.toBeInstanceOf(Promise);
+    expect(JSON.parse(String((now as Awaited<typeof now>).body))).toEqual({ n: 1 });
+    const later = core.respond(get("/things/t_later"));
+    expect(later).toBeInstanceOf(Promise);
+    expect(JSON.parse(String((await later).body))).toEqual({ n: 2 });
+    expect((await core.respond(get("/things/t_laterproblem"))).status).toBe(409);
+    const crash = await core.respond(get("/things/t_latercrash"));
+    expect(crash.status).toBe(500);
+    // A problem keeps its events, a crash drops them, whether the handler answered at once or later.
+    expect(seen).toEqual(["cart.created", "cart.created"]);
+    // A stage that refuses the request answers at once too.
+    const refused = core.respond(get("/things/NOPE"));
+    expect(refused).not.toBeInstanceOf(Promise);
+    expect((refused as Awaited<typeof refused>).status).toBe(400);
   });
 
   it("answers HEAD like GET without a body, and plain OPTIONS with 405 + Allow", async () => {

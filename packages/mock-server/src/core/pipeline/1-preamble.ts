@@ -86,7 +86,7 @@ export function mockSessionId(headers: Record<string, string>, url: URL, pathnam
       ],
     });
   }
-  if (pathname.startsWith("/__mock") || url.searchParams.has("signature")) {
+  if (pathname.startsWith("/__mock") || (url.search !== "" && url.searchParams.has("signature"))) {
     const fromQuery = url.searchParams.get("mockSession");
     if (fromQuery && SESSION_ID.test(fromQuery)) return fromQuery;
   }

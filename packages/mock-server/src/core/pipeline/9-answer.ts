@@ -6,7 +6,7 @@
 
 import { buildContext, type LinkServices } from "../context.ts";
 import { collectEvents, type ErrorReporter, type EventListeners, type PendingEvent } from "../events.ts";
-import { jsonBody } from "../json-text.ts";
+import { JsonText, jsonBody, KeptTextResponse } from "../json-text.ts";
 import { ProblemError, problemResponse } from "../problems.ts";
 import { tokenResponse } from "../token-endpoint.ts";
 import type { Culture, HandlerResult, MockResponse } from "../types.ts";
@@ -20,39 +20,43 @@ export interface AnswerServices {
   tokenTtlSeconds: number;
 }
 
-/** The answering stage over the section handlers (fills in `response`). */
+/**
+ * The answering stage over the section handlers (fills in `response`); a promise only while a handler that awaits
+ * is at work.
+ */
 export function answer(services: AnswerServices): Stage {
-  return async (ex: Exchange) => {
-    ex.response = ex.route?.oauth
-      ? tokenResponse(
-          ex.mockSession,
-          ex.request,
-          ex.logId,
-          undefined,
-          ex.rateHeaders,
-          ex.now,
-          services.tokenTtlSeconds,
-        )
-      : await invokeHandler(services, ex);
+  return (ex: Exchange) => {
+    if (ex.route?.oauth) {
+      ex.response = tokenResponse(
+        ex.mockSession,
+        ex.request,
+        ex.logId,
+        undefined,
+        ex.rateHeaders,
+        ex.now,
+        services.tokenTtlSeconds,
+      );
+      return;
+    }
+    return invokeHandler(services, ex);
   };
 }
 
-async function invokeHandler(services: AnswerServices, ex: Exchange): Promise<MockResponse> {
-  const { culture, logId, rateHeaders } = ex;
-  const session = ex.mockSession;
-  const op = ex.op;
-  const pathname = ex.pathname;
+/** Runs the operation's handler with its context and sets `ex.response` from what it answers. */
+function invokeHandler(services: AnswerServices, ex: Exchange): Promise<void> | undefined {
   const handler = ex.route?.handler;
   if (!handler) {
-    return problemResponse("not-implemented", culture, logId, undefined, {
-      instance: pathname,
-      headers: rateHeaders,
+    ex.response = problemResponse("not-implemented", ex.culture, ex.logId, undefined, {
+      instance: ex.pathname,
+      headers: ex.rateHeaders,
     });
+    return;
   }
   const events: PendingEvent[] = [];
+  const op = ex.op;
   const ctx = buildContext({
     links: services.links,
-    session,
+    session: ex.mockSession,
     operationId: op.operationId,
     method: op.method,
     url: ex.url,
@@ -60,37 +64,69 @@ async function invokeHandler(services: AnswerServices, ex: Exchange): Promise<Mo
     query: ex.query,
     headers: ex.headers,
     body: ex.body,
-    culture,
+    culture: ex.culture,
     auth: ex.auth,
-    logId,
+    logId: ex.logId,
     publish: collectEvents(events),
   });
-  let response: MockResponse;
+  let result: HandlerResult | Promise<HandlerResult>;
+  try {
+    result = handler(ctx);
+  } catch (error) {
+    settle(services, ex, events, { error });
+    return;
+  }
+  if (isPromiseLike(result)) {
+    return Promise.resolve(result).then(
+      (value) => settle(services, ex, events, { value }),
+      (error: unknown) => settle(services, ex, events, { error }),
+    );
+  }
+  settle(services, ex, events, { value: result });
+}
+
+/**
+ * The handler's outcome as `ex.response`: its result rendered, or the problem it threw (an answer of the operation,
+ * stored for replays like any other), or a 500 for a crash. Events of a handler that crashed are dropped; those of
+ * a deliberate problem are kept and published.
+ */
+function settle(
+  services: AnswerServices,
+  ex: Exchange,
+  events: PendingEvent[],
+  outcome: { value: HandlerResult } | { error: unknown },
+): void {
   let keepEvents = true;
   try {
-    const result = await handler(ctx);
-    response = renderResult(result, culture, logId, rateHeaders);
+    if ("error" in outcome) throw outcome.error;
+    ex.response = renderResult(outcome.value, ex.culture, ex.logId, ex.rateHeaders);
   } catch (error) {
-    if (error instanceof ProblemError) {
-      response = problemResponse(error.slug, culture, logId, undefined, {
-        instance: pathname,
-        headers: { ...rateHeaders, ...error.headers },
-        detail: error.detail,
-        extensions: error.extensions,
-        status: error.status,
-      });
-    } else {
-      keepEvents = false;
-      services.onError(error, op.operationId);
-      response = problemResponse("internal-error", culture, logId, undefined, {
-        instance: pathname,
-        headers: rateHeaders,
-      });
-    }
+    keepEvents = error instanceof ProblemError;
+    ex.response = failureResponse(services, ex, error);
   }
-  // Events of a handler that crashed are dropped; those of a deliberate problem are kept.
-  if (keepEvents) for (const e of events) services.events.publish(session, e.type, e.data);
-  return response;
+  if (keepEvents) for (const e of events) services.events.publish(ex.mockSession, e.type, e.data);
+}
+
+/** A problem the handler threw, as the operation's answer; anything else is a logged 500. */
+function failureResponse(services: AnswerServices, ex: Exchange, error: unknown): MockResponse {
+  if (error instanceof ProblemError) {
+    return problemResponse(error.slug, ex.culture, ex.logId, undefined, {
+      instance: ex.pathname,
+      headers: { ...ex.rateHeaders, ...error.headers },
+      detail: error.detail,
+      extensions: error.extensions,
+      status: error.status,
+    });
+  }
+  services.onError(error, ex.op.operationId);
+  return problemResponse("internal-error", ex.culture, ex.logId, undefined, {
+    instance: ex.pathname,
+    headers: ex.rateHeaders,
+  });
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<HandlerResult> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
 }
 
 /** A handler's result as a response: JSON unless it returns raw bytes, localized, with the rate headers. */
@@ -116,5 +152,7 @@ function renderResult(
       result.contentType ?? (result.status >= 400 ? "application/problem+json" : "application/json");
   }
   if (result.headers) for (const [k, v] of Object.entries(result.headers)) headers[k.toLowerCase()] = v;
+  if (body !== null && result.body instanceof JsonText)
+    return new KeptTextResponse(result.status, headers, result.body);
   return { status: result.status, headers, body };
 }

@@ -5,7 +5,15 @@ import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { load, notFound } from "./common.ts";
 import type { EventRecord, ShopState } from "./state.ts";
-import { assortmentViews, eventDetail, eventPage, eventSummary, slotViews, venueView } from "./views.ts";
+import {
+  assortmentViews,
+  eventCursor,
+  eventDetail,
+  eventPage,
+  eventSummary,
+  slotViews,
+  venueView,
+} from "./views.ts";
 
 export function getSystemConfiguration(
   ctx: ContextOf<"getSystemConfiguration">,
@@ -52,13 +60,6 @@ function localDate(iso: string, timeZone: string): string {
     dateFormats.set(timeZone, format);
   }
   return format.format(new Date(iso));
-}
-
-function encodeCursor(eventId: string): string {
-  return btoa(JSON.stringify({ after: eventId }))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
 }
 
 function decodeCursor(ctx: OperationContext, cursor: string): string {
@@ -124,12 +125,12 @@ export function listEvents(ctx: ContextOf<"listEvents">): ResultOf<"listEvents">
   const currency = state.config.defaultCurrency;
   const baseUrl = apiUrl(ctx, "");
   const events: EventRecord[] = [];
-  let nextCursor: string | null = null;
+  let more = false;
   for (let i = start; i < state.eventOrder.length; i++) {
     const event = state.events[state.eventOrder[i] ?? ""];
     if (!event || !matches(event)) continue;
     if (events.length === limit) {
-      nextCursor = encodeCursor(events[events.length - 1]?.id ?? "");
+      more = true;
       break;
     }
     events.push(event);
@@ -137,7 +138,8 @@ export function listEvents(ctx: ContextOf<"listEvents">): ResultOf<"listEvents">
   // Light summaries: the serialized page is cached (views.ts). With `include`, only this page's events are
   // rendered, and only the parts asked for (slots are live, so never cached).
   if (!include.slots && !include.assortments)
-    return { status: 200, body: eventPage(state, events, nextCursor, ctx.culture, currency, baseUrl) };
+    return { status: 200, body: eventPage(state, events, more, ctx.culture, currency, baseUrl) };
+  const nextCursor = more ? eventCursor(events[events.length - 1]?.id ?? "") : null;
   const items = events.map((event): EventListItem => {
     const item: EventListItem = eventSummary(state, event, ctx.culture, currency, baseUrl);
     if (include.slots) item.slots = slotViews(state, event);

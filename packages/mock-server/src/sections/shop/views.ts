@@ -145,47 +145,92 @@ function eventAvailable(state: ShopState, event: EventRecord): boolean {
 }
 
 interface CachedPage {
+  culture: Culture;
+  currency: Currency;
+  baseUrl: string;
+  more: boolean;
   events: EventRecord[];
   available: boolean[];
   json: JsonText<{ items: ReturnType<typeof eventSummary>[]; nextCursor: string | null }>;
 }
 
+/** A shop state's kept pages by key, and the page answered last (looked at first: no key to build and hash). */
+interface KeptPages {
+  byKey: Map<string, CachedPage>;
+  last: CachedPage | null;
+}
+
 /** Most pages kept per shop state (pages differ by culture, filters, cursor and the host they are served for). */
 const MAX_PAGES = 64;
-const pageCache = new WeakMap<ShopState, Map<string, CachedPage>>();
+const pageCache = new WeakMap<ShopState, KeptPages>();
 
 /**
- * A page of event summaries, serialized. The text is kept per shop state, culture, currency, host and cursor, and
- * reused while the page lists the same event records with the same availability (checked on every request, so a
- * sale, a lapsed hold or a reseeded catalogue renders anew); at most `MAX_PAGES` are kept, the oldest going first.
+ * The cursor of the page after `eventId` (opaque to clients: base64url of `{"after": id}`); `listEvents` decodes it.
+ */
+export function eventCursor(eventId: string): string {
+  return btoa(JSON.stringify({ after: eventId }))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+/**
+ * A page of event summaries, serialized, with the cursor after its last event when `more` follow. The text is kept
+ * per shop state, culture, currency, host and cursor, and reused while the page lists the same event records with
+ * the same availability (checked on every request, so a sale, a lapsed hold or a reseeded catalogue renders anew);
+ * at most `MAX_PAGES` are kept, the oldest going first; the page answered last is looked at first (a client polling one
+ * page builds no key). A kept page is answered without rendering or allocating.
  */
 export function eventPage(
   state: ShopState,
   events: EventRecord[],
-  nextCursor: string | null,
+  more: boolean,
   culture: Culture,
   currency: Currency,
   baseUrl: string,
 ): CachedPage["json"] {
   let pages = pageCache.get(state);
   if (!pages) {
-    pages = new Map();
+    pages = { byKey: new Map(), last: null };
     pageCache.set(state, pages);
   }
-  const key = `${culture}|${currency}|${baseUrl}|${events[0]?.id ?? ""}|${events.length}|${nextCursor ?? ""}`;
-  const available = events.map((event) => eventAvailable(state, event));
-  const hit = pages.get(key);
+  const last = pages.last;
   if (
-    hit?.events.every((event, i) => event === events[i]) &&
-    hit.available.every((v, i) => v === available[i])
+    last !== null &&
+    last.culture === culture &&
+    last.currency === currency &&
+    last.more === more &&
+    last.baseUrl === baseUrl &&
+    sameListing(state, last, events)
   )
+    return last.json;
+  const key = `${culture}|${currency}|${baseUrl}|${events[0]?.id ?? ""}|${events.length}|${more}`;
+  const hit = pages.byKey.get(key);
+  if (hit && sameListing(state, hit, events)) {
+    pages.last = hit;
     return hit.json;
+  }
+  const lastEvent = events[events.length - 1];
+  const nextCursor = more && lastEvent ? eventCursor(lastEvent.id) : null;
   const items = events.map((event) => eventSummary(state, event, culture, currency, baseUrl));
   const json = JsonText.of({ items, nextCursor });
-  pages.delete(key);
-  pages.set(key, { events, available, json });
-  if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value as string);
+  const available = events.map((event) => eventAvailable(state, event));
+  const page: CachedPage = { culture, currency, baseUrl, more, events, available, json };
+  pages.byKey.delete(key);
+  pages.byKey.set(key, page);
+  if (pages.byKey.size > MAX_PAGES) pages.byKey.delete(pages.byKey.keys().next().value as string);
+  pages.last = page;
   return json;
+}
+
+/** Whether a kept page lists exactly these event records, each as available as when it was rendered. */
+function sameListing(state: ShopState, page: CachedPage, events: EventRecord[]): boolean {
+  if (page.events.length !== events.length) return false;
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as EventRecord;
+    if (page.events[i] !== event || page.available[i] !== eventAvailable(state, event)) return false;
+  }
+  return true;
 }
 
 /** The event's slots with their live availability (seats change with every hold and sale, so never cached). */
