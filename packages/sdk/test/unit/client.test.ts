@@ -726,6 +726,33 @@ describe("configuration", () => {
     ["bad timeout", { ...CREDENTIALS, timeoutMs: -1 }, /"timeoutMs"/],
     ["bad retries", { ...CREDENTIALS, retry: { maxRetries: 1.5 } }, /maxRetries/],
     ["bad fetch", { ...CREDENTIALS, fetch: "fetch" }, /"fetch" must be a function/],
+    [
+      "zero total timeout",
+      { ...CREDENTIALS, totalTimeoutMs: 0 },
+      /"totalTimeoutMs" must be a positive number/,
+    ],
+    ["infinite timeout", { ...CREDENTIALS, timeoutMs: Infinity }, /"timeoutMs" must be a positive number/],
+    [
+      "too many retries",
+      { ...CREDENTIALS, retry: { maxRetries: 11 } },
+      /"retry.maxRetries" must be an integer/,
+    ],
+    ["bad backoff", { ...CREDENTIALS, retry: { baseDelayMs: -5 } }, /"retry.baseDelayMs" must be a positive/],
+    [
+      "bad backoff cap",
+      { ...CREDENTIALS, retry: { maxDelayMs: "1s" } },
+      /"retry.maxDelayMs" must be a positive number of milliseconds; got "1s"/,
+    ],
+    [
+      "bad Retry-After cap",
+      { ...CREDENTIALS, retry: { maxRetryAfterMs: Number.NaN } },
+      /"retry.maxRetryAfterMs"/,
+    ],
+    [
+      "middleware not a list",
+      { ...CREDENTIALS, middleware: { onRequest() {} } },
+      /"middleware" must be an array/,
+    ],
   ];
   for (const [name, options, message] of bad) {
     it(`throws EntradaConfigError at construction: ${name}`, () => {
@@ -744,6 +771,13 @@ describe("configuration", () => {
     } finally {
       delete g.window;
     }
+  });
+
+  it("checks nothing that is left out: retries off, no middleware, no timeouts", () => {
+    expect(() =>
+      createClient({ ...CREDENTIALS, retry: false, middleware: undefined, timeoutMs: undefined }),
+    ).not.toThrow();
+    expect(() => createClient({ ...CREDENTIALS, retry: { maxRetries: 0, baseDelayMs: 1 } })).not.toThrow();
   });
 
   it("normalizes the base URL", async () => {
