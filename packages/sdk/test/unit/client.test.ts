@@ -59,6 +59,22 @@ describe("requests", () => {
     });
   });
 
+  it("sends the token section's createToken as a form, with HTTP Basic only from a client with credentials (else its bearer token)", async () => {
+    const api = fakeApi();
+    const body = { grant_type: "client_credentials" as const, scope: "Shop" };
+    const { data } = await createClient({ ...CREDENTIALS, fetch: api.fetch }).token.createToken({ body });
+    const bySession = createClient({ baseUrl: BASE, sessionToken: "ses_1", fetch: api.fetch });
+    await bySession.token.createToken({ body });
+    expect(data).toMatchObject({ access_token: "tok_1" });
+    const [withCredentials, withSession] = api.tokenRequests;
+    expect(withCredentials?.headers.get("authorization")).toBe(`Basic ${btoa("client_demo:s3cret")}`);
+    expect(withSession?.headers.get("authorization")).toBe("Bearer ses_1");
+    for (const request of [withCredentials, withSession]) {
+      expect(request?.headers.get("content-type")).toBe("application/x-www-form-urlencoded");
+      expect(Object.fromEntries(new URLSearchParams(request?.body))).toEqual(body);
+    }
+  });
+
   it("fills path and query parameters and lets one call pick another culture", async () => {
     const api = fakeApi(() => json(200, { id: "evt_1" }));
     const client = createClient({ ...CREDENTIALS, locale: "de-CH", fetch: api.fetch });
