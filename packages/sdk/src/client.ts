@@ -6,7 +6,7 @@
 import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
 import { type EntradaClientOptions, nonEmpty, resolveConfig } from "./core/config.ts";
 import { EntradaConfigError } from "./core/errors.ts";
-import { basicAuthorization, createTokenRequester } from "./core/oauth.ts";
+import { createTokenRequester, formBody } from "./core/oauth.ts";
 import { operationFactory, withOrThrow } from "./core/operation.ts";
 import { type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 
@@ -131,9 +131,7 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
       cache.setCredentials(credentials, opts);
     },
     // The token operation authenticates the client with HTTP Basic (RFC 6749 §2.3.1), never with a bearer token.
-    ...sections(
-      operationFactory({ transport, baseUrl, basic: () => credentials && basicAuthorization(credentials) }),
-    ),
+    ...sections(operationFactory({ transport, baseUrl, form: formBody(() => credentials) })),
   };
 
   // `biFeed(client.fetch, { baseUrl })` rides on this transport rather than wrapping it in another one.

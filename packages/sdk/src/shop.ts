@@ -105,7 +105,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   const baseUrl = settings.baseUrl;
   const transport = createTransport(settings);
   transport.config.auth = staticAuth(source);
-  const op = operationFactory({ transport, baseUrl, basic: () => undefined });
+  const op = operationFactory({ transport, baseUrl });
   return {
     shop: shopSection(op),
     survey: surveySection(op),

@@ -91,11 +91,33 @@ export function absoluteHttpUrl(entry: Entry, name: string, value: unknown): str
   return href.replace(/\/+$/, "");
 }
 
-function positive(entry: Entry, name: string, value: unknown): number | undefined {
-  if (value !== undefined && !((value as number) > 0 && Number.isFinite(value)))
-    expected(entry, name, "a positive number of milliseconds", value);
-  return value as number | undefined;
-}
+/** What an option must be: its test, and the words the message says it with. */
+type Rule = readonly [test: (value: unknown) => boolean, what: string];
+
+const positiveMs: Rule = [
+  (value) => (value as number) > 0 && Number.isFinite(value),
+  "a positive number of milliseconds",
+];
+
+/**
+ * The options every entry point checks alike, each with its rule (a dotted name is a field of an object option).
+ * An option left out (`undefined`) is not checked: its default applies.
+ */
+const rules: Record<string, Rule> = {
+  timeoutMs: positiveMs,
+  totalTimeoutMs: positiveMs,
+  "retry.maxRetries": [
+    (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 10,
+    "an integer from 0 to 10",
+  ],
+  "retry.baseDelayMs": positiveMs,
+  "retry.maxDelayMs": positiveMs,
+  "retry.maxRetryAfterMs": positiveMs,
+  middleware: [
+    (value) => Array.isArray(value) && value.every((m) => typeof m === "object" && m !== null),
+    "an array of middleware",
+  ],
+};
 
 export const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 
@@ -115,13 +137,11 @@ export function transportSettings(
   const given = options.fetch as FetchLike | undefined;
   if (typeof (given ?? globalThis.fetch) !== "function") expected(entry, "fetch", "a function", given);
 
-  const retry = options.retry;
-  if (retry) {
-    const max = retry.maxRetries;
-    if (max !== undefined && !(Number.isInteger(max) && max >= 0 && max <= 10))
-      expected(entry, "retry.maxRetries", "an integer from 0 to 10", max);
-    for (const key of ["baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const)
-      positive(entry, `retry.${key}`, retry[key]);
+  for (const [name, [test, what]] of Object.entries(rules)) {
+    const value = name
+      .split(".")
+      .reduce<unknown>((parent, key) => (parent as Record<string, unknown> | undefined)?.[key], options);
+    if (value !== undefined && !test(value)) expected(entry, name, what, value);
   }
 
   let headers: Headers | undefined;
@@ -131,13 +151,6 @@ export function transportSettings(
     configError(entry, `"headers" must map header names to string values: ${(error as Error).message}`);
   }
 
-  const middleware = options.middleware;
-  if (
-    middleware !== undefined &&
-    (!Array.isArray(middleware) || middleware.some((m) => typeof m !== "object" || m === null))
-  )
-    expected(entry, "middleware", "an array of middleware", middleware);
-
   return {
     baseUrl,
     // Called unbound (a browser's native fetch throws "Illegal invocation" as a method of another object); the
@@ -146,10 +159,10 @@ export function transportSettings(
     locale,
     headers,
     userAgent: browser() ? undefined : productUserAgent([product, options.userAgent]),
-    timeoutMs: positive(entry, "timeoutMs", options.timeoutMs),
-    totalTimeoutMs: positive(entry, "totalTimeoutMs", options.totalTimeoutMs),
-    retry,
-    middleware,
+    timeoutMs: options.timeoutMs,
+    totalTimeoutMs: options.totalTimeoutMs,
+    retry: options.retry,
+    middleware: options.middleware,
   };
 }
 

@@ -14,6 +14,19 @@ export function basicAuthorization(credentials: ClientCredentials): string {
   return `Basic ${base64Utf8(`${encode(credentials.clientId)}:${encode(credentials.clientSecret)}`)}`;
 }
 
+/**
+ * The token request's body, form-urlencoded, with HTTP Basic client authentication when the client has credentials
+ * (`OperationContext.form`).
+ */
+export function formBody(credentials: () => ClientCredentials | undefined) {
+  return (body: unknown, headers: Headers): string => {
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    const given = credentials();
+    if (given) headers.set("authorization", basicAuthorization(given));
+    return `${new URLSearchParams(body as Record<string, string>)}`;
+  };
+}
+
 interface TokenBody {
   access_token?: unknown;
   expires_in?: unknown;
@@ -45,7 +58,7 @@ export function createTokenRequester(
   } as const;
   return async (credentials) => {
     const { data, error } = await invoke(
-      { transport, baseUrl: "", basic: () => basicAuthorization(credentials) },
+      { transport, baseUrl: "", form: formBody(() => credentials) },
       spec,
       { body: { grant_type: "client_credentials", scope } },
     );

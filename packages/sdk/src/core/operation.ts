@@ -69,8 +69,11 @@ interface Init extends CallOptions {
 export interface OperationContext {
   transport: Transport;
   baseUrl: string;
-  /** `Authorization` of the token operation (HTTP Basic with the client's credentials), if the client has them. */
-  basic(): string | undefined;
+  /**
+   * Writes a `form` operation's body (the token request's, see `oauth.ts`) and its headers; only clients whose
+   * sections have such an operation (the `token` section) pass one.
+   */
+  form?: ((body: unknown, headers: Headers) => string) | undefined;
 }
 
 const encode = encodeURIComponent;
@@ -136,12 +139,8 @@ export async function invoke(
     for (const [name, value] of Object.entries(params?.header ?? {}))
       if (value != null) headers.set(name, text(value));
     let payload: string | undefined;
-    if (spec.form) {
-      headers.set("content-type", "application/x-www-form-urlencoded");
-      const basic = context.basic();
-      if (basic) headers.set("authorization", basic);
-      payload = `${new URLSearchParams(body as Record<string, string>)}`;
-    } else if (body !== undefined) {
+    if (spec.form && context.form) payload = context.form(body, headers);
+    else if (body !== undefined) {
       headers.set("content-type", "application/json");
       payload = JSON.stringify(body);
     }

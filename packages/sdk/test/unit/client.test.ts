@@ -59,6 +59,22 @@ describe("requests", () => {
     });
   });
 
+  it("sends the token section's createToken as a form, with HTTP Basic only from a client with credentials (else its bearer token)", async () => {
+    const api = fakeApi();
+    const body = { grant_type: "client_credentials" as const, scope: "Shop" };
+    const { data } = await createClient({ ...CREDENTIALS, fetch: api.fetch }).token.createToken({ body });
+    const bySession = createClient({ baseUrl: BASE, sessionToken: "ses_1", fetch: api.fetch });
+    await bySession.token.createToken({ body });
+    expect(data).toMatchObject({ access_token: "tok_1" });
+    const [withCredentials, withSession] = api.tokenRequests;
+    expect(withCredentials?.headers.get("authorization")).toBe(`Basic ${btoa("client_demo:s3cret")}`);
+    expect(withSession?.headers.get("authorization")).toBe("Bearer ses_1");
+    for (const request of [withCredentials, withSession]) {
+      expect(request?.headers.get("content-type")).toBe("application/x-www-form-urlencoded");
+      expect(Object.fromEntries(new URLSearchParams(request?.body))).toEqual(body);
+    }
+  });
+
   it("fills path and query parameters and lets one call pick another culture", async () => {
     const api = fakeApi(() => json(200, { id: "evt_1" }));
     const client = createClient({ ...CREDENTIALS, locale: "de-CH", fetch: api.fetch });
@@ -726,6 +742,33 @@ describe("configuration", () => {
     ["bad timeout", { ...CREDENTIALS, timeoutMs: -1 }, /"timeoutMs"/],
     ["bad retries", { ...CREDENTIALS, retry: { maxRetries: 1.5 } }, /maxRetries/],
     ["bad fetch", { ...CREDENTIALS, fetch: "fetch" }, /"fetch" must be a function/],
+    [
+      "zero total timeout",
+      { ...CREDENTIALS, totalTimeoutMs: 0 },
+      /"totalTimeoutMs" must be a positive number/,
+    ],
+    ["infinite timeout", { ...CREDENTIALS, timeoutMs: Infinity }, /"timeoutMs" must be a positive number/],
+    [
+      "too many retries",
+      { ...CREDENTIALS, retry: { maxRetries: 11 } },
+      /"retry.maxRetries" must be an integer/,
+    ],
+    ["bad backoff", { ...CREDENTIALS, retry: { baseDelayMs: -5 } }, /"retry.baseDelayMs" must be a positive/],
+    [
+      "bad backoff cap",
+      { ...CREDENTIALS, retry: { maxDelayMs: "1s" } },
+      /"retry.maxDelayMs" must be a positive number of milliseconds; got "1s"/,
+    ],
+    [
+      "bad Retry-After cap",
+      { ...CREDENTIALS, retry: { maxRetryAfterMs: Number.NaN } },
+      /"retry.maxRetryAfterMs"/,
+    ],
+    [
+      "middleware not a list",
+      { ...CREDENTIALS, middleware: { onRequest() {} } },
+      /"middleware" must be an array/,
+    ],
   ];
   for (const [name, options, message] of bad) {
     it(`throws EntradaConfigError at construction: ${name}`, () => {
@@ -744,6 +787,13 @@ describe("configuration", () => {
     } finally {
       delete g.window;
     }
+  });
+
+  it("checks nothing that is left out: retries off, no middleware, no timeouts", () => {
+    expect(() =>
+      createClient({ ...CREDENTIALS, retry: false, middleware: undefined, timeoutMs: undefined }),
+    ).not.toThrow();
+    expect(() => createClient({ ...CREDENTIALS, retry: { maxRetries: 0, baseDelayMs: 1 } })).not.toThrow();
   });
 
   it("normalizes the base URL", async () => {
