@@ -2,7 +2,7 @@ import type { BiColumn } from "./csdl.ts";
 import type { BiExportOptions } from "./export.ts";
 import type { BiFeed } from "./feed.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
-import { pageByteStream } from "./page-stream.ts";
+import { pageByteStream, type RowObserver } from "./page-stream.ts";
 import type { ParquetEncoder } from "./parquet.ts";
 import type { ODataQuery } from "./query.ts";
 
@@ -43,10 +43,11 @@ export function parquetExportStream<S extends BiEntitySet, K extends BiProperty<
   feed: BiFeed,
   query: ODataQuery<S, K>,
   options: BiExportOptions,
+  observe?: RowObserver,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   let encoder: ParquetEncoder;
   return pageByteStream(
-    feed.pages(query, options),
+    feed.batchedPages(query, options),
     {
       async start() {
         // The writer (about 16 KB gzip) is loaded on first use: it stays out of NDJSON/CSV exports and start-up.
@@ -56,12 +57,13 @@ export function parquetExportStream<S extends BiEntitySet, K extends BiProperty<
         ]);
         encoder = new ParquetEncoder(query.entitySet, query.selected, { ...options.parquet, schema });
       },
-      page(rows) {
+      rows(rows) {
         encoder.push(rows as Record<string, unknown>[]);
         return encoder.take();
       },
       end: () => encoder.finish(),
     },
     options.onProgress,
+    observe,
   );
 }

@@ -68,15 +68,27 @@ export function parquetSchema(columns: readonly BiColumn[]): SchemaElement[] {
   return [{ name: "root", num_children: columns.length }, ...columns.map(leaf)];
 }
 
-/** Converts one JSON value of the feed to what the column writer takes (Date for dates and instants). */
+const DAY_MS = 86_400_000;
+
+/**
+ * Converts one JSON value of the feed to what the column writer takes: instants as epoch milliseconds and dates as
+ * epoch days (plain numbers, no Date object per value), 64-bit integers as BigInt (JSON numbers, or strings where
+ * the feed follows IEEE754Compatible=true). A text that is no date or instant is refused, naming the column.
+ */
 function converter(column: BiColumn): (value: unknown) => unknown {
+  const time = (v: string, ms: number) => {
+    if (Number.isNaN(ms))
+      throw new TypeError(
+        `${column.name}: ${JSON.stringify(v)} is no valid ${column.kind === "date" ? "Edm.Date" : "Edm.DateTimeOffset"}`,
+      );
+    return ms;
+  };
   switch (column.kind) {
     case "datetime":
-      return (v) => (typeof v === "string" ? new Date(v) : (v ?? null));
+      return (v) => (typeof v === "string" ? time(v, Date.parse(v)) : (v ?? null));
     case "date":
-      return (v) => (typeof v === "string" ? new Date(`${v}T00:00:00Z`) : (v ?? null));
+      return (v) => (typeof v === "string" ? time(v, Date.parse(`${v}T00:00:00Z`)) / DAY_MS : (v ?? null));
     case "int64":
-      // JSON numbers, or strings where the feed follows IEEE754Compatible=true.
       return (v) => (typeof v === "number" || typeof v === "string" ? BigInt(v) : (v ?? null));
     case "other":
       return (v) => (v == null ? null : typeof v === "string" ? v : JSON.stringify(v));
@@ -89,7 +101,7 @@ function converter(column: BiColumn): (value: unknown) => unknown {
 const sizeOf = (value: unknown): number => (typeof value === "string" ? 16 + value.length : 8);
 
 export const DEFAULT_ROW_GROUP_SIZE = 50_000;
-export const DEFAULT_ROW_GROUP_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_ROW_GROUP_BYTES = 1024 * 1024;
 
 export interface ParquetEncoderOptions {
   /** Most rows per row group (default 50 000). */
