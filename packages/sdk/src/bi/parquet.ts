@@ -1,6 +1,7 @@
 import type { SchemaElement } from "hyparquet";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { type BiColumn, builtInColumns } from "./csdl.ts";
+import { pickColumns } from "./dataset-columns.ts";
 import type { BiEntitySet } from "./metadata.ts";
 
 /**
@@ -147,17 +148,7 @@ export class ParquetEncoder {
   constructor(set: BiEntitySet, columns: readonly string[] | undefined, options: ParquetEncoderOptions = {}) {
     this.#rowGroupSize = positive("rowGroupSize", options.rowGroupSize, DEFAULT_ROW_GROUP_SIZE);
     this.#rowGroupBytes = positive("rowGroupBytes", options.rowGroupBytes, DEFAULT_ROW_GROUP_BYTES);
-    const all = options.schema ?? builtInColumns(set);
-    const picked = columns
-      ? columns.map((name) => {
-          const found = all.find((c) => c.name === name);
-          if (!found)
-            throw new RangeError(
-              `Unknown property "${name}" of ${set}; expected one of ${all.map((c) => c.name).join(", ")}`,
-            );
-          return found;
-        })
-      : all;
+    const picked = pickColumns(set, options.schema ?? builtInColumns(set), columns);
     this.columns = picked.map((c) => c.name);
     this.#convert = picked.map(converter);
     this.#buffer = picked.map(() => []);
