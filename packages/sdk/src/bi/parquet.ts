@@ -102,7 +102,7 @@ function converter(column: BiColumn): (value: unknown) => unknown {
 const sizeOf = (value: unknown): number => (typeof value === "string" ? 16 + value.length : 8);
 
 export const DEFAULT_ROW_GROUP_SIZE = 50_000;
-export const DEFAULT_ROW_GROUP_BYTES = 1024 * 1024;
+export const DEFAULT_ROW_GROUP_BYTES = 4 * 1024 * 1024;
 
 export interface ParquetEncoderOptions {
   /** Most rows per row group (default 50 000). */
