@@ -2,6 +2,7 @@ import type { SchemaElement } from "hyparquet";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { type BiColumn, builtInColumns } from "./csdl.ts";
 import { pickColumns } from "./dataset-columns.ts";
+import { type ColumnBuffer, columnBuffer } from "./parquet-columns.ts";
 import type { BiEntitySet } from "./metadata.ts";
 
 /**
@@ -69,38 +70,6 @@ export function parquetSchema(columns: readonly BiColumn[]): SchemaElement[] {
   return [{ name: "root", num_children: columns.length }, ...columns.map(leaf)];
 }
 
-const DAY_MS = 86_400_000;
-
-/**
- * Converts one JSON value of the feed to what the column writer takes: instants as epoch milliseconds and dates as
- * epoch days (plain numbers, no Date object per value), 64-bit integers as BigInt (JSON numbers, or strings where
- * the feed follows IEEE754Compatible=true). A text that is no date or instant is refused, naming the column.
- */
-function converter(column: BiColumn): (value: unknown) => unknown {
-  const time = (v: string, ms: number) => {
-    if (Number.isNaN(ms))
-      throw new TypeError(
-        `${column.name}: ${JSON.stringify(v)} is no valid ${column.kind === "date" ? "Edm.Date" : "Edm.DateTimeOffset"}`,
-      );
-    return ms;
-  };
-  switch (column.kind) {
-    case "datetime":
-      return (v) => (typeof v === "string" ? time(v, Date.parse(v)) : (v ?? null));
-    case "date":
-      return (v) => (typeof v === "string" ? time(v, Date.parse(`${v}T00:00:00Z`)) / DAY_MS : (v ?? null));
-    case "int64":
-      return (v) => (typeof v === "number" || typeof v === "string" ? BigInt(v) : (v ?? null));
-    case "other":
-      return (v) => (v == null ? null : typeof v === "string" ? v : JSON.stringify(v));
-    default:
-      return (v) => (v === undefined ? null : v);
-  }
-}
-
-/** About what a value costs while buffered: a string's characters plus a reference, 8 bytes for the rest. */
-const sizeOf = (value: unknown): number => (typeof value === "string" ? 16 + value.length : 8);
-
 export const DEFAULT_ROW_GROUP_SIZE = 50_000;
 export const DEFAULT_ROW_GROUP_BYTES = 4 * 1024 * 1024;
 
@@ -136,10 +105,9 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 export class ParquetEncoder {
   readonly columns: readonly string[];
   readonly #parquet: ParquetWriter;
-  readonly #convert: ((value: unknown) => unknown)[];
+  readonly #buffers: ColumnBuffer[];
   readonly #rowGroupSize: number;
   readonly #rowGroupBytes: number;
-  #buffer: unknown[][];
   #buffered = 0;
   #bufferedBytes = 0;
   #chunks: Uint8Array[] = [];
@@ -150,8 +118,7 @@ export class ParquetEncoder {
     this.#rowGroupBytes = positive("rowGroupBytes", options.rowGroupBytes, DEFAULT_ROW_GROUP_BYTES);
     const picked = pickColumns(set, options.schema ?? builtInColumns(set), columns);
     this.columns = picked.map((c) => c.name);
-    this.#convert = picked.map(converter);
-    this.#buffer = picked.map(() => []);
+    this.#buffers = picked.map(columnBuffer);
     const writer: ByteWriter & { flush?: () => void } = new ByteWriter();
     // Hand every flushed row group out as bytes and start the buffer over (`offset` keeps the file position).
     writer.flush = () => {
@@ -173,13 +140,11 @@ export class ParquetEncoder {
   push(rows: readonly Record<string, unknown>[]): void {
     if (this.#finished) throw new Error("ParquetEncoder: push() after finish()");
     const { columns } = this;
+    const buffers = this.#buffers;
     for (const row of rows) {
       let bytes = 0;
-      for (let c = 0; c < columns.length; c++) {
-        const value = row[columns[c] as string];
-        bytes += sizeOf(value);
-        (this.#buffer[c] as unknown[]).push((this.#convert[c] as (v: unknown) => unknown)(value));
-      }
+      for (let c = 0; c < columns.length; c++)
+        bytes += (buffers[c] as ColumnBuffer).push(row[columns[c] as string]);
       this.#bufferedBytes += bytes;
       if (++this.#buffered >= this.#rowGroupSize || this.#bufferedBytes >= this.#rowGroupBytes)
         this.#flushGroup();
@@ -188,10 +153,26 @@ export class ParquetEncoder {
 
   #flushGroup(): void {
     if (!this.#buffered) return;
-    const columnData = this.columns.map((name, c) => ({ name, data: this.#buffer[c] as unknown[] }));
+    // The writer reads the columns one after the other: each becomes an array only when its turn comes, and is
+    // garbage once the next one is asked for.
+    let current = -1;
+    let values: unknown[] = [];
+    const column = (c: number) => {
+      if (c !== current) {
+        values = (this.#buffers[c] as ColumnBuffer).values();
+        current = c;
+      }
+      return values;
+    };
+    const columnData = this.columns.map((name, c) => ({
+      name,
+      get data() {
+        return column(c);
+      },
+    }));
     // Synchronous: the writer's flush() returns nothing, so no promise is involved.
     void this.#parquet.write({ columnData: columnData as never, rowGroupSize: this.#buffered });
-    this.#buffer = this.columns.map(() => []);
+    for (const buffer of this.#buffers) buffer.reset();
     this.#buffered = 0;
     this.#bufferedBytes = 0;
   }
