@@ -2,8 +2,8 @@ import type { SchemaElement } from "hyparquet";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { type BiColumn, builtInColumns } from "./csdl.ts";
 import { pickColumns } from "./dataset-columns.ts";
-import { type ColumnBuffer, columnBuffer } from "./parquet-columns.ts";
 import type { BiEntitySet } from "./metadata.ts";
+import { type ColumnBuffer, columnBuffer } from "./parquet-columns.ts";
 
 /**
  * Parquet encoding of BI rows with typed columns from the feed's `$metadata` (see `csdl.ts`; the SDK's built-in
