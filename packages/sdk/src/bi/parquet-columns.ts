@@ -1,22 +1,36 @@
+import type { SchemaElement } from "hyparquet";
+import { ByteWriter } from "hyparquet-writer";
 import type { BiColumn } from "./csdl.ts";
 
 /**
  * The values of one column of the row group being filled, kept in typed arrays (numbers, flags) and in one UTF-8
  * byte buffer per text column — not as JavaScript values. A row group lives for thousands of rows: held as strings,
  * Dates or numbers in arrays, its values survive every young-generation collection meanwhile, and V8 answers that
- * survival by growing the young generation for good. Here they are bytes outside the object graph; the writer gets
- * one column's values as an array only while it encodes that column. The buffers are reused by the next row group.
+ * survival by growing the young generation for good. Here they are bytes outside the object graph, and they are
+ * encoded from there (`parquet-chunks.ts`), with no JavaScript value per row. The buffers are reused by the next
+ * row group.
  */
 export interface ColumnBuffer {
+  /** Values buffered (nulls included). */
+  readonly count: number;
+  /** 1 where the value is null. */
+  readonly nulls: Uint8Array;
   /** Appends one JSON value of the feed; returns about what it costs buffered (bytes). */
   push(value: unknown): number;
-  /** The buffered values as the Parquet writer takes them (a fresh array: garbage once the column is written). */
-  values(): unknown[];
+  /** Writes the non-null values PLAIN-encoded as `element`'s physical type. */
+  plain(out: ByteWriter, element: SchemaElement): void;
+  /**
+   * Text only: the distinct values PLAIN-encoded and each non-null value's index among them, when there are few
+   * enough distinct values for a dictionary to pay (else undefined: the column is written PLAIN).
+   */
+  dictionary?(): { values: ByteWriter; size: number; indexes: Int32Array } | undefined;
   /** Empties the buffer for the next row group, keeping its memory. */
   reset(): void;
 }
 
 const DAY_MS = 86_400_000;
+/** Most distinct values of a text column's dictionary in one row group; more are written PLAIN. */
+const MAX_DICTIONARY = 4096;
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
@@ -32,8 +46,8 @@ function grow<T extends Uint8Array | Int32Array | Float64Array | BigInt64Array>(
 
 /** Null flags beside every kind of column. */
 abstract class Nullable implements ColumnBuffer {
-  protected count = 0;
-  protected nulls = new Uint8Array(1024);
+  count = 0;
+  nulls = new Uint8Array(1024);
   readonly column: BiColumn;
   constructor(column: BiColumn) {
     this.column = column;
@@ -48,10 +62,8 @@ abstract class Nullable implements ColumnBuffer {
     return bytes;
   }
 
-  values(): unknown[] {
-    const out = new Array<unknown>(this.count);
-    for (let i = 0; i < this.count; i++) out[i] = this.nulls[i] ? null : this.load(i);
-    return out;
+  plain(out: ByteWriter, element: SchemaElement): void {
+    for (let i = 0; i < this.count; i++) if (!this.nulls[i]) this.write(out, i, element);
   }
 
   reset(): void {
@@ -68,7 +80,8 @@ abstract class Nullable implements ColumnBuffer {
   protected storeNull(_i: number): number {
     return 1;
   }
-  protected abstract load(i: number): unknown;
+  /** Writes value `i` PLAIN. */
+  protected abstract write(out: ByteWriter, i: number, element: SchemaElement): void;
 }
 
 /** Strings, GUIDs and anything written as text (objects as JSON): UTF-8 bytes and where each value ends. */
@@ -94,8 +107,38 @@ class TextColumn extends Nullable {
     return 1;
   }
 
-  protected load(i: number): unknown {
-    return text.decode(this.#bytes.subarray(i ? (this.#ends[i - 1] as number) : 0, this.#ends[i]));
+  #value(i: number): Uint8Array {
+    return this.#bytes.subarray(i ? (this.#ends[i - 1] as number) : 0, this.#ends[i]);
+  }
+
+  protected write(out: ByteWriter, i: number): void {
+    const bytes = this.#value(i);
+    out.appendUint32(bytes.length);
+    out.appendBytes(bytes);
+  }
+
+  dictionary() {
+    const seen = new Map<string, number>();
+    const indexes = new Int32Array(this.count);
+    let n = 0;
+    for (let i = 0; i < this.count; i++) {
+      if (this.nulls[i]) continue;
+      const key = text.decode(this.#value(i));
+      let index = seen.get(key);
+      if (index === undefined) {
+        if (seen.size >= MAX_DICTIONARY) return undefined;
+        index = seen.size;
+        seen.set(key, index);
+      }
+      indexes[n++] = index;
+    }
+    const values = new ByteWriter();
+    for (const key of seen.keys()) {
+      const bytes = utf8.encode(key);
+      values.appendUint32(bytes.length);
+      values.appendBytes(bytes);
+    }
+    return { values, size: seen.size, indexes: indexes.subarray(0, n) };
   }
 
   override reset(): void {
@@ -138,8 +181,14 @@ class NumberColumn extends Nullable {
     return 8;
   }
 
-  protected load(i: number): unknown {
-    return this.#values[i];
+  protected write(out: ByteWriter, i: number, element: SchemaElement): void {
+    const v = this.#values[i] as number;
+    if (element.type === "INT32") out.appendInt32(v);
+    else if (element.type === "DOUBLE") out.appendFloat64(v);
+    else
+      out.appendInt64(
+        BigInt(Math.round(element.converted_type === "DECIMAL" ? v * 10 ** (element.scale ?? 0) : v)),
+      );
   }
 }
 
@@ -160,8 +209,8 @@ class BigIntColumn extends Nullable {
     return 8;
   }
 
-  protected load(i: number): unknown {
-    return this.#values[i];
+  protected write(out: ByteWriter, i: number): void {
+    out.appendInt64(this.#values[i] as bigint);
   }
 }
 
@@ -176,8 +225,22 @@ class BooleanColumn extends Nullable {
     return 1;
   }
 
-  protected load(i: number): unknown {
-    return this.#values[i] === 1;
+  protected write(): void {}
+
+  /** PLAIN booleans are bit-packed, least significant bit first. */
+  override plain(out: ByteWriter): void {
+    let byte = 0;
+    let bit = 0;
+    for (let i = 0; i < this.count; i++) {
+      if (this.nulls[i]) continue;
+      byte |= (this.#values[i] as number) << bit;
+      if (++bit === 8) {
+        out.appendUint8(byte);
+        byte = 0;
+        bit = 0;
+      }
+    }
+    if (bit) out.appendUint8(byte);
   }
 }
 

@@ -3,6 +3,7 @@ import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { type BiColumn, builtInColumns } from "./csdl.ts";
 import { pickColumns } from "./dataset-columns.ts";
 import type { BiEntitySet } from "./metadata.ts";
+import { chunkScratch, writeChunk } from "./parquet-chunks.ts";
 import { type ColumnBuffer, columnBuffer } from "./parquet-columns.ts";
 
 /**
@@ -105,6 +106,9 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 export class ParquetEncoder {
   readonly columns: readonly string[];
   readonly #parquet: ParquetWriter;
+  readonly #writer: ByteWriter & { flush?: () => void };
+  readonly #elements: SchemaElement[];
+  readonly #scratch = chunkScratch();
   readonly #buffers: ColumnBuffer[];
   readonly #rowGroupSize: number;
   readonly #rowGroupBytes: number;
@@ -126,9 +130,12 @@ export class ParquetEncoder {
       writer.index = 0;
     };
     writer.finish = writer.flush;
+    this.#writer = writer;
+    const schema = parquetSchema(picked);
+    this.#elements = schema.slice(1);
     this.#parquet = new ParquetWriter({
       writer,
-      schema: parquetSchema(picked),
+      schema,
       createdBy: "@entrada/sdk (hyparquet-writer)",
       ...(options.metadata
         ? { kvMetadata: Object.entries(options.metadata).map(([key, value]) => ({ key, value })) }
@@ -152,26 +159,24 @@ export class ParquetEncoder {
   }
 
   #flushGroup(): void {
-    if (!this.#buffered) return;
-    // The writer reads the columns one after the other: each becomes an array only when its turn comes, and is
-    // garbage once the next one is asked for.
-    let current = -1;
-    let values: unknown[] = [];
-    const column = (c: number) => {
-      if (c !== current) {
-        values = (this.#buffers[c] as ColumnBuffer).values();
-        current = c;
-      }
-      return values;
-    };
-    const columnData = this.columns.map((name, c) => ({
-      name,
-      get data() {
-        return column(c);
-      },
-    }));
-    // Synchronous: the writer's flush() returns nothing, so no promise is involved.
-    void this.#parquet.write({ columnData: columnData as never, rowGroupSize: this.#buffered });
+    const rows = this.#buffered;
+    if (!rows) return;
+    // Each column chunk is encoded from its typed buffer; the writer keeps the row group for the footer.
+    const writer = this.#writer;
+    const groupStart = writer.offset;
+    const chunks = this.#buffers.map((buffer, c) =>
+      writeChunk(writer, this.#elements[c] as SchemaElement, buffer, this.#scratch),
+    );
+    let total = 0n;
+    for (const chunk of chunks) total += chunk.meta_data?.total_uncompressed_size ?? 0n;
+    this.#parquet.row_groups.push({
+      columns: chunks,
+      total_byte_size: total,
+      num_rows: BigInt(rows),
+      total_compressed_size: BigInt(writer.offset - groupStart),
+    });
+    this.#parquet.num_rows += BigInt(rows);
+    writer.flush?.();
     for (const buffer of this.#buffers) buffer.reset();
     this.#buffered = 0;
     this.#bufferedBytes = 0;
