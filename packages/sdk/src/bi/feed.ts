@@ -379,7 +379,7 @@ export class BiFeed {
   }
 
   /**
-   * Pages of a query whose rows are parsed in batches of some hundred as `batches()` is read, so only one batch
+   * Pages of a query whose rows are parsed in batches of some dozens as `batches()` is read, so only one batch
    * of row objects is alive at a time: what exports use to stay small in memory.
    */
   async *batchedPages<S extends BiEntitySet, K extends BiProperty<S>>(

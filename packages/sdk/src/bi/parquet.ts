@@ -13,10 +13,11 @@ import { type ColumnBuffer, columnBuffer } from "./parquet-columns.ts";
  * `Edm.Boolean` → BOOLEAN, `Edm.Date` → DATE, `Edm.DateTimeOffset` → TIMESTAMP(MILLIS, UTC), anything else → UTF8
  * text. Nullable properties are OPTIONAL columns, the others REQUIRED.
  *
- * The writer is hyparquet-writer (pure JavaScript, no native code, runs wherever the SDK runs). Rows are buffered
- * for one row group only, and a row group ends at `rowGroupSize` rows or at about `rowGroupBytes` of buffered
- * values, whichever comes first, so memory is bounded however wide or long the rows are. Every finished row group
- * leaves as bytes.
+ * Pure JavaScript, no native code, runs wherever the SDK runs. Rows are buffered for one row group only, in typed
+ * arrays and UTF-8 bytes (`parquet-columns.ts`), and a row group ends at `rowGroupSize` rows or at `rowGroupBytes`
+ * of buffered values, whichever comes first, so memory is bounded however wide or long the rows are. Each column
+ * chunk is encoded from those buffers (`parquet-chunks.ts`); page headers, Snappy and the footer are
+ * hyparquet-writer's. Every finished row group leaves as bytes.
  */
 
 const STRING: Omit<SchemaElement, "name" | "repetition_type"> = {
@@ -78,10 +79,9 @@ export interface ParquetEncoderOptions {
   /** Most rows per row group (default 50 000). */
   rowGroupSize?: number;
   /**
-   * Most buffered bytes per row group, estimated from the values (default 4 MiB, about 7 000 rows of Tickets):
-   * the bound on memory, also for wide rows. A row group ends at whichever limit comes first. Larger groups
-   * compress a little better and cost memory: encoding a group allocates several times its size at once, and a
-   * JavaScript heap keeps what such bursts grew it to.
+   * Most buffered bytes per row group: UTF-8 bytes of text, 8 per number (default 4 MiB, about 15 000 rows of
+   * Tickets): the bound on memory, also for wide rows. A row group ends at whichever limit comes first. Larger
+   * groups compress a little better and cost memory (the buffers, and a group's encoded bytes, grow to fit it).
    */
   rowGroupBytes?: number;
   /** Key-value metadata written into the footer (e.g. the feed and watermark of the export). */

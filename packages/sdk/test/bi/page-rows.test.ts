@@ -73,7 +73,7 @@ describe("a page read in batches of rows", () => {
     for await (const page of bi.batchedPages(odata("Tickets")))
       for (const b of page.batches()) seen.push(b.length);
     expect(seen.reduce((a, b) => a + b, 0)).toBe(700);
-    // 300 rows of about 450 bytes are more than one 64 KiB batch.
+    // 300 rows of about 450 bytes are several 16 KiB batches.
     expect(seen.length).toBeGreaterThan(3);
     const text = await new Response(bi.exportStream(odata("Tickets"), { format: "ndjson" })).text();
     expect(
