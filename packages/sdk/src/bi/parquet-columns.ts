@@ -31,8 +31,8 @@ export interface ColumnBuffer {
 const DAY_MS = 86_400_000;
 /** Most distinct values of a text column's dictionary in one row group; more are written PLAIN. */
 const MAX_DICTIONARY = 4096;
-const utf8 = new TextEncoder();
-const text = new TextDecoder();
+const utf8 = /* @__PURE__ */ new TextEncoder();
+const text = /* @__PURE__ */ new TextDecoder();
 
 /** Doubles `array` until it holds `size` elements. */
 function grow<T extends Uint8Array | Int32Array | Float64Array | BigInt64Array>(array: T, size: number): T {

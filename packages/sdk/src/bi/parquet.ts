@@ -1,5 +1,6 @@
-import type { SchemaElement } from "hyparquet";
-import { ByteWriter, ParquetWriter } from "hyparquet-writer";
+import type { FileMetaData, RowGroup, SchemaElement } from "hyparquet";
+import { ByteWriter } from "hyparquet-writer";
+import { writeMetadata } from "hyparquet-writer/src/metadata.js";
 import { type BiColumn, builtInColumns } from "./csdl.ts";
 import { pickColumns } from "./dataset-columns.ts";
 import type { BiEntitySet } from "./metadata.ts";
@@ -19,6 +20,9 @@ import { type ColumnBuffer, columnBuffer } from "./parquet-columns.ts";
  * chunk is encoded from those buffers (`parquet-chunks.ts`); page headers, Snappy and the footer are
  * hyparquet-writer's. Every finished row group leaves as bytes.
  */
+
+/** "PAR1", the magic at the start and the end of a Parquet file. */
+const PAR1 = 0x31524150;
 
 const STRING: Omit<SchemaElement, "name" | "repetition_type"> = {
   type: "BYTE_ARRAY",
@@ -105,7 +109,10 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  */
 export class ParquetEncoder {
   readonly columns: readonly string[];
-  readonly #parquet: ParquetWriter;
+  /** Everything the footer needs but the row groups. */
+  readonly #file: Omit<FileMetaData, "row_groups" | "num_rows" | "metadata_length">;
+  readonly #rowGroups: RowGroup[] = [];
+  #rows = 0n;
   readonly #writer: ByteWriter & { flush?: () => void };
   readonly #elements: SchemaElement[];
   readonly #scratch = chunkScratch();
@@ -129,18 +136,18 @@ export class ParquetEncoder {
       this.#chunks.push(writer.getBytes().slice());
       writer.index = 0;
     };
-    writer.finish = writer.flush;
     this.#writer = writer;
     const schema = parquetSchema(picked);
     this.#elements = schema.slice(1);
-    this.#parquet = new ParquetWriter({
-      writer,
+    this.#file = {
+      version: 2,
+      created_by: "@entrada/sdk (hyparquet-writer)",
       schema,
-      createdBy: "@entrada/sdk (hyparquet-writer)",
       ...(options.metadata
-        ? { kvMetadata: Object.entries(options.metadata).map(([key, value]) => ({ key, value })) }
+        ? { key_value_metadata: Object.entries(options.metadata).map(([key, value]) => ({ key, value })) }
         : {}),
-    });
+    };
+    writer.appendUint32(PAR1);
   }
 
   /** Adds rows; a full row group (by rows or by bytes) is encoded at once. */
@@ -169,13 +176,13 @@ export class ParquetEncoder {
     );
     let total = 0n;
     for (const chunk of chunks) total += chunk.meta_data?.total_uncompressed_size ?? 0n;
-    this.#parquet.row_groups.push({
+    this.#rowGroups.push({
       columns: chunks,
       total_byte_size: total,
       num_rows: BigInt(rows),
       total_compressed_size: BigInt(writer.offset - groupStart),
     });
-    this.#parquet.num_rows += BigInt(rows);
+    this.#rows += BigInt(rows);
     writer.flush?.();
     for (const buffer of this.#buffers) buffer.reset();
     this.#buffered = 0;
@@ -201,7 +208,10 @@ export class ParquetEncoder {
     if (!this.#finished) {
       this.#flushGroup();
       this.#finished = true;
-      void this.#parquet.finish();
+      const footer = { ...this.#file, num_rows: this.#rows, row_groups: this.#rowGroups };
+      writeMetadata(this.#writer, footer as FileMetaData);
+      this.#writer.appendUint32(PAR1);
+      this.#writer.flush?.();
     }
     return this.take();
   }
