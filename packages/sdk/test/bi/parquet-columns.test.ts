@@ -2,6 +2,7 @@ import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import type { BiColumn } from "../../src/bi/csdl.ts";
 import { ParquetEncoder } from "../../src/bi/parquet.ts";
+import { encodeFile } from "./fake-feed.ts";
 
 const columns: BiColumn[] = [
   { name: "Id", kind: "string", nullable: false },
@@ -16,22 +17,8 @@ const columns: BiColumn[] = [
   { name: "Extra", kind: "other", nullable: true },
 ];
 
-function encode(rows: Record<string, unknown>[], rowGroupSize: number) {
-  const encoder = new ParquetEncoder("Entrances", undefined, { schema: columns, rowGroupSize });
-  const parts: Uint8Array[] = [];
-  for (let i = 0; i < rows.length; i += 3) {
-    encoder.push(rows.slice(i, i + 3));
-    parts.push(encoder.take());
-  }
-  parts.push(encoder.finish());
-  const file = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    file.set(p, at);
-    at += p.length;
-  }
-  return file.buffer;
-}
+const encode = (rows: Record<string, unknown>[], rowGroupSize: number) =>
+  encodeFile(new ParquetEncoder("Entrances", undefined, { schema: columns, rowGroupSize }), rows, 3);
 
 describe("row-group values in typed buffers", () => {
   const rows = Array.from({ length: 11 }, (_, i) => ({

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type BiColumn, builtInColumns, parseCsdl } from "../../src/bi/csdl.ts";
 import { biFeed, exportIncremental, newIncrementalState, ODataError, odata } from "../../src/bi/index.ts";
 import { ParquetEncoder } from "../../src/bi/parquet.ts";
-import { fakeFeed, jsonCsdl, tickets } from "./fake-feed.ts";
+import { encodeFile, fakeFeed, jsonCsdl, tickets } from "./fake-feed.ts";
 
 const bytes = async (stream: ReadableStream<Uint8Array>) => new Response(stream).arrayBuffer();
 
@@ -221,19 +221,7 @@ describe("row groups are bounded by rows and by bytes", () => {
     Array.from({ length: n }, (_, i) => ({ Id: `id_${i}`, Note: note }));
 
   function groups(encoder: ParquetEncoder, input: Record<string, unknown>[]) {
-    const parts: Uint8Array[] = [];
-    for (let i = 0; i < input.length; i += 100) {
-      encoder.push(input.slice(i, i + 100));
-      parts.push(encoder.take());
-    }
-    parts.push(encoder.finish());
-    const file = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      file.set(p, at);
-      at += p.length;
-    }
-    return parquetMetadata(file.buffer).row_groups.map((g) => Number(g.num_rows));
+    return parquetMetadata(encodeFile(encoder, input, 100)).row_groups.map((g) => Number(g.num_rows));
   }
 
   it("ends a row group at rowGroupSize rows", () => {
