@@ -115,6 +115,7 @@ export function writeChunk(
     packed,
   );
   uncompressed += writer.offset - headerStart - packed.length + body.length;
+  const range = buffer.range();
   return {
     file_offset: BigInt(start),
     meta_data: {
@@ -127,7 +128,10 @@ export function writeChunk(
       total_compressed_size: BigInt(writer.offset - start),
       data_page_offset: dataOffset,
       dictionary_page_offset: dictionaryOffset,
-      statistics: { null_count: BigInt(nullCount) },
+      statistics: {
+        null_count: BigInt(nullCount),
+        ...(range ? { min_value: range.min, max_value: range.max } : {}),
+      } as NonNullable<ColumnChunk["meta_data"]>["statistics"],
     },
   };
 }

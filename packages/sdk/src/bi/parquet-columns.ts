@@ -24,6 +24,11 @@ export interface ColumnBuffer {
    * enough distinct values for a dictionary to pay (else undefined: the column is written PLAIN).
    */
   dictionary?(): { values: ByteWriter; size: number; indexes: Int32Array } | undefined;
+  /**
+   * The smallest and largest non-null value (for the chunk's statistics, which readers use to skip row groups):
+   * numbers and bigints as stored, text as UTF-8 bytes in unsigned byte order; undefined when all are null.
+   */
+  range(): { min: unknown; max: unknown } | undefined;
   /** Empties the buffer for the next row group, keeping its memory. */
   reset(): void;
 }
@@ -65,6 +70,22 @@ abstract class Nullable implements ColumnBuffer {
   plain(out: ByteWriter, element: SchemaElement): void {
     for (let i = 0; i < this.count; i++) if (!this.nulls[i]) this.write(out, i, element);
   }
+
+  range(): { min: unknown; max: unknown } | undefined {
+    let min = -1;
+    let max = -1;
+    for (let i = 0; i < this.count; i++) {
+      if (this.nulls[i]) continue;
+      if (min < 0 || this.compare(i, min) < 0) min = i;
+      if (max < 0 || this.compare(i, max) > 0) max = i;
+    }
+    return min < 0 ? undefined : { min: this.value(min), max: this.value(max) };
+  }
+
+  /** Orders value `a` against value `b` (negative, 0, positive). */
+  protected abstract compare(a: number, b: number): number;
+  /** Value `i` as the statistics take it. */
+  protected abstract value(i: number): unknown;
 
   reset(): void {
     this.count = 0;
@@ -109,6 +130,18 @@ class TextColumn extends Nullable {
 
   #value(i: number): Uint8Array {
     return this.#bytes.subarray(i ? (this.#ends[i - 1] as number) : 0, this.#ends[i]);
+  }
+
+  protected compare(a: number, b: number): number {
+    const x = this.#value(a);
+    const y = this.#value(b);
+    const n = Math.min(x.length, y.length);
+    for (let k = 0; k < n; k++) if (x[k] !== y[k]) return (x[k] as number) - (y[k] as number);
+    return x.length - y.length;
+  }
+
+  protected value(i: number): unknown {
+    return this.#value(i).slice();
   }
 
   protected write(out: ByteWriter, i: number): void {
@@ -181,6 +214,14 @@ class NumberColumn extends Nullable {
     return 8;
   }
 
+  protected compare(a: number, b: number): number {
+    return (this.#values[a] as number) - (this.#values[b] as number);
+  }
+
+  protected value(i: number): unknown {
+    return this.#values[i];
+  }
+
   protected write(out: ByteWriter, i: number, element: SchemaElement): void {
     const v = this.#values[i] as number;
     if (element.type === "INT32") out.appendInt32(v);
@@ -209,6 +250,16 @@ class BigIntColumn extends Nullable {
     return 8;
   }
 
+  protected compare(a: number, b: number): number {
+    const x = this.#values[a] as bigint;
+    const y = this.#values[b] as bigint;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+
+  protected value(i: number): unknown {
+    return this.#values[i];
+  }
+
   protected write(out: ByteWriter, i: number): void {
     out.appendInt64(this.#values[i] as bigint);
   }
@@ -223,6 +274,14 @@ class BooleanColumn extends Nullable {
     this.#values = grow(this.#values, i + 1);
     this.#values[i] = value ? 1 : 0;
     return 1;
+  }
+
+  protected compare(a: number, b: number): number {
+    return (this.#values[a] as number) - (this.#values[b] as number);
+  }
+
+  protected value(i: number): unknown {
+    return this.#values[i] === 1;
   }
 
   protected write(): void {}

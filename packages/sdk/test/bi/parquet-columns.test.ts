@@ -54,6 +54,24 @@ describe("row-group values in typed buffers", () => {
     });
   });
 
+  it("writes each chunk's null count, min and max, so readers can skip row groups", () => {
+    const [first] = parquetMetadata(encode(rows, 4)).row_groups;
+    const stats = Object.fromEntries(
+      (first?.columns ?? []).map((c) => [c.meta_data?.path_in_schema[0], c.meta_data?.statistics]),
+    );
+    // Rows 0–3: Id id_0…id_3, Count null, -2, -1, 0, At …:00 to …:03, Note "" once, one null.
+    expect(stats.Id).toMatchObject({ null_count: 0n, min_value: "id_0", max_value: "id_3" });
+    expect(stats.Count).toMatchObject({ null_count: 1n, min_value: -2, max_value: 0 });
+    expect(stats.Note).toMatchObject({ null_count: 1n, min_value: "" });
+    expect(stats.At).toMatchObject({
+      null_count: 0n,
+      min_value: new Date("2026-03-01T10:00:00.250Z"),
+      max_value: new Date("2026-03-01T10:00:03.250Z"),
+    });
+    expect(stats.Big).toMatchObject({ null_count: 2n, min_value: 2n ** 40n + 1n, max_value: 2n ** 40n + 2n });
+    expect(stats.Paid).toMatchObject({ null_count: 1n, min_value: false, max_value: true });
+  });
+
   it("refuses a value of the wrong type, naming the column", () => {
     const bad: [string, unknown, RegExp][] = [
       ["Count", "7", /Count: "7" is no valid number/],
