@@ -1,20 +1,26 @@
 // One export run of the warehouse bench, in its own process so its peak RSS is its own (see warehouse.mjs).
-// argv: <base url> <format ndjson|parquet> <out> [state file] [top]
+// argv: <base url> <format ndjson|parquet> <out> [state file] [top] [page size]
 import { createWriteStream } from "node:fs";
 import { Writable } from "node:stream";
 import { biFeed, odata } from "../src/bi/index.ts";
 import { runIncrementalToFile } from "../src/cli/incremental-file.ts";
 import { progressReporter } from "../src/cli/progress.ts";
 
-const [baseUrl, format, out, state, top] = process.argv.slice(2) as [
+const [baseUrl, format, out, state, top, pageSize = "5000"] = process.argv.slice(2) as [
   string,
   "ndjson" | "parquet",
   string,
   string?,
   string?,
+  string?,
 ];
 // The mock's demo client, as `entrada-bi-export --client-id … --client-secret …` would use it.
-const feed = biFeed({ baseUrl, clientId: "entrada-demo", clientSecret: "demo-secret", maxPageSize: 5000 });
+const feed = biFeed({
+  baseUrl,
+  clientId: "entrada-demo",
+  clientSecret: "demo-secret",
+  maxPageSize: Number(pageSize),
+});
 let query = odata("Tickets").count();
 if (top && top !== "-") query = query.top(Number(top));
 const progress = progressReporter(process.stderr, false);

@@ -8,8 +8,11 @@
 // `entrada-bi-export` does (OAuth client credentials, `Prefer: odata.maxpagesize=5000`, next links, the CLI's
 // progress bar on stderr).
 //
-// Runs, each in its own process (peak RSS is per run), all against the same mock in this run:
-//   1. NDJSON, full                       — the baseline
+// Runs, each in its own process (peak RSS is that process's own, as the OS reports it: getrusage's ru_maxrss; the
+// mock is another process), all against the same mock in this run:
+//   0. baseline: the same pages fetched with plain fetch + JSON.parse and dropped (warehouse-baseline.ts): what
+//      reading the feed costs without the SDK, any encoding or a file
+//   1. NDJSON, full
 //   2. Parquet, first 10 % of the rows    — memory must not grow with the row count (compare with 3)
 //   3. Parquet, full, incremental state   — first run: everything
 //   4. Parquet, incremental after `touch` ticket rows changed through the mock's own API: half of them bought
@@ -40,6 +43,8 @@ const dir = mkdtempSync(join(tmpdir(), "entrada-warehouse-bench-"));
 const credentials = { clientId: "entrada-demo", clientSecret: "demo-secret" };
 /** The mock's always-approved test card (printed in its banner). */
 const CARD = "4242424242424242";
+/** Rows per page asked of the feed (`Prefer: odata.maxpagesize`), as `entrada-bi-export --page-size 5000`. */
+const PAGE_SIZE = 5000;
 
 // --- The mock -------------------------------------------------------------------------------------------------
 const mock = spawn(
@@ -173,12 +178,14 @@ async function admit(tickets) {
 }
 
 // --- The runs -----------------------------------------------------------------------------------------------------
-/** One run in a child process. */
+/** One run in a child process (`format` "baseline" runs warehouse-baseline.ts, which writes no file). */
 function run(label, format, out, state = "-", top = "-") {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, "warehouse-run.ts"), base, format, out, state, top], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const args =
+      format === "baseline"
+        ? [join(here, "warehouse-baseline.ts"), base, String(PAGE_SIZE)]
+        : [join(here, "warehouse-run.ts"), base, format, out, state, top, String(PAGE_SIZE)];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
     let text = "";
     child.stdout.on("data", (d) => {
       text += d;
@@ -187,7 +194,7 @@ function run(label, format, out, state = "-", top = "-") {
     child.on("close", (code) => {
       if (code !== 0) return reject(new Error(`${label} exited ${code}`));
       const r = JSON.parse(text.trim().split("\n").at(-1));
-      r.fileMB = +(statSync(out).size / 1048576).toFixed(1);
+      r.fileMB = out ? +(statSync(out).size / 1048576).toFixed(1) : 0;
       r.mockPeakMB = mockPeak.read();
       mockPeak.reset();
       console.log(
@@ -207,7 +214,8 @@ try {
   );
   mockPhase("mock while buying");
 
-  const ndjson = await run("1. NDJSON, full (baseline)", "ndjson", join(dir, "t.ndjson"));
+  const baseline = await run("0. baseline: fetch + JSON.parse, drop", "baseline", "");
+  const ndjson = await run("1. NDJSON, full", "ndjson", join(dir, "t.ndjson"));
   const tenth = await run(
     "2. Parquet, first 10 %",
     "parquet",
@@ -253,6 +261,11 @@ try {
   );
   console.log(`DuckDB reads (rows n, distinct keys k, used): ${check.stdout.trim() || check.stderr.trim()}`);
   console.log(phases.join("; "));
+  const vsBaseline = (r) =>
+    `peak RSS ${(r.peakRssMB / baseline.peakRssMB).toFixed(2)}×, rows/s ${(r.rowsPerSecond / baseline.rowsPerSecond).toFixed(2)}×`;
+  console.log(
+    `ratios vs the baseline (same run): NDJSON ${vsBaseline(ndjson)}; Parquet ${vsBaseline(full)}; Parquet 10 % peak RSS ${(tenth.peakRssMB / baseline.peakRssMB).toFixed(2)}×`,
+  );
   console.log(
     `ratios vs NDJSON (same run): Parquet rows/s ${(full.rowsPerSecond / ndjson.rowsPerSecond).toFixed(2)}×, file size ${(full.fileMB / ndjson.fileMB).toFixed(2)}×, peak RSS ${(full.peakRssMB / ndjson.peakRssMB).toFixed(2)}×; Parquet peak RSS full / 10 %: ${(full.peakRssMB / tenth.peakRssMB).toFixed(2)}×; incremental exported ${incremental.rows} rows after ${touch} changed (${admitted} admitted + ${late.length} new)`,
   );

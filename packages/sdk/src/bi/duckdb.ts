@@ -1,3 +1,5 @@
+import type { BiColumn } from "./csdl.ts";
+import { datasetColumns, pickColumns } from "./dataset-columns.ts";
 import type { BiFeed, BiRequestOptions } from "./feed.ts";
 import {
   type BiIncrementalState,
@@ -10,7 +12,7 @@ import {
   readIncrementalState,
   WatermarkTracker,
 } from "./incremental.ts";
-import { type BiEntitySet, type BiProperty, biEntitySets, propertyKind } from "./metadata.ts";
+import type { BiEntitySet, BiProperty } from "./metadata.ts";
 import type { ODataQuery } from "./query.ts";
 
 /**
@@ -62,14 +64,19 @@ async function loadDuckDb(): Promise<DuckModule> {
 
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-/** DuckDB column types from the `$metadata` kinds. */
-function sqlType(set: BiEntitySet, name: string): string {
-  const { kind } = propertyKind(set, name);
-  switch (kind) {
+/** DuckDB column types from the feed's `$metadata` (see `csdl.ts`). */
+function sqlType(column: BiColumn): string {
+  switch (column.kind) {
     case "int":
       return "INTEGER";
-    case "decimal":
-      return "DECIMAL(18,2)";
+    case "int64":
+      return "BIGINT";
+    case "double":
+      return "DOUBLE";
+    case "decimal": {
+      const { precision = 18, scale = 2 } = column;
+      return precision <= 38 ? `DECIMAL(${precision},${scale})` : "DOUBLE";
+    }
     case "boolean":
       return "BOOLEAN";
     case "date":
@@ -88,6 +95,11 @@ export interface DuckDbLoadOptions extends BiRequestOptions {
   table?: string;
   /** Ignore the stored watermark and load every row again (still upserts: no duplicates). */
   full?: boolean;
+  /**
+   * Called when the table's columns follow the SDK's built-in copy because the feed's `$metadata` could not be
+   * read. Default: `console.warn`.
+   */
+  onWarning?: (message: string) => void;
   /** Called after every committed page. */
   onProgress?: (progress: { rows: number; pages: number; total: number | undefined }) => void;
 }
@@ -117,9 +129,14 @@ export async function loadIntoDuckDb<S extends BiEntitySet, K extends BiProperty
   const set = query.entitySet;
   const key = biKeys[set];
   const table = options.table ?? set;
-  const columns = query.selected
-    ? [...new Set<string>([...query.selected, key, CHANGE_STAMP])]
-    : Object.keys(biEntitySets[set]);
+  // The table's columns and types from the feed's $metadata (the built-in copy only when it cannot be read).
+  const all = await datasetColumns(feed, set, options);
+  const picked = pickColumns(
+    set,
+    all,
+    query.selected ? [...new Set<string>([...query.selected, key, CHANGE_STAMP])] : undefined,
+  );
+  const columns = picked.map((c) => c.name);
   const filter = query.params().$filter ?? null;
   const { DuckDBInstance } = await loadDuckDb();
   const instance = await DuckDBInstance.create(options.database);
@@ -130,8 +147,8 @@ export async function loadIntoDuckDb<S extends BiEntitySet, K extends BiProperty
       `CREATE TABLE IF NOT EXISTS ${STATE_TABLE} ("table" VARCHAR PRIMARY KEY, state VARCHAR NOT NULL)`,
     );
     await db.run(
-      `CREATE TABLE IF NOT EXISTS ${ident(table)} (${columns
-        .map((c) => `${ident(c)} ${sqlType(set, c)}${propertyKind(set, c).nullable ? "" : " NOT NULL"}`)
+      `CREATE TABLE IF NOT EXISTS ${ident(table)} (${picked
+        .map((c) => `${ident(c.name)} ${sqlType(c)}${c.nullable ? "" : " NOT NULL"}`)
         .join(", ")}, PRIMARY KEY (${ident(key)}))`,
     );
     const existing = await db.runAndReadAll(
@@ -159,7 +176,7 @@ export async function loadIntoDuckDb<S extends BiEntitySet, K extends BiProperty
     if (options.full) state = { ...newIncrementalState(identity), rows: state.rows, runs: state.runs };
 
     const tracker = new WatermarkTracker(set, state.watermark);
-    const casts = columns.map((c) => `CAST(${ident(c)} AS ${sqlType(set, c)})`).join(", ");
+    const casts = picked.map((c) => `CAST(${ident(c.name)} AS ${sqlType(c)})`).join(", ");
     let rows = 0;
     let pages = 0;
     for await (const page of feed.pages(incrementalQuery(query, state.watermark), options)) {
@@ -170,7 +187,7 @@ export async function loadIntoDuckDb<S extends BiEntitySet, K extends BiProperty
         for (const c of columns) {
           const v = row[c];
           if (v === null || v === undefined) appender.appendNull();
-          else appender.appendVarchar(typeof v === "string" ? v : String(v));
+          else appender.appendVarchar(typeof v === "object" ? JSON.stringify(v) : String(v));
         }
         appender.endRow();
       }

@@ -1,7 +1,7 @@
 import { csvField, csvRecord } from "./csv.ts";
 import type { BiFeed, BiRequestOptions } from "./feed.ts";
 import { type BiEntitySet, type BiProperty, biEntitySets } from "./metadata.ts";
-import { pageByteStream } from "./page-stream.ts";
+import { pageByteStream, type RowObserver } from "./page-stream.ts";
 import type { ParquetEncoderOptions } from "./parquet.ts";
 import { parquetExportStream } from "./parquet-export.ts";
 import type { ODataQuery } from "./query.ts";
@@ -44,15 +44,17 @@ function orderColumns(set: BiEntitySet, row: object): string[] {
 
 /**
  * Streams a whole dataset as NDJSON (one JSON object per line), CSV (RFC 4180, CRLF, header row from `$select`,
- * else from the first row) or Parquet (typed columns, see `parquet.ts`). Pages are fetched only as the consumer reads, so memory stays at about one page.
+ * else from the first row) or Parquet (typed columns, see `parquet.ts`). Pages are fetched only as the consumer
+ * reads and their rows parsed a batch at a time, so memory stays at about one page's bytes.
  */
 export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
   feed: BiFeed,
   query: ODataQuery<S, K>,
   options: BiExportOptions,
+  observe?: RowObserver,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { format, onProgress } = options;
-  if (format === "parquet") return parquetExportStream(feed, query, options);
+  if (format === "parquet") return parquetExportStream(feed, query, options, observe);
   if (format !== "ndjson" && format !== "csv")
     throw new TypeError(`Unknown export format "${String(format)}"`);
   let columns: readonly string[] | undefined = query.selected;
@@ -64,9 +66,9 @@ export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
   };
 
   return pageByteStream(
-    feed.pages(query, options),
+    feed.batchedPages(query, options),
     {
-      page(rows) {
+      rows(rows) {
         let text = "";
         if (format === "ndjson") {
           for (const row of rows) text += `${JSON.stringify(row)}\n`;
@@ -86,6 +88,7 @@ export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
       },
     },
     onProgress,
+    observe,
   );
 }
 

@@ -15,6 +15,7 @@ import type { BiSchema } from "./csdl.ts";
 import { ODataError } from "./errors.ts";
 import { type BiExportOptions, type BiExportProgress, exportStream, exportTo } from "./export.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
+import { pageRows } from "./page-rows.ts";
 import type { ODataQuery } from "./query.ts";
 
 /** The subset of `fetch` the feed uses. */
@@ -77,6 +78,11 @@ export interface ODataPage<Row> {
   context: string | undefined;
   /** Size of the page's JSON in bytes. */
   bytes: number;
+}
+
+/** One page whose rows are parsed batch by batch, as `batches()` is read (`batchedPages()`). */
+export interface ODataPageBatches<Row> extends Omit<ODataPage<Row>, "value"> {
+  batches(): Generator<Row[], void, undefined>;
 }
 
 /** The row type a query yields. */
@@ -230,27 +236,39 @@ export class BiFeed {
 
   /** Fetches one page (with retries). Exposed for custom paging; most callers want `pages()` or `rows()`. */
   async page<Row>(url: string, options: BiRequestOptions = {}): Promise<ODataPage<Row>> {
+    const { batches, ...page } = await this.#pageRows<Row>(url, options);
+    const value: Row[] = [];
+    for (const rows of batches()) for (const row of rows) value.push(row);
+    return { value, ...page };
+  }
+
+  /** One page, its rows parsed batch by batch when `batches()` is read (see `page-rows.ts`). */
+  async #pageRows<Row>(url: string, options: BiRequestOptions): Promise<ODataPageBatches<Row>> {
     const maxPageSize = options.maxPageSize ?? this.#options.maxPageSize;
     const headers: Record<string, string> = {
       accept: "application/json;odata.metadata=minimal",
       "odata-maxversion": "4.01",
     };
     if (maxPageSize) headers.prefer = `odata.maxpagesize=${maxPageSize}`;
-    const { response, text, bytes, attempts } = await this.#get(url, headers, options);
-    if (!response.ok) throw errorFrom(response, text, url, attempts);
-    let json: Record<string, unknown> | undefined;
-    try {
-      json = JSON.parse(text);
-    } catch {}
-    if (!json || !Array.isArray(json.value)) throw errorFrom(response, text, url, attempts);
+    const { response, body, attempts } = await this.#get(url, headers, options);
+    const split = response.ok ? pageRows(body) : undefined;
+    if (!split) throw errorFrom(response, utf8.decode(body), url, attempts);
+    const { envelope: json } = split;
     const next = json["@odata.nextLink"];
     const count = json["@odata.count"];
     return {
-      value: json.value as Row[],
+      // A batch that is no JSON fails like a page that is none.
+      *batches() {
+        try {
+          yield* split.batches() as Generator<Row[], void, undefined>;
+        } catch {
+          throw errorFrom(response, utf8.decode(body), url, attempts);
+        }
+      },
       count: typeof count === "number" ? count : undefined,
       nextLink: typeof next === "string" ? this.#checkNextLink(next, url) : undefined,
       context: typeof json["@odata.context"] === "string" ? (json["@odata.context"] as string) : undefined,
-      bytes,
+      bytes: body.byteLength,
     };
   }
 
@@ -260,7 +278,7 @@ export class BiFeed {
    */
   async schema(options: Pick<BiRequestOptions, "signal"> = {}): Promise<BiSchema> {
     const url = `${this.root.href}/$metadata`;
-    const { response, text, attempts } = await this.#get(
+    const { response, text, attempts } = await this.#getText(
       url,
       { accept: "application/json, application/xml;q=0.9", "odata-maxversion": "4.01" },
       options,
@@ -290,8 +308,12 @@ export class BiFeed {
       { ...this.#call, signal: options.signal },
       state,
     );
-    const body = state.body as ArrayBuffer;
-    return { response, text: utf8.decode(body), bytes: body.byteLength, attempts: state.attempts };
+    return { response, body: new Uint8Array(state.body as ArrayBuffer), attempts: state.attempts };
+  }
+
+  async #getText(url: string, headers: Record<string, string>, options: Pick<BiRequestOptions, "signal">) {
+    const { body, ...rest } = await this.#get(url, headers, options);
+    return { ...rest, text: utf8.decode(body) };
   }
 
   /**
@@ -302,7 +324,7 @@ export class BiFeed {
   async metadata(options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
     const url = `${this.root.href}/$metadata?$format=json`;
     const headers = { accept: "application/json", "odata-maxversion": "4.01" };
-    const { response, text, attempts } = await this.#get(url, headers, options);
+    const { response, text, attempts } = await this.#getText(url, headers, options);
     let json: Record<string, unknown> | undefined;
     try {
       json = response.ok ? JSON.parse(text) : undefined;
@@ -351,6 +373,22 @@ export class BiFeed {
     let url: string | undefined = query.url(this.root).href;
     while (url) {
       const page: ODataPage<RowOf<ODataQuery<S, K>>> = await this.page(url, options);
+      yield page;
+      url = page.nextLink;
+    }
+  }
+
+  /**
+   * Pages of a query whose rows are parsed in batches of some dozens as `batches()` is read, so only one batch
+   * of row objects is alive at a time: what exports use to stay small in memory.
+   */
+  async *batchedPages<S extends BiEntitySet, K extends BiProperty<S>>(
+    query: ODataQuery<S, K>,
+    options: BiRequestOptions = {},
+  ): AsyncGenerator<ODataPageBatches<RowOf<ODataQuery<S, K>>>, void, undefined> {
+    let url: string | undefined = query.url(this.root).href;
+    while (url) {
+      const page: ODataPageBatches<RowOf<ODataQuery<S, K>>> = await this.#pageRows(url, options);
       yield page;
       url = page.nextLink;
     }

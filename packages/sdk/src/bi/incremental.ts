@@ -244,23 +244,21 @@ export async function exportIncremental<S extends BiEntitySet, K extends BiPrope
       `The state belongs to ${state.dataset}, not ${query.entitySet}`,
     );
   const tracker = new WatermarkTracker(query.entitySet, state.watermark);
-  // The export reads pages through this view of the feed, so every row that reaches the output moves the mark.
-  const tapped = {
-    pages: async function* (q: ODataQuery<S, BiProperty<S>>, o: BiExportOptions) {
-      for await (const page of feed.pages(q, o)) {
-        tracker.observe(page.value as Record<string, unknown>[]);
-        yield page;
-      }
-    },
-  } as unknown as BiFeed;
   let progress: BiExportProgress = { rows: 0, pages: 0, bytes: 0, total: undefined };
-  await exportStream(tapped, incrementalQuery(query, state.watermark), {
-    ...options,
-    onProgress: (p) => {
-      progress = p;
-      options.onProgress?.(p);
+  // Every row that reaches the output moves the mark.
+  const observe = (rows: readonly unknown[]) => tracker.observe(rows as Record<string, unknown>[]);
+  await exportStream(
+    feed,
+    incrementalQuery(query, state.watermark),
+    {
+      ...options,
+      onProgress: (p) => {
+        progress = p;
+        options.onProgress?.(p);
+      },
     },
-  }).pipeTo(destination, options.signal ? { signal: options.signal } : {});
+    observe,
+  ).pipeTo(destination, options.signal ? { signal: options.signal } : {});
   return {
     progress,
     state: {

@@ -1,7 +1,11 @@
-import type { SchemaElement } from "hyparquet";
-import { ByteWriter, ParquetWriter } from "hyparquet-writer";
+import type { FileMetaData, RowGroup, SchemaElement } from "hyparquet";
+import { ByteWriter } from "hyparquet-writer";
+import { writeMetadata } from "hyparquet-writer/src/metadata.js";
 import { type BiColumn, builtInColumns } from "./csdl.ts";
+import { pickColumns } from "./dataset-columns.ts";
 import type { BiEntitySet } from "./metadata.ts";
+import { chunkScratch, writeChunk } from "./parquet-chunks.ts";
+import { type ColumnBuffer, columnBuffer } from "./parquet-columns.ts";
 
 /**
  * Parquet encoding of BI rows with typed columns from the feed's `$metadata` (see `csdl.ts`; the SDK's built-in
@@ -10,11 +14,15 @@ import type { BiEntitySet } from "./metadata.ts";
  * `Edm.Boolean` → BOOLEAN, `Edm.Date` → DATE, `Edm.DateTimeOffset` → TIMESTAMP(MILLIS, UTC), anything else → UTF8
  * text. Nullable properties are OPTIONAL columns, the others REQUIRED.
  *
- * The writer is hyparquet-writer (pure JavaScript, no native code, runs wherever the SDK runs). Rows are buffered
- * for one row group only, and a row group ends at `rowGroupSize` rows or at about `rowGroupBytes` of buffered
- * values, whichever comes first, so memory is bounded however wide or long the rows are. Every finished row group
- * leaves as bytes.
+ * Pure JavaScript, no native code, runs wherever the SDK runs. Rows are buffered for one row group only, in typed
+ * arrays and UTF-8 bytes (`parquet-columns.ts`), and a row group ends at `rowGroupSize` rows or at `rowGroupBytes`
+ * of buffered values, whichever comes first, so memory is bounded however wide or long the rows are. Each column
+ * chunk is encoded from those buffers (`parquet-chunks.ts`); page headers, Snappy and the footer are
+ * hyparquet-writer's. Every finished row group leaves as bytes.
  */
+
+/** "PAR1", the magic at the start and the end of a Parquet file. */
+const PAR1 = 0x31524150;
 
 const STRING: Omit<SchemaElement, "name" | "repetition_type"> = {
   type: "BYTE_ARRAY",
@@ -68,26 +76,6 @@ export function parquetSchema(columns: readonly BiColumn[]): SchemaElement[] {
   return [{ name: "root", num_children: columns.length }, ...columns.map(leaf)];
 }
 
-/** Converts one JSON value of the feed to what the column writer takes (Date for dates and instants). */
-function converter(column: BiColumn): (value: unknown) => unknown {
-  switch (column.kind) {
-    case "datetime":
-      return (v) => (typeof v === "string" ? new Date(v) : (v ?? null));
-    case "date":
-      return (v) => (typeof v === "string" ? new Date(`${v}T00:00:00Z`) : (v ?? null));
-    case "int64":
-      // JSON numbers, or strings where the feed follows IEEE754Compatible=true.
-      return (v) => (typeof v === "number" || typeof v === "string" ? BigInt(v) : (v ?? null));
-    case "other":
-      return (v) => (v == null ? null : typeof v === "string" ? v : JSON.stringify(v));
-    default:
-      return (v) => (v === undefined ? null : v);
-  }
-}
-
-/** About what a value costs while buffered: a string's characters plus a reference, 8 bytes for the rest. */
-const sizeOf = (value: unknown): number => (typeof value === "string" ? 16 + value.length : 8);
-
 export const DEFAULT_ROW_GROUP_SIZE = 50_000;
 export const DEFAULT_ROW_GROUP_BYTES = 4 * 1024 * 1024;
 
@@ -95,10 +83,9 @@ export interface ParquetEncoderOptions {
   /** Most rows per row group (default 50 000). */
   rowGroupSize?: number;
   /**
-   * Most buffered bytes per row group, estimated from the values (default 4 MiB, about 7 000 rows of Tickets):
-   * the bound on memory, also for wide rows. A row group ends at whichever limit comes first. Larger groups
-   * compress a little better and cost memory: encoding a group allocates several times its size at once, and a
-   * JavaScript heap keeps what such bursts grew it to.
+   * Most buffered bytes per row group: UTF-8 bytes of text, 8 per number (default 4 MiB, about 15 000 rows of
+   * Tickets): the bound on memory, also for wide rows. A row group ends at whichever limit comes first. Larger
+   * groups compress a little better and cost memory (the buffers, and a group's encoded bytes, grow to fit it).
    */
   rowGroupBytes?: number;
   /** Key-value metadata written into the footer (e.g. the feed and watermark of the export). */
@@ -122,11 +109,16 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  */
 export class ParquetEncoder {
   readonly columns: readonly string[];
-  readonly #parquet: ParquetWriter;
-  readonly #convert: ((value: unknown) => unknown)[];
+  /** Everything the footer needs but the row groups. */
+  readonly #file: Omit<FileMetaData, "row_groups" | "num_rows" | "metadata_length">;
+  readonly #rowGroups: RowGroup[] = [];
+  #rows = 0n;
+  readonly #writer: ByteWriter & { flush?: () => void };
+  readonly #elements: SchemaElement[];
+  readonly #scratch = chunkScratch();
+  readonly #buffers: ColumnBuffer[];
   readonly #rowGroupSize: number;
   readonly #rowGroupBytes: number;
-  #buffer: unknown[][];
   #buffered = 0;
   #bufferedBytes = 0;
   #chunks: Uint8Array[] = [];
@@ -135,48 +127,38 @@ export class ParquetEncoder {
   constructor(set: BiEntitySet, columns: readonly string[] | undefined, options: ParquetEncoderOptions = {}) {
     this.#rowGroupSize = positive("rowGroupSize", options.rowGroupSize, DEFAULT_ROW_GROUP_SIZE);
     this.#rowGroupBytes = positive("rowGroupBytes", options.rowGroupBytes, DEFAULT_ROW_GROUP_BYTES);
-    const all = options.schema ?? builtInColumns(set);
-    const picked = columns
-      ? columns.map((name) => {
-          const found = all.find((c) => c.name === name);
-          if (!found)
-            throw new RangeError(
-              `Unknown property "${name}" of ${set}; expected one of ${all.map((c) => c.name).join(", ")}`,
-            );
-          return found;
-        })
-      : all;
+    const picked = pickColumns(set, options.schema ?? builtInColumns(set), columns);
     this.columns = picked.map((c) => c.name);
-    this.#convert = picked.map(converter);
-    this.#buffer = picked.map(() => []);
+    this.#buffers = picked.map(columnBuffer);
     const writer: ByteWriter & { flush?: () => void } = new ByteWriter();
     // Hand every flushed row group out as bytes and start the buffer over (`offset` keeps the file position).
     writer.flush = () => {
       this.#chunks.push(writer.getBytes().slice());
       writer.index = 0;
     };
-    writer.finish = writer.flush;
-    this.#parquet = new ParquetWriter({
-      writer,
-      schema: parquetSchema(picked),
-      createdBy: "@entrada/sdk (hyparquet-writer)",
+    this.#writer = writer;
+    const schema = parquetSchema(picked);
+    this.#elements = schema.slice(1);
+    this.#file = {
+      version: 2,
+      created_by: "@entrada/sdk (hyparquet-writer)",
+      schema,
       ...(options.metadata
-        ? { kvMetadata: Object.entries(options.metadata).map(([key, value]) => ({ key, value })) }
+        ? { key_value_metadata: Object.entries(options.metadata).map(([key, value]) => ({ key, value })) }
         : {}),
-    });
+    };
+    writer.appendUint32(PAR1);
   }
 
   /** Adds rows; a full row group (by rows or by bytes) is encoded at once. */
   push(rows: readonly Record<string, unknown>[]): void {
     if (this.#finished) throw new Error("ParquetEncoder: push() after finish()");
     const { columns } = this;
+    const buffers = this.#buffers;
     for (const row of rows) {
       let bytes = 0;
-      for (let c = 0; c < columns.length; c++) {
-        const value = row[columns[c] as string];
-        bytes += sizeOf(value);
-        (this.#buffer[c] as unknown[]).push((this.#convert[c] as (v: unknown) => unknown)(value));
-      }
+      for (let c = 0; c < columns.length; c++)
+        bytes += (buffers[c] as ColumnBuffer).push(row[columns[c] as string]);
       this.#bufferedBytes += bytes;
       if (++this.#buffered >= this.#rowGroupSize || this.#bufferedBytes >= this.#rowGroupBytes)
         this.#flushGroup();
@@ -184,11 +166,25 @@ export class ParquetEncoder {
   }
 
   #flushGroup(): void {
-    if (!this.#buffered) return;
-    const columnData = this.columns.map((name, c) => ({ name, data: this.#buffer[c] as unknown[] }));
-    // Synchronous: the writer's flush() returns nothing, so no promise is involved.
-    void this.#parquet.write({ columnData: columnData as never, rowGroupSize: this.#buffered });
-    this.#buffer = this.columns.map(() => []);
+    const rows = this.#buffered;
+    if (!rows) return;
+    // Each column chunk is encoded from its typed buffer; the writer keeps the row group for the footer.
+    const writer = this.#writer;
+    const groupStart = writer.offset;
+    const chunks = this.#buffers.map((buffer, c) =>
+      writeChunk(writer, this.#elements[c] as SchemaElement, buffer, this.#scratch),
+    );
+    let total = 0n;
+    for (const chunk of chunks) total += chunk.meta_data?.total_uncompressed_size ?? 0n;
+    this.#rowGroups.push({
+      columns: chunks,
+      total_byte_size: total,
+      num_rows: BigInt(rows),
+      total_compressed_size: BigInt(writer.offset - groupStart),
+    });
+    this.#rows += BigInt(rows);
+    writer.flush?.();
+    for (const buffer of this.#buffers) buffer.reset();
     this.#buffered = 0;
     this.#bufferedBytes = 0;
   }
@@ -212,7 +208,10 @@ export class ParquetEncoder {
     if (!this.#finished) {
       this.#flushGroup();
       this.#finished = true;
-      void this.#parquet.finish();
+      const footer = { ...this.#file, num_rows: this.#rows, row_groups: this.#rowGroups };
+      writeMetadata(this.#writer, footer as FileMetaData);
+      this.#writer.appendUint32(PAR1);
+      this.#writer.flush?.();
     }
     return this.take();
   }

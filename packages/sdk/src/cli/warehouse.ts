@@ -31,6 +31,7 @@ export async function runWarehouseTarget(
       database: config.duckdb,
       full: config.full,
       signal,
+      onWarning,
       onProgress: (p) => {
         last = { rows: p.rows, pages: p.pages, bytes: 0, total: p.total };
         onProgress(last);

@@ -112,3 +112,27 @@ export const tickets = (n: number) =>
     IssuedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
     FirstAdmittedAt: i % 5 === 0 ? "2026-12-05T18:02:41Z" : null,
   }));
+
+/**
+ * A whole Parquet file from an encoder: `rows` pushed `batch` at a time, what each push produced taken right away
+ * (as an export does), the footer last.
+ */
+export function encodeFile(
+  encoder: { push(rows: Record<string, unknown>[]): void; take(): Uint8Array; finish(): Uint8Array },
+  rows: Record<string, unknown>[],
+  batch: number,
+): ArrayBuffer {
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < rows.length; i += batch) {
+    encoder.push(rows.slice(i, i + batch));
+    parts.push(encoder.take());
+  }
+  parts.push(encoder.finish());
+  const file = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    file.set(p, at);
+    at += p.length;
+  }
+  return file.buffer;
+}

@@ -1,9 +1,9 @@
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { type BiColumn, builtInColumns, parseCsdl } from "../../src/bi/csdl.ts";
-import { biFeed, ODataError, odata } from "../../src/bi/index.ts";
+import { biFeed, exportIncremental, newIncrementalState, ODataError, odata } from "../../src/bi/index.ts";
 import { ParquetEncoder } from "../../src/bi/parquet.ts";
-import { fakeFeed, jsonCsdl, tickets } from "./fake-feed.ts";
+import { encodeFile, fakeFeed, jsonCsdl, tickets } from "./fake-feed.ts";
 
 const bytes = async (stream: ReadableStream<Uint8Array>) => new Response(stream).arrayBuffer();
 
@@ -134,6 +134,62 @@ describe("Parquet export columns come from $metadata", () => {
     expect(parquetMetadata(buffer).schema[2]).toMatchObject({ name: "PriceAmount", precision: 18, scale: 2 });
   });
 
+  it("an incremental Parquet export takes its columns from $metadata too (no warning, the feed's own columns)", async () => {
+    const columns: BiColumn[] = [
+      { name: "TicketId", kind: "string", nullable: false },
+      { name: "ModifiedAt", kind: "datetime", nullable: false },
+      { name: "Seats", kind: "int64", nullable: true },
+    ];
+    const rows = [0, 1, 2].map((i) => ({
+      TicketId: `tkt_${i}`,
+      ModifiedAt: `2026-01-0${i + 1}T10:00:00Z`,
+      Seats: i === 1 ? null : i * 2,
+    }));
+    const feed = fakeFeed(rows, { metadata: jsonCsdl({ Tickets: columns }) });
+    const bi = biFeed({ baseUrl: feed.origin, fetch: feed.fetch });
+    const warnings: string[] = [];
+    const parts: Uint8Array[] = [];
+    const { state } = await exportIncremental(
+      bi,
+      odata("Tickets"),
+      new WritableStream({ write: (c) => void parts.push(c) }),
+      {
+        format: "parquet",
+        state: newIncrementalState({ feed: bi, dataset: "Tickets" }),
+        onWarning: (m) => warnings.push(m),
+      },
+    );
+    expect(warnings).toEqual([]);
+    const file = await new Blob(parts as BlobPart[]).arrayBuffer();
+    expect(
+      parquetMetadata(file)
+        .schema.slice(1)
+        .map((e) => [e.name, e.type]),
+    ).toEqual([
+      ["TicketId", "BYTE_ARRAY"],
+      ["ModifiedAt", "INT64"],
+      ["Seats", "INT64"],
+    ]);
+    expect((await parquetReadObjects({ file })).map((r) => r.Seats)).toEqual([0n, null, 4n]);
+    expect(state.watermark).toEqual({ modifiedAt: "2026-01-03T10:00:00Z", key: "tkt_2" });
+  });
+
+  it("an instant that is no date is refused, naming the column, instead of written as a wrong number", async () => {
+    const columns: BiColumn[] = [
+      { name: "ScanId", kind: "string", nullable: false },
+      { name: "At", kind: "datetime", nullable: true },
+    ];
+    const feed = fakeFeed([{ ScanId: "s1", At: "yesterday" }], {
+      metadata: jsonCsdl({ Entrances: columns }),
+    });
+    const error = await bytes(
+      biFeed({ baseUrl: feed.origin, fetch: feed.fetch }).exportStream(odata("Entrances"), {
+        format: "parquet",
+      }),
+    ).catch((e: unknown) => e);
+    expect(String(error)).toMatch(/At: "yesterday" is no valid Edm.DateTimeOffset/);
+  });
+
   it("a $select picks columns from $metadata; one it does not describe is refused", async () => {
     const feed = fakeFeed(scans(2), { metadata: XML });
     const feedClient = biFeed({ baseUrl: feed.origin, fetch: feed.fetch });
@@ -165,19 +221,7 @@ describe("row groups are bounded by rows and by bytes", () => {
     Array.from({ length: n }, (_, i) => ({ Id: `id_${i}`, Note: note }));
 
   function groups(encoder: ParquetEncoder, input: Record<string, unknown>[]) {
-    const parts: Uint8Array[] = [];
-    for (let i = 0; i < input.length; i += 100) {
-      encoder.push(input.slice(i, i + 100));
-      parts.push(encoder.take());
-    }
-    parts.push(encoder.finish());
-    const file = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      file.set(p, at);
-      at += p.length;
-    }
-    return parquetMetadata(file.buffer).row_groups.map((g) => Number(g.num_rows));
+    return parquetMetadata(encodeFile(encoder, input, 100)).row_groups.map((g) => Number(g.num_rows));
   }
 
   it("ends a row group at rowGroupSize rows", () => {
