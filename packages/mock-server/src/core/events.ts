@@ -4,6 +4,7 @@
  * to the listeners — the webhook delivery queue among them.
  */
 import { prefixedId } from "./ids.ts";
+import { isoTimestamp } from "./iso-time.ts";
 import type { EmittedEvent, MockSession } from "./session.ts";
 import type { WebhookEventType } from "./types.ts";
 
@@ -56,10 +57,11 @@ export class EventListeners {
 
   /** Records an event in the session's log and hands it to the listeners. */
   publish(session: MockSession, type: WebhookEventType, data: Record<string, unknown>): void {
+    const now = session.clock.now();
     const event: EmittedEvent = {
-      id: prefixedId("msg", session.clock.now()),
+      id: prefixedId("msg", now),
       type,
-      timestamp: new Date(session.clock.now()).toISOString(),
+      timestamp: isoTimestamp(now),
       data,
       session: session.id,
     };

@@ -13,6 +13,14 @@ function tail(random: () => number): string {
 
 let lastTime = -1;
 let lastTail: number[] = [];
+/** The text of `lastTail`'s first 15 digits: an increment usually changes only the last one. */
+let lastTailHead = "";
+
+function digitsText(digits: number[], end: number): string {
+  let text = "";
+  for (let i = 0; i < end; i++) text += CROCKFORD[digits[i] as number];
+  return text;
+}
 
 /**
  * A monotonic ULID (the spec's monotonic mode): within one millisecond — and when the clock was set back — the
@@ -24,15 +32,15 @@ function monotonicUlid(timeMs: number): string {
   if (time > lastTime) {
     lastTime = time;
     lastTail = Array.from({ length: 16 }, () => Math.floor(Math.random() * 32));
+    lastTailHead = digitsText(lastTail, 15);
   } else {
     let i = 15;
     while (i >= 0 && lastTail[i] === 31) lastTail[i--] = 0;
     if (i >= 0) lastTail[i] = (lastTail[i] as number) + 1;
     else lastTime++; // 32^16 ids in one millisecond: move to the next one.
+    if (i < 15) lastTailHead = digitsText(lastTail, 15);
   }
-  let text = timePart(lastTime);
-  for (const digit of lastTail) text += CROCKFORD[digit];
-  return text;
+  return timePart(lastTime) + lastTailHead + CROCKFORD[lastTail[15] as number];
 }
 
 let timeOf = -1;

@@ -122,7 +122,9 @@ export interface OperationContext {
 export type OperationHandler = (ctx: OperationContext) => HandlerResult | Promise<HandlerResult>;
 
 /**
- * A world is plain JSON-serializable data, so snapshot/restore is `structuredClone`.
+ * A world is JSON-serializable data: snapshots are its JSON, restore parses it back (`structuredClone`). A slice
+ * may keep a churning table as a Map or Set that serializes as a plain object (`sections/shared/id-tables.ts`);
+ * its accessor turns the restored object back into the table.
  * Each section module owns one slice, keyed by its name.
  */
 export interface World {

@@ -38,4 +38,15 @@ describe("ids", () => {
     expect(timeOf((ids[0] as string).slice(4))).toBe(at);
     expect(timeOf((ids[4] as string).slice(4))).toBe(at + 1);
   });
+
+  it("counts the random part up by one for each id of one millisecond, carries included", () => {
+    const at = Date.parse("2026-11-26T11:00:00Z");
+    const tailOf = (id: string) =>
+      [...id.slice(14)].reduce((n, c) => n * 32n + BigInt(CROCKFORD.indexOf(c)), 0n);
+    const ids = Array.from({ length: 200 }, () => prefixedId("crt", at));
+    for (let i = 1; i < ids.length; i++) {
+      expect(ids[i]).toMatch(/^crt_[0-9A-HJKMNP-TV-Z]{26}$/);
+      expect(tailOf(ids[i] as string)).toBe(tailOf(ids[i - 1] as string) + 1n);
+    }
+  });
 });

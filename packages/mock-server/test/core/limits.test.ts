@@ -71,7 +71,7 @@ describe("carts", () => {
     }
     expect(Object.keys(core.session().world.shop as object)).toContain("carts");
     const shop = shopSlice(core.session().world);
-    expect(Object.keys(shop.carts).sort()).toEqual(ids.slice(2).sort());
+    expect([...shop.carts.keys()].sort()).toEqual(ids.slice(2).sort());
     expect(shop.cartCount).toBe(3);
     for (const id of ids.slice(0, 2)) {
       const gone = await send("GET", `/shop/v1/cart/${id}`, { headers: auth });
@@ -87,6 +87,30 @@ describe("carts", () => {
     const never = await send("GET", "/shop/v1/cart/crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W", { headers: auth });
     expect(json(never).detail).toBe("There is no cart crt_01JD3Z8K4Q7N2M5P6R8S9T0V1W.");
     expect(core.responseViolations).toEqual([]);
+  });
+
+  it("writes the kept carts and the evicted ids into a snapshot as plain objects and reads them back after a restore", async () => {
+    const { send, token } = setup({ seed: { shop: { maxCarts: 2 } } });
+    const auth = await token();
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(json(await send("POST", "/shop/v1/cart", { headers: auth })).id);
+    const snapshot = json(await send("GET", "/__mock/snapshot"));
+    expect(Object.keys(snapshot.world.shop.carts)).toEqual(ids.slice(2));
+    expect(snapshot.world.shop.carts[ids[3] as string]).toMatchObject({ id: ids[3], status: "open" });
+    expect(snapshot.world.shop.evictedCarts).toEqual({ [ids[0] as string]: 1, [ids[1] as string]: 1 });
+    // Another cart (evicting the third), then back to the snapshot: the third is kept again, the first two evicted.
+    await send("POST", "/shop/v1/cart", { headers: auth });
+    expect((await send("GET", `/shop/v1/cart/${ids[2]}`, { headers: auth })).status).toBe(404);
+    expect((await send("POST", "/__mock/restore", { json: snapshot })).status).toBe(200);
+    expect(json(await send("GET", "/__mock/snapshot")).world).toEqual(snapshot.world);
+    expect((await send("GET", `/shop/v1/cart/${ids[2]}`, { headers: auth })).status).toBe(200);
+    const gone = await send("GET", `/shop/v1/cart/${ids[0]}`, { headers: auth });
+    expect(json(gone).detail).toMatch(/^The cart \S+ was evicted/);
+    // The restored tables take the cap's churn on: one more cart evicts the oldest kept one.
+    const next = json(await send("POST", "/shop/v1/cart", { headers: auth })).id;
+    const after = json(await send("GET", "/__mock/snapshot")).world.shop;
+    expect(Object.keys(after.carts)).toEqual([ids[3], next]);
+    expect(Object.keys(after.evictedCarts)).toEqual([ids[1], ids[2]]);
   });
 });
 

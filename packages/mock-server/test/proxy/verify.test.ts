@@ -75,11 +75,11 @@ describe("entrada-mock verify", () => {
   });
 
   it("sends no write under --read-only", async () => {
-    const before = mock.core.session().world as { shop: { carts: Record<string, unknown> } };
-    const carts = Object.keys(before.shop.carts).length;
+    const before = mock.core.session().world as { shop: { carts: Map<string, unknown> } };
+    const carts = before.shop.carts.size;
     const result = await verify(["--base-url", mock.url, "--read-only"]);
     expect(result.code).toBe(0);
-    expect(Object.keys(before.shop.carts).length).toBe(carts);
+    expect(before.shop.carts.size).toBe(carts);
     expect(result.out).toContain("- createCart  (skipped: a write; not sent under --read-only)");
     expect(result.out).toContain("✓ languages");
     expect(result.out).toMatch(

@@ -2,7 +2,7 @@ import { pickText } from "../../core/culture.ts";
 import type { Culture, LocalizedText, World } from "../../core/types.ts";
 import { entranceSlice, resolvedGates } from "../entrance/state.ts";
 import { EXTERNAL_ENTRANCE, type ExternalEntranceState } from "../external-entrance/state.ts";
-import { shopEvent, shopOrders, shopPayments, shopTickets } from "../shared/shop-view.ts";
+import { shopCart, shopEvent, shopOrders, shopPayments, shopTickets } from "../shared/shop-view.ts";
 import type { Row } from "./odata/evaluate.ts";
 
 /**
@@ -40,11 +40,10 @@ function firstAdmissions(world: World): Map<string, string> {
 }
 
 export function liveOrders(world: World): Row[] {
-  const carts = shopTable(world, "carts");
   const payments = shopPayments(world);
   return shopOrders(world).map((o) => {
     const customer = (o.record.customer as Obj | undefined) ?? {};
-    const cart = carts[o.cartId ?? ""] as Obj | undefined;
+    const cart = shopCart(world, o.cartId ?? "");
     const payment = payments.find((p) => p.orderId === o.id);
     return {
       OrderId: o.id,

@@ -92,6 +92,18 @@ function shop(world: World): Obj {
   return typeof s === "object" && s !== null ? (s as Obj) : {};
 }
 
+/**
+ * A cart of the shop's slice by id: its carts are a Map while the shop runs (an `IdTable`), a plain object in a world
+ * restored from JSON that the shop has not touched since.
+ */
+export function shopCart(world: World, cartId: string): Obj | undefined {
+  const carts = shop(world).carts;
+  if (carts instanceof Map) return carts.get(cartId) as Obj | undefined;
+  return typeof carts === "object" && carts !== null
+    ? ((carts as Obj)[cartId] as Obj | undefined)
+    : undefined;
+}
+
 /** Minor units of a Money-like value (`{amount, currency}`) or a bare number. */
 function money(v: unknown): { amount: number; currency: string | null } {
   if (typeof v === "number") return { amount: v, currency: null };
@@ -254,7 +266,7 @@ export function orderVisibleTo(
   const s = shop(world);
   const order = (s.orders as Record<string, Obj> | undefined)?.[orderId];
   if (!order) return false;
-  const cart = (s.carts as Record<string, Obj> | undefined)?.[str(order.cartId) ?? ""];
+  const cart = shopCart(world, str(order.cartId) ?? "");
   if (!cart) return false;
   if (auth === null) return true;
   if (cart.clientId !== auth.clientId) return false;

@@ -6,6 +6,7 @@
  */
 
 import { compact } from "../shared/fifo.ts";
+import { IdSet } from "../shared/id-tables.ts";
 import { releaseCart } from "./holds.ts";
 import { dropForCart } from "./order-cap.ts";
 import type { CartRecord, ShopState } from "./state.ts";
@@ -21,13 +22,13 @@ function maxCarts(state: ShopState): number {
 export function admitCart(state: ShopState, cart: CartRecord): void {
   state.cartOrder ??= [];
   state.cartOrderHead ??= 0;
-  state.cartCount = (state.cartCount ?? Object.keys(state.carts).length - 1) + 1;
+  state.cartCount = (state.cartCount ?? state.carts.size - 1) + 1;
   state.cartOrder.push(cart.id);
   const cap = maxCarts(state);
   let passes = state.cartOrder.length - state.cartOrderHead;
   while (state.cartCount > cap && passes-- > 0) {
     const id = state.cartOrder[state.cartOrderHead++] as string;
-    const victim = state.carts[id];
+    const victim = state.carts.get(id);
     if (!victim) continue;
     if (victim.status === "locked" && victim.id !== cart.id) {
       state.cartOrder.push(id);
@@ -42,16 +43,16 @@ export function admitCart(state: ShopState, cart: CartRecord): void {
 export function evict(state: ShopState, cart: CartRecord): void {
   releaseCart(state, cart);
   dropForCart(state, cart);
-  delete state.carts[cart.id];
+  state.carts.delete(cart.id);
   state.cartCount = Math.max(0, (state.cartCount ?? 1) - 1);
-  state.evictedCarts ??= {};
+  state.evictedCarts ??= new IdSet();
   state.evictedOrder ??= [];
   state.evictedHead ??= 0;
-  state.evictedCarts[cart.id] = 1;
+  state.evictedCarts.add(cart.id);
   state.evictedOrder.push(cart.id);
   while (state.evictedOrder.length - state.evictedHead > maxCarts(state)) {
     const old = state.evictedOrder[state.evictedHead++] as string;
-    delete state.evictedCarts[old];
+    state.evictedCarts.delete(old);
   }
   [state.evictedOrder, state.evictedHead] = compact(state.evictedOrder, state.evictedHead);
 }
@@ -60,13 +61,13 @@ export function evict(state: ShopState, cart: CartRecord): void {
 export function forgetCart(state: ShopState, cart: CartRecord): void {
   releaseCart(state, cart);
   dropForCart(state, cart);
-  delete state.carts[cart.id];
+  state.carts.delete(cart.id);
   state.cartCount = Math.max(0, (state.cartCount ?? 1) - 1);
 }
 
 /** Whether this id belonged to a cart the cap evicted (and is still remembered). */
 export function wasEvicted(state: ShopState, id: string): boolean {
-  return state.evictedCarts?.[id] === 1;
+  return state.evictedCarts?.has(id) === true;
 }
 
 export function cartCap(state: ShopState): number {

@@ -45,7 +45,7 @@ export function createCart(ctx: ContextOf<"createCart">): ResultOf<"createCart">
     createdAt: now,
     updatedAt: now,
   };
-  state.carts[cart.id] = cart;
+  state.carts.set(cart.id, cart);
   trackCart(state, cart);
   admitCart(state, cart);
   ctx.emit("cart.created", { cart: webhookCart(state, cart) });

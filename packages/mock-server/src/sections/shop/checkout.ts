@@ -241,7 +241,7 @@ function expireIfStale(ctx: OperationContext, state: ShopState, payment: Payment
   if (payment.status !== "pending" || payment.expiresAt > now) return;
   payment.status = "failed";
   payment.completedAt = iso(now);
-  const cart = state.carts[payment.cartId];
+  const cart = state.carts.get(payment.cartId);
   if (cart && cart.status === "locked" && cart.paymentId === payment.id) {
     unlock(state, cart, now);
     ctx.emit("cart.unlocked", {
@@ -269,7 +269,7 @@ export function completeRedirectPayment(
   if (!payment) return null;
   expireIfStale(ctx, state, payment, now);
   if (payment.status !== "pending") return payment;
-  const cart = state.carts[payment.cartId];
+  const cart = state.carts.get(payment.cartId);
   if (!cart) return payment;
   if (result === "success") {
     fulfil(ctx, state, cart, payment, now);
@@ -299,7 +299,7 @@ export function getPayment(ctx: ContextOf<"getPayment">): ResultOf<"getPayment">
   const { state, now } = load(ctx);
   const id = ctx.params.paymentId ?? "";
   const payment = state.payments[id];
-  const cart = payment ? state.carts[payment.cartId] : undefined;
+  const cart = payment ? state.carts.get(payment.cartId) : undefined;
   if (payment && !cart) dropOrphanPayment(state, payment);
   if (!payment || !cart) {
     const gone = droppedDetail(state, "payment", id);
@@ -314,7 +314,7 @@ export function getPayment(ctx: ContextOf<"getPayment">): ResultOf<"getPayment">
 function findOrder(ctx: OperationContext, state: ShopState, now: number): OrderRecord {
   const id = ctx.params.orderId ?? "";
   const order = state.orders[id];
-  if (!order || !state.carts[order.cartId]) {
+  if (!order || !state.carts.has(order.cartId)) {
     const gone = droppedDetail(state, "order", id);
     if (gone) notFound(ctx, gone);
     return notFound(ctx, msg("shop.checkout.there-is-no-order", { id }));

@@ -30,7 +30,7 @@ export function findCart(
   now: number,
   id = ctx.params.id ?? "",
 ): CartRecord {
-  const cart = state.carts[id];
+  const cart = state.carts.get(id);
   const auth = ctx.auth;
   const visible =
     cart !== undefined &&

@@ -67,7 +67,7 @@ export function sweepHolds(state: ShopState, now: number): void {
     const entry = queue[state.holdQueueHead];
     if (!entry || entry.expiresAt > now) break;
     state.holdQueueHead++;
-    const cart = state.carts[entry.cartId];
+    const cart = state.carts.get(entry.cartId);
     if (cart && cart.status === "open" && cart.holdExpiresAt !== null && cart.holdExpiresAt <= now)
       releaseCart(state, cart);
   }
@@ -78,7 +78,7 @@ export function sweepHolds(state: ShopState, now: number): void {
   if (live > 2 * (state.config.maxCarts ?? 10_000) + 1024) {
     state.holdQueue = state.holdQueue
       .slice(state.holdQueueHead)
-      .filter((e) => state.carts[e.cartId]?.holdExpiresAt === e.expiresAt);
+      .filter((e) => state.carts.get(e.cartId)?.holdExpiresAt === e.expiresAt);
     state.holdQueueHead = 0;
   }
 }

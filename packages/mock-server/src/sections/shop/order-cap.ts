@@ -88,7 +88,7 @@ function dropOrder(state: ShopState, b: OrderCapState, order: OrderRecord, reaso
 }
 
 function isBusy(state: ShopState, payment: PaymentRecord): boolean {
-  return payment.status === "pending" && state.carts[payment.cartId]?.paymentId === payment.id;
+  return payment.status === "pending" && state.carts.get(payment.cartId)?.paymentId === payment.id;
 }
 
 function capPayments(state: ShopState, b: OrderCapState, keep: string): void {

@@ -37,7 +37,7 @@ export function sweepCarts(state: ShopState, now: number): void {
     const entry = queue[head];
     if (!entry || entry.dueAt > now) break;
     head++;
-    const cart = state.carts[entry.cartId];
+    const cart = state.carts.get(entry.cartId);
     if (!cart || cart.status === "completed") continue;
     if (cart.status === "locked") {
       queue.push({ cartId: cart.id, dueAt: now + window });
@@ -54,7 +54,7 @@ export function sweepCarts(state: ShopState, now: number): void {
   // Bounded: entries of carts the cap evicted stay until due; when the queue outgrows the carts, drop them.
   const current = state.retentionQueue ?? queue;
   if (current.length - head > 2 * (state.config.maxCarts ?? 10_000) + 1024) {
-    state.retentionQueue = current.slice(head).filter((e) => state.carts[e.cartId] !== undefined);
+    state.retentionQueue = current.slice(head).filter((e) => state.carts.has(e.cartId));
     head = 0;
   }
   state.retentionQueueHead = head;

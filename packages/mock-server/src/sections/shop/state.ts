@@ -1,10 +1,12 @@
 import type { components } from "@entrada/openapi/schema";
 import { msg } from "../../core/messages.ts";
 /**
- * The shop's slice of a mock world: plain JSON, so snapshots are `structuredClone` and seeds are files.
+ * The shop's slice of a mock world: plain JSON, so snapshots are `structuredClone` and seeds are files — but for the
+ * carts and the evicted ids, tables that serialize as plain objects (see `../shared/id-tables.ts`).
  */
 import { positiveInt } from "../../core/seed-values.ts";
 import type { Clock, LocalizedText, SeedData, World } from "../../core/types.ts";
+import { IdSet, IdTable } from "../shared/id-tables.ts";
 import { type Catalogue, type Currency, defaultCatalogue, localize } from "./catalogue.ts";
 import { type DiscountRecord, seedVouchers, type VoucherRecord, type VoucherSeed } from "./voucher-codes.ts";
 
@@ -232,7 +234,8 @@ export interface ShopState {
   slots: Record<string, SlotRecord>;
   assortments: Record<string, AssortmentRecord>;
   articles: Record<string, ArticleRecord>;
-  carts: Record<string, CartRecord>;
+  /** Carts by id (an `IdTable`; a plain object in a snapshot, made a table again by `shopSlice`). */
+  carts: IdTable<CartRecord>;
   payments: Record<string, PaymentRecord>;
   orders: Record<string, OrderRecord>;
   tickets: Record<string, TicketRecord>;
@@ -250,7 +253,7 @@ export interface ShopState {
   cartOrderHead?: number;
   cartCount?: number;
   /** Ids of carts the cap evicted (at most `maxCarts`, oldest forgotten first), so reads can say so. */
-  evictedCarts?: Record<string, 1>;
+  evictedCarts?: IdSet;
   evictedOrder?: string[];
   evictedHead?: number;
   /** Bookkeeping of the order, ticket and payment caps (see `order-cap.ts`); created on first use. */
@@ -344,7 +347,7 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
     slots: {},
     assortments: {},
     articles: {},
-    carts: {},
+    carts: new IdTable<CartRecord>(),
     payments: {},
     orders: {},
     tickets: {},
@@ -428,6 +431,12 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
   return state;
 }
 
+/** The world's shop slice; the first call after a restore from JSON turns its cart tables back into tables. */
 export function shopSlice(world: World): ShopState {
-  return world.shop as ShopState;
+  const state = world.shop as ShopState;
+  if (!(state.carts instanceof IdTable)) state.carts = IdTable.of(state.carts);
+  if (state.evictedCarts !== undefined && !(state.evictedCarts instanceof IdSet)) {
+    state.evictedCarts = IdSet.of(state.evictedCarts);
+  }
+  return state;
 }

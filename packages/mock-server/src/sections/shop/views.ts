@@ -1,5 +1,6 @@
 /** Localized representations of shop records, exactly as the contract's schemas describe them. */
 import { pickText } from "../../core/culture.ts";
+import { isoSeconds } from "../../core/iso-time.ts";
 import { JsonText } from "../../core/json-text.ts";
 import type { Culture, OperationContext } from "../../core/types.ts";
 import { eventBannerId } from "../assets/catalogue.ts";
@@ -23,8 +24,7 @@ let lastIso = "";
 /** RFC 3339 in UTC to the second; the last one is kept (a view formats the same instants again and again). */
 export function iso(ms: number): string {
   if (ms === lastMs) return lastIso;
-  const full = new Date(ms).toISOString();
-  lastIso = full.length === 24 ? `${full.slice(0, 19)}Z` : full.replace(/\.\d{3}Z$/, "Z");
+  lastIso = isoSeconds(ms);
   lastMs = ms;
   return lastIso;
 }

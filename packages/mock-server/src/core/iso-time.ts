@@ -1,0 +1,45 @@
+/**
+ * RFC 3339 (UTC) text of the mock clock's instants, exactly as `Date#toISOString` writes them, without a `Date`:
+ * the day's part is kept (it changes once a day), the time of day is arithmetic. Formatting an instant through a
+ * `Date` costs about a microsecond, and one request that creates a cart formats three (the webhook event's
+ * timestamp, the cart's `createdAt` and `updatedAt`). Instants outside years 0000–9999, fractional or not finite go
+ * through `Date` as before (extended years, the truncation, the RangeError).
+ */
+
+const DAY_MS = 86_400_000;
+/** 10000-01-01T00:00:00Z: from here on `toISOString` writes six-digit years. */
+const FIRST_EXTENDED_YEAR_MS = 253_402_300_800_000;
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, "0"));
+
+let keptDay = Number.NaN;
+let keptDayPrefix = "";
+
+/** `YYYY-MM-DDTHH:MM:SS` of an instant in the fast range (see `fastRange`). */
+function toSecond(ms: number): string {
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== keptDay) {
+    keptDayPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    keptDay = day;
+  }
+  const seconds = Math.floor((ms - day * DAY_MS) / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor(seconds / 60) % 60;
+  return `${keptDayPrefix}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds % 60]}`;
+}
+
+function fastRange(ms: number): boolean {
+  return Number.isInteger(ms) && ms >= 0 && ms < FIRST_EXTENDED_YEAR_MS;
+}
+
+/** `new Date(ms).toISOString()`: `2026-11-26T11:20:35.123Z`. */
+export function isoTimestamp(ms: number): string {
+  if (!fastRange(ms)) return new Date(ms).toISOString();
+  const milli = ms % 1000;
+  return `${toSecond(ms)}.${milli < 10 ? "00" : milli < 100 ? "0" : ""}${milli}Z`;
+}
+
+/** The same to the second (the contract's timestamps): `2026-11-26T11:20:35Z`. */
+export function isoSeconds(ms: number): string {
+  if (!fastRange(ms)) return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+  return `${toSecond(ms)}Z`;
+}
