@@ -109,13 +109,12 @@ export type Unit = (next: Send) => Send;
 
 /** A new call of `request`, its deadline counted from now. */
 export function newCall(request: Request, options: CallOptions, state: CallState, totalMs?: number): Call {
-  const { method, url } = request;
   return {
     options,
     state,
     totalTimeoutMs: totalMs,
     deadline: totalMs === undefined ? Infinity : Date.now() + totalMs,
-    info: (response, cause) => callContext(state, method, url, response, cause),
+    info: (response, cause) => callContext(state, request.method, request.url, response, cause),
   };
 }
 

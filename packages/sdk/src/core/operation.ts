@@ -78,18 +78,19 @@ export interface OperationContext {
 
 const encode = encodeURIComponent;
 const text = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
+/** An array as one comma-separated value (`simple` path segments, `explode: false` queries). */
+const commaSeparated = (values: unknown[]) => values.map((v) => encode(text(v))).join(",");
 
 /**
  * Query string in OpenAPI's default style (`form`, `explode`): arrays repeat the name, objects go deep. The
  * top-level names in `comma` (`explode: false`) send an array as one comma-separated value instead.
  */
-function queryString(query: Record<string, unknown> | undefined, comma: readonly string[] = []): string {
+function queryString(query: Record<string, unknown> | undefined, comma?: readonly string[]): string {
   if (!query) return "";
   const parts: string[] = [];
   const add = (name: string, value: unknown) => {
     if (value == null) return;
-    if (Array.isArray(value) && comma.includes(name))
-      parts.push(`${encode(name)}=${value.map((v) => encode(text(v))).join(",")}`);
+    if (Array.isArray(value) && comma?.includes(name)) parts.push(`${encode(name)}=${commaSeparated(value)}`);
     else if (Array.isArray(value)) for (const v of value) add(name, v);
     else if (typeof value === "object" && !(value instanceof Date))
       for (const [k, v] of Object.entries(value)) add(name ? `${name}[${k}]` : k, v);
@@ -99,6 +100,22 @@ function queryString(query: Record<string, unknown> | undefined, comma: readonly
   add("", query);
   return parts.length ? `?${parts.join("&")}` : "";
 }
+
+/** Where a result keeps its call's state (not enumerable: neither compared, spread nor serialized). */
+const CALL_STATE = Symbol();
+
+/**
+ * A result's `meta`, read from the headers when asked for (most calls never look). One getter shared by every
+ * result: with a getter made per result (a closure), V8 gives every result a hidden class of its own, made in the
+ * old generation, which keeps the result, its state and response alive past every minor GC until a full one — GC
+ * work of several µs per call (`bench/gc-get.mjs`).
+ */
+const lazyMeta = {
+  enumerable: true,
+  get(this: { [CALL_STATE]: CallState; response: Response | undefined }) {
+    return responseMeta(this[CALL_STATE], this.response);
+  },
+};
 
 /** Runs one operation: `{ data }` or `{ error }` with the response and its meta; never rejects. */
 export async function invoke(
@@ -115,29 +132,24 @@ export async function invoke(
     read: reader?.read ?? readText,
   };
   // Path parameters in the `simple` style: an array comma-separated.
-  const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+  const path = spec.path.replace(/\{(.+?)\}/g, (_, name: string) => {
     const value = params?.path?.[name];
-    return Array.isArray(value) ? value.map((v) => encode(text(v))).join(",") : encode(text(value));
+    return Array.isArray(value) ? commaSeparated(value) : encode(text(value));
   });
   const url = `${context.baseUrl}${path}${queryString(params?.query, spec.comma)}`;
   const result = (outcome: { data: unknown } | { error: unknown }) =>
-    ({
-      ...outcome,
-      response: state.response,
-      // Read from the headers when asked for (most calls never look).
-      get meta() {
-        return responseMeta(state, state.response);
-      },
-    }) as EntradaResult<unknown>;
-  const success = (data: unknown) => result({ data });
-  const fail = (error: unknown) => result({ error });
+    Object.defineProperty(
+      Object.defineProperty({ ...outcome, response: state.response }, CALL_STATE, { value: state }),
+      "meta",
+      lazyMeta,
+    ) as EntradaResult<unknown>;
   try {
     // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
     // call's headers may ask otherwise, the contract's header parameters win over both.
     const headers = new Headers(init.headers);
     if (reader?.accept && !headers.has("accept")) headers.set("accept", reader.accept);
-    for (const [name, value] of Object.entries(params?.header ?? {}))
-      if (value != null) headers.set(name, text(value));
+    const header = params?.header;
+    for (const name in header) if (header[name] != null) headers.set(name, text(header[name]));
     let payload: string | undefined;
     if (spec.form && context.form) payload = context.form(body, headers);
     else if (body !== undefined) {
@@ -153,7 +165,7 @@ export async function invoke(
     const contentType = response.headers.get("content-type");
     const data = state.body;
     if (!response.ok)
-      return fail(errorFromResponse(response.status, response.headers, data as string, info()));
+      return result({ error: errorFromResponse(response.status, response.headers, data as string, info()) });
     // JSON (the default, and what a reader asked for) parsed — a 204's empty body is `undefined` —, else the body
     // as it was read.
     const parsed =
@@ -161,22 +173,24 @@ export async function invoke(
         ? parseSuccessJson(data as string, contentType)
         : { ok: true as const, value: data };
     const reason = parsed.ok ? spec.check?.(parsed.value) : parsed.reason;
-    return reason
-      ? fail(new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()))
-      : success((parsed as { value: unknown }).value);
+    return result(
+      reason
+        ? { error: new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()) }
+        : { data: (parsed as { value: unknown }).value },
+    );
   } catch (error) {
     // The transport fails with `EntradaError`s only (a body that broke off while it was read included); anything
     // else is a request that could not be built: a body that is no JSON (a cycle, a BigInt), a header value with
     // a newline.
-    return fail(
-      isEntradaError(error)
+    return result({
+      error: isEntradaError(error)
         ? error
         : new InvalidArgumentError(
             "init",
             `invalid request: ${text(error)}`,
             callContext(state, method, url, undefined, error),
           ),
-    );
+    });
   }
 }
 
