@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import createFetchClient from "openapi-fetch";
 
 /**
  * The SDK's sources under `root` (a package directory) bundled with esbuild as users' bundlers would, then imported:
@@ -169,3 +170,38 @@ export const ratioText = (ratios) => {
   const [low, high] = range(ratios);
   return `${median(ratios).toFixed(2)}× (${low.toFixed(2)}–${high.toFixed(2)})`;
 };
+
+/**
+ * One GET of the event by id against the fake server, as each client makes it, resolving to its data (rejecting with
+ * its error):
+ * `full` (`createClient`), `shop` (`createShopClient`, when `sdk` exports it) or `openapi-fetch` alone (with the
+ * bearer token and language the SDK adds itself). Shared by the single-client scripts (profile, GC, allocations).
+ */
+export function getEventCall(sdk, flavour = "full") {
+  const get = getEvent(sdk, flavour);
+  return async () => {
+    const { data, error } = await get();
+    if (error) throw error;
+    return data;
+  };
+}
+
+function getEvent(sdk, flavour) {
+  const path = { params: { path: { eventId } } };
+  if (flavour === "openapi-fetch") {
+    const client = createFetchClient({ baseUrl: BASE, fetch: fakeFetch });
+    const headers = { authorization: "Bearer tok_bench", "accept-language": "de-CH" };
+    return () => client.GET(EVENT_PATH, { ...path, headers });
+  }
+  const client =
+    flavour === "shop"
+      ? sdk.createShopClient({ baseUrl: BASE, sessionToken: "tok_bench", locale: "de-CH", fetch: fakeFetch })
+      : sdk.createClient({
+          baseUrl: BASE,
+          clientId: "bench",
+          clientSecret: "secret",
+          locale: "de-CH",
+          fetch: fakeFetch,
+        });
+  return () => client.shop.getEvent(path);
+}

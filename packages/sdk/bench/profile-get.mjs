@@ -5,8 +5,7 @@
 // (`openapi-fetch`: the same GET through openapi-fetch alone, the baseline of `pnpm bench`).
 import { Session } from "node:inspector/promises";
 import { fileURLToPath } from "node:url";
-import createFetchClient from "openapi-fetch";
-import { BASE, EVENT_PATH, eventId, fakeFetch, importSdk } from "./overhead.mjs";
+import { getEventCall, importSdk } from "./overhead.mjs";
 
 const calls = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 200_000);
 const flavour = process.argv.find((a) => a.startsWith("--client="))?.slice(9) ?? "full";
@@ -16,28 +15,7 @@ const sdk = await importSdk(here, {
   minify: false,
 });
 
-const client =
-  flavour === "shop"
-    ? sdk.createShopClient({ baseUrl: BASE, sessionToken: "tok_bench", locale: "de-CH", fetch: fakeFetch })
-    : sdk.createClient({
-        baseUrl: BASE,
-        clientId: "bench",
-        clientSecret: "secret",
-        locale: "de-CH",
-        fetch: fakeFetch,
-      });
-const openapiFetch = createFetchClient({ baseUrl: BASE, fetch: fakeFetch });
-const headers = { authorization: "Bearer tok_bench", "accept-language": "de-CH" };
-const call =
-  flavour === "openapi-fetch"
-    ? async () => {
-        const { error } = await openapiFetch.GET(EVENT_PATH, { params: { path: { eventId } }, headers });
-        if (error) throw error;
-      }
-    : async () => {
-        const { error } = await client.shop.getEvent({ params: { path: { eventId } } });
-        if (error) throw error;
-      };
+const call = getEventCall(sdk, flavour);
 for (let i = 0; i < 20_000; i++) await call(); // warm-up (JIT)
 
 const session = new Session();
