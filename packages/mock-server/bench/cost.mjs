@@ -12,6 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { cartPairRequests } from "./cart-pair.mjs";
 
 const root = join(import.meta.dirname, "..");
 const rounds = Number(process.env.COST_ROUNDS ?? 5);
@@ -130,28 +131,7 @@ const servers = {
 };
 const load = {
   get: (url) => ({ url: `${url}/shop/v1/discovery/events`, headers }),
-  post: (url) => ({
-    url,
-    requests: [
-      {
-        method: "POST",
-        path: "/shop/v1/cart",
-        headers: json,
-        body: "{}",
-        onResponse: (_status, body, context) => {
-          try {
-            context.cartId = JSON.parse(body).id;
-          } catch {}
-        },
-      },
-      {
-        method: "POST",
-        headers: json,
-        body: item,
-        setupRequest: (request, context) => ({ ...request, path: `/shop/v1/cart/${context.cartId}/items` }),
-      },
-    ],
-  }),
+  post: (url) => ({ url, requests: cartPairRequests(json, item) }),
 };
 const run = (options, seconds) =>
   new Promise((resolve, reject) =>

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { cartPairRequests } from "./cart-pair.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -270,25 +271,7 @@ async function postCase(server) {
   // Each round creates a cart and adds an item to it; both servers are counted per request the same way.
   return {
     url: server.url,
-    requests: [
-      {
-        method: "POST",
-        path: "/shop/v1/cart",
-        headers: auth,
-        body: "{}",
-        onResponse: (_status, body, context) => {
-          try {
-            context.cartId = JSON.parse(body).id;
-          } catch {}
-        },
-      },
-      {
-        method: "POST",
-        headers: auth,
-        body: JSON.stringify({ articleId, slotId, quantity: 1 }),
-        setupRequest: (request, context) => ({ ...request, path: `/shop/v1/cart/${context.cartId}/items` }),
-      },
-    ],
+    requests: cartPairRequests(auth, JSON.stringify({ articleId, slotId, quantity: 1 })),
   };
 }
 
