@@ -14,7 +14,7 @@
  */
 
 import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
-import { configError, nonEmpty, type TransportSettings, transportSettings } from "./core/config.ts";
+import { expected, nonEmpty, type TransportSettings, transportSettings } from "./core/config.ts";
 
 export type { TransportSettings } from "./core/config.ts";
 
@@ -98,9 +98,11 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   const settings = transportSettings("createShopClient", options, "shop");
   const source = options.sessionToken;
   if (typeof source !== "function" && !nonEmpty(source))
-    configError(
+    expected(
       "createShopClient",
-      `"sessionToken" is required: a session token from your backend, or a function returning one.`,
+      "sessionToken",
+      "a session token from your backend or a function returning one",
+      source,
     );
   const baseUrl = settings.baseUrl;
   const transport = createTransport(settings);

@@ -86,7 +86,7 @@ export function absoluteHttpUrl(entry: Entry, name: string, value: unknown): str
   if (!/^https?:\/\/[^/?#@]+\/[^?#]*$/.test(href))
     configError(
       entry,
-      `"${name}" is required: an absolute http(s) URL (http or https; no query, fragment, credentials); got ${JSON.stringify(value)}.`,
+      `"${name}" is required: an absolute http(s) URL without query, fragment or credentials; got ${JSON.stringify(value)}.`,
     );
   return href.replace(/\/+$/, "");
 }

@@ -5,15 +5,15 @@
  */
 export function describeFailure(error: unknown): string {
   const head = (error as Error)?.message ?? String(error);
-  const reasons: string[] = [];
-  let cause = (error as { cause?: unknown })?.cause;
+  // Each reason once, in the order met (a `Set` keeps it); the head itself is no reason.
+  const reasons = new Set<string>();
+  let cause = (error as Error)?.cause;
   for (let depth = 0; cause != null && depth < 4; depth++) {
     const inner = cause as { message?: unknown; errors?: unknown; cause?: unknown };
-    const messages = Array.isArray(inner.errors)
-      ? inner.errors.map((e) => String((e as Error)?.message ?? e))
-      : [typeof inner.message === "string" && inner.message ? inner.message : String(cause)];
-    for (const m of messages) if (m && m !== head && !reasons.includes(m)) reasons.push(m);
+    for (const reason of Array.isArray(inner.errors) ? inner.errors : [cause])
+      reasons.add(String((reason as Error)?.message || reason));
     cause = inner.cause;
   }
-  return reasons.length ? `${head} (${reasons.join("; ")})` : head;
+  reasons.delete(head);
+  return reasons.size ? `${head} (${[...reasons].join("; ")})` : head;
 }

@@ -33,6 +33,8 @@ export interface OperationSpec extends OperationOptions {
   operationId: string;
   method: string;
   path: string;
+  /** `path` split at its parameters (on the first call): literal text at even indices, parameter names at odd ones. */
+  parts?: readonly string[];
   /** Why a parsed 2xx body cannot be used (the token response without `access_token`), if it cannot. */
   check?: ((data: unknown) => string | undefined) | undefined;
 }
@@ -80,6 +82,8 @@ const encode = encodeURIComponent;
 const text = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 /** An array as one comma-separated value (`simple` path segments, `explode: false` queries). */
 const commaSeparated = (values: unknown[]) => values.map((v) => encode(text(v))).join(",");
+/** A path parameter in the `simple` style: an array comma-separated. */
+const pathSegment = (value: unknown) => (Array.isArray(value) ? commaSeparated(value) : encode(text(value)));
 
 /**
  * Query string in OpenAPI's default style (`form`, `explode`): arrays repeat the name, objects go deep. The
@@ -101,21 +105,30 @@ function queryString(query: Record<string, unknown> | undefined, comma?: readonl
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
-/** Where a result keeps its call's state (not enumerable: neither compared, spread nor serialized). */
-const CALL_STATE = Symbol();
-
 /**
- * A result's `meta`, read from the headers when asked for (most calls never look). One getter shared by every
- * result: with a getter made per result (a closure), V8 gives every result a hidden class of its own, made in the
- * old generation, which keeps the result, its state and response alive past every minor GC until a full one — GC
- * work of several µs per call (`bench/gc-get.mjs`).
+ * A call's result: `data` or `error`, the final response, and `meta`, read from the response's headers when asked
+ * for (most calls never look). The call's state is a private field: neither compared, spread nor serialized. A
+ * class, so a result costs one `Object.defineProperty` (an own, enumerable `meta`) rather than two. Its getter is
+ * one shared by every result: with a getter made per result (a closure), V8 gives every result a hidden class of
+ * its own, made in the old generation, which keeps the result, its state and response alive past every minor GC
+ * until a full one — GC work of several µs per call (`bench/gc-get.mjs`).
  */
-const lazyMeta = {
-  enumerable: true,
-  get(this: { [CALL_STATE]: CallState; response: Response | undefined }) {
-    return responseMeta(this[CALL_STATE], this.response);
-  },
-};
+class Result {
+  readonly #state: CallState;
+  declare readonly response: Response | undefined;
+  constructor(field: "data" | "error", value: unknown, state: CallState) {
+    (this as Record<string, unknown>)[field] = value;
+    (this as { response: unknown }).response = state.response;
+    this.#state = state;
+    Object.defineProperty(this, "meta", Result.#meta);
+  }
+  static #meta = {
+    enumerable: true,
+    get(this: Result) {
+      return responseMeta(this.#state, this.response);
+    },
+  };
+}
 
 /** Runs one operation: `{ data }` or `{ error }` with the response and its meta; never rejects. */
 export async function invoke(
@@ -131,18 +144,13 @@ export async function invoke(
     pathTemplate: spec.path,
     read: reader?.read ?? readText,
   };
-  // Path parameters in the `simple` style: an array comma-separated.
-  const path = spec.path.replace(/\{(.+?)\}/g, (_, name: string) => {
-    const value = params?.path?.[name];
-    return Array.isArray(value) ? commaSeparated(value) : encode(text(value));
-  });
+  // The template is split once per operation, on its first call, rather than matched with a regular expression per
+  // call.
+  spec.parts ??= spec.path.split(/[{}]/);
+  const path = spec.parts.map((part, i) => (i % 2 ? pathSegment(params?.path?.[part]) : part)).join("");
   const url = `${context.baseUrl}${path}${queryString(params?.query, spec.comma)}`;
-  const result = (outcome: { data: unknown } | { error: unknown }) =>
-    Object.defineProperty(
-      Object.defineProperty({ ...outcome, response: state.response }, CALL_STATE, { value: state }),
-      "meta",
-      lazyMeta,
-    ) as EntradaResult<unknown>;
+  const result = (field: "data" | "error", value: unknown) =>
+    new Result(field, value, state) as unknown as EntradaResult<unknown>;
   try {
     // JSON asked for where the operation also has other media types (OData `$metadata`: JSON or XML); the
     // call's headers may ask otherwise, the contract's header parameters win over both.
@@ -161,11 +169,18 @@ export async function invoke(
       init,
       state,
     );
-    const info = () => callContext(state, method, url, response);
     const contentType = response.headers.get("content-type");
     const data = state.body;
     if (!response.ok)
-      return result({ error: errorFromResponse(response.status, response.headers, data as string, info()) });
+      return result(
+        "error",
+        errorFromResponse(
+          response.status,
+          response.headers,
+          data as string,
+          callContext(state, method, url, response),
+        ),
+      );
     // JSON (the default, and what a reader asked for) parsed — a 204's empty body is `undefined` —, else the body
     // as it was read.
     const parsed =
@@ -173,24 +188,31 @@ export async function invoke(
         ? parseSuccessJson(data as string, contentType)
         : { ok: true as const, value: data };
     const reason = parsed.ok ? spec.check?.(parsed.value) : parsed.reason;
-    return result(
-      reason
-        ? { error: new UnexpectedBodyError(reason, data as string, contentType ?? undefined, info()) }
-        : { data: (parsed as { value: unknown }).value },
-    );
+    return reason
+      ? result(
+          "error",
+          new UnexpectedBodyError(
+            reason,
+            data as string,
+            contentType ?? undefined,
+            callContext(state, method, url, response),
+          ),
+        )
+      : result("data", (parsed as { value: unknown }).value);
   } catch (error) {
     // The transport fails with `EntradaError`s only (a body that broke off while it was read included); anything
     // else is a request that could not be built: a body that is no JSON (a cycle, a BigInt), a header value with
     // a newline.
-    return result({
-      error: isEntradaError(error)
+    return result(
+      "error",
+      isEntradaError(error)
         ? error
         : new InvalidArgumentError(
             "init",
             `invalid request: ${text(error)}`,
             callContext(state, method, url, undefined, error),
           ),
-    });
+    );
   }
 }
 

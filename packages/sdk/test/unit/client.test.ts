@@ -729,7 +729,7 @@ describe("configuration", () => {
   const bad: Array<[string, Record<string, unknown>, RegExp]> = [
     ["missing base URL", { clientId: "a", clientSecret: "b" }, /"baseUrl" is required/],
     ["relative base URL", { baseUrl: "/api", clientId: "a", clientSecret: "b" }, /absolute http\(s\) URL/],
-    ["ftp base URL", { baseUrl: "ftp://x.test", clientId: "a", clientSecret: "b" }, /http or https/],
+    ["ftp base URL", { baseUrl: "ftp://x.test", clientId: "a", clientSecret: "b" }, /absolute http\(s\) URL/],
     ["base URL with query", { baseUrl: "https://x.test/?a=1", clientId: "a", clientSecret: "b" }, /query/],
     ["no credentials", { baseUrl: BASE }, /credentials are missing/],
     ["id without secret", { baseUrl: BASE, clientId: "a" }, /"clientSecret" is required/],

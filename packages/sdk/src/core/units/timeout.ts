@@ -6,7 +6,7 @@
  * the error of the token request; `isRetryableFailure` tells the ones another attempt may cure.
  */
 
-import type { Unit } from "../call.ts";
+import type { Call, Unit } from "../call.ts";
 import type { Deadlines } from "../deadlines.ts";
 import { AbortedError, type EntradaError, isEntradaError, NetworkError, TimeoutError } from "../errors.ts";
 import { describeFailure } from "../network-cause.ts";
@@ -25,8 +25,7 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
     const timeoutMs = call.options.timeoutMs ?? clientTimeoutMs;
     const start = Date.now();
     const remaining = call.deadline - start;
-    const total = () => new TimeoutError("total", call.totalTimeoutMs ?? 0, call.info());
-    if (remaining <= 0) throw total();
+    if (remaining <= 0) throw totalTimeout(call);
     if (signal?.aborted) throw new AbortedError(signal.reason, call.info());
 
     const controller = new AbortController();
@@ -51,7 +50,7 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
         resolve(response as Response);
       };
       const fail = (error: unknown) => {
-        if (end()) reject(failure(error, response));
+        if (end()) reject(failure(call, controller, error, response));
       };
       const abort = (reason: unknown) => {
         controller.abort(reason);
@@ -59,7 +58,9 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
       };
       // On the client's shared timer (unref'd: in-flight sockets keep a process alive, an idle client does not).
       const timer = deadlines.add(start + Math.min(timeoutMs, remaining), () =>
-        abort(timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : total()),
+        abort(
+          timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : totalTimeout(call),
+        ),
       );
       const onAbort = () => abort(signal?.reason);
       signal?.addEventListener("abort", onAbort);
@@ -78,22 +79,31 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
         fail(error);
       }
     });
-
-    function failure(error: unknown, response: Response | undefined): EntradaError {
-      if (signal?.aborted) return new AbortedError(signal.reason, call.info(response));
-      const reason = controller.signal.reason;
-      if (reason instanceof TimeoutError) {
-        if (reason.scope === "attempt") retryable.add(reason);
-        return reason;
-      }
-      // Errors of the token request (OAuth, its own network failure) are final: it already retried.
-      if (isEntradaError(error)) return error;
-      const network = new NetworkError(
-        `network error: ${describeFailure(error)}`,
-        call.info(response, error),
-      );
-      retryable.add(network);
-      return network;
-    }
   };
+}
+
+const totalTimeout = (call: Call) => new TimeoutError("total", call.totalTimeoutMs ?? 0, call.info());
+
+/**
+ * The `EntradaError` an attempt ends with. (Here rather than inside the attempt, as this and the total timeout were:
+ * a function declared per attempt is a closure, and a context for what it uses, allocated for every call.)
+ */
+function failure(
+  call: Call,
+  controller: AbortController,
+  error: unknown,
+  response: Response | undefined,
+): EntradaError {
+  const { signal } = call.options;
+  if (signal?.aborted) return new AbortedError(signal.reason, call.info(response));
+  const reason = controller.signal.reason;
+  if (reason instanceof TimeoutError) {
+    if (reason.scope === "attempt") retryable.add(reason);
+    return reason;
+  }
+  // Errors of the token request (OAuth, its own network failure) are final: it already retried.
+  if (isEntradaError(error)) return error;
+  const network = new NetworkError(`network error: ${describeFailure(error)}`, call.info(response, error));
+  retryable.add(network);
+  return network;
 }
