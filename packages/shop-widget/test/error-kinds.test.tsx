@@ -63,7 +63,7 @@ describe("each kind of SDK error, shown translated with its way forward", () => 
       // The mock holds the request past the SDK's 1 s attempt timeout, then drops it (nothing is added).
       setUp: () => fault({ kind: "drop", latencyMs: 5000, ...ADD_ITEM, times: 1 }),
       kind: "timeout",
-      text: "errors.network",
+      text: "errors.timeout",
     },
     {
       what: "a 429 (rate-limited problem)",

@@ -45,6 +45,7 @@ const SLUGS_WITH_TEXT: ReadonlySet<string> = new Set<SlugWithText>([
 export type ErrorText =
   | SlugWithText
   | "network"
+  | "timeout"
   | "session-expired"
   | "generic"
   | "payment-failed"
@@ -55,7 +56,7 @@ export type ErrorText =
 /**
  * The text for an error the SDK reported (an `EntradaError`, from any build of the SDK): the problem's slug when
  * the widget has a text for it, `session-expired` for a `401` the SDK could not renew or a session-token function
- * that failed (`oauth`), `network` for no answer or no answer in time. Anything else, and anything a custom
+ * that failed (`oauth`), `network` for no answer, `timeout` for no answer in time. Anything else, and anything a custom
  * `ShopApi` threw that is not an `EntradaError`, reads `generic`.
  */
 export function errorText(error: unknown): ErrorText {
@@ -64,7 +65,9 @@ export function errorText(error: unknown): ErrorText {
     return hasText(error.slug) ? error.slug : "generic";
   }
   if (isErrorKind(error, "oauth")) return "session-expired";
-  if (isErrorKind(error, "network") || isErrorKind(error, "timeout")) return "network";
+  if (isErrorKind(error, "network")) return "network";
+  // The attempt's timeout or the call's deadline: the shop is slow, not the buyer's connection.
+  if (isErrorKind(error, "timeout")) return "timeout";
   return "generic";
 }
 

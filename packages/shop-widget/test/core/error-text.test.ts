@@ -41,9 +41,12 @@ describe("errorText: what the buyer reads for an SDK error", () => {
     expect(errorText(await problem("seat-map-changed", 409))).toBe("generic");
   });
 
-  it("no answer, or none in time, reads network; anything that is no SDK error reads generic", () => {
+  it("no answer reads network, none in time reads timeout; anything that is no SDK error reads generic", () => {
     expect(errorText(new NetworkError("fetch failed"))).toBe("network");
-    expect(errorText(new TimeoutError("attempt", 1000))).toBe("network");
+    // The attempt's timeout and the call's deadline alike: the shop is slow, the buyer's connection may be fine.
+    expect(errorText(new TimeoutError("attempt", 1000))).toBe("timeout");
+    expect(errorText(new TimeoutError("total", 5000))).toBe("timeout");
+    expect(tx("errors.timeout")).not.toBe(tx("errors.network"));
     expect(errorText(new AbortedError(undefined))).toBe("generic");
     expect(errorText(new TypeError("a custom ShopApi broke its contract"))).toBe("generic");
     expect(errorText(undefined)).toBe("generic");

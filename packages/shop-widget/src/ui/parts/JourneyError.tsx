@@ -15,6 +15,7 @@ export function JourneyError({ step }: { step: Step }) {
   const actions: ErrorAction[] = [];
   switch (text) {
     case "network":
+    case "timeout":
     case "rate-limited":
     case "generic":
     case "cart-locked":

@@ -40,6 +40,7 @@ export default {
     "rate-limited": "Zu viele Anfragen. Bitte warten Sie einen Moment.",
     "session-expired": "Ihre Sitzung ist abgelaufen. Laden Sie die Seite neu, um fortzufahren.",
     network: "Keine Verbindung zum Shop. Prüfen Sie Ihre Internetverbindung und versuchen Sie es erneut.",
+    timeout: "Der Shop antwortet im Moment zu langsam. Bitte versuchen Sie es gleich noch einmal.",
     generic: "Etwas ist schiefgegangen. Bitte versuchen Sie es erneut.",
     retry: "Erneut versuchen",
     events: "Zurück zu den Veranstaltungen",

@@ -38,6 +38,7 @@ export default {
     "rate-limited": "Too many requests. Please wait a moment and try again.",
     "session-expired": "Your session has expired. Reload the page to continue.",
     network: "No connection to the shop. Check your internet connection and try again.",
+    timeout: "The shop is taking too long to answer. Please try again in a moment.",
     generic: "Something went wrong. Please try again.",
     retry: "Try again",
     events: "Back to events",

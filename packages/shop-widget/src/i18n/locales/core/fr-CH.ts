@@ -40,6 +40,7 @@ export default {
     "rate-limited": "Trop de requêtes. Veuillez patienter un instant.",
     "session-expired": "Votre session a expiré. Rechargez la page pour continuer.",
     network: "Pas de connexion à la billetterie. Vérifiez votre connexion Internet et réessayez.",
+    timeout: "La billetterie met trop de temps à répondre. Veuillez réessayer dans un instant.",
     generic: "Un problème est survenu. Veuillez réessayer.",
     retry: "Réessayer",
     events: "Retour aux événements",

@@ -40,6 +40,7 @@ export default {
     "rate-limited": "Troppe richieste. Attenda un momento.",
     "session-expired": "La sessione è scaduta. Ricarichi la pagina per continuare.",
     network: "Nessuna connessione alla biglietteria. Controlli la connessione a Internet e riprovi.",
+    timeout: "La biglietteria impiega troppo tempo a rispondere. Riprovi tra un momento.",
     generic: "Si è verificato un problema. Riprovi.",
     retry: "Riprova",
     events: "Torna agli eventi",
