@@ -8,7 +8,7 @@ import { cors } from "../cors.ts";
 import { fingerprint, IdempotencyStore } from "../idempotency-store.ts";
 import { msg, pickText } from "../messages.ts";
 import { stageProblem } from "../problems.ts";
-import type { Culture, LocalizedText } from "../types.ts";
+import type { LocalizedText } from "../types.ts";
 import { Answered, type Exchange } from "./exchange.ts";
 
 const REUSED: LocalizedText = msg("core.pipeline.idempotency.this-key-was-already-used-for");

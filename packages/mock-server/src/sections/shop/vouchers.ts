@@ -6,7 +6,6 @@
  * held or redeemed by at most N carts, however many apply it at once.
  */
 
-import type { LocalizedText } from "../../core/types.ts";
 import type { CartRecord, Currency, ItemRecord, ShopState } from "./state.ts";
 import { type DiscountRecord, seedVouchers, type VoucherRecord, type VoucherSeed } from "./voucher-codes.ts";
 
