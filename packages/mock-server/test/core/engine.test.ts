@@ -108,17 +108,7 @@ describe("response validation mode", () => {
 
   it("validates path parameters against their schema before the handler runs", async () => {
     let calls = 0;
-    const core = createMockCore({
-      document: doc,
-      schemaCompiler: ajvSchemaCompiler,
-      sections: [
-        defineSection({
-          name: "things",
-          initialState: () => ({}),
-          handlers: { getEvent: dynamicHandler(() => ({ status: 200, body: { n: ++calls } })) },
-        }),
-      ],
-    });
+    const core = coreWithHandler(() => ({ status: 200, body: { n: ++calls } }), []);
     const response = await core.handle(get("/things/NOPE"));
     expect(response.status).toBe(400);
     expect(JSON.parse(String(response.body)).errors[0].pointer).toBe("/path/id");
