@@ -2,7 +2,7 @@
 // The garbage collector's share of `client.shop.getEvent` against bench/overhead.mjs's fake fetch, beside openapi-fetch
 // doing the same GET: collections (minor and major) and their pause time per call over a long loop, from
 // `PerformanceObserver` `gc` entries. Objects that outlive a minor GC (promoted, then dropped by a major one) show here
-// as major GCs and long minor ones, which a short batch after `gc()` (bench/compare.mjs) barely sees.
+// as major GCs and long minor ones, which a short batch after a minor GC (bench/overhead.mjs) barely sees.
 // Usage (from packages/sdk): `pnpm exec node bench/gc-get.mjs [calls] [--client=full|openapi-fetch]`
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";

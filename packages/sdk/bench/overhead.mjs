@@ -10,7 +10,14 @@
 //   pause is a small part of one;
 // - every round runs each variant once, in an order that rotates from round to round, and the ratio is taken per
 //   round against the baseline's batch of that same round: the figure is the median of those ratios, with their
-//   range, never a single best or worst batch.
+//   range, never a single best or worst batch;
+// - each batch starts after a minor GC (`gc({ type: "minor" })`): an empty young generation, so no variant pays
+//   another's garbage — and never after a full one. A full GC clears the weak references of optimised code ("embedded
+//   weak objects cleared" in `--trace-deopt`: 167 deoptimisations over 10 batches of 5,000 GETs), so a batch after
+//   it measured the JIT compiling everything again on its own threads, which the process's CPU time counts. The
+//   variant with more functions paid more: the SDK showed 1.25–1.36× openapi-fetch that way, against 1.0–1.1× in
+//   steady state (one client per process, no forced GC; and `gc-get.mjs`'s long loop, whose 230,000 GETs see one
+//   full GC).
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -148,7 +155,7 @@ export async function interleaved(variants, { baseline, rounds = 24, iterations 
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + round) % names.length];
-      globalThis.gc?.(); // every batch starts on a clean heap: no variant pays another's garbage
+      globalThis.gc?.({ type: "minor" }); // every batch starts on an empty young generation: no variant pays another's garbage
       perBatch[name][round] = await batch(variants[name], iterations);
     }
   }
