@@ -33,8 +33,6 @@ export interface OperationSpec extends OperationOptions {
   operationId: string;
   method: string;
   path: string;
-  /** `path` split at its parameters (on the first call): literal text at even indices, parameter names at odd ones. */
-  parts?: readonly string[];
   /** Why a parsed 2xx body cannot be used (the token response without `access_token`), if it cannot. */
   check?: ((data: unknown) => string | undefined) | undefined;
 }
@@ -82,8 +80,6 @@ const encode = encodeURIComponent;
 const text = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 /** An array as one comma-separated value (`simple` path segments, `explode: false` queries). */
 const commaSeparated = (values: unknown[]) => values.map((v) => encode(text(v))).join(",");
-/** A path parameter in the `simple` style: an array comma-separated. */
-const pathSegment = (value: unknown) => (Array.isArray(value) ? commaSeparated(value) : encode(text(value)));
 
 /**
  * Query string in OpenAPI's default style (`form`, `explode`): arrays repeat the name, objects go deep. The
@@ -144,10 +140,11 @@ export async function invoke(
     pathTemplate: spec.path,
     read: reader?.read ?? readText,
   };
-  // The template is split once per operation, on its first call, rather than matched with a regular expression per
-  // call.
-  spec.parts ??= spec.path.split(/[{}]/);
-  const path = spec.parts.map((part, i) => (i % 2 ? pathSegment(params?.path?.[part]) : part)).join("");
+  // Path parameters in the `simple` style: an array comma-separated.
+  const path = spec.path.replace(/\{(.+?)\}/g, (_, name: string) => {
+    const value = params?.path?.[name];
+    return Array.isArray(value) ? commaSeparated(value) : encode(text(value));
+  });
   const url = `${context.baseUrl}${path}${queryString(params?.query, spec.comma)}`;
   const result = (field: "data" | "error", value: unknown) =>
     new Result(field, value, state) as unknown as EntradaResult<unknown>;

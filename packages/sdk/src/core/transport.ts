@@ -21,7 +21,6 @@ import {
   type FetchLike,
   newCall,
 } from "./call.ts";
-import { newDeadlines } from "./deadlines.ts";
 import { DEFAULT_RETRY, type RetryOptions, resolveRetryPolicy } from "./retry.ts";
 import { type RetryBudgetOptions, retryBudget } from "./retry-budget.ts";
 import { clientHeaders } from "./units/client-headers.ts";
@@ -76,7 +75,7 @@ export interface Transport {
 /** Where a client keeps its transport, so the BI feed (`biFeed({ client })`) rides on the same chain. */
 export const TRANSPORT: unique symbol = Symbol.for("@entrada/sdk.transport") as never;
 
-/** The transport of one client: its retry budget, deadline timer and middleware list; no credentials yet. */
+/** The transport of one client: its retry budget and middleware list; no credentials yet. */
 export function createTransport(options: TransportOptions): Transport {
   const { retry: retryOptions, headers, fetch } = options;
   const budget = retryOptions === false ? false : retryOptions?.budget;
@@ -96,8 +95,7 @@ export function createTransport(options: TransportOptions): Transport {
         budget === false ? undefined : retryBudget(budget),
       ),
       middleware(() => config.middleware),
-      // One shared timer for every attempt's timeout and deadline.
-      timeout(newDeadlines(), options.timeoutMs ?? 30_000),
+      timeout(options.timeoutMs ?? 30_000),
       bearer(),
     ],
     (request, call) => fetch(request, { signal: call.signal }),

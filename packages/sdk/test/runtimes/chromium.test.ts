@@ -1,6 +1,6 @@
 /**
  * The core in a real browser (headless Chromium): the bundle runs without Node built-ins, refuses a client
- * secret next to a DOM, calls the API with a session token (idempotency key from Web Crypto, language, meta), and
+ * secret next to a DOM, calls the API with a session token (idempotency key from Web Crypto, language, meta, a retried write's copy), and
  * verifies a webhook with Web Crypto. Needs Chromium (`scripts/chromium-path.mjs` finds it; `scripts/ensure-chromium.sh` installs Debian's).
  */
 import { execFileSync } from "node:child_process";
@@ -25,10 +25,12 @@ const PAGE_SCRIPT = `
   catch (e) { out.secret = e.name + ": " + e.message; }
   const seen = [];
   const fetchImpl = async (req) => {
-    seen.push({ auth: req.headers.get("authorization"), key: req.headers.get("idempotency-key"), lang: req.headers.get("accept-language"), ua: req.headers.get("user-agent") });
+    seen.push({ auth: req.headers.get("authorization"), key: req.headers.get("idempotency-key"), lang: req.headers.get("accept-language"), ua: req.headers.get("user-agent"), body: await req.text() });
+    // The first attempt meets a 503: the retry sends a copy of the request, body and key included.
+    if (seen.length === 1) return new Response("", { status: 503 });
     return new Response(JSON.stringify({ id: "crt_1" }), { status: 201, headers: { "content-type": "application/json", "x-log-id": "log_1", "content-language": "fr-CH" } });
   };
-  const client = createClient({ baseUrl: "https://api.x.test", sessionToken: "ses_1", locale: "fr-CH", fetch: fetchImpl });
+  const client = createClient({ baseUrl: "https://api.x.test", sessionToken: "ses_1", locale: "fr-CH", fetch: fetchImpl, retry: { baseDelayMs: 1 } });
   const r = await client.shop.createCart({ body: {} });
   out.data = r.data; out.meta = r.meta.toJSON(); out.seen = seen;
   // A webhook signed with the Standard Webhooks scheme, verified with Web Crypto only.
@@ -99,8 +101,11 @@ describe("in headless Chromium", () => {
       logId: "log_1",
       contentLanguage: "fr-CH",
       replayed: false,
-      attempts: 1,
+      attempts: 2,
     });
+    expect(out.seen).toHaveLength(2);
+    expect(out.seen.map((seen: { body: string }) => seen.body)).toEqual(["{}", "{}"]);
+    expect(out.seen[1].key).toBe(out.seen[0].key);
     expect(out.seen[0].auth).toBe("Bearer ses_1");
     expect(out.seen[0].lang).toBe("fr-CH");
     expect(out.seen[0].key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

@@ -7,7 +7,6 @@
  */
 
 import type { Call, Unit } from "../call.ts";
-import type { Deadlines } from "../deadlines.ts";
 import { AbortedError, type EntradaError, isEntradaError, NetworkError, TimeoutError } from "../errors.ts";
 import { describeFailure } from "../network-cause.ts";
 
@@ -18,13 +17,12 @@ export function isRetryableFailure(error: unknown): boolean {
   return retryable.has(error as EntradaError);
 }
 
-export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
+export function timeout(clientTimeoutMs: number): Unit {
   return (next) => (request, call) => {
     const { signal } = call.options;
     const { state } = call;
     const timeoutMs = call.options.timeoutMs ?? clientTimeoutMs;
-    const start = Date.now();
-    const remaining = call.deadline - start;
+    const remaining = call.deadline - Date.now();
     if (remaining <= 0) throw totalTimeout(call);
     if (signal?.aborted) throw new AbortedError(signal.reason, call.info());
 
@@ -38,7 +36,7 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
       const end = (): boolean => {
         if (ended) return false;
         ended = true;
-        deadlines.delete(timer);
+        clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         // (A response that came, even if its body broke off, is the attempt's: errors and the result report it.)
         if (response) state.response = response;
@@ -56,11 +54,14 @@ export function timeout(deadlines: Deadlines, clientTimeoutMs: number): Unit {
         controller.abort(reason);
         fail(reason);
       };
-      // On the client's shared timer (unref'd: in-flight sockets keep a process alive, an idle client does not).
-      const timer = deadlines.add(start + Math.min(timeoutMs, remaining), () =>
-        abort(
-          timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : totalTimeout(call),
-        ),
+      // One timer per attempt, cleared when it ends: nothing is left behind by a call. (Timers hold at most 2³¹−1 ms,
+      // 24.8 days: a longer delay would fire at once.)
+      const timer = setTimeout(
+        () =>
+          abort(
+            timeoutMs <= remaining ? new TimeoutError("attempt", timeoutMs, call.info()) : totalTimeout(call),
+          ),
+        Math.min(timeoutMs, remaining, 2 ** 31 - 1),
       );
       const onAbort = () => abort(signal?.reason);
       signal?.addEventListener("abort", onAbort);

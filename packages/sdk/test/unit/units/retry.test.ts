@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { newDeadlines } from "../../../src/core/deadlines.ts";
 import { NetworkError } from "../../../src/core/errors.ts";
 import { DEFAULT_RETRY } from "../../../src/core/retry.ts";
 import { retryBudget } from "../../../src/core/retry-budget.ts";
@@ -59,11 +58,10 @@ describe("retry unit", () => {
 
   it("retries failures of the attempt itself, never other errors", async () => {
     const network = new NetworkError("network error: reset");
-    const deadlines = newDeadlines();
     // The timeout unit below marks the failures another attempt may cure.
     const attempts = recorder((_, i) => (i === 0 ? Promise.reject(new TypeError("reset")) : status(200)));
     const chain = (next: Parameters<ReturnType<typeof retry>>[0]) =>
-      retry(policy, undefined)(timeout(deadlines, 1_000)(next));
+      retry(policy, undefined)(timeout(1_000)(next));
     const { result } = run(chain, attempts.send);
     await vi.runAllTimersAsync();
     expect((await result).status).toBe(200);
@@ -102,10 +100,9 @@ describe("retry unit", () => {
 
   it("ends the backoff when the caller aborts", async () => {
     const controller = new AbortController();
-    const deadlines = newDeadlines();
     const { send, requests } = recorder(() => status(503));
     const chain = (next: Parameters<ReturnType<typeof retry>>[0]) =>
-      retry(policy, undefined)(timeout(deadlines, 1_000)(next));
+      retry(policy, undefined)(timeout(1_000)(next));
     const { result } = run(chain, send, { options: { signal: controller.signal } });
     const outcome = result.catch((error) => error);
     await vi.advanceTimersByTimeAsync(0);

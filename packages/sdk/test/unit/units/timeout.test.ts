@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { newDeadlines } from "../../../src/core/deadlines.ts";
 import { isRetryableFailure, timeout } from "../../../src/core/units/timeout.ts";
 import { hangUntilAborted } from "../../helpers.ts";
 import { run } from "./harness.ts";
@@ -13,9 +12,8 @@ afterEach(() => {
 
 describe("timeout unit", () => {
   it("aborts the attempt's signal at its timeout: a retryable TimeoutError, the timer released", async () => {
-    const deadlines = newDeadlines();
     let signal: AbortSignal | undefined;
-    const { result } = run(timeout(deadlines, 1_000), (_, call) => {
+    const { result } = run(timeout(1_000), (_, call) => {
       signal = call.signal;
       return hangUntilAborted(call.signal as AbortSignal);
     });
@@ -25,11 +23,41 @@ describe("timeout unit", () => {
     expect(error).toMatchObject({ kind: "timeout", scope: "attempt", timeoutMs: 1_000 });
     expect(isRetryableFailure(error)).toBe(true);
     expect(signal?.aborted).toBe(true);
-    expect(deadlines.size).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("holds one timer while the attempt runs and none once it ended, however it ended", async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const pending = run(timeout(1_000), () => new Promise<Response>((resolve) => (answer = resolve)));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.getTimerCount()).toBe(1);
+    answer(new Response("late enough"));
+    await pending.result;
+    expect(vi.getTimerCount()).toBe(0);
+
+    await run(timeout(1_000), () => Promise.reject(new TypeError("fetch failed"))).result.catch(
+      () => undefined,
+    );
+    const controller = new AbortController();
+    const aborted = run(timeout(1_000), (_, call) => hangUntilAborted(call.signal as AbortSignal), {
+      options: { signal: controller.signal },
+    }).result.catch(() => undefined);
+    controller.abort("stop");
+    await aborted;
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("waits out a timeout longer than a timer can hold (2³¹−1 ms) instead of firing at once", async () => {
+    const answer = () =>
+      new Promise<Response>((resolve) => setTimeout(() => resolve(new Response("ok")), 50));
+    const { result } = run(timeout(3_000_000_000), answer);
+    const outcome = result.catch((error) => error);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(await outcome).toBeInstanceOf(Response);
   });
 
   it("ends a send that ignores its signal, and the deadline of the call is final", async () => {
-    const { result } = run(timeout(newDeadlines(), 10_000), () => new Promise<Response>(() => undefined), {
+    const { result } = run(timeout(10_000), () => new Promise<Response>(() => undefined), {
       totalMs: 500,
     });
     const outcome = result.catch((error) => error);
@@ -42,7 +70,7 @@ describe("timeout unit", () => {
   it("reads the body within the attempt: a body that stalls times out", async () => {
     const stalled = new Response(new ReadableStream({ start() {} }));
     const state = { attempts: 1, read: (r: Response) => r.text() };
-    const { result } = run(timeout(newDeadlines(), 1_000), async () => stalled, { state });
+    const { result } = run(timeout(1_000), async () => stalled, { state });
     const outcome = result.catch((error) => error);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(await outcome).toMatchObject({ kind: "timeout", scope: "attempt" });
@@ -53,25 +81,21 @@ describe("timeout unit", () => {
       read: (r: Response) => Promise<string>;
       body?: unknown;
     };
-    await run(timeout(newDeadlines(), 1_000), async () => new Response("hello"), { state: ok }).result;
+    await run(timeout(1_000), async () => new Response("hello"), { state: ok }).result;
     expect(ok.body).toBe("hello");
   });
 
   it("turns what fetch throws into a retryable NetworkError, and the caller's abort into an AbortedError", async () => {
-    const failed = await run(timeout(newDeadlines(), 1_000), () =>
+    const failed = await run(timeout(1_000), () =>
       Promise.reject(new TypeError("fetch failed")),
     ).result.catch((error) => error);
     expect(failed).toMatchObject({ kind: "network", message: expect.stringContaining("fetch failed") });
     expect(isRetryableFailure(failed)).toBe(true);
 
     const controller = new AbortController();
-    const { result } = run(
-      timeout(newDeadlines(), 1_000),
-      (_, call) => hangUntilAborted(call.signal as AbortSignal),
-      {
-        options: { signal: controller.signal },
-      },
-    );
+    const { result } = run(timeout(1_000), (_, call) => hangUntilAborted(call.signal as AbortSignal), {
+      options: { signal: controller.signal },
+    });
     const outcome = result.catch((error) => error);
     controller.abort("stop");
     const aborted = await outcome;
