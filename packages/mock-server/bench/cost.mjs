@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { cartPairRequests } from "./cart-pair.mjs";
+import { ensureFreshDist } from "./fresh-dist.mjs";
 
 const root = join(import.meta.dirname, "..");
 const rounds = Number(process.env.COST_ROUNDS ?? 5);
@@ -81,6 +82,7 @@ function cost(pid, before, after, requests) {
   };
 }
 
+ensureFreshDist(root);
 // The mock, its token and the item the POST case adds; then the answers the other two servers replay.
 const mock = await start((p) => [
   ...nodeFlags,

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { cartPairRequests } from "./cart-pair.mjs";
+import { ensureFreshDist } from "./fresh-dist.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -21,10 +22,7 @@ const skipPrism = process.env.BENCH_SKIP_PRISM === "1";
 const docPath = join(root, "node_modules/@entrada/openapi/generated/openapi.json");
 const work = mkdtempSync(join(tmpdir(), "entrada-bench-"));
 
-if (!existsSync(join(root, "dist/cli.js")) || !existsSync(join(root, "dist/msw/index.js"))) {
-  console.log("building dist/ first …");
-  execFileSync(join(root, "node_modules/.bin/tsup"), { cwd: root, stdio: "inherit" });
-}
+ensureFreshDist(root);
 
 // A seed with room for every cart the POST case creates. BENCH_CART_TTL_SECONDS=<n> models a long-running server
 // in seconds: holds and carts lapse after n s of (mock = real) time and abandoned carts are dropped n s later.

@@ -5,12 +5,13 @@
 // 400 mock sessions (X-Mock-Session; the default cap keeps 500), which is what the engine-wide cap (maxRetainedRecords) bounds.
 // Loopback only; not part of the test suite.
 //   node bench/soak.mjs                 (SOAK_SECONDS=60 per phase, SOAK_CONNECTIONS=20, SOAK_SAMPLE_SECONDS=5)
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { ensureFreshDist } from "./fresh-dist.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -19,10 +20,7 @@ const connections = Number(process.env.SOAK_CONNECTIONS ?? 20);
 const sampleSeconds = Number(process.env.SOAK_SAMPLE_SECONDS ?? 5);
 const port = Number(process.env.SOAK_PORT ?? 4290);
 
-if (!existsSync(join(root, "dist/cli.js"))) {
-  console.log("building dist/ first …");
-  execFileSync(join(root, "node_modules/.bin/tsup"), { cwd: root, stdio: "inherit" });
-}
+ensureFreshDist(root);
 
 function rssMb(pid) {
   try {
