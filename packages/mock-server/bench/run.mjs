@@ -2,7 +2,7 @@
 // Benchmarks the standalone mock server against Prism 5.14.2 on the same document, same load generator,
 // same run: GET event discovery and POST cart + item, on the real document and on one grown to several
 // hundred operations; start-up time and resident memory. Loopback only, a few seconds per case.
-//   pnpm --filter @entrada/mock-server bench            (BENCH_DURATION=3 BENCH_CONNECTIONS=10)
+//   pnpm --filter @entrada/mock-server bench            (BENCH_DURATION=3 BENCH_CONNECTIONS=10 BENCH_WARMUP=5)
 // Next to them a bare node:http server replays the mock's exact answers (bench/bare-server.mjs): the ceiling.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -395,7 +395,11 @@ for (const target of targets) {
     });
   }
 }
-for (const c of cases) await once(c.options, 1); // warm-up: JIT, lazily compiled validators
+// Warm-up: lazily compiled validators and the JIT. One second was too short for the mock: its GET cost fell from
+// 35 to 27 µs of CPU per request over its first ten seconds under load (TurboFan still compiling), so the first
+// rounds measured a server that was not yet in its steady state. BENCH_WARMUP=<s> per case (default 5).
+const warmup = Number(process.env.BENCH_WARMUP ?? 5);
+for (const c of cases) await once(c.options, warmup);
 for (let round = 0; round < rounds; round++) {
   const order = cases.map((_, i) => cases[(i + round * 3) % cases.length]);
   for (const c of order) {
