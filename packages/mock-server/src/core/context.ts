@@ -23,7 +23,10 @@ export interface ContextInput {
   session: MockSession;
   operationId: string;
   method: string;
-  url: URL;
+  /** The request's origin (`ctx.baseUrl` is made of it). */
+  origin: string;
+  /** The request URL, made when a handler reads `ctx.url` (most never do). */
+  url: () => URL;
   params: Record<string, string>;
   query: Readonly<Record<string, string | string[]>>;
   headers: Record<string, string>;
@@ -36,28 +39,62 @@ export interface ContextInput {
 }
 
 export function buildContext(input: ContextInput): OperationContext {
-  const { links, session, culture, url } = input;
-  const baseUrl = url.origin + links.mountPath;
-  return {
-    operationId: input.operationId,
-    method: input.method,
-    url,
-    params: input.params,
-    query: input.query,
-    headers: input.headers,
-    body: input.body,
-    culture,
-    auth: input.auth,
-    world: session.world,
-    clock: session.clock,
-    baseUrl,
-    mockSession: session.id,
-    logId: input.logId,
-    text: textPicker(culture),
-    problem: raiseProblem,
-    emit: input.publish,
-    id: session.newId,
-    signedUrl: links.signer.linker(baseUrl, session.clock, session.id),
-    issueSessionToken: session.sessionTokenIssuer(input.auth?.clientId ?? "anonymous"),
-  };
+  return new HandlerContext(input);
+}
+
+/**
+ * A class, not an object literal: `url` is a getter (the URL is made when a handler reads it), and a getter in a
+ * literal is a new accessor per object, which gives every context a hidden class of its own in V8 (slow to build
+ * and to collect). On the prototype it is one, shared.
+ */
+class HandlerContext implements OperationContext {
+  readonly operationId: string;
+  readonly method: string;
+  readonly params: Record<string, string>;
+  readonly query: Readonly<Record<string, string | string[]>>;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+  readonly culture: Culture;
+  readonly auth: AuthInfo | null;
+  readonly world: OperationContext["world"];
+  readonly clock: OperationContext["clock"];
+  readonly baseUrl: string;
+  readonly mockSession: string;
+  readonly logId: string;
+  readonly text: OperationContext["text"];
+  readonly problem: OperationContext["problem"];
+  readonly emit: OperationContext["emit"];
+  readonly id: OperationContext["id"];
+  readonly signedUrl: OperationContext["signedUrl"];
+  readonly issueSessionToken: NonNullable<OperationContext["issueSessionToken"]>;
+  readonly #url: () => URL;
+
+  constructor(input: ContextInput) {
+    const { links, session, culture } = input;
+    this.operationId = input.operationId;
+    this.method = input.method;
+    this.#url = input.url;
+    this.params = input.params;
+    this.query = input.query;
+    this.headers = input.headers;
+    this.body = input.body;
+    this.culture = culture;
+    this.auth = input.auth;
+    this.world = session.world;
+    this.clock = session.clock;
+    this.baseUrl = input.origin + links.mountPath;
+    this.mockSession = session.id;
+    this.logId = input.logId;
+    this.text = textPicker(culture);
+    this.problem = raiseProblem;
+    this.emit = input.publish;
+    this.id = session.newId;
+    this.signedUrl = links.signer.linker(this.baseUrl, session.clock, session.id);
+    this.issueSessionToken = session.sessionTokenIssuer(input.auth?.clientId ?? "anonymous");
+  }
+
+  /** The request URL (made on first read). */
+  get url(): URL {
+    return this.#url();
+  }
 }

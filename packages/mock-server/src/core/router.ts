@@ -44,9 +44,16 @@ function segmentRegex(segment: string): RegExp {
 
 export class Router<T> {
   private readonly root: Node<T> = newNode();
+  /**
+   * Matches of paths without parameters, by method and path: a polled list or a repeated write to a fixed path
+   * walks the tree once. Bounded by the document (one entry per parameter-free template and method, HEAD included);
+   * cleared when a route is added.
+   */
+  private readonly fixed = new Map<string, { route: T; template: string }>();
 
   /** Adds `method template` (template like `/shop/v1/cart/{id}`). Whole-segment parameters only. */
   add(method: string, template: string, route: T): void {
+    this.fixed.clear();
     let node = this.root;
     for (const segment of template.split("/").slice(1)) {
       const param = PARAM.exec(segment);
@@ -81,6 +88,17 @@ export class Router<T> {
    * decode, or decodes to something containing "/", "\\" or a NUL, or is "." / "..", never matches.
    */
   match(method: string, pathname: string): MatchResult<T> {
+    const key = `${method.toUpperCase()} ${pathname}`;
+    const known = this.fixed.get(key);
+    // (A fresh `params` for each match: callers own it.)
+    if (known) return { kind: "found", route: known.route, params: {}, template: known.template };
+    const result = this.walkMatch(method, pathname);
+    if (result.kind === "found" && result.template === pathname)
+      this.fixed.set(key, { route: result.route, template: result.template });
+    return result;
+  }
+
+  private walkMatch(method: string, pathname: string): MatchResult<T> {
     const segments = pathname.split("/");
     if (segments[0] !== "") return { kind: "not-found" };
     const values: string[] = [];

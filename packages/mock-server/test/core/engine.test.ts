@@ -115,6 +115,20 @@ describe("response validation mode", () => {
     expect(calls).toBe(0);
   });
 
+  it("gives each request its own URL: what one handler does to ctx.url reaches no later request", async () => {
+    const seen: Array<{ href: string; mark: string | null; baseUrl: string | undefined }> = [];
+    const core = coreWithHandler((ctx) => {
+      seen.push({ href: ctx.url.href, mark: ctx.url.searchParams.get("mark"), baseUrl: ctx.baseUrl });
+      ctx.url.searchParams.set("mark", "changed");
+      return { status: 200, body: { n: seen.length } };
+    }, []);
+    for (let i = 0; i < 2; i++) expect((await core.handle(get("/things/t_a"))).status).toBe(200);
+    expect(seen).toEqual([
+      { href: "http://mock/things/t_a", mark: null, baseUrl: "http://mock" },
+      { href: "http://mock/things/t_a", mark: null, baseUrl: "http://mock" },
+    ]);
+  });
+
   it("answers 501 for operations no section implements, and lists them", async () => {
     const core = createMockCore({ document: doc, schemaCompiler: ajvSchemaCompiler, sections: [] });
     expect(core.unimplemented).toEqual(["getEvent"]);

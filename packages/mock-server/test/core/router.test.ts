@@ -28,6 +28,30 @@ describe("Router", () => {
     expect(r.match("GET", "/bi/v1/odata/Orders")).toMatchObject({ route: "set", params: { set: "Orders" } });
   });
 
+  it("walks a path without parameters once: repeats get the route and params of their own; added routes count", () => {
+    const r = router();
+    const first = r.match("GET", "/shop/v1/cart/payment-providers");
+    const again = r.match("get", "/shop/v1/cart/payment-providers");
+    expect(again).toEqual(first);
+    if (first.kind !== "found" || again.kind !== "found") throw new Error("expected matches");
+    first.params.changed = "yes";
+    expect(again.params).toEqual({});
+    expect(r.match("GET", "/shop/v1/cart/payment-providers")).toMatchObject({ params: {} });
+    expect(r.match("POST", "/shop/v1/cart/payment-providers").kind).toBe("method-not-allowed");
+    r.add("POST", "/shop/v1/cart/payment-providers", "added");
+    expect(r.match("POST", "/shop/v1/cart/payment-providers")).toMatchObject({
+      kind: "found",
+      route: "added",
+    });
+    r.add("GET", "/shop/v1/cart/payment-providers", "replaced");
+    expect(r.match("GET", "/shop/v1/cart/payment-providers")).toMatchObject({ route: "replaced" });
+    // Paths with parameters are walked every time (each id is another path): decoded as before.
+    expect(r.match("GET", "/shop/v1/cart/crt_2")).toMatchObject({
+      route: "getCart",
+      params: { id: "crt_2" },
+    });
+  });
+
   it("matches parameters inside a segment", () => {
     expect(router().match("GET", "/assets/v1/tickets/tkt_1.pdf")).toMatchObject({
       route: "pdf",

@@ -6,7 +6,7 @@ import { AcceptLanguageError, negotiateCulture } from "../culture.ts";
 import { errorFormatFor, stageProblem } from "../problems.ts";
 import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID, withinMount } from "../target.ts";
 import type { Culture, ErrorFormat, MockRequest } from "../types.ts";
-import type { Exchange, Stage } from "./exchange.ts";
+import type { Exchange, Stage, Target } from "./exchange.ts";
 
 /** What the preamble needs: where the API is mounted, and the sections that negotiate their own culture. */
 export interface PreambleServices {
@@ -18,11 +18,11 @@ export interface PreambleServices {
 /** The preamble stage: target → culture → mock session → duplicated headers (fills url, pathname, culture). */
 export function preamble({ mountPath, errorFormats }: PreambleServices): Stage {
   return (ex: Exchange) => {
-    const url = parseTarget(ex.request.url);
-    const pathname = withinMount(mountPath, url.pathname);
-    ex.url = url;
+    const target = targetOf(ex.request.url);
+    const pathname = withinMount(mountPath, target.pathname);
+    ex.target = target;
     if (pathname === null) {
-      ex.pathname = url.pathname;
+      ex.pathname = target.pathname;
       throw stageProblem("not-found");
     }
     ex.pathname = pathname;
@@ -31,9 +31,25 @@ export function preamble({ mountPath, errorFormats }: PreambleServices): Stage {
     if (own) ex.culture = own(undefined);
     const negotiated = requestCulture(ex.headers);
     ex.culture = own ? own(ex.headers["accept-language"]) : negotiated;
-    ex.sessionId = mockSessionId(ex.headers, url, pathname);
+    ex.sessionId = mockSessionId(ex.headers, target.search === "" ? null : ex.url, pathname);
     duplicatedHeaderProblem(ex.request);
   };
+}
+
+/** Distinct URL strings whose target is kept (the oldest goes first): repeated requests (a polled list) parse none. */
+const TARGETS_KEPT = 256;
+const targets = new Map<string, Target>();
+
+/** The target of a request URL (see `parseTarget`), from the kept ones when this URL string came before. */
+export function targetOf(rawUrl: string): Target {
+  let target = targets.get(rawUrl);
+  if (target === undefined) {
+    const { origin, pathname, search } = parseTarget(rawUrl);
+    target = { origin, pathname, search };
+    if (targets.size >= TARGETS_KEPT) targets.delete(targets.keys().next().value as string);
+    targets.set(rawUrl, target);
+  }
+  return target;
 }
 
 /**
@@ -73,7 +89,7 @@ export function requestCulture(headers: Record<string, string>): Culture {
  * whose signature covers it: links opened in a browser) a valid `mockSession` query parameter, else "default". A
  * malformed header is a 400.
  */
-export function mockSessionId(headers: Record<string, string>, url: URL, pathname: string): string {
+export function mockSessionId(headers: Record<string, string>, url: URL | null, pathname: string): string {
   const sessionHeader = headers["x-mock-session"];
   if (sessionHeader !== undefined) {
     if (SESSION_ID.test(sessionHeader)) return sessionHeader;
@@ -86,7 +102,8 @@ export function mockSessionId(headers: Record<string, string>, url: URL, pathnam
       ],
     });
   }
-  if (pathname.startsWith("/__mock") || (url.search !== "" && url.searchParams.has("signature"))) {
+  // (`url`: null without a query.)
+  if (url !== null && (pathname.startsWith("/__mock") || url.searchParams.has("signature"))) {
     const fromQuery = url.searchParams.get("mockSession");
     if (fromQuery && SESSION_ID.test(fromQuery)) return fromQuery;
   }

@@ -52,7 +52,9 @@ export function refusesAll(accept: string | undefined, op: OperationSpec): boole
  */
 function formatOverridesAccept(rq: Exchange): boolean {
   return (
-    rq.url.searchParams.has("$format") && rq.op.params.some((p) => p.in === "query" && p.name === "$format")
+    rq.target.search !== "" &&
+    rq.url.searchParams.has("$format") &&
+    rq.op.params.some((p) => p.in === "query" && p.name === "$format")
   );
 }
 

@@ -46,9 +46,10 @@ const REALM = 'Bearer realm="entrada"';
  * the 401/403 to answer.
  */
 function authenticateRequest(rq: Exchange, links: LinkSigner, mountPath: string): AuthInfo | null {
-  const { op, url, headers, now, culture, origin } = rq;
+  const { op, headers, now, culture, origin } = rq;
   const signatureParam = op.security.signedUrl;
-  if (!op.security.public && signatureParam !== null && url.searchParams.has(signatureParam)) {
+  const url = rq.target.search === "" ? null : rq.url;
+  if (!op.security.public && signatureParam !== null && url?.searchParams.has(signatureParam)) {
     // A signed link authorizes this one asset (the signature covers the path as sent) until it expires. A signature
     // that is sent is always verified, also next to a bearer token (a bad one never rides on the token).
     const linkPath = withinMount(mountPath, rawPath(rq.request.url)) ?? "/";

@@ -34,11 +34,11 @@ export function input({ validator, maxBodyBytes }: InputServices): Stage {
 
 /** Throws a 400 naming every invalid path, query and header parameter at once (fills in `query`). */
 export function invalidParameters(validator: Validator, rq: Exchange): void {
-  const { op, url, culture } = rq;
+  const { op, culture } = rq;
   const errors: FieldError[] = [];
   if (rq.template.includes("{")) errors.push(...validator.params(op, "path", rq.params, culture));
-  if (url.search !== "" || op.params.some((p) => p.in === "query" && p.required)) {
-    const query = queryRecord(url.searchParams, op.commaQuery);
+  if (rq.target.search !== "" || op.params.some((p) => p.in === "query" && p.required)) {
+    const query = queryRecord(rq.url.searchParams, op.commaQuery);
     rq.query = query;
     errors.push(...validator.params(op, "query", query, culture));
   }

@@ -29,7 +29,19 @@ export interface Route {
   oauth: boolean;
 }
 
-const NO_URL = new URL("http://mock.invalid/");
+/**
+ * What the stages read of the request URL, as WHATWG URL parsing gives it: parsed once per distinct URL string
+ * (`targetOf` in 1-preamble) and shared by every request with that string, so it holds strings only.
+ */
+export interface Target {
+  readonly origin: string;
+  /** The path, percent-encoded as WHATWG URL parsing leaves it. */
+  readonly pathname: string;
+  /** The query with its `?`, or "" (none). */
+  readonly search: string;
+}
+
+const NO_TARGET: Target = { origin: "http://mock.invalid", pathname: "/", search: "" };
 const NO_QUERY: Readonly<Record<string, string | string[]>> = Object.freeze({});
 
 /**
@@ -43,8 +55,8 @@ export class Exchange {
   readonly headers: Record<string, string>;
   readonly origin: string | undefined;
   readonly logId: string;
-  /** 1-preamble: the parsed URL. */
-  url: URL = NO_URL;
+  /** 1-preamble: the request target's origin, path and query. */
+  target: Target = NO_TARGET;
   /** 1-preamble: the path below the base path (the problem's `instance`). */
   pathname: string | undefined = undefined;
   /** 1-preamble: the negotiated culture (problems before it are in the default culture). */
@@ -75,6 +87,7 @@ export class Exchange {
   idempotencyScope: string | null = null;
   /** 9-answer: the response (the stages after it check and finish it). */
   response: MockResponse | undefined = undefined;
+  #url: URL | undefined = undefined;
 
   constructor(request: MockRequest, logId: string, culture: Culture) {
     this.request = request;
@@ -83,6 +96,18 @@ export class Exchange {
     this.origin = request.headers.origin;
     this.logId = logId;
     this.culture = culture;
+  }
+
+  /**
+   * The request URL as a `URL`, made on first use: most requests need only `target` (a URL and its `searchParams`
+   * cost more than the rest of a cached discovery request). A stage that answers from another URL (the proxy) sets it.
+   */
+  get url(): URL {
+    this.#url ??= new URL(this.request.url);
+    return this.#url;
+  }
+  set url(url: URL) {
+    this.#url = url;
   }
 
   /** The matched operation (stages after 2-routing only). */
