@@ -15,7 +15,7 @@ export interface PreambleServices {
   errorFormats: readonly ErrorFormat[];
 }
 
-/** The preamble stage: target → culture → mock session → duplicated headers (fills url, pathname, culture). */
+/** The preamble stage: target → culture → mock session → duplicated headers (fills target, pathname, culture). */
 export function preamble({ mountPath, errorFormats }: PreambleServices): Stage {
   return (ex: Exchange) => {
     const target = targetOf(ex.request.url);

@@ -48,7 +48,8 @@ const REALM = 'Bearer realm="entrada"';
 function authenticateRequest(rq: Exchange, links: LinkSigner, mountPath: string): AuthInfo | null {
   const { op, headers, now, culture, origin } = rq;
   const signatureParam = op.security.signedUrl;
-  const url = rq.target.search === "" ? null : rq.url;
+  // (The URL is made only for a query that may hold a signature.)
+  const url = signatureParam !== null && rq.target.search !== "" ? rq.url : null;
   if (!op.security.public && signatureParam !== null && url?.searchParams.has(signatureParam)) {
     // A signed link authorizes this one asset (the signature covers the path as sent) until it expires. A signature
     // that is sent is always verified, also next to a bearer token (a bad one never rides on the token).
