@@ -370,12 +370,7 @@ export class BiFeed {
     query: ODataQuery<S, K>,
     options: BiRequestOptions = {},
   ): AsyncGenerator<ODataPage<RowOf<ODataQuery<S, K>>>, void, undefined> {
-    let url: string | undefined = query.url(this.root).href;
-    while (url) {
-      const page: ODataPage<RowOf<ODataQuery<S, K>>> = await this.page(url, options);
-      yield page;
-      url = page.nextLink;
-    }
+    yield* this.#follow(query.url(this.root).href, (url) => this.page<RowOf<ODataQuery<S, K>>>(url, options));
   }
 
   /**
@@ -386,9 +381,18 @@ export class BiFeed {
     query: ODataQuery<S, K>,
     options: BiRequestOptions = {},
   ): AsyncGenerator<ODataPageBatches<RowOf<ODataQuery<S, K>>>, void, undefined> {
-    let url: string | undefined = query.url(this.root).href;
-    while (url) {
-      const page: ODataPageBatches<RowOf<ODataQuery<S, K>>> = await this.#pageRows(url, options);
+    yield* this.#follow(query.url(this.root).href, (url) =>
+      this.#pageRows<RowOf<ODataQuery<S, K>>>(url, options),
+    );
+  }
+
+  /** The pages `read` gives for `first` and each `@odata.nextLink` after it, until a page has none. */
+  async *#follow<Page extends { nextLink: string | undefined }>(
+    first: string,
+    read: (url: string) => Promise<Page>,
+  ): AsyncGenerator<Page, void, undefined> {
+    for (let url: string | undefined = first; url !== undefined; ) {
+      const page: Page = await read(url);
       yield page;
       url = page.nextLink;
     }
