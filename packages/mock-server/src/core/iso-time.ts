@@ -1,6 +1,6 @@
 /**
  * RFC 3339 (UTC) text of the mock clock's instants, exactly as `Date#toISOString` writes them, without a `Date`:
- * the day's part is kept (it changes once a day), the time of day is arithmetic. Formatting an instant through a
+ * the day's part is kept (see `dayPrefixes`), the time of day is arithmetic. Formatting an instant through a
  * `Date` costs about a microsecond, and one request that creates a cart formats three (the webhook event's
  * timestamp, the cart's `createdAt` and `updatedAt`). Instants outside years 0000–9999, fractional or not finite go
  * through `Date` as before (extended years, the truncation, the RangeError).
@@ -11,20 +11,27 @@ const DAY_MS = 86_400_000;
 const FIRST_EXTENDED_YEAR_MS = 253_402_300_800_000;
 const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, "0"));
 
-let keptDay = Number.NaN;
-let keptDayPrefix = "";
+/**
+ * `YYYY-MM-DDT` of the days formatted lately. More than one: a request often formats instants of two days (a cart
+ * made today holds its seats until tomorrow), and a single kept day then went back to `Date` on every other call.
+ * Bounded: emptied when it reaches `DAYS_KEPT` days.
+ */
+const DAYS_KEPT = 64;
+const dayPrefixes = new Map<number, string>();
 
 /** `YYYY-MM-DDTHH:MM:SS` of an instant in the fast range (see `fastRange`). */
 function toSecond(ms: number): string {
   const day = Math.floor(ms / DAY_MS);
-  if (day !== keptDay) {
-    keptDayPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
-    keptDay = day;
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    if (dayPrefixes.size >= DAYS_KEPT) dayPrefixes.clear();
+    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    dayPrefixes.set(day, prefix);
   }
   const seconds = Math.floor((ms - day * DAY_MS) / 1000);
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.floor(seconds / 60) % 60;
-  return `${keptDayPrefix}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds % 60]}`;
+  return `${prefix}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds % 60]}`;
 }
 
 function fastRange(ms: number): boolean {

@@ -36,7 +36,11 @@ export function preamble({ mountPath, errorFormats }: PreambleServices): Stage {
   };
 }
 
-/** Distinct URL strings whose target is kept (the oldest goes first): repeated requests (a polled list) parse none. */
+/**
+ * Distinct URL strings whose target is kept: repeated requests (a polled list) parse none. Bounded: emptied when full,
+ * which costs a repeated URL one parse per `TARGETS_KEPT` new ones; evicting the oldest one by one cost every new URL
+ * (most of them, when each names its own cart) an iterator and a delete.
+ */
 const TARGETS_KEPT = 256;
 const targets = new Map<string, Target>();
 
@@ -46,7 +50,7 @@ export function targetOf(rawUrl: string): Target {
   if (target === undefined) {
     const { origin, pathname, search } = parseTarget(rawUrl);
     target = { origin, pathname, search };
-    if (targets.size >= TARGETS_KEPT) targets.delete(targets.keys().next().value as string);
+    if (targets.size >= TARGETS_KEPT) targets.clear();
     targets.set(rawUrl, target);
   }
   return target;
