@@ -91,3 +91,33 @@ describe("a body sent to an operation that takes none", () => {
     expect(await conforms("createCart", response, text)).toEqual([]);
   });
 });
+
+describe("the Content-Type of a body", () => {
+  const post = (contentType: string) =>
+    api.fetch("/shop/v1/cart", {
+      method: "POST",
+      headers: bearer(token, { "content-type": contentType }),
+      body: "{}",
+    });
+
+  it("is read without regard to case or spaces, with or without a UTF-8 charset", async () => {
+    for (const type of ["application/json", "Application/JSON", ' application/json ; Charset="UTF-8"']) {
+      expect((await post(type)).status, type).toBe(201);
+    }
+  });
+
+  it("with another charset or media type: 415 naming what the operation accepts", async () => {
+    for (const type of [
+      "application/json; charset=utf-16",
+      "text/plain",
+      "application/json;charset=latin1;x=1",
+    ]) {
+      const response = await post(type);
+      const text = await response.text();
+      expect(response.status, type).toBe(415);
+      expect(response.headers.get("accept-post")).toBe("application/json");
+      expect((JSON.parse(text) as { detail: string }).detail).toContain("Send application/json (UTF-8)");
+      expect(await conforms("createCart", response, text)).toEqual([]);
+    }
+  });
+});

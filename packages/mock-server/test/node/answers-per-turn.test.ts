@@ -52,7 +52,7 @@ afterEach(() => {
 
 describe("answers leave after the event loop's turn", () => {
   it("writes none during the turn and all, in the order given, after it", async () => {
-    const handler = nodeHandler(createEntradaMock({ webhooks: false, rateLimit: false }), "mock.test", {
+    const handler = nodeHandler(createEntradaMock({ rateLimit: false }), "mock.test", {
       docs: false,
       biAssistant: false,
     });
@@ -71,7 +71,7 @@ describe("answers leave after the event loop's turn", () => {
 
   it("ends only the connection whose answer cannot be written; the others of the turn still go", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const handler = nodeHandler(createEntradaMock({ webhooks: false, rateLimit: false }), "mock.test", {
+    const handler = nodeHandler(createEntradaMock({ rateLimit: false }), "mock.test", {
       docs: false,
       biAssistant: false,
     });
