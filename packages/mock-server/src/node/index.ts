@@ -274,7 +274,7 @@ function writeAnswer(req: IncomingMessage, res: ServerResponse, response: MockRe
   res.end(body ?? undefined);
 }
 
-/** Sends the engine's answer: in this turn of the event loop when it is at hand, else once it is. */
+/** Hands the engine's answer to `send` (which queues it for the turn's end): now when at hand, else when it is. */
 function sendAnswer(
   answer: MockResponse | Promise<MockResponse>,
   send: (response: MockResponse) => void,
