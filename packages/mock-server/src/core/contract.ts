@@ -25,6 +25,7 @@ import {
   type OperationSpec,
   pointerTo,
 } from "./document.ts";
+import { contentTypeOf } from "./media-type.ts";
 import { Router } from "./router.ts";
 import { refTo, type SchemaCompiler } from "./validation.ts";
 
@@ -136,7 +137,7 @@ export class ContractChecker {
     }
     const violations: Violation[] = [];
     const media = op.responses.get(key) ?? new Map<string, string | null>();
-    const type = (exchange.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+    const type = contentTypeOf(exchange.headers["content-type"]).media;
     const body = exchange.body === null ? "" : exchange.body;
     const empty = typeof body === "string" ? body.length === 0 : body.byteLength === 0;
     const noBodyExpected = exchange.method === "HEAD" || status === "204" || status === "304";

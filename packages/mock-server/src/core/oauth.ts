@@ -4,6 +4,7 @@
  * imports no stage.
  */
 import { randomToken } from "./ids.ts";
+import { contentTypeOf } from "./media-type.ts";
 import type { AuthInfo } from "./types.ts";
 
 export interface ClientConfig {
@@ -103,7 +104,7 @@ export function grantToken(input: {
   now: number;
   ttlSeconds: number;
 }): TokenGrant {
-  const mediaType = (input.contentType ?? "").split(";")[0]?.trim().toLowerCase();
+  const mediaType = contentTypeOf(input.contentType).media;
   if (mediaType !== "application/x-www-form-urlencoded") {
     throw new OAuthError("invalid_request", "The body must be application/x-www-form-urlencoded.");
   }

@@ -20,6 +20,7 @@ import type { Readable } from "node:stream";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { type ContractChecker, contractHeader, type Violation } from "../core/contract.ts";
 import type { MockCore } from "../core/engine.ts";
+import { contentTypeOf } from "../core/media-type.ts";
 import { queryRecord } from "../core/pipeline/7-input.ts";
 import { runStages } from "../core/pipeline/dispatch.ts";
 import { Answered, Exchange } from "../core/pipeline/exchange.ts";
@@ -158,7 +159,7 @@ function checkRequest(validator: Validator): ProxyStage {
     add(validator.params(op, "header", ex.headers, "en-GB"));
     const body = ex.request.body;
     if (op.body && body && body.byteLength > 0) {
-      const type = (ex.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+      const type = contentTypeOf(ex.headers["content-type"]).media;
       if (!op.body.media.has(type)) {
         out.push({
           rule: "request",

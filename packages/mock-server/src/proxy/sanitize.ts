@@ -5,6 +5,7 @@
  * Replacements keep the value's shape where a seed or an example needs it to stay valid (an e-mail stays an
  * e-mail address), and say what was removed.
  */
+import { contentTypeOf } from "../core/media-type.ts";
 import { luhn } from "../sections/shop/checkout.ts";
 
 export const REDACTED = "[redacted]";
@@ -93,7 +94,7 @@ export function sanitizeBody(
   if (body === null) return null;
   const text = typeof body === "string" ? body : new TextDecoder().decode(body);
   if (text.length === 0) return null;
-  const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const type = contentTypeOf(contentType).media;
   if (type === "application/x-www-form-urlencoded") {
     const params = new URLSearchParams(text);
     const out: Record<string, string> = {};

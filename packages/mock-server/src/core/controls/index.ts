@@ -11,6 +11,7 @@
 import { buildContext } from "../context.ts";
 import { cors } from "../cors.ts";
 import { jsonBody } from "../json-text.ts";
+import { contentTypeOf } from "../media-type.ts";
 import type { Exchange } from "../pipeline/exchange.ts";
 import { ProblemError } from "../problems.ts";
 import { Router } from "../router.ts";
@@ -98,7 +99,7 @@ function parseControlBody(request: MockRequest): unknown {
       errors: [{ pointer: "/body", detail: "Not valid UTF-8." }],
     });
   }
-  const media = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+  const media = contentTypeOf(request.headers["content-type"]).media;
   if (media === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
   try {
     return JSON.parse(text);

@@ -4,6 +4,7 @@
  */
 import type { OperationSpec } from "../document.ts";
 import { parseIdempotencyKey } from "../idempotency-store.ts";
+import { contentTypeOf } from "../media-type.ts";
 import type { FieldError } from "../problems.ts";
 import { stageProblem } from "../problems.ts";
 import type { Culture } from "../types.ts";
@@ -102,17 +103,6 @@ export interface ParsedBody {
   problem?: { slug: string; detail?: string; errors?: FieldError[]; headers?: Record<string, string> };
 }
 
-/** A Content-Type's media type and its `charset=…` parameter (if any), both lower-cased. */
-function mediaType(contentType: string): { media: string; charset: string | undefined } {
-  const semicolon = contentType.indexOf(";");
-  if (semicolon === -1) return { media: contentType.trim().toLowerCase(), charset: undefined };
-  const params = contentType.slice(semicolon + 1).split(";");
-  return {
-    media: contentType.slice(0, semicolon).trim().toLowerCase(),
-    charset: params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("charset=")),
-  };
-}
-
 /** Parses and validates a non-empty request body against the operation's documented request body. */
 export function parseBody(
   validator: Validator,
@@ -130,7 +120,7 @@ export function parseBody(
       },
     };
   }
-  const { media, charset } = mediaType(contentType ?? "");
+  const { media, charset } = contentTypeOf(contentType);
   const isJson = media === "application/json" || media.endsWith("+json");
   if (!op.body.media.has(media) || (charset !== undefined && !/^charset="?utf-8"?$/.test(charset))) {
     const accepted = [...op.body.media.keys()];
