@@ -16,7 +16,7 @@ import type { ControlServices } from "./controls/services.ts";
 import { DEFAULT_CULTURE } from "./culture.ts";
 import { compileOperations, type OpenApiDocument, type OperationSpec } from "./document.ts";
 import { type ErrorReporter, type EventListener, EventListeners } from "./events.ts";
-import { ulid } from "./ids.ts";
+import { logId } from "./ids.ts";
 import { LinkSigner } from "./links.ts";
 import { DEMO_CLIENTS } from "./oauth.ts";
 import type { MockCoreOptions } from "./options.ts";
@@ -283,7 +283,7 @@ export class MockCore implements ControlServices {
    */
   respond(request: MockRequest): MockResponse | Promise<MockResponse> {
     try {
-      const ex = new Exchange(request, `log_${ulid(Date.now())}`, DEFAULT_CULTURE);
+      const ex = new Exchange(request, logId(Date.now()), DEFAULT_CULTURE);
       const response = runStages(this.stages, ex);
       if (response instanceof Promise)
         return response
@@ -322,7 +322,7 @@ export class MockCore implements ControlServices {
   /** An unexpected failure: logged, answered with a 500 problem. */
   private failed(request: MockRequest, error: unknown): MockResponse {
     this.reportError(error, `${request.method} ${request.url}`);
-    return this.problem("internal-error", DEFAULT_CULTURE, `log_${ulid(Date.now())}`, request.headers.origin);
+    return this.problem("internal-error", DEFAULT_CULTURE, logId(Date.now()), request.headers.origin);
   }
 
   /** Builds a localized problem+json response (RFC 9457). */

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { Agent, fetch as undiciFetch } from "undici";
 import { ajvSchemaCompiler } from "../compiler/ajv.ts";
 import type { MockCore } from "../core/engine.ts";
-import { ulid } from "../core/ids.ts";
+import { logId } from "../core/ids.ts";
 import { keptBytes } from "../core/json-text.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
@@ -316,10 +316,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     nodeHandler(core, `${host}:${port}`, { docs, biAssistant, adminToken }),
   );
   server.on("clientError", (_error, socket) => {
-    const logId = `log_${ulid(Date.now())}`;
+    const id = logId(Date.now());
     if (socket.writable) {
       socket.end(
-        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/problem+json\r\nx-log-id: ${logId}\r\nconnection: close\r\n\r\n{"type":"https://docs.entrada.dev/problems/malformed-request","title":"Malformed request","status":400,"detail":"The HTTP request could not be parsed.","logId":"${logId}"}`,
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/problem+json\r\nx-log-id: ${id}\r\nconnection: close\r\n\r\n{"type":"https://docs.entrada.dev/problems/malformed-request","title":"Malformed request","status":400,"detail":"The HTTP request could not be parsed.","logId":"${id}"}`,
       );
     } else socket.destroy();
   });

@@ -129,6 +129,18 @@ describe("response validation mode", () => {
     ]);
   });
 
+  it("gives requests log ids that sort in the order they came, answers and problems alike", async () => {
+    const core = coreWithHandler(() => ({ status: 200, body: { n: 1 } }), []);
+    const ids: string[] = [];
+    for (let i = 0; i < 64; i++) {
+      const response = await core.handle(get(i % 4 === 3 ? "/things/NOPE" : "/things/t_a"));
+      ids.push(String(response.headers["x-log-id"]));
+    }
+    for (const id of ids) expect(id).toMatch(/^log_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it("answers 501 for operations no section implements, and lists them", async () => {
     const core = createMockCore({ document: doc, schemaCompiler: ajvSchemaCompiler, sections: [] });
     expect(core.unimplemented).toEqual(["getEvent"]);

@@ -44,8 +44,13 @@ export function preamble({ mountPath, errorFormats }: PreambleServices): Stage {
 const TARGETS_KEPT = 256;
 const targets = new Map<string, Target>();
 
-/** The target of a request URL (see `parseTarget`), from the kept ones when this URL string came before. */
+/** The target of a request URL (see `parseTarget`): read off a plain URL, else kept from an earlier request. */
 export function targetOf(rawUrl: string): Target {
+  return plainTarget(rawUrl) ?? keptTarget(rawUrl);
+}
+
+/** The target of a URL string parsed before, else parsed now and kept. */
+function keptTarget(rawUrl: string): Target {
   let target = targets.get(rawUrl);
   if (target === undefined) {
     const { origin, pathname, search } = parseTarget(rawUrl);
@@ -54,6 +59,50 @@ export function targetOf(rawUrl: string): Target {
     targets.set(rawUrl, target);
   }
   return target;
+}
+
+/**
+ * A path WHATWG URL parsing leaves exactly as sent: letters, digits, `-`, `_`, `~` and slashes (nothing it would
+ * percent-encode, no dot that could make a dot segment, no query or fragment).
+ */
+const PLAIN_PATH = /^\/[A-Za-z0-9_~/-]*$/;
+
+/**
+ * The target of a URL whose path is plain (most API requests: `/shop/v1/cart/crt_…/items`), without parsing it:
+ * the path is the pathname as sent and the origin the one WHATWG parsing gives its scheme and authority (kept per
+ * authority). Undefined for any other URL, which `parseTarget` reads (a new cart's URL was one parse each).
+ */
+function plainTarget(rawUrl: string): Target | undefined {
+  const slash = rawUrl.indexOf("/", rawUrl.indexOf("//") + 2);
+  if (slash < 0) return undefined;
+  const pathname = rawUrl.slice(slash);
+  if (!PLAIN_PATH.test(pathname)) return undefined;
+  const origin = originOf(rawUrl.slice(0, slash));
+  return origin === null ? undefined : { origin, pathname, search: "" };
+}
+
+/** Scheme and authority (`http://127.0.0.1:4010`) → origin, null when WHATWG parsing refuses it. Bounded like targets. */
+const ORIGINS_KEPT = 64;
+const origins = new Map<string, string | null>();
+
+function originOf(authority: string): string | null {
+  let origin = origins.get(authority);
+  if (origin === undefined) {
+    // A query or fragment mark before the path's slash would make that slash part of them: parsed the long way.
+    origin = /[?#\\]/.test(authority) ? null : parsedOrigin(authority);
+    if (origins.size >= ORIGINS_KEPT) origins.clear();
+    origins.set(authority, origin);
+  }
+  return origin;
+}
+
+function parsedOrigin(authority: string): string | null {
+  try {
+    const { origin } = new URL(`${authority}/`);
+    return origin === "null" ? null : origin;
+  } catch {
+    return null;
+  }
 }
 
 /**

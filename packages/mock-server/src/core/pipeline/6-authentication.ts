@@ -35,8 +35,21 @@ import { formatMessage, msg, pickText } from "../messages.ts";
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;
 
+/** The last Authorization header read and its token: a client sends the same one request after request. */
+let lastHeader: string | undefined;
+let lastToken: string | null = null;
+
+/**
+ * The token of a `Bearer` Authorization header, or null. The last header's token is kept: the same header again (a
+ * new string each request, compared by content) gives the same token string, whose hash the token table computed
+ * already, instead of a match and a new string to hash.
+ */
 export function parseBearer(header: string): string | null {
-  return BEARER.exec(header)?.[1] ?? null;
+  if (header !== lastHeader) {
+    lastToken = BEARER.exec(header)?.[1] ?? null;
+    lastHeader = header;
+  }
+  return lastToken;
 }
 
 const REALM = 'Bearer realm="entrada"';
