@@ -50,3 +50,21 @@ export function isoSeconds(ms: number): string {
   if (!fastRange(ms)) return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
   return `${toSecond(ms)}Z`;
 }
+
+/**
+ * `Date.parse` of timestamps the shop reads again and again (a slot's start, checked on every cart change), kept
+ * per text: a parse costs a few hundred nanoseconds, a kept one a lookup. Bounded: emptied when it holds
+ * `PARSED_KEPT` texts.
+ */
+const PARSED_KEPT = 1024;
+const parsed = new Map<string, number>();
+
+export function parsedTime(text: string): number {
+  let ms = parsed.get(text);
+  if (ms === undefined) {
+    ms = Date.parse(text);
+    if (parsed.size >= PARSED_KEPT) parsed.clear();
+    parsed.set(text, ms);
+  }
+  return ms;
+}

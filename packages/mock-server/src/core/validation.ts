@@ -45,11 +45,20 @@ export function needsCompiler(what: string): MockConfigError {
 
 export const FORM = "application/x-www-form-urlencoded";
 
+/** A location's parameters as one object schema (its `properties` named by the parameters). */
+export interface ParamsSchema {
+  type: "object";
+  properties: Record<string, object>;
+  required: string[];
+  additionalProperties: boolean;
+  patternProperties?: Record<string, object>;
+}
+
 /**
  * The schema one location's parameters are checked with (validated with type coercion), or null when there is
  * nothing to check there. Shared by the run-time compiler and the precompiled validators' generator.
  */
-export function paramsSchema(op: OperationSpec, location: ParamLocation): object | null {
+export function paramsSchema(op: OperationSpec, location: ParamLocation): ParamsSchema | null {
   const list = op.params.filter((p) => p.in === location);
   if (list.length === 0 && location !== "query") return null;
   const properties: Record<string, object> = {};
@@ -84,6 +93,8 @@ export function paramsSchema(op: OperationSpec, location: ParamLocation): object
 
 interface OperationValidators {
   params: Partial<Record<ParamLocation, ValidateFunction>>;
+  /** The headers the header validator judges: only these are copied for it (a request carries many others). */
+  headerNames: readonly string[];
   body: Map<string, ValidateFunction | null>;
 }
 
@@ -142,10 +153,11 @@ export class Validator {
   private forOperation(op: OperationSpec): OperationValidators {
     let v = this.cache.get(op.operationId);
     if (v) return v;
-    v = { params: {}, body: new Map() };
+    v = { params: {}, headerNames: [], body: new Map() };
     const what = `Validating ${op.operationId} (not in the precompiled validators)`;
     for (const location of ["path", "query", "header"] as const) {
       const schema = paramsSchema(op, location);
+      if (schema && location === "header") v.headerNames = Object.keys(schema.properties);
       if (schema)
         v.params[location] =
           (this.precompiled ? coercingValidators[`params ${op.operationId} ${location}`] : undefined) ??
@@ -170,9 +182,11 @@ export class Validator {
     values: Record<string, unknown>,
     culture: Culture,
   ): FieldError[] {
-    const validate = this.forOperation(op).params[location];
+    const validators = this.forOperation(op);
+    const validate = validators.params[location];
     if (!validate) return [];
-    const copy = { ...values };
+    // Headers: the declared ones only (the schema lets the others pass, so leaving them out changes no answer).
+    const copy = location === "header" ? picked(values, validators.headerNames) : { ...values };
     if (validate(copy)) return [];
     return mapErrors(validate.errors ?? [], `/${location}`, culture);
   }
@@ -198,6 +212,13 @@ export class Validator {
     if (validate(value)) return [];
     return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
   }
+}
+
+/** The entries of `values` named in `names` (those present). */
+function picked(values: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const name of names) if (values[name] !== undefined) copy[name] = values[name];
+  return copy;
 }
 
 /** The ajv keywords with a localized detail: the `validation.<keyword>` texts of the message files. */

@@ -255,3 +255,59 @@ describe("robustness", () => {
     expect(errors).toHaveLength(1);
   });
 });
+
+describe("header parameters", () => {
+  /** The tiny document's operation with a declared header (mixed case, as documents write them). */
+  const withHeader: OpenApiDocument = {
+    ...doc,
+    paths: {
+      "/things/{id}": {
+        get: {
+          operationId: "getEvent",
+          security: [],
+          responses: {
+            200: {
+              description: "ok",
+              content: {
+                "application/json": { schema: { type: "object", properties: { n: { type: "integer" } } } },
+              },
+            },
+          },
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^t_[a-z]+$" } },
+            {
+              name: "X-Tenant",
+              in: "header",
+              required: true,
+              schema: { type: "string", pattern: "^ten_[0-9]+$" },
+            },
+            { name: "X-Limit", in: "header", required: false, schema: { type: "integer", maximum: 5 } },
+          ],
+        },
+      },
+    },
+  };
+
+  it("judges the declared headers among any others a request carries: missing, malformed, coerced", async () => {
+    const core = createMockCore({
+      document: withHeader,
+      schemaCompiler: ajvSchemaCompiler,
+      sections: [section({ n: 1 })],
+    });
+    const others = { "user-agent": "test", accept: "application/json", "x-other": "???", cookie: "a=b" };
+    const send = (headers: Record<string, string>) =>
+      core.handle({ ...get("/things/t_a"), headers: { ...others, ...headers } });
+    const pointers = async (headers: Record<string, string>) => {
+      const response = await send(headers);
+      return response.status === 200
+        ? []
+        : JSON.parse(String(response.body)).errors.map((e: { pointer: string }) => e.pointer);
+    };
+    expect(await pointers({ "x-tenant": "ten_42" })).toEqual([]);
+    expect(await pointers({ "x-tenant": "ten_42", "x-limit": "5" })).toEqual([]);
+    expect(await pointers({})).toEqual(["/header/x-tenant"]);
+    expect(await pointers({ "x-tenant": "acme" })).toEqual(["/header/x-tenant"]);
+    expect(await pointers({ "x-tenant": "ten_1", "x-limit": "6" })).toEqual(["/header/x-limit"]);
+    expect(await pointers({ "x-tenant": "ten_1", "x-limit": "many" })).toEqual(["/header/x-limit"]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isoSeconds, isoTimestamp } from "../../src/core/iso-time.ts";
+import { isoSeconds, isoTimestamp, parsedTime } from "../../src/core/iso-time.ts";
 
 /** Instants around the edges the arithmetic has to get right, and a spread of ordinary ones. */
 const instants = [
@@ -46,5 +46,21 @@ describe("isoTimestamp and isoSeconds", () => {
     }
     expect(() => isoTimestamp(Number.NaN)).toThrow(RangeError);
     expect(() => isoSeconds(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+});
+
+describe("parsedTime", () => {
+  it("gives Date.parse's value for every text, kept or not, and past the bound", () => {
+    const texts = [
+      "2026-12-01T19:30:00Z",
+      "2026-12-01T19:30:00.250+01:00",
+      "2026-12-01",
+      "not a time",
+      ...Array.from({ length: 1500 }, (_, i) => isoSeconds(Date.UTC(2026, 0, 1) + i * 3_600_000)),
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const text of texts) expect(parsedTime(text), text).toEqual(Date.parse(text));
+    }
+    expect(parsedTime("not a time")).toBeNaN();
   });
 });

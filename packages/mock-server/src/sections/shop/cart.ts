@@ -1,3 +1,4 @@
+import { parsedTime } from "../../core/iso-time.ts";
 import { msg } from "../../core/messages.ts";
 import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
@@ -122,7 +123,7 @@ export function addCartItem(ctx: ContextOf<"addCartItem">): ResultOf<"addCartIte
       ctx.text(msg("shop.cart.the-article-is-not-sold-in", { currency: cart.currency })),
     );
   }
-  if (Date.parse(slot.startsAt) <= now) {
+  if (parsedTime(slot.startsAt) <= now) {
     invalid(ctx, "/body/slotId", ctx.text(msg("shop.cart.this-slot-has-already-started")));
   }
   const existing = cart.items.find((i) => i.articleId === article.id && i.slotId === slot.id);
