@@ -1,22 +1,13 @@
 import { MockClock } from "./clock.ts";
+import { type EmittedEvent, EventLog } from "./event-log.ts";
 import type { FaultRule } from "./faults.ts";
 import { IdempotencyStore } from "./idempotency-store.ts";
 import { mulberry32, prefixedId, randomToken } from "./ids.ts";
 import type { ClientConfig, TokenRecord } from "./oauth.ts";
 import type { SectionModule } from "./section.ts";
-import type { SeedData, WebhookEventType, World } from "./types.ts";
+import type { SeedData, World } from "./types.ts";
 
-/** A webhook event as the engine queues it; the webhooks section signs and delivers it. */
-export interface EmittedEvent {
-  id: string;
-  /** An event kind of the contract's `webhooks` section. */
-  type: WebhookEventType;
-  /** RFC 3339. */
-  timestamp: string;
-  data: Record<string, unknown>;
-  /** The mock session it happened in. */
-  session: string;
-}
+export type { EmittedEvent } from "./event-log.ts";
 
 /**
  * Everything one `X-Mock-Session` sees: its own world (section data), clock, tokens, clients,
@@ -40,7 +31,8 @@ export class MockSession {
   readonly idempotency: IdempotencyStore;
   faults: FaultRule[] = [];
   readonly rate = new Map<string, { windowStart: number; count: number }>();
-  readonly events: EmittedEvent[] = [];
+  /** The webhook events it emitted, newest 1000 (`GET /__mock/events`). */
+  readonly events = new EventLog();
   random: () => number;
   lastUsed = 0;
   /** Records this session retains, as the engine last counted them (see `maxRetainedRecords`). */
@@ -88,7 +80,7 @@ export class MockSession {
     this.clock.reset();
     this.world = this.buildWorld(this.seed);
     this.idempotency.clear();
-    this.events.length = 0;
+    this.events.clear();
     this.faults = [];
     this.rate.clear();
   }
@@ -135,8 +127,6 @@ export class MockSession {
   }
 
   recordEvent(event: EmittedEvent): void {
-    this.events.push(event);
-    // Trim in batches: keeps the newest 1000 without shifting the array on every event.
-    if (this.events.length > 2000) this.events.splice(0, this.events.length - 1000);
+    this.events.record(event);
   }
 }

@@ -8,11 +8,7 @@ export const EVENTS_CONTROLS: Control[] = [
     description: "Webhook events emitted in this session (newest last, up to 1000); ?type= filters.",
     run: ({ session, url, logId }) => {
       const type = url.searchParams.get("type");
-      return json(
-        200,
-        { items: type ? session.events.filter((e) => e.type === type) : session.events },
-        logId,
-      );
+      return json(200, { items: session.events.list(type ?? undefined) }, logId);
     },
   },
 ];

@@ -11,9 +11,7 @@ export const SESSIONS_CONTROLS: Control[] = [
       json(
         200,
         {
-          items: core
-            .listSessions()
-            .map((s) => ({ id: s.id, clock: clockState(s), events: s.events.length })),
+          items: core.listSessions().map((s) => ({ id: s.id, clock: clockState(s), events: s.events.size })),
         },
         logId,
       ),
