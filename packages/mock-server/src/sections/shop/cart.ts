@@ -148,7 +148,9 @@ export function addCartItem(ctx: ContextOf<"addCartItem">): ResultOf<"addCartIte
       quantity: body.quantity,
       held: need,
     };
-    cart.items.push(item);
+    // A new array of the exact length (`concat`): a push, or a spread into a literal, reserves 17 slots (≈ 130
+    // bytes a cart, kept as long as the cart, ten thousand carts a session).
+    cart.items = cart.items.concat([item]);
   }
   reacquire(state, cart);
   refreshHold(state, cart, now);
