@@ -47,9 +47,10 @@ export class Router<T> {
   /**
    * Matches of paths without parameters, by method and path: a polled list or a repeated write to a fixed path
    * walks the tree once. Bounded by the document (one entry per parameter-free template and method, HEAD included);
-   * cleared when a route is added.
+   * cleared when a route is added. Keyed by method, then path: a key made of both was a new string to hash for every
+   * request, also for the many paths that are not fixed (each cart's own).
    */
-  private readonly fixed = new Map<string, { route: T; template: string }>();
+  private readonly fixed = new Map<string, Map<string, { route: T; template: string }>>();
 
   /** Adds `method template` (template like `/shop/v1/cart/{id}`). Whole-segment parameters only. */
   add(method: string, template: string, route: T): void {
@@ -88,24 +89,30 @@ export class Router<T> {
    * decode, or decodes to something containing "/", "\\" or a NUL, or is "." / "..", never matches.
    */
   match(method: string, pathname: string): MatchResult<T> {
-    const key = `${method.toUpperCase()} ${pathname}`;
-    const known = this.fixed.get(key);
+    const upper = method.toUpperCase();
+    const known = this.fixed.get(upper)?.get(pathname);
     // (A fresh `params` for each match: callers own it.)
     if (known) return { kind: "found", route: known.route, params: {}, template: known.template };
-    const result = this.walkMatch(method, pathname);
-    if (result.kind === "found" && result.template === pathname)
-      this.fixed.set(key, { route: result.route, template: result.template });
+    const result = this.walkMatch(upper, pathname);
+    if (result.kind === "found" && result.template === pathname) {
+      let paths = this.fixed.get(upper);
+      if (!paths) {
+        paths = new Map();
+        this.fixed.set(upper, paths);
+      }
+      paths.set(pathname, { route: result.route, template: result.template });
+    }
     return result;
   }
 
+  /** (`method` upper-cased.) */
   private walkMatch(method: string, pathname: string): MatchResult<T> {
     const segments = pathname.split("/");
     if (segments[0] !== "") return { kind: "not-found" };
     const values: string[] = [];
     const found = this.walk(this.root, segments, 1, values);
     if (!found?.methods || !found.template) return { kind: "not-found" };
-    const upper = method.toUpperCase();
-    const route = found.methods.get(upper) ?? (upper === "HEAD" ? found.methods.get("GET") : undefined);
+    const route = found.methods.get(method) ?? (method === "HEAD" ? found.methods.get("GET") : undefined);
     if (route === undefined) {
       return { kind: "method-not-allowed", allow: [...found.methods.keys()], template: found.template };
     }
