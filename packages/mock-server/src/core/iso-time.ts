@@ -5,6 +5,7 @@
  * timestamp, the cart's `createdAt` and `updatedAt`). Instants outside years 0000–9999, fractional or not finite go
  * through `Date` as before (extended years, the truncation, the RangeError).
  */
+import { Kept } from "./kept.ts";
 
 const DAY_MS = 86_400_000;
 /** 10000-01-01T00:00:00Z: from here on `toISOString` writes six-digit years. */
@@ -12,22 +13,20 @@ const FIRST_EXTENDED_YEAR_MS = 253_402_300_800_000;
 const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, "0"));
 
 /**
- * `YYYY-MM-DDT` of the days formatted lately. More than one: a request often formats instants of two days (a cart
- * made today holds its seats until tomorrow), and a single kept day then went back to `Date` on every other call.
- * Bounded: emptied when it reaches `DAYS_KEPT` days.
+ * `YYYY-MM-DDT` of the days formatted lately (at most 64). More than one: a request often formats instants of two days
+ * (a cart made today holds its seats until tomorrow), and a single kept day then went back to `Date` on every other
+ * call.
  */
-const DAYS_KEPT = 64;
-const dayPrefixes = new Map<number, string>();
+const dayPrefixes = new Kept<number, string>(64);
+
+function dayPrefix(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 11);
+}
 
 /** `YYYY-MM-DDTHH:MM:SS` of an instant in the fast range (see `fastRange`). */
 function toSecond(ms: number): string {
   const day = Math.floor(ms / DAY_MS);
-  let prefix = dayPrefixes.get(day);
-  if (prefix === undefined) {
-    if (dayPrefixes.size >= DAYS_KEPT) dayPrefixes.clear();
-    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
-    dayPrefixes.set(day, prefix);
-  }
+  const prefix = dayPrefixes.get(day, dayPrefix);
   const seconds = Math.floor((ms - day * DAY_MS) / 1000);
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.floor(seconds / 60) % 60;
@@ -53,18 +52,10 @@ export function isoSeconds(ms: number): string {
 
 /**
  * `Date.parse` of timestamps the shop reads again and again (a slot's start, checked on every cart change), kept
- * per text: a parse costs a few hundred nanoseconds, a kept one a lookup. Bounded: emptied when it holds
- * `PARSED_KEPT` texts.
+ * per text (at most 1024): a parse costs a few hundred nanoseconds, a kept one a lookup.
  */
-const PARSED_KEPT = 1024;
-const parsed = new Map<string, number>();
+const parsed = new Kept<string, number>(1024);
 
 export function parsedTime(text: string): number {
-  let ms = parsed.get(text);
-  if (ms === undefined) {
-    ms = Date.parse(text);
-    if (parsed.size >= PARSED_KEPT) parsed.clear();
-    parsed.set(text, ms);
-  }
-  return ms;
+  return parsed.get(text, Date.parse);
 }

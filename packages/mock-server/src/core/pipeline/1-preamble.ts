@@ -3,6 +3,7 @@
  * default culture), Accept-Language, the mock session id, duplicated singleton headers.
  */
 import { AcceptLanguageError, negotiateCulture } from "../culture.ts";
+import { Kept } from "../kept.ts";
 import { errorFormatFor, stageProblem } from "../problems.ts";
 import { DOT_SEGMENT, duplicatedSingleton, rawPath, SESSION_ID, withinMount } from "../target.ts";
 import type { Culture, ErrorFormat, MockRequest } from "../types.ts";
@@ -36,29 +37,17 @@ export function preamble({ mountPath, errorFormats }: PreambleServices): Stage {
   };
 }
 
-/**
- * Distinct URL strings whose target is kept: repeated requests (a polled list) parse none. Bounded: emptied when full,
- * which costs a repeated URL one parse per `TARGETS_KEPT` new ones; evicting the oldest one by one cost every new URL
- * (most of them, when each names its own cart) an iterator and a delete.
- */
-const TARGETS_KEPT = 256;
-const targets = new Map<string, Target>();
+/** Targets of the last distinct URL strings that were not plain: a repeated one (a polled list) is parsed once. */
+const targets = new Kept<string, Target>(256);
 
 /** The target of a request URL (see `parseTarget`): read off a plain URL, else kept from an earlier request. */
 export function targetOf(rawUrl: string): Target {
-  return plainTarget(rawUrl) ?? keptTarget(rawUrl);
+  return plainTarget(rawUrl) ?? targets.get(rawUrl, parsedTarget);
 }
 
-/** The target of a URL string parsed before, else parsed now and kept. */
-function keptTarget(rawUrl: string): Target {
-  let target = targets.get(rawUrl);
-  if (target === undefined) {
-    const { origin, pathname, search } = parseTarget(rawUrl);
-    target = { origin, pathname, search };
-    if (targets.size >= TARGETS_KEPT) targets.clear();
-    targets.set(rawUrl, target);
-  }
-  return target;
+function parsedTarget(rawUrl: string): Target {
+  const { origin, pathname, search } = parseTarget(rawUrl);
+  return { origin, pathname, search };
 }
 
 /**
@@ -81,22 +70,16 @@ function plainTarget(rawUrl: string): Target | undefined {
   return origin === null ? undefined : { origin, pathname, search: "" };
 }
 
-/** Scheme and authority (`http://127.0.0.1:4010`) → origin, null when WHATWG parsing refuses it. Bounded like targets. */
-const ORIGINS_KEPT = 64;
-const origins = new Map<string, string | null>();
+/** Scheme and authority (`http://127.0.0.1:4010`) → origin, null when WHATWG parsing refuses it. */
+const origins = new Kept<string, string | null>(64);
 
 function originOf(authority: string): string | null {
-  let origin = origins.get(authority);
-  if (origin === undefined) {
-    // A query or fragment mark before the path's slash would make that slash part of them: parsed the long way.
-    origin = /[?#\\]/.test(authority) ? null : parsedOrigin(authority);
-    if (origins.size >= ORIGINS_KEPT) origins.clear();
-    origins.set(authority, origin);
-  }
-  return origin;
+  return origins.get(authority, parsedOrigin);
 }
 
 function parsedOrigin(authority: string): string | null {
+  // A query or fragment mark before the path's slash would make that slash part of them: parsed the long way.
+  if (/[?#\\]/.test(authority)) return null;
   try {
     const { origin } = new URL(`${authority}/`);
     return origin === "null" ? null : origin;

@@ -1,4 +1,5 @@
 import type { components } from "@entrada/openapi/schema";
+import { Kept } from "../../core/kept.ts";
 import { apiUrl } from "../../core/links.ts";
 import { type ContextOf, defineSection, type ResultOf } from "../../core/section.ts";
 import type { ControlRoute, OperationContext } from "../../core/types.ts";
@@ -25,20 +26,14 @@ export interface AssetsState {
 }
 
 const CACHE = "public, max-age=86400";
-const encoded = new Map<string, Uint8Array>();
+/** Encodings kept: at most 200 (a few MB). */
+const encoded = new Kept<string, Uint8Array>(200);
 
 /** Encode (and memoize: images are pure functions of their recipe) a raster as PNG at a width. */
 function rasterBytes(image: RasterImage, width?: number): Uint8Array {
   const size = scaledSize(image.source.recipe, width);
   const key = `${JSON.stringify(image.source.recipe)}|${size.width}`;
-  let bytes = encoded.get(key);
-  if (!bytes) {
-    bytes = encodePng(renderRaster(image.source.recipe, size.width, size.height));
-    // Bounded: at most 200 encodings kept (a few MB); the cache starts over beyond that.
-    if (encoded.size >= 200) encoded.clear();
-    encoded.set(key, bytes);
-  }
-  return bytes;
+  return encoded.get(key, () => encodePng(renderRaster(image.source.recipe, size.width, size.height)));
 }
 
 type RasterImage = ImageRecord & { source: { kind: "raster" } };

@@ -1,4 +1,5 @@
 import type { components } from "@entrada/openapi/schema";
+import { Kept } from "../../core/kept.ts";
 import { msg } from "../../core/messages.ts";
 import { positiveInt } from "../../core/seed-values.ts";
 import type { LocalizedText, World } from "../../core/types.ts";
@@ -264,20 +265,18 @@ export function resolvedGates(world: World): (GateRecord & { eventIds: string[] 
   return gates.map((g) => ({ ...g, eventIds: g.eventIds ?? eventsAt(g.venueId) }));
 }
 
-const compiled = new Map<string, RegExp | null>();
+const compiled = new Kept<string, RegExp | null>(500);
 
 function regex(pattern: string): RegExp | null {
-  let re = compiled.get(pattern);
-  if (re === undefined) {
-    try {
-      re = new RegExp(pattern);
-    } catch {
-      re = null;
-    }
-    if (compiled.size > 500) compiled.clear();
-    compiled.set(pattern, re);
+  return compiled.get(pattern, compile);
+}
+
+function compile(pattern: string): RegExp | null {
+  try {
+    return new RegExp(pattern);
+  } catch {
+    return null;
   }
-  return re;
 }
 
 /** The first category (in list order) whose pattern matches the scanned payload (`RegExp.test` on the whole string). */

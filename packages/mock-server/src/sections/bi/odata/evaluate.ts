@@ -1,3 +1,4 @@
+import { Kept } from "../../../core/kept.ts";
 import type { Expr, OrderByItem } from "./parser.ts";
 
 export type Scalar = string | number | boolean | null;
@@ -198,16 +199,14 @@ function onMs(a: Compiled, units: (ms: number) => number, modulo: number, slow: 
   };
 }
 
-const dayTexts = new Map<number, string>();
-/** `YYYY-MM-DD` of a day number since the epoch (cached: a year of history has 365). */
+const dayTexts = new Kept<number, string>(4096);
+/** `YYYY-MM-DD` of a day number since the epoch (kept: a year of history has 365). */
 function dayText(day: number): string {
-  let text = dayTexts.get(day);
-  if (text === undefined) {
-    text = new Date(day * 86_400_000).toISOString().slice(0, 10);
-    if (dayTexts.size >= 4096) dayTexts.clear();
-    dayTexts.set(day, text);
-  }
-  return text;
+  return dayTexts.get(day, formatDay);
+}
+
+function formatDay(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** A predicate for `$filter`: only rows where the expression is exactly `true` pass. */
