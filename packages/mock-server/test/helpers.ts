@@ -91,36 +91,28 @@ export const read = {
   body: bodyOf,
   problem: problemOf,
   /** A problem+json body already read as text. */
-  problemText(text: string): ProblemBody {
-    const body = JSON.parse(text) as unknown;
-    expect(body).toHaveProperty("type");
-    return body as ProblemBody;
-  },
-  async oauthError(response: Response): Promise<OAuthErrorBody> {
-    expect(response.headers.get("content-type")).toContain("application/json");
-    return response.json();
-  },
+  problemText: (text: string) => shaped<ProblemBody>(JSON.parse(text), "type"),
+  oauthError: async (response: Response) => shaped<OAuthErrorBody>(await jsonOf(response), "error"),
   /** An OAuth error body already read as text. */
-  oauthErrorText(text: string): OAuthErrorBody {
-    const body = JSON.parse(text) as unknown;
-    expect(body).toHaveProperty("error");
-    return body as OAuthErrorBody;
-  },
-  async odataError(response: Response): Promise<ODataErrorBody> {
-    expect(response.headers.get("content-type")).toContain("application/json");
-    return response.json();
-  },
+  oauthErrorText: (text: string) => shaped<OAuthErrorBody>(JSON.parse(text), "error"),
+  odataError: async (response: Response) => shaped<ODataErrorBody>(await jsonOf(response), "error.message"),
   /** An OData error body already parsed (a section handler's answer). */
-  odataErrorIn(body: unknown): ODataErrorBody {
-    expect(body).toHaveProperty("error.message");
-    return body as ODataErrorBody;
-  },
+  odataErrorIn: (body: unknown) => shaped<ODataErrorBody>(body, "error.message"),
   /** The rows (`value`) of an OData page already parsed. */
-  odataRows(body: unknown): Record<string, unknown>[] {
-    expect(body).toHaveProperty("value");
-    return (body as { value: Record<string, unknown>[] }).value;
-  },
+  odataRows: (body: unknown) => shaped<{ value: Record<string, unknown>[] }>(body, "value").value,
 };
+
+/** A JSON answer's body (its content type checked). */
+async function jsonOf(response: Response): Promise<unknown> {
+  expect(response.headers.get("content-type")).toContain("application/json");
+  return response.json();
+}
+
+/** `body` as the shape `T`, after checking it has the property that marks that shape. */
+function shaped<T>(body: unknown, mark: string): T {
+  expect(body).toHaveProperty(mark);
+  return body as T;
+}
 
 /** The `data` of a webhook kind's payload, from the contract's `webhooks` section. */
 export type EventData<T extends keyof webhooks> = webhooks[T] extends {
