@@ -1,4 +1,5 @@
 import { type DocsSnapshot, type EndpointDoc, kebab, type ModuleDoc } from "./content.ts";
+import { sampleMarkdown, sdkSample } from "./samples.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -85,6 +86,7 @@ export function endpointMarkdown(e: EndpointDoc, level = 2): string {
   const lines = [`${h} ${e.method} ${e.path}`, "", `\`${e.operationId}\` — ${e.summary}`, ""];
   if (e.description) lines.push(e.description.trim(), "");
   lines.push(`**Authentication:** ${securityOf(e).join(" or ")}`, "");
+  lines.push(...sampleMarkdown(sdkSample(e.operationId, e.method, e.path), level + 1));
   const params = parametersOf(e);
   for (const [place, heading] of [
     ["path", "Path parameters"],

@@ -1,5 +1,6 @@
 import { type DocsSnapshot, findEndpoint, type GuideName, kebab, suggest } from "./content.ts";
 import { endpointMarkdown, parametersOf, securityOf } from "./markdown.ts";
+import { sdkSample } from "./samples.ts";
 import type { SearchIndex } from "./search.ts";
 
 type Obj = Record<string, unknown>;
@@ -169,6 +170,7 @@ const getEndpoint: ToolDef = {
       })),
       requestBody: body ?? null,
       responses: (e.operation.responses as Obj | undefined) ?? {},
+      sdkSample: sdkSample(e.operationId, e.method, e.path) ?? null,
     };
     // The same text as the mirror /ai/endpoint-<operationId>.md.
     return { ok: true, structured, markdown: endpointMarkdown(e, 1) };

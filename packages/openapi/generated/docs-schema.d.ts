@@ -387,6 +387,14 @@ export interface components {
             responses: {
                 [key: string]: Record<string, never>;
             };
+            /** @description The operation called with `@entrada/sdk` (generated from the SDK's operation table and type-checked with it); `null` for webhook events and for operations the SDK does not have (a document served with the mock's `--openapi`). */
+            sdkSample?: {
+                /** @description `@entrada/sdk`. */
+                label: string;
+                /** @description `typescript`. */
+                lang: string;
+                source: string;
+            } | null;
         };
         GetGuideResult: {
             /** @enum {string} */
