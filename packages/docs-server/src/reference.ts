@@ -1,4 +1,5 @@
 import type { DocsSnapshot } from "./content.ts";
+import { withDeprecationNotes } from "./deprecation.ts";
 import { sdkSample } from "./samples.ts";
 
 type Obj = Record<string, unknown>;
@@ -35,6 +36,7 @@ export function referenceDocument(document: unknown, snapshot: DocsSnapshot): Ob
   }));
   doc.tags = [...guideTags, ...moduleTags];
   withSdkSamples(doc);
+  withDeprecationNotes(doc);
   doc["x-tagGroups"] = [
     { name: "Guides", tags: guideTags.map((t) => t.name) },
     { name: "API", tags: moduleTags.map((t) => String(t.name)) },
