@@ -31,6 +31,7 @@ import { beginWrite } from "./pipeline/8-idempotency.ts";
 import { answer } from "./pipeline/9-answer.ts";
 import { checkResponses, type ResponseViolation } from "./pipeline/10-check-response.ts";
 import { finish } from "./pipeline/11-finish.ts";
+import { markDeprecated } from "./pipeline/deprecation.ts";
 import { runStages } from "./pipeline/dispatch.ts";
 import { Exchange, type Route, type Stage } from "./pipeline/exchange.ts";
 import { type ProblemOptions, problemResponse, reformatProblem } from "./problems.ts";
@@ -161,7 +162,7 @@ export class MockCore implements ControlServices {
    * The stages, each given the few services it needs. Their order decides which problem wins when several apply:
    * target → culture → mock session → duplicated headers → CORS preflight → developer controls → route (404/405)
    * → rate limit → faults → 406 → authentication → parameters → Idempotency-Key → body → idempotency → answer →
-   * response check (tests) → HEAD, idempotency store, CORS.
+   * deprecation headers → response check (tests) → HEAD, idempotency store, CORS.
    */
   private buildStages(): Stage[] {
     const options = this.options;
@@ -184,6 +185,7 @@ export class MockCore implements ControlServices {
         onError: this.reportError,
         tokenTtlSeconds: options.tokenTtlSeconds,
       }),
+      markDeprecated({ document: this.document }),
       ...(options.validateResponses
         ? [
             checkResponses({
