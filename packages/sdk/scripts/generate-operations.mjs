@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { renderSamples, renderSamplesJson, renderSamplesModule } from "./samples.mjs";
+import { deref, renderSamples, renderSamplesJson, renderSamplesModule } from "./samples.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const SCHEMA_OUTPUT = resolve(here, "../src/generated/schema.ts");
@@ -152,17 +152,6 @@ export function renderProblems(operationsJson, catalogue) {
   }
   lines.push("}", "");
   return lines.join("\n");
-}
-
-function deref(openapi, node) {
-  let n = node;
-  for (let i = 0; n?.$ref && i < 10; i++) {
-    n = n.$ref
-      .split("/")
-      .slice(1)
-      .reduce((o, k) => o?.[k], openapi);
-  }
-  return n;
 }
 
 const pascal = (id) => id.charAt(0).toUpperCase() + id.slice(1);

@@ -5,7 +5,8 @@
 
 const BASE_URL = "https://api.entrada.dev";
 
-function deref(openapi, node) {
+/** Follows a local `$ref` chain of the contract to the object it names. */
+export function deref(openapi, node) {
   let n = node;
   for (let i = 0; n?.$ref && i < 10; i++) {
     n = n.$ref

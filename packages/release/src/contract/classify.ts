@@ -115,107 +115,66 @@ class Comparison {
     label: string,
   ) {
     if (a === undefined || b === undefined || a === null || b === null) return;
+    const note = (kind: ChangeKind, where: (string | number)[], message: string) =>
+      this.add(kind, subject, location, [...at, ...where], `${label}${message}`);
+    /** Breaking when it breaks a client that sends it (`request`) or one that reads it (`response`). */
+    const breaks = (request: boolean, response: boolean) => this.either(directions, request, response);
     if (a.$ref || b.$ref) {
-      if (a.$ref !== b.$ref) {
-        const name = (s: Json) => (s.$ref ? `\`${refName(s.$ref)}\`` : "an inline schema");
-        this.add("breaking", subject, location, at, `${label}: ${name(a)} became ${name(b)}`);
-      }
+      const name = (s: Json) => (s.$ref ? `\`${refName(s.$ref)}\`` : "an inline schema");
+      if (a.$ref !== b.$ref) note("breaking", [], `: ${name(a)} became ${name(b)}`);
       return;
     }
-    if (b.deprecated === true && a.deprecated !== true) {
-      this.add("deprecated", subject, location, at, `${label} deprecated${sunsetNote(b)}`);
-    }
+    if (b.deprecated === true && a.deprecated !== true) note("deprecated", [], ` deprecated${sunsetNote(b)}`);
     const typesA = typeSet(a);
     const typesB = typeSet(b);
+    // A new type may reach readers; a type no longer accepted fails senders.
     for (const type of typesB) {
-      if (typesA.size > 0 && !typesA.has(type)) {
-        const what = type === "null" ? "may now be null" : `may now be of type ${type}`;
-        this.add(
-          this.either(directions, false, true),
-          subject,
-          location,
-          [...at, "type"],
-          `${label} ${what}`,
-        );
-      }
-    }
-    for (const type of typesA) {
-      if (typesB.size > 0 && !typesB.has(type)) {
-        const what = type === "null" ? "may no longer be null" : `is no longer of type ${type}`;
-        this.add(
-          this.either(directions, true, false),
-          subject,
-          location,
-          [...at, "type"],
-          `${label} ${what}`,
-        );
-      }
-    }
-    if (a.format !== b.format && (a.format !== undefined || b.format !== undefined)) {
-      this.add(
-        "breaking",
-        subject,
-        location,
-        [...at, "format"],
-        `${label}: format ${a.format ?? "(none)"} became ${b.format ?? "(none)"}`,
+      if (typesA.size === 0 || typesA.has(type)) continue;
+      note(
+        breaks(false, true),
+        ["type"],
+        type === "null" ? " may now be null" : ` may now be of type ${type}`,
       );
     }
-    if (JSON.stringify(a.const) !== JSON.stringify(b.const)) {
-      this.add("breaking", subject, location, [...at, "const"], `${label}: constant value changed`);
+    for (const type of typesA) {
+      if (typesB.size === 0 || typesB.has(type)) continue;
+      note(
+        breaks(true, false),
+        ["type"],
+        type === "null" ? " may no longer be null" : ` is no longer of type ${type}`,
+      );
     }
+    if (a.format !== b.format && (a.format !== undefined || b.format !== undefined)) {
+      note("breaking", ["format"], `: format ${a.format ?? "(none)"} became ${b.format ?? "(none)"}`);
+    }
+    if (JSON.stringify(a.const) !== JSON.stringify(b.const))
+      note("breaking", ["const"], ": constant value changed");
     if (Array.isArray(a.enum) || Array.isArray(b.enum)) {
       const valuesA: unknown[] = a.enum ?? [];
       const valuesB: unknown[] = b.enum ?? [];
       for (const value of valuesB.filter((v) => !valuesA.includes(v))) {
-        this.add(
-          "non-breaking",
-          subject,
-          location,
-          [...at, "enum"],
-          `${label}: value ${JSON.stringify(value)} added`,
-        );
+        note("non-breaking", ["enum"], `: value ${JSON.stringify(value)} added`);
       }
       for (const value of valuesA.filter((v) => !valuesB.includes(v))) {
-        this.add(
-          this.either(directions, true, false),
-          subject,
-          location,
-          [...at, "enum"],
-          `${label}: value ${JSON.stringify(value)} removed`,
-        );
+        note(breaks(true, false), ["enum"], `: value ${JSON.stringify(value)} removed`);
       }
     }
-    for (const key of UPPER_BOUNDS) {
-      const tighter = b[key] !== undefined && (a[key] === undefined || b[key] < a[key]);
-      if (a[key] !== b[key]) {
-        this.add(
-          this.either(directions, tighter, false),
-          subject,
-          location,
-          [...at, key],
-          `${label}: ${key} ${a[key] ?? "(none)"} → ${b[key] ?? "(none)"}`,
-        );
-      }
-    }
-    for (const key of LOWER_BOUNDS) {
-      const tighter = b[key] !== undefined && (a[key] === undefined || b[key] > a[key]);
-      if (a[key] !== b[key]) {
-        this.add(
-          this.either(directions, tighter, false),
-          subject,
-          location,
-          [...at, key],
-          `${label}: ${key} ${a[key] ?? "(none)"} → ${b[key] ?? "(none)"}`,
-        );
+    // A tighter bound on what clients send breaks them; readers are not promised bounds.
+    for (const [keys, tighter] of [
+      [UPPER_BOUNDS, (x: number, y: number) => y < x],
+      [LOWER_BOUNDS, (x: number, y: number) => y > x],
+    ] as const) {
+      for (const key of keys) {
+        if (a[key] === b[key]) continue;
+        const tightened = b[key] !== undefined && (a[key] === undefined || tighter(a[key], b[key]));
+        note(breaks(tightened, false), [key], `: ${key} ${a[key] ?? "(none)"} → ${b[key] ?? "(none)"}`);
       }
     }
     if (a.pattern !== b.pattern) {
-      this.add(
-        this.either(directions, b.pattern !== undefined, false),
-        subject,
-        location,
-        [...at, "pattern"],
-        `${label}: pattern ${a.pattern ?? "(none)"} → ${b.pattern ?? "(none)"}`,
+      note(
+        breaks(b.pattern !== undefined, false),
+        ["pattern"],
+        `: pattern ${a.pattern ?? "(none)"} → ${b.pattern ?? "(none)"}`,
       );
     }
     const requiredA = new Set<string>(a.required ?? []);
@@ -223,69 +182,42 @@ class Comparison {
     const propsA = a.properties ?? {};
     const propsB = b.properties ?? {};
     for (const name of Object.keys(propsA)) {
-      if (!(name in propsB)) {
-        this.add(
-          "breaking",
-          subject,
-          location,
-          [...at, "properties", name],
-          `${label}: property \`${name}\` removed`,
-        );
-      }
+      if (!(name in propsB)) note("breaking", ["properties", name], `: property \`${name}\` removed`);
     }
     for (const name of Object.keys(propsB)) {
-      const where = [...at, "properties", name];
       if (!(name in propsA)) {
         const required = requiredB.has(name);
-        this.add(
-          this.either(directions, required, false),
-          subject,
-          location,
-          where,
-          `${label}: ${required ? "required " : ""}property \`${name}\` added`,
+        note(
+          breaks(required, false),
+          ["properties", name],
+          `: ${required ? "required " : ""}property \`${name}\` added`,
         );
         continue;
       }
       if (requiredB.has(name) && !requiredA.has(name)) {
-        this.add(
-          this.either(directions, true, false),
-          subject,
-          location,
-          [...at, "required"],
-          `${label}: property \`${name}\` is now required`,
-        );
+        note(breaks(true, false), ["required"], `: property \`${name}\` is now required`);
       }
       if (requiredA.has(name) && !requiredB.has(name)) {
-        this.add(
-          this.either(directions, false, true),
-          subject,
-          location,
-          [...at, "required"],
-          `${label}: property \`${name}\` is no longer required`,
-        );
+        note(breaks(false, true), ["required"], `: property \`${name}\` is no longer required`);
       }
-      this.schema(propsA[name], propsB[name], directions, subject, location, where, `${label}.${name}`);
+      this.schema(
+        propsA[name],
+        propsB[name],
+        directions,
+        subject,
+        location,
+        [...at, "properties", name],
+        `${label}.${name}`,
+      );
     }
     if (a.additionalProperties !== undefined || b.additionalProperties !== undefined) {
       const openA = a.additionalProperties !== false;
       const openB = b.additionalProperties !== false;
-      if (openA && !openB) {
-        this.add(
-          this.either(directions, true, false),
-          subject,
-          location,
-          [...at, "additionalProperties"],
-          `${label}: other properties are no longer accepted`,
-        );
-      } else if (!openA && openB) {
-        this.add(
-          this.either(directions, false, true),
-          subject,
-          location,
-          [...at, "additionalProperties"],
-          `${label}: other properties may now appear`,
-        );
-      } else if (typeof a.additionalProperties === "object" && typeof b.additionalProperties === "object") {
+      if (openA && !openB)
+        note(breaks(true, false), ["additionalProperties"], ": other properties are no longer accepted");
+      else if (!openA && openB)
+        note(breaks(false, true), ["additionalProperties"], ": other properties may now appear");
+      else if (typeof a.additionalProperties === "object" && typeof b.additionalProperties === "object") {
         this.schema(
           a.additionalProperties,
           b.additionalProperties,
@@ -301,13 +233,11 @@ class Comparison {
     for (const key of ["oneOf", "anyOf", "allOf"] as const) {
       const listA: Json[] = a[key] ?? [];
       const listB: Json[] = b[key] ?? [];
-      if (listA.length === 0 && listB.length === 0) continue;
+      // A new variant may reach readers; a lost one fails senders; allOf's parts are the shape itself.
       if (listB.length > listA.length) {
-        const kind = key === "allOf" ? "breaking" : this.either(directions, false, true);
-        this.add(kind, subject, location, [...at, key], `${label}: ${key} gained a variant`);
+        note(key === "allOf" ? "breaking" : breaks(false, true), [key], `: ${key} gained a variant`);
       } else if (listB.length < listA.length) {
-        const kind = key === "allOf" ? "breaking" : this.either(directions, true, false);
-        this.add(kind, subject, location, [...at, key], `${label}: ${key} lost a variant`);
+        note(key === "allOf" ? "breaking" : breaks(true, false), [key], `: ${key} lost a variant`);
       }
       for (let i = 0; i < Math.min(listA.length, listB.length); i++) {
         this.schema(
