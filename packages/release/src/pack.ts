@@ -77,9 +77,9 @@ export async function publintProblems(pkg: WorkspacePackage, tarball: string): P
 export function attwProblems(pkg: WorkspacePackage, tarball: string): string[] {
   const exports = pkg.manifest.exports ?? {};
   const dual = JSON.stringify(exports).includes('"require"');
-  // Assets (the widget's style sheet, the docs server's reference page) have no types to check.
+  // Assets and data (the widget's style sheet, the docs server's reference page, the SDK's samples) have no types.
   const assets = Object.entries(exports)
-    .filter(([, target]) => typeof target === "string" && /\.(css|html)$/.test(target))
+    .filter(([, target]) => typeof target === "string" && /\.(css|html|json)$/.test(target))
     .map(([subpath]) => subpath);
   const bin = path.join(
     path.dirname(require.resolve("@arethetypeswrong/cli/package.json")),
