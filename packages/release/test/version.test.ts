@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASELINE } from "../src/contract/gate.ts";
+import { classifyContractChanges } from "../src/contract/classify.ts";
+import { BASELINE, CONTRACT_CHANGESET, contractChangeset } from "../src/contract/gate.ts";
 import { releaseVersion, SDK_VERSION_FILE, sdkVersionModule } from "../src/version.ts";
 import { workspacePackages } from "../src/workspace.ts";
 
@@ -53,24 +54,46 @@ describe("pnpm changeset → pnpm release:version, in a copy of the workspace", 
       path.join(root, ".changeset/rename-export.md"),
       '---\n"@entrada/sdk": major\n"@entrada/mock-server": minor\n---\n\nRenamed `paginate` to `pages`.\n',
     );
+    // What `pnpm contract:changeset` writes for a removed response field.
+    const released = JSON.parse(read(repo, "packages/openapi/generated/openapi.json"));
+    const next = structuredClone(released);
+    delete next.components.schemas.Cart.properties.currency;
+    writeFileSync(
+      path.join(root, CONTRACT_CHANGESET),
+      contractChangeset(classifyContractChanges(released, next)),
+    );
     releaseVersion(root);
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it("bumps the named packages and their dependents, and consumes the changeset", () => {
+  it("bumps the named packages and their dependents, and consumes the changesets", () => {
     expect(version(root, "packages/sdk")).toBe("1.0.0");
-    expect(version(root, "packages/mock-server")).toBe("0.2.0");
+    // The contract changeset makes the contract packages major.
+    expect(version(root, "packages/mock-server")).toBe("1.0.0");
+    expect(version(root, "packages/openapi")).toBe("1.0.0");
     // Depends on the SDK: a patch release with the new range.
     expect(version(root, "packages/shop-widget")).toBe("0.1.1");
-    expect(version(root, "packages/openapi")).toBe("0.1.0");
     expect(existsSync(path.join(root, ".changeset/rename-export.md"))).toBe(false);
+    expect(existsSync(path.join(root, CONTRACT_CHANGESET))).toBe(false);
+  });
+
+  it("puts the contract's classification into the changelogs", () => {
+    const openapi = read(root, "packages/openapi/CHANGELOG.md");
+    expect(openapi).toMatch(/^# @entrada\/openapi\n\n## 1\.0\.0\n\n### Major Changes\n/);
+    expect(openapi).toContain(
+      "Contract changes since the last release: 1 breaking, 0 deprecated, 0 not breaking.",
+    );
+    expect(openapi).toContain("`schema Cart`: `Cart`: property `currency` removed");
+    expect(read(root, "packages/sdk/CHANGELOG.md")).toContain(
+      "`schema Cart`: `Cart`: property `currency` removed",
+    );
   });
 
   it("writes the changelogs, newest first", () => {
     const sdk = read(root, "packages/sdk/CHANGELOG.md");
-    expect(sdk).toMatch(
-      /^# @entrada\/sdk\n\n## 1\.0\.0\n\n### Major Changes\n\n- Renamed `paginate` to `pages`\.\n/,
-    );
+    expect(sdk).toMatch(/^# @entrada\/sdk\n\n## 1\.0\.0\n\n### Major Changes\n/);
+    expect(sdk).toContain("\n- Renamed `paginate` to `pages`.\n");
+    expect(sdk.indexOf("## 1.0.0")).toBeLessThan(sdk.indexOf("## 0.1.0"));
     expect(sdk).toContain("## 0.1.0");
     expect(read(root, "packages/shop-widget/CHANGELOG.md")).toMatch(
       /## 0\.1\.1\n\n### Patch Changes\n\n- Updated dependencies/,
