@@ -18,7 +18,12 @@ export function deprecationLink(header: string | null | undefined): string | und
   return /<([^>]*)>[^,<]*;\s*rel\s*=\s*"?[^",;]*\bdeprecation\b/i.exec(header ?? "")?.[1];
 }
 
-/** The notice of a response that carries `Deprecation`, or undefined for one that does not. */
+/**
+ * The notice of a response that carries `Deprecation`, or undefined for one that does not.
+ * @example
+ * const { data, response } = await client.shop.getEvent.orThrow({ params: { path: { eventId } } });
+ * const notice = deprecationNotice(response?.headers); // { deprecatedAt, sunset, link } or undefined
+ */
 export function deprecationNotice(headers: Headers | undefined): DeprecationNotice | undefined {
   const value = headers?.get("deprecation");
   if (!value) return undefined;

@@ -1,14 +1,14 @@
 /**
  * A deprecated operation as integrators meet it: the mock (msw) serves a fixture contract with `getEvent`
- * deprecated (nothing real is deprecated), answers with `Deprecation`, `Sunset` and `Link`; the SDK's logger warns
- * once per operation, however often it is called.
+ * deprecated (nothing real is deprecated), answers with `Deprecation`, `Sunset` and `Link`; the SDK reads them
+ * into a `DeprecationNotice` and its logger warns once per operation, however often it is called.
  */
 
 import { createMock } from "@entrada/mock-server/msw";
 import contract from "@entrada/openapi/openapi.json" with { type: "json" };
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createClient } from "../../src/index.ts";
+import { createClient, deprecationNotice } from "../../src/index.ts";
 import { type LogFields, logger } from "../../src/logger.ts";
 
 type Obj = Record<string, unknown>;
@@ -27,7 +27,7 @@ const server = setupServer(...mock.handlers);
 beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
 afterAll(() => server.close());
 
-it("warns once per deprecated operation", async () => {
+it("reads the notice and warns once per deprecated operation", async () => {
   const warnings: [string, LogFields][] = [];
   const quiet = () => {};
   const client = createClient({
@@ -43,10 +43,15 @@ it("warns once per deprecated operation", async () => {
     ],
   });
   const events = await client.shop.listEvents.orThrow({ params: { query: { limit: 1 } } });
+  expect(deprecationNotice(events.response.headers)).toBeUndefined();
   const eventId = events.data.items[0]?.id as string;
   for (let i = 0; i < 3; i++) {
     const { response } = await client.shop.getEvent.orThrow({ params: { path: { eventId } } });
-    expect(response.headers.get("sunset")).toBe("Tue, 01 Jun 2027 00:00:00 GMT");
+    expect(deprecationNotice(response.headers)).toEqual({
+      deprecatedAt: new Date("2026-11-01T00:00:00Z"),
+      sunset: new Date("2027-06-01T00:00:00Z"),
+      link: document.info["x-changelog"],
+    });
   }
   expect(warnings).toHaveLength(1);
   expect(warnings[0]?.[0]).toBe(
