@@ -1,5 +1,5 @@
 /**
- * After 9-answer: a success answer of a deprecated operation, or of a call that used a deprecated query parameter,
+ * After the answer: a success answer of a deprecated operation, or of a call that used a deprecated query parameter,
  * gets `Deprecation`, `Sunset` and `Link` (DECISIONS.md "Versions and deprecations"; ../deprecation.ts), so an
  * integrator's logs and the SDK see what the reference says.
  */
