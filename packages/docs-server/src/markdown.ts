@@ -1,4 +1,6 @@
 import { type DocsSnapshot, type EndpointDoc, kebab, type ModuleDoc } from "./content.ts";
+import { deprecationOf, deprecationSentence } from "./deprecation.ts";
+import { sampleMarkdown, sdkSample } from "./samples.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -83,8 +85,11 @@ export function endpointMarkdown(e: EndpointDoc, level = 2): string {
   const h = "#".repeat(level);
   const sub = "#".repeat(level + 1);
   const lines = [`${h} ${e.method} ${e.path}`, "", `\`${e.operationId}\` — ${e.summary}`, ""];
+  const deprecation = deprecationOf(e.operation);
+  if (deprecation) lines.push(`**${deprecationSentence(deprecation)}**`, "");
   if (e.description) lines.push(e.description.trim(), "");
   lines.push(`**Authentication:** ${securityOf(e).join(" or ")}`, "");
+  lines.push(...sampleMarkdown(sdkSample(e.operationId, e.method, e.path), level + 1));
   const params = parametersOf(e);
   for (const [place, heading] of [
     ["path", "Path parameters"],
@@ -101,8 +106,10 @@ export function endpointMarkdown(e: EndpointDoc, level = 2): string {
     );
     for (const p of these) {
       const example = p.example !== undefined ? ` Example: \`${cell(JSON.stringify(p.example))}\`.` : "";
+      const deprecated = deprecationOf(p);
+      const note = deprecated ? `**${deprecationSentence(deprecated)}** ` : "";
       lines.push(
-        `| \`${cell(p.name)}\` | ${p.required ? "yes" : "no"} | ${cell(schemaSummary(p.schema))} | ${cell(p.description)}${example} |`,
+        `| \`${cell(p.name)}\` | ${p.required ? "yes" : "no"} | ${cell(schemaSummary(p.schema))} | ${note}${cell(p.description)}${example} |`,
       );
     }
     lines.push("");

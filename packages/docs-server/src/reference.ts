@@ -1,4 +1,6 @@
 import type { DocsSnapshot } from "./content.ts";
+import { withDeprecationNotes } from "./deprecation.ts";
+import { sdkSample } from "./samples.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -33,9 +35,27 @@ export function referenceDocument(document: unknown, snapshot: DocsSnapshot): Ob
     description: g.markdown.replace(/^# .*\n+/, ""),
   }));
   doc.tags = [...guideTags, ...moduleTags];
+  withSdkSamples(doc);
+  withDeprecationNotes(doc);
   doc["x-tagGroups"] = [
     { name: "Guides", tags: guideTags.map((t) => t.name) },
     { name: "API", tags: moduleTags.map((t) => String(t.name)) },
   ];
   return doc;
+}
+
+const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
+
+/** Each operation the SDK has gets its SDK sample as the first of its `x-codeSamples` (Scalar shows them first). */
+function withSdkSamples(doc: Obj): void {
+  for (const [path, item] of Object.entries((doc.paths as Record<string, Obj> | undefined) ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as Obj | undefined;
+      if (!operation || typeof operation.operationId !== "string") continue;
+      const sample = sdkSample(operation.operationId, method, path);
+      if (!sample) continue;
+      const others = (operation["x-codeSamples"] as Obj[] | undefined) ?? [];
+      operation["x-codeSamples"] = [sample, ...others];
+    }
+  }
 }

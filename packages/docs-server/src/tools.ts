@@ -1,5 +1,7 @@
 import { type DocsSnapshot, findEndpoint, type GuideName, kebab, suggest } from "./content.ts";
+import { deprecationOf } from "./deprecation.ts";
 import { endpointMarkdown, parametersOf, securityOf } from "./markdown.ts";
+import { sdkSample } from "./samples.ts";
 import type { SearchIndex } from "./search.ts";
 
 type Obj = Record<string, unknown>;
@@ -166,9 +168,12 @@ const getEndpoint: ToolDef = {
         required: p.required === true,
         ...(p.description ? { description: p.description } : {}),
         ...(p.schema ? { schema: p.schema } : {}),
+        ...(deprecationOf(p) ? { deprecation: deprecationOf(p) } : {}),
       })),
       requestBody: body ?? null,
       responses: (e.operation.responses as Obj | undefined) ?? {},
+      sdkSample: sdkSample(e.operationId, e.method, e.path) ?? null,
+      deprecation: deprecationOf(e.operation),
     };
     // The same text as the mirror /ai/endpoint-<operationId>.md.
     return { ok: true, structured, markdown: endpointMarkdown(e, 1) };

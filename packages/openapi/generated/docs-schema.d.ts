@@ -364,6 +364,13 @@ export interface components {
                 summary: string;
             }[];
         };
+        /** @description A deprecated operation or parameter: since when and until when (DECISIONS.md, "Versions and deprecations"); either date is `null` when the document does not give it. */
+        EndpointDeprecation: {
+            /** @description `x-deprecated-at` (RFC 3339 full date). */
+            deprecatedAt: string | null;
+            /** @description `x-sunset` (RFC 3339 full date): it may stop working after that date. */
+            sunset: string | null;
+        };
         GetEndpointResult: {
             operationId: string;
             method: string;
@@ -380,6 +387,7 @@ export interface components {
                 required: boolean;
                 description?: string;
                 schema?: Record<string, never>;
+                deprecation?: components["schemas"]["EndpointDeprecation"];
             }[];
             /** @description Media types with their (dereferenced) JSON Schema and examples. */
             requestBody: Record<string, never> | null;
@@ -387,6 +395,16 @@ export interface components {
             responses: {
                 [key: string]: Record<string, never>;
             };
+            /** @description The operation's deprecation (`deprecated: true` in the contract), or `null` when it is not deprecated. */
+            deprecation?: components["schemas"]["EndpointDeprecation"] | null;
+            /** @description The operation called with `@entrada/sdk` (generated from the SDK's operation table and type-checked with it); `null` for webhook events and for operations the SDK does not have (a document served with the mock's `--openapi`). */
+            sdkSample?: {
+                /** @description `@entrada/sdk`. */
+                label: string;
+                /** @description `typescript`. */
+                lang: string;
+                source: string;
+            } | null;
         };
         GetGuideResult: {
             /** @enum {string} */

@@ -148,6 +148,27 @@ export async function buildAll() {
   return files;
 }
 
+/** Lints one source with redocly.yaml: `{errors, warnings, problems: [{ruleId, severity, message, where}]}`. */
+export function lintFile(source) {
+  const result = runRedocly(["lint", source, "--config", redoclyConfig, "--format", "json"]);
+  let report;
+  try {
+    report = JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`redocly lint ${source} produced no report:\n${result.stdout}\n${result.stderr}`);
+  }
+  const problems = report.problems.map((problem) => {
+    const where = problem.location?.[0];
+    return {
+      ruleId: problem.ruleId,
+      severity: problem.severity,
+      message: problem.message,
+      where: where ? `${where.source?.ref ?? where.source}${where.pointer ?? ""}` : undefined,
+    };
+  });
+  return { errors: report.totals.errors, warnings: report.totals.warnings, problems };
+}
+
 /** Lints every existing source with redocly.yaml (recommended ruleset); returns totals and readable problems. */
 export function lint() {
   const sources = documents.map((doc) => doc.source).filter((s) => existsSync(path.join(packageDir, s)));
@@ -155,20 +176,13 @@ export function lint() {
   let warnings = 0;
   const problems = [];
   for (const source of sources) {
-    const result = runRedocly(["lint", source, "--config", redoclyConfig, "--format", "json"]);
-    let report;
-    try {
-      report = JSON.parse(result.stdout);
-    } catch {
-      throw new Error(`redocly lint ${source} produced no report:\n${result.stdout}\n${result.stderr}`);
-    }
-    errors += report.totals.errors;
-    warnings += report.totals.warnings;
+    const report = lintFile(source);
+    errors += report.errors;
+    warnings += report.warnings;
     for (const problem of report.problems) {
-      const where = problem.location?.[0];
       problems.push(
         `${source}: ${problem.severity} ${problem.ruleId}: ${problem.message}` +
-          (where ? ` (${where.source?.ref ?? where.source}${where.pointer ?? ""})` : ""),
+          (problem.where ? ` (${problem.where})` : ""),
       );
     }
   }

@@ -10,3 +10,5 @@ export function readContract(): { operations: unknown; openapi: unknown; schema:
 export function renderProblems(operationsJson: unknown, catalogue: unknown): string;
 export function operationProblems(catalogue: unknown, operationId: string): string[];
 export const PROBLEMS_OUTPUT: string;
+export const SAMPLES_OUTPUT: string;
+export const SAMPLES_MODULE_OUTPUT: string;

@@ -7,9 +7,10 @@
 // - src/generated/schema.ts — a copy of the contract's openapi-typescript output, so the published declarations
 //   carry the types themselves instead of importing a private workspace package.
 // Usage: `node scripts/generate-operations.mjs` (write) or `--check` (fail when stale).
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { deref, renderSamples, renderSamplesJson, renderSamplesModule } from "./samples.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const SCHEMA_OUTPUT = resolve(here, "../src/generated/schema.ts");
@@ -18,6 +19,9 @@ export const SECTIONS_OUTPUT = resolve(here, "../src/generated/sections.ts");
 /** The module every section method lives in (kept as `OUTPUT` for the staleness test). */
 export const OUTPUT = SECTIONS_OUTPUT;
 export const MODELS_OUTPUT = resolve(here, "../src/generated/models.ts");
+/** Every operation's SDK sample (`@entrada/sdk/samples.json`, read by the docs server) and its type-checked copy. */
+export const SAMPLES_OUTPUT = resolve(here, "../generated/samples.json");
+export const SAMPLES_MODULE_OUTPUT = resolve(here, "../test/samples/samples.gen.ts");
 const CONTRACT = resolve(here, "../../openapi/generated");
 /** The operation table of earlier versions (`|`-separated strings), removed on generation. */
 const OBSOLETE = resolve(here, "../src/generated/operations.ts");
@@ -148,17 +152,6 @@ export function renderProblems(operationsJson, catalogue) {
   }
   lines.push("}", "");
   return lines.join("\n");
-}
-
-function deref(openapi, node) {
-  let n = node;
-  for (let i = 0; n?.$ref && i < 10; i++) {
-    n = n.$ref
-      .split("/")
-      .slice(1)
-      .reduce((o, k) => o?.[k], openapi);
-  }
-  return n;
 }
 
 const pascal = (id) => id.charAt(0).toUpperCase() + id.slice(1);
@@ -325,6 +318,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     [MODELS_OUTPUT, renderModels(openapi)],
     [SECTIONS_OUTPUT, renderSections(operations, openapi)],
   ];
+  const samples = renderSamples(operations, openapi);
+  outputs.push(
+    [SAMPLES_OUTPUT, renderSamplesJson(samples)],
+    [SAMPLES_MODULE_OUTPUT, renderSamplesModule(samples)],
+  );
   for (const [file, text] of outputs) {
     if (process.argv.includes("--check")) {
       let current = "";
@@ -336,6 +334,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         process.exitCode = 1;
       }
     } else {
+      mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, text);
       console.log(`wrote ${file}`);
     }

@@ -10,6 +10,8 @@ export type {
 export { createClient } from "./client.ts";
 export type { SessionTokenGrant, SessionTokenSource, TokenRequest, TokenSource } from "./core/auth.ts";
 export type { EntradaClientOptions, Scope, TransportSettings } from "./core/config.ts";
+export type { DeprecationNotice } from "./core/deprecation.ts";
+export { deprecationNotice } from "./core/deprecation.ts";
 export type {
   EntradaErrorKind,
   ErrorContext,

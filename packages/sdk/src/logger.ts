@@ -7,6 +7,7 @@
  * // entrada: GET https://api.entrada.dev/shop/v1/discovery/events/evt_1 → 200 in 41 ms (attempt 1, log id log_01J…)
  */
 
+import { type DeprecationNotice, deprecationNotice } from "./core/deprecation.ts";
 import type { Middleware, MiddlewareParams } from "./core/transport.ts";
 import { redactBody, redactHeaders, redactUrl } from "./redact.ts";
 
@@ -35,6 +36,8 @@ export interface LogFields {
   durationMs?: number | undefined;
   /** `X-Log-Id` of the response: quote it in support requests. */
   logId?: string | undefined;
+  /** On the one warning per deprecated operation: what the server said (`Deprecation`, `Sunset`, `Link`). */
+  deprecation?: DeprecationNotice | undefined;
   /** The error's kind (`network`, `timeout`, `aborted`, `oauth`, …) when the attempt failed. */
   error?: string | undefined;
   /** At `debug`, before sending: the request's headers and body, secrets redacted. */
@@ -71,6 +74,22 @@ export function logger({ level = "info", sink = console }: LoggerOptions = {}): 
     if (RANK[at] >= threshold) sink[at](`entrada: ${message}`, line);
   };
 
+  // One warning per operation (per logger): a deprecated call in a loop must not flood the log.
+  const warned = new Set<string>();
+  const warnIfDeprecated = (params: MiddlewareParams, response: Response) => {
+    const deprecation = deprecationNotice(response.headers);
+    const key =
+      params.operationId ??
+      `${params.request.method} ${params.pathTemplate ?? redactUrl(params.request.url)}`;
+    if (!deprecation || warned.has(key)) return;
+    warned.add(key);
+    const day = (date: Date | undefined) => date?.toISOString().slice(0, 10);
+    const since = deprecation.deprecatedAt ? ` since ${day(deprecation.deprecatedAt)}` : "";
+    const sunset = deprecation.sunset ? `; it may stop working after ${day(deprecation.sunset)}` : "";
+    const link = deprecation.link ? ` (${deprecation.link})` : "";
+    write("warn", `${key} is deprecated${since}${sunset}${link}`, { ...fields(params), deprecation });
+  };
+
   return {
     async onRequest(params) {
       started.set(params.id, performance.now());
@@ -84,6 +103,7 @@ export function logger({ level = "info", sink = console }: LoggerOptions = {}): 
     },
     onResponse(params) {
       const { response } = params;
+      warnIfDeprecated(params, response);
       const line: LogFields = {
         ...fields(params),
         status: response.status,

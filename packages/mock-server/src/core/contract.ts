@@ -14,9 +14,11 @@
  *   schema      the JSON body breaks the status's schema (one violation per failing pointer)
  *   header      a documented header is missing (when required) or its value breaks its schema
  *   problem     a problem+json body whose `status` member is not the HTTP status
+ *   deprecation a 2xx answer of a deprecated operation without its `Deprecation`, `Sunset` and `Link` headers
  *   replay      a replayed write without `Idempotent-Replayed: true` or with another `X-Log-Id` (see replay.ts)
  */
 import type { ValidateFunction } from "ajv";
+import { operationDeprecationHeaders } from "./deprecation.ts";
 import {
   compileOperations,
   getPointer,
@@ -38,6 +40,7 @@ export type Rule =
   | "schema"
   | "header"
   | "problem"
+  | "deprecation"
   | "replay";
 
 export interface Violation {
@@ -172,6 +175,7 @@ export class ContractChecker {
       });
     }
     violations.push(...this.headerViolations(op, key, exchange.headers));
+    if (status.startsWith("2")) violations.push(...this.deprecationViolations(op, exchange.headers));
     if (parsed && type === "application/problem+json") {
       const member = (json as { status?: unknown } | null)?.status;
       if (member !== undefined && member !== exchange.status)
@@ -180,6 +184,22 @@ export class ContractChecker {
           pointer: "/body/status",
           message: `The problem's status member is ${JSON.stringify(member)}, the HTTP status ${status}.`,
         });
+    }
+    return violations;
+  }
+
+  /** A deprecated operation's success answers carry the headers its dates give (DECISIONS.md). */
+  private deprecationViolations(op: OperationSpec, headers: Record<string, string>): Violation[] {
+    const expected = operationDeprecationHeaders(this.document, op);
+    if (!expected) return [];
+    const violations: Violation[] = [];
+    for (const [name, value] of Object.entries(expected)) {
+      if (headers[name] === value) continue;
+      violations.push({
+        rule: "deprecation",
+        pointer: `/header/${name}`,
+        message: `${op.operationId} is deprecated: ${name === "link" ? "Link" : name[0]?.toUpperCase() + name.slice(1)} should be ${JSON.stringify(value)}, got ${headers[name] === undefined ? "none" : JSON.stringify(headers[name])}.`,
+      });
     }
     return violations;
   }

@@ -2,7 +2,7 @@
 import type { MockResponse } from "./types.ts";
 
 const EXPOSE =
-  "X-Log-Id, Idempotent-Replayed, Content-Language, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Location";
+  "X-Log-Id, Idempotent-Replayed, Content-Language, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Location, Deprecation, Sunset, Link";
 const ALLOW_HEADERS = "Authorization, Content-Type, Accept, Accept-Language, Idempotency-Key, X-Mock-Session";
 const HEADER_TOKEN_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:[ \t]*,[ \t]*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 

@@ -152,6 +152,7 @@ export class MockCore implements ControlServices {
       events: this.events,
       onError: this.reportError,
       tokenTtlSeconds: this.options.tokenTtlSeconds,
+      document: this.document,
       responseChecks: this.options.validateResponses
         ? {
             document: this.document,

@@ -6,6 +6,7 @@
  * answer, a stopped request's too.
  */
 import type { LinkServices } from "../context.ts";
+import type { OpenApiDocument } from "../document.ts";
 import type { ErrorReporter, EventListeners } from "../events.ts";
 import type { LinkSigner } from "../links.ts";
 import type { Router } from "../router.ts";
@@ -16,6 +17,7 @@ import { accounting } from "./accounting.ts";
 import { answer } from "./answer.ts";
 import { authentication } from "./authentication.ts";
 import { checkResponses, type ResponseCheckServices } from "./check-response.ts";
+import { markDeprecated } from "./deprecation.ts";
 import { sectionErrors, tokenErrors } from "./error-formats.ts";
 import type { Route, Stage } from "./exchange.ts";
 import { injectFault } from "./faults.ts";
@@ -44,6 +46,8 @@ export interface PipelineServices {
   events: EventListeners;
   onError: ErrorReporter;
   tokenTtlSeconds: number;
+  /** The document served: its deprecated operations and parameters are announced in their answers' headers. */
+  document: OpenApiDocument;
   /** When set, answers are checked against the document (tests). */
   responseChecks?: Omit<ResponseCheckServices, "validator"> | undefined;
 }
@@ -67,6 +71,8 @@ export function requestPipeline(s: PipelineServices): Stage[] {
     beginWrite(),
     // The section's handler (or the OAuth token endpoint) answers; its events are published.
     answer({ links: s.links, events: s.events, onError: s.onError, tokenTtlSeconds: s.tokenTtlSeconds }),
+    // A deprecated operation, or a deprecated query parameter sent, announced: Deprecation, Sunset, Link.
+    markDeprecated({ document: s.document }),
     ...(s.responseChecks ? [checkResponses({ validator, ...s.responseChecks })] : []),
     // HEAD without a body, the keyed write's response stored, CORS.
     finish(),

@@ -3,8 +3,9 @@
  * conformance suite for any server that claims the Entrada API — the mock, a staging or a production service.
  * Exit 0 when every answer conforms, 1 naming each difference (operation, rule, pointer), 2 for bad usage.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import type { OpenApiDocument } from "../../core/document.ts";
 import { runJourneys } from "./journeys.ts";
 import { differenceLine, junitXml } from "./junit.ts";
 import { runProbes } from "./probes.ts";
@@ -27,10 +28,11 @@ Options:
   --read-only             Send no write (for production): probes every read, runs the reading journeys only
   --webhook-url <url>     Where the purchase journey subscribes (default: a receiver on this machine's loopback)
   --junit <file>          Also write the results as JUnit XML (for CI)
+  --openapi <file.json>   Check against another bundled OpenAPI 3.1 document (default: the Entrada contract)
   -h, --help              This help
 
 It sends one safe request per operation and checks each answer against the contract (status declared, media type,
-body schema, documented headers, problem shape), then runs the documented journeys (purchase with its webhook,
+body schema, documented headers, problem shape, the Deprecation/Sunset/Link headers of deprecated operations), then runs the documented journeys (purchase with its webhook,
 idempotent replay, languages, entrance scan). Exit 0: conforms; 1: differences (listed as operation, rule,
 pointer); 2: bad usage.
 `;
@@ -57,6 +59,7 @@ export async function verifyMain(
         "read-only": { type: "boolean", default: false },
         "webhook-url": { type: "string" },
         junit: { type: "string" },
+        openapi: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -76,7 +79,21 @@ export async function verifyMain(
     io.err(`entrada-mock verify: --base-url must be an absolute URL, got ${baseUrl}`);
     return 2;
   }
+  let document: OpenApiDocument | undefined;
+  if (typeof values.openapi === "string") {
+    try {
+      document = JSON.parse(readFileSync(values.openapi, "utf8")) as OpenApiDocument;
+    } catch (error) {
+      io.err(`entrada-mock verify: cannot read ${values.openapi}: ${(error as Error).message}`);
+      return 2;
+    }
+    if (typeof document?.openapi !== "string" || !document.openapi.startsWith("3.1")) {
+      io.err("entrada-mock verify: --openapi needs an OpenAPI 3.1 JSON document");
+      return 2;
+    }
+  }
   const run = new Run({
+    ...(document ? { document } : {}),
     baseUrl,
     clientId: String(values["client-id"] ?? env.ENTRADA_CLIENT_ID ?? "entrada-demo"),
     clientSecret: String(values["client-secret"] ?? env.ENTRADA_CLIENT_SECRET ?? "demo-secret"),

@@ -7,6 +7,7 @@
 import { createClient, type EntradaClient } from "@entrada/sdk";
 import { ajvSchemaCompiler } from "../../compiler/ajv.ts";
 import { ContractChecker, type Violation } from "../../core/contract.ts";
+import type { OpenApiDocument } from "../../core/document.ts";
 import { entradaDocument } from "../../index.ts";
 import { ReplayTracker } from "../../proxy/replay.ts";
 
@@ -40,6 +41,8 @@ export interface VerifyOptions {
   /** Report progress (one line per finished case). */
   onCase?: (result: CaseResult) => void;
   fetch?: typeof globalThis.fetch;
+  /** The document answers are checked against (default: the Entrada contract); `--openapi` on the command line. */
+  document?: OpenApiDocument;
 }
 
 /** What a probe or a journey step works with. */
@@ -56,7 +59,7 @@ export interface VerifyContext {
 }
 
 export class Run {
-  readonly checker = new ContractChecker(entradaDocument, ajvSchemaCompiler(entradaDocument));
+  readonly checker: ContractChecker;
   private readonly replay = new ReplayTracker(1_000);
   private current: CaseResult | null = null;
   readonly results: CaseResult[] = [];
@@ -64,6 +67,8 @@ export class Run {
   private readonly basePath: string;
 
   constructor(private readonly options: VerifyOptions) {
+    const document = options.document ?? entradaDocument;
+    this.checker = new ContractChecker(document, ajvSchemaCompiler(document));
     this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, "");
     const client = createClient({
       baseUrl: options.baseUrl,
