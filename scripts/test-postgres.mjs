@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export function postgresBin() {
-  if (process.env.PG_BIN) return existsSync(join(process.env.PG_BIN, "initdb")) ? process.env.PG_BIN : undefined;
+  if (process.env.PG_BIN)
+    return existsSync(join(process.env.PG_BIN, "initdb")) ? process.env.PG_BIN : undefined;
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root)
@@ -73,7 +74,8 @@ async function onExisting(url) {
 export async function startTestPostgres({ durable = false } = {}) {
   if (process.env.ENTRADA_TEST_DATABASE_URL) return onExisting(process.env.ENTRADA_TEST_DATABASE_URL);
   const bin = postgresBin();
-  if (!bin) throw new Error("PostgreSQL not found: run scripts/ensure-postgres.sh or set ENTRADA_TEST_DATABASE_URL");
+  if (!bin)
+    throw new Error("PostgreSQL not found: run scripts/ensure-postgres.sh or set ENTRADA_TEST_DATABASE_URL");
   const dir = mkdtempSync(join(tmpdir(), "entrada-pg-"));
   const user = process.getuid?.() === 0 ? "postgres" : undefined;
   if (user) {
@@ -82,7 +84,11 @@ export async function startTestPostgres({ durable = false } = {}) {
     chownSync(dir, uid, gid);
   }
   const data = join(dir, "data");
-  await run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"], user);
+  await run(
+    join(bin, "initdb"),
+    ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"],
+    user,
+  );
   const port = await freePort();
   const settings = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c max_connections=200"];
   if (!durable) settings.push("-c fsync=off", "-c full_page_writes=off");

@@ -123,7 +123,7 @@ export function tokenCache(options: TokenCacheOptions): TokenCache {
 
   /** The shared token, adopted while it is not yet due for refresh (and never one the server rejected). */
   const adopt = async (): Promise<CachedToken | undefined> => {
-    const stored = store && storeKey && (await use(() => store.get(storeKey)));
+    const stored = store && storeKey ? await use(() => store.get(storeKey)) : undefined;
     if (!stored) return;
     const at = now();
     const refreshAt = stored.refreshAt ?? stored.expiresAt;
@@ -133,9 +133,11 @@ export function tokenCache(options: TokenCacheOptions): TokenCache {
   };
 
   const obtain = async (): Promise<CachedToken> => {
+    // Without a store the request starts in the caller's tick (nothing to read first).
+    if (!store || !storeKey) return request();
     const shared = await adopt();
     if (shared) return shared;
-    if (!store?.exclusive || !storeKey) return request();
+    if (!store.exclusive) return request();
     // Across processes: one holds the store's lock and requests; the others, once they get it, find its token.
     let locked = false;
     try {

@@ -131,9 +131,9 @@ export function inboxBehaviour(name: string, open: () => Promise<InboxStore>): v
         const sent = await fetch(url, { method: "POST", headers: ok.headers, body: await ok.text() });
         expect(sent.status).toBe(202);
         const big = await delivery("msg_node_big", { pad: "x".repeat(600) });
-        expect((await fetch(url, { method: "POST", headers: big.headers, body: await big.text() })).status).toBe(
-          413,
-        );
+        expect(
+          (await fetch(url, { method: "POST", headers: big.headers, body: await big.text() })).status,
+        ).toBe(413);
         expect((await store.get("msg_node"))?.status).toBe("pending");
       } finally {
         server.close();
@@ -145,7 +145,9 @@ export function inboxBehaviour(name: string, open: () => Promise<InboxStore>): v
       for (const id of ["msg_w1", "msg_w2", "msg_w3"]) await inbox.handler(await delivery(id, { id }));
       start();
       await expect.poll(() => handled.length).toBe(3);
-      expect(handled.map((m) => [m.id, m.type, m.attempt, (m.event.data as { id: string }).id]).sort()).toEqual([
+      expect(
+        handled.map((m) => [m.id, m.type, m.attempt, (m.event.data as { id: string }).id]).sort(),
+      ).toEqual([
         ["msg_w1", "cart.completed", 1, "msg_w1"],
         ["msg_w2", "cart.completed", 1, "msg_w2"],
         ["msg_w3", "cart.completed", 1, "msg_w3"],
@@ -176,7 +178,9 @@ export function inboxBehaviour(name: string, open: () => Promise<InboxStore>): v
       await expect.poll(async () => (await inbox.get("msg_retry"))?.status).toBe("dead");
       expect(attempts).toEqual([1, 2, 3]);
       expect(await inbox.stats()).toMatchObject({ dead: 1, pending: 0 });
-      expect(log.join("\n")).toMatch(/msg_retry \(cart.completed\) dead-lettered after 3 attempts: .*attempt 3/);
+      expect(log.join("\n")).toMatch(
+        /msg_retry \(cart.completed\) dead-lettered after 3 attempts: .*attempt 3/,
+      );
       expect(log.join("\n")).toMatch(/replay\("msg_retry"\)/);
       fail = false;
       expect(await inbox.replay("msg_retry")).toBe(true);

@@ -6,7 +6,12 @@ import { describe, expect, it } from "vitest";
 import type { InboxStore } from "../../src/webhooks/inbox-store.ts";
 
 const T0 = 1_800_000_000_000;
-const row = (id: string, receivedAt = T0) => ({ id, type: "cart.completed", body: `{"id":"${id}"}`, receivedAt });
+const row = (id: string, receivedAt = T0) => ({
+  id,
+  type: "cart.completed",
+  body: `{"id":"${id}"}`,
+  receivedAt,
+});
 
 export function inboxStoreConformance(name: string, open: () => Promise<InboxStore>): void {
   describe(`${name} inbox store (conformance)`, () => {
@@ -33,9 +38,13 @@ export function inboxStoreConformance(name: string, open: () => Promise<InboxSto
       await store.add(row("msg_1", T0 + 1));
       await store.add(row("msg_later", T0 + 60_000));
       const oldest = await store.claim({ now: T0 + 10, limit: 1, owner: "w1", leaseUntil: T0 + 1000 });
-      expect(oldest.map((r) => [r.id, r.status, r.attempts, r.dueAt])).toEqual([["msg_1", "running", 1, T0 + 1000]]);
+      expect(oldest.map((r) => [r.id, r.status, r.attempts, r.dueAt])).toEqual([
+        ["msg_1", "running", 1, T0 + 1000],
+      ]);
       const next = await store.claim({ now: T0 + 10, limit: 5, owner: "w1", leaseUntil: T0 + 1000 });
-      expect(next.map((r) => [r.id, r.status, r.attempts, r.dueAt])).toEqual([["msg_2", "running", 1, T0 + 1000]]);
+      expect(next.map((r) => [r.id, r.status, r.attempts, r.dueAt])).toEqual([
+        ["msg_2", "running", 1, T0 + 1000],
+      ]);
       // Leased: nobody else gets them before the lease ends.
       expect(await store.claim({ now: T0 + 999, limit: 5, owner: "w2", leaseUntil: T0 + 2000 })).toEqual([]);
       // The lease expired (the worker died): another worker takes them over, a second attempt.
@@ -67,16 +76,20 @@ export function inboxStoreConformance(name: string, open: () => Promise<InboxSto
       await store.claim({ now: T0, limit: 1, owner: "w1", leaseUntil: T0 + 1000 });
       expect(await store.fail("msg_f", "other", "nope", T0 + 500, T0)).toBe(false);
       expect(await store.fail("msg_f", "w1", "HTTP 503", T0 + 500, T0)).toBe(true);
-      expect(await store.get("msg_f")).toMatchObject({ status: "pending", dueAt: T0 + 500, lastError: "HTTP 503" });
+      expect(await store.get("msg_f")).toMatchObject({
+        status: "pending",
+        dueAt: T0 + 500,
+        lastError: "HTTP 503",
+      });
       expect(await store.claim({ now: T0 + 499, limit: 1, owner: "w1", leaseUntil: T0 + 2000 })).toEqual([]);
       await store.claim({ now: T0 + 500, limit: 1, owner: "w1", leaseUntil: T0 + 2000 });
       expect(await store.fail("msg_f", "w1", "x".repeat(5000), null, T0 + 600)).toBe(true);
       const dead = await store.get("msg_f");
       expect(dead).toMatchObject({ status: "dead", dueAt: null, attempts: 2 });
       expect(dead?.lastError?.length).toBe(2000);
-      expect(await store.claim({ now: T0 + 10 ** 9, limit: 5, owner: "w1", leaseUntil: T0 + 10 ** 10 })).toEqual(
-        [],
-      );
+      expect(
+        await store.claim({ now: T0 + 10 ** 9, limit: 5, owner: "w1", leaseUntil: T0 + 10 ** 10 }),
+      ).toEqual([]);
     });
 
     it("replays a dead or done delivery from attempt one; nothing else", async () => {
@@ -92,7 +105,13 @@ export function inboxStoreConformance(name: string, open: () => Promise<InboxSto
 
     it("counts pending (with expired leases), in flight, dead and done, and the oldest pending", async () => {
       const store = await open();
-      expect(await store.counts(T0)).toEqual({ pending: 0, inFlight: 0, dead: 0, done: 0, oldestPendingAt: null });
+      expect(await store.counts(T0)).toEqual({
+        pending: 0,
+        inFlight: 0,
+        dead: 0,
+        done: 0,
+        oldestPendingAt: null,
+      });
       for (const [i, id] of ["msg_k1", "msg_k2", "msg_k3", "msg_k4", "msg_k5"].entries())
         await store.add(row(id, T0 + i));
       const [a, b, c] = await store.claim({ now: T0 + 10, limit: 3, owner: "w", leaseUntil: T0 + 100 });
@@ -107,7 +126,11 @@ export function inboxStoreConformance(name: string, open: () => Promise<InboxSto
         oldestPendingAt: T0 + 3,
       });
       // msg_k3's lease expired: pending again, and now the oldest.
-      expect(await store.counts(T0 + 100)).toMatchObject({ pending: 3, inFlight: 0, oldestPendingAt: T0 + 2 });
+      expect(await store.counts(T0 + 100)).toMatchObject({
+        pending: 3,
+        inFlight: 0,
+        oldestPendingAt: T0 + 2,
+      });
     });
 
     it("prunes done and dead rows past their retention, in batches, never pending or running ones", async () => {
@@ -121,7 +144,9 @@ export function inboxStoreConformance(name: string, open: () => Promise<InboxSto
       expect(await store.prune(T0 + 3, T0, 100)).toBe(1); // p2 finished at T0+3: not before the cut-off
       expect(await store.get("msg_p2")).toBeDefined();
       expect(await store.prune(T0 + 100, T0 + 5, 100)).toBe(2);
-      const left = await Promise.all(["msg_p0", "msg_p2", "msg_p3", "msg_p4", "msg_p5"].map((id) => store.get(id)));
+      const left = await Promise.all(
+        ["msg_p0", "msg_p2", "msg_p3", "msg_p4", "msg_p5"].map((id) => store.get(id)),
+      );
       expect(left.map((r) => r?.status)).toEqual([undefined, undefined, undefined, "running", "pending"]);
     });
   });
