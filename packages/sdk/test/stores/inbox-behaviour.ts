@@ -83,7 +83,7 @@ export function inboxBehaviour(name: string, open: () => Promise<InboxStore>): v
       const answers = await Promise.all(attempts.map((r) => inbox.handler(r)));
       expect(answers.map((a) => a.status)).toEqual([401, 401, 401]);
       expect(answers[1]?.headers.get("content-type")).toBe("application/problem+json");
-      expect(((await answers[1]?.json()) as { title: string }).title).toBe("timestamp_too_old");
+      expect(await answers[1]?.json()).toMatchObject({ title: "timestamp_too_old", status: 401 });
       expect(await store.counts(clock)).toMatchObject({ pending: 0 });
       expect(log.join("\n")).toMatch(/no_matching_signature.*nothing stored/);
     });
