@@ -29,5 +29,7 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   treeshake: true,
-  external: ["openapi-fetch", "@opentelemetry/api", "node:sqlite"],
+  // Node built-ins keep their `node:` prefix: `node:sqlite` exists only under that name (tsup would write "sqlite").
+  external: ["openapi-fetch", "@opentelemetry/api", /^node:/],
+  removeNodeProtocol: false,
 });

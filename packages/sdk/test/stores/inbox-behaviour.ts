@@ -146,7 +146,7 @@ export function inboxBehaviour(name: string, open: () => Promise<InboxStore>): v
       start();
       await expect.poll(() => handled.length).toBe(3);
       expect(
-        handled.map((m) => [m.id, m.type, m.attempt, (m.event.data as { id: string }).id]).sort(),
+        handled.map((m) => [m.id, m.type, m.attempt, (m.event.data as unknown as { id: string }).id]).sort(),
       ).toEqual([
         ["msg_w1", "cart.completed", 1, "msg_w1"],
         ["msg_w2", "cart.completed", 1, "msg_w2"],
