@@ -88,6 +88,8 @@ export async function runWorker(config: WorkerConfig, run: InboxRunOptions): Pro
   const owner = `w_${Math.floor(config.random() * 2 ** 48).toString(36)}_${now().toString(36)}`;
   const inFlight = new Map<string, { done: Promise<void>; controller: AbortController }>();
 
+  /** The earliest retry this worker scheduled: it looks again then rather than at the next poll. */
+  let soonest = Number.POSITIVE_INFINITY;
   let woken = false;
   let interrupt: (() => void) | undefined;
   const wake = () => {
@@ -173,6 +175,7 @@ export async function runWorker(config: WorkerConfig, run: InboxRunOptions): Pro
         return settle("dead letter", id, () => store.fail(id, owner, error, null, now()));
       }
       const delay = backoff(attempts);
+      soonest = Math.min(soonest, now() + delay);
       log(`webhook inbox: ${id} (${type}) attempt ${attempts} failed: ${error}; retrying in ${delay} ms`);
       return settle("failure", id, () => store.fail(id, owner, error, now() + delay, now()));
     } finally {
@@ -211,12 +214,14 @@ export async function runWorker(config: WorkerConfig, run: InboxRunOptions): Pro
       if (free > 0) {
         try {
           const at = now();
+          if (soonest <= at) soonest = Number.POSITIVE_INFINITY;
           const records = await store.claim({ now: at, limit: free, owner, leaseUntil: at + leaseMs });
           for (const record of records) begin(record);
           await prune();
           failures = 0;
           // A full batch: more may be due, look again at once.
           if (records.length === free) continue;
+          wait = Math.min(pollMs, Math.max(0, soonest - now()));
         } catch (error) {
           failures++;
           wait = Math.min(30_000, pollMs * 2 ** Math.min(failures, 5));

@@ -39,12 +39,24 @@ export interface WebhookInboxOptions {
   maxBodyBytes?: number;
   /** Accepted clock difference of `webhook-timestamp`, in seconds (default 300). */
   toleranceSeconds?: number;
+  /** Sees every answer of the endpoint (metrics, audit): its status, the delivery's id once verified, the code. */
+  onAnswer?: (answer: InboxAnswer) => void;
   /** Where refusals and failures are told (default `console.error`). */
   log?: (line: string) => void;
   tracing?: InboxTracing;
   /** Clock for leases, backoff and retention (default `Date.now`); replicas need synchronised clocks (NTP). */
   now?: () => number;
   random?: () => number;
+}
+
+export interface InboxAnswer {
+  status: number;
+  /** The `webhook-id`, for verified deliveries. */
+  id?: string;
+  /** Why a delivery was refused (`no_matching_signature`, `payload_too_large`, `store_unavailable`, …). */
+  code?: string;
+  /** A verified redelivery of a stored id. */
+  duplicate?: boolean;
 }
 
 /** The parts of Node's `IncomingMessage` and `ServerResponse` the adapter uses. */
@@ -145,14 +157,8 @@ async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<
   }
 }
 
-const SIGNATURE_CODES = new Set([
-  "missing_header",
-  "invalid_timestamp",
-  "timestamp_too_old",
-  "timestamp_too_new",
-  "no_matching_signature",
-  "malformed_signature",
-]);
+/** Signed, but not by a current secret or not now: unauthenticated (401). Other refusals are not webhooks (400). */
+const SIGNATURE_CODES = new Set(["timestamp_too_old", "timestamp_too_new", "no_matching_signature"]);
 
 /**
  * Creates the inbox: an endpoint that stores verified deliveries before it acknowledges them, and a worker that
@@ -217,19 +223,36 @@ export function createWebhookInbox(options: WebhookInboxOptions): WebhookInbox {
       : run();
   }
 
-  async function handler(request: Request): Promise<Response> {
-    if (request.method !== "POST") return toResponse(problem(405, "method_not_allowed", "Use POST."));
+  /** Tells `onAnswer` (which must never break an answer) and passes the answer on. */
+  const observed = (answer: Answer): Answer => {
+    if (options.onAnswer) {
+      const { body } = answer;
+      const seen: InboxAnswer = { status: answer.status };
+      if (typeof body?.id === "string") seen.id = body.id;
+      if (typeof body?.title === "string") seen.code = body.title;
+      if (body?.duplicate === true) seen.duplicate = true;
+      try {
+        options.onAnswer(seen);
+      } catch (error) {
+        log(`webhook inbox: onAnswer threw: ${String(error)}`);
+      }
+    }
+    return answer;
+  };
+
+  async function answerFor(request: Request): Promise<Answer> {
+    if (request.method !== "POST") return problem(405, "method_not_allowed", "Use POST.");
     const declared = Number(request.headers.get("content-length") ?? 0);
-    if (declared > max) return toResponse(tooLarge(max));
+    if (declared > max) return tooLarge(max);
     const body = request.body ? await readLimited(streamChunks(request.body), max) : new Uint8Array();
-    if (!body) return toResponse(tooLarge(max));
-    return toResponse(await accept(body, request.headers));
+    return body ? accept(body, request.headers) : tooLarge(max);
   }
 
   return {
-    handler,
+    handler: async (request) => toResponse(observed(await answerFor(request))),
     node(req, res) {
       const send = (answer: Answer) => {
+        observed(answer);
         res.writeHead(answer.status, headersOf(answer));
         res.end(answer.body ? JSON.stringify(answer.body) : undefined);
       };

@@ -5,6 +5,7 @@ export { WebhookVerificationError } from "./errors.ts";
 export type { WebhookEvent, WebhookEventEnvelope, WebhookEventOf, WebhookEventType } from "./events.ts";
 export type { RawBody } from "./hmac.ts";
 export type {
+  InboxAnswer,
   InboxMessage,
   InboxRetry,
   InboxRunOptions,

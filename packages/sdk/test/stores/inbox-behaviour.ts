@@ -71,7 +71,8 @@ export function inboxBehaviour(name: string, open: () => Promise<InboxStore>): v
     });
 
     it("refuses forged, stale and future signatures with 401 and stores nothing", async () => {
-      const { inbox, store, log } = await setup();
+      const seen: unknown[] = [];
+      const { inbox, store, log } = await setup({ onAnswer: (a) => void seen.push(a) });
       const forged = await delivery("msg_forged");
       const headers = new Headers(forged.headers);
       headers.set("webhook-signature", "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=");
@@ -86,6 +87,18 @@ export function inboxBehaviour(name: string, open: () => Promise<InboxStore>): v
       expect(await answers[1]?.json()).toMatchObject({ title: "timestamp_too_old", status: 401 });
       expect(await store.counts(clock)).toMatchObject({ pending: 0 });
       expect(log.join("\n")).toMatch(/no_matching_signature.*nothing stored/);
+      const unsigned = new Request(forged.url, { method: "POST", body: "{}" });
+      expect((await inbox.handler(unsigned)).status).toBe(400);
+      await inbox.handler(await delivery("msg_ok"));
+      await inbox.handler(await delivery("msg_ok"));
+      expect(seen).toEqual([
+        { status: 401, code: "no_matching_signature" },
+        { status: 401, code: "timestamp_too_old" },
+        { status: 401, code: "timestamp_too_new" },
+        { status: 400, code: "missing_header" },
+        { status: 202, id: "msg_ok" },
+        { status: 200, id: "msg_ok", duplicate: true },
+      ]);
     });
 
     it("answers 413 to a body over the limit, declared or streamed, and 405 to other methods", async () => {
