@@ -31,11 +31,14 @@ export interface PostgresStoreOptions {
   table?: string;
 }
 
-/** Runs DDL once per store, in a transaction under an advisory lock; a failed attempt is repeated on the next call. */
-function migrator(pool: PgPool, name: string, ddl: string): () => Promise<void> {
-  let ready: Promise<void> | undefined;
-  return () => {
-    ready ??= (async () => {
+/**
+ * A store's connection to its table: `ready()` runs the DDL once (in a transaction under an advisory lock; a failed
+ * attempt is repeated on the next call), `query` runs after it.
+ */
+function table(pool: PgPool, name: string, ddl: string) {
+  let done: Promise<void> | undefined;
+  const ready = (): Promise<void> => {
+    done ??= (async () => {
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
@@ -49,10 +52,17 @@ function migrator(pool: PgPool, name: string, ddl: string): () => Promise<void> 
         throw error;
       }
     })().catch((error: unknown) => {
-      ready = undefined;
+      done = undefined;
       throw error;
     });
-    return ready;
+    return done;
+  };
+  return {
+    ready,
+    query: async (text: string, values: unknown[]) => {
+      await ready();
+      return pool.query(text, values);
+    },
   };
 }
 
@@ -63,7 +73,7 @@ function migrator(pool: PgPool, name: string, ddl: string): () => Promise<void> 
  */
 export function postgresInboxStore(pool: PgPool, options: PostgresStoreOptions = {}): InboxStore {
   const t = tableName(options.table ?? "entrada_webhook_inbox");
-  const ready = migrator(
+  const { query } = table(
     pool,
     t,
     `CREATE TABLE IF NOT EXISTS ${t} (
@@ -81,10 +91,6 @@ export function postgresInboxStore(pool: PgPool, options: PostgresStoreOptions =
     CREATE INDEX IF NOT EXISTS ${t}_due ON ${t} (due_at) WHERE due_at IS NOT NULL;
     CREATE INDEX IF NOT EXISTS ${t}_finished ON ${t} (finished_at) WHERE finished_at IS NOT NULL;`,
   );
-  const query = async (text: string, values: unknown[]) => {
-    await ready();
-    return pool.query(text, values);
-  };
   const changed = (result: { rowCount: number | null }) => (result.rowCount ?? 0) > 0;
   return {
     name: "postgres",
@@ -173,7 +179,7 @@ export function postgresTokenStore(
   options: PostgresStoreOptions & { lockTimeoutMs?: number } = {},
 ): TokenStore {
   const t = tableName(options.table ?? "entrada_oauth_tokens");
-  const ready = migrator(
+  const { ready, query } = table(
     pool,
     t,
     `CREATE TABLE IF NOT EXISTS ${t} (
@@ -184,10 +190,6 @@ export function postgresTokenStore(
       scope text
     )`,
   );
-  const query = async (text: string, values: unknown[]) => {
-    await ready();
-    return pool.query(text, values);
-  };
   return {
     async get(key) {
       const { rows } = await query(`SELECT * FROM ${t} WHERE key = $1`, [key]);
