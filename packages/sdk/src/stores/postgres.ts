@@ -105,9 +105,13 @@ export function postgresInboxStore(pool: PgPool, options: PostgresStoreOptions =
     },
     async claim({ now, limit, owner, leaseUntil }) {
       const { rows } = await query(
-        `UPDATE ${t} SET status = 'running', owner = $1, attempts = attempts + 1, due_at = $2
-         WHERE id IN (SELECT id FROM ${t} WHERE due_at <= $3 ORDER BY due_at, received_at LIMIT $4 FOR UPDATE SKIP LOCKED)
-         RETURNING *`,
+        // Materialised, so the locking subquery runs once and the LIMIT holds (an inlined one may be re-run).
+        `WITH due AS MATERIALIZED (
+           SELECT id FROM ${t} WHERE due_at <= $3 ORDER BY due_at, received_at LIMIT $4 FOR UPDATE SKIP LOCKED
+         )
+         UPDATE ${t} AS inbox SET status = 'running', owner = $1, attempts = inbox.attempts + 1, due_at = $2
+         FROM due WHERE inbox.id = due.id
+         RETURNING inbox.*`,
         [owner, leaseUntil, now, limit],
       );
       return rows.map(inboxRecord);
