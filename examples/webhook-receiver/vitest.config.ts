@@ -1,7 +1,8 @@
 import { defineProject } from "vitest/config";
 
-// `source` first: the SDK and the mock server resolve to their TypeScript sources.
-const conditions = ["source", "import", "module", "node", "default"];
+// `source` first: the SDK and the mock server resolve to their TypeScript sources. No "import": vitest hands these
+// to Node as --conditions, which would then apply to require() inside CommonJS packages too.
+const conditions = ["source", "module", "node", "default"];
 
 export default defineProject({
   resolve: { conditions },

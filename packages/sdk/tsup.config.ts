@@ -11,6 +11,8 @@ export default defineConfig({
     conversions: "src/conversions/index.ts",
     logger: "src/logger.ts",
     otel: "src/otel.ts",
+    sqlite: "src/stores/sqlite.ts",
+    postgres: "src/stores/postgres.ts",
     "cli/bi-export": "src/cli/bi-export.ts",
   },
   format: ["esm", "cjs"],
@@ -27,5 +29,7 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   treeshake: true,
-  external: ["openapi-fetch", "@opentelemetry/api"],
+  // Node built-ins keep their `node:` prefix: `node:sqlite` exists only under that name (tsup would write "sqlite").
+  external: ["openapi-fetch", "@opentelemetry/api", /^node:/],
+  removeNodeProtocol: false,
 });

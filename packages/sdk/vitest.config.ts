@@ -1,7 +1,9 @@
 import { defineProject } from "vitest/config";
 
-// `source` first: workspace packages (and this one) resolve to their TypeScript sources.
-const conditions = ["source", "import", "module", "default"];
+// `source` first: workspace packages (and this one) resolve to their TypeScript sources. No "import": vitest hands
+// these to Node as --conditions, which then also apply to require() inside CommonJS packages (pg's require of
+// pg-pool would get its ES module); Node and vite add "import" and "require" by the kind of import themselves.
+const conditions = ["source", "module", "default"];
 
 export default defineProject({
   resolve: { conditions },

@@ -81,7 +81,11 @@ async function send<P>(
   forwarded[destination.name] = { outcome: sent.outcome, attempts: sent.attempts.length };
 }
 
-/** Handles one verified event; resolves with what was stored (undefined for kinds that are not conversions). */
+/**
+ * Handles one verified event; resolves with what was stored (undefined for kinds that are not conversions). Rejects
+ * when a destination still fails after its retries, so the inbox retries the event (a destination that took it
+ * already gets it again: GA4's `transaction_id` and Meta's `event_id` make that a duplicate they drop).
+ */
 export async function activate(
   event: unknown,
   webhookId: string,
@@ -127,6 +131,11 @@ export async function activate(
       record.forwarded,
     ),
   ]);
+  const gaveUp = Object.entries(record.forwarded).filter(([, f]) => f.outcome === "gave_up");
+  if (gaveUp.length) {
+    // Thrown to the inbox, which tries the event again later (also after a restart); stored once it went through.
+    throw new Error(`${gaveUp.map(([name]) => name).join(" and ")} still failing after retries`);
+  }
   await options.store.append(record);
   return record;
 }

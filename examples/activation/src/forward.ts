@@ -12,21 +12,33 @@ export interface Destination {
 }
 
 export interface RetryPolicy {
-  /** Attempts in all, the first included (default 5). */
+  /** Attempts in all, the first included (default 3). */
   maxAttempts: number;
-  /** First backoff (default 500 ms), doubled per attempt, ±50 % jitter, capped at `maxDelayMs`. */
+  /** First backoff (default 500 ms), doubled per attempt, ±50 % jitter, capped at `maxDelayMs` (default 5 s). */
   baseDelayMs: number;
   maxDelayMs: number;
   /** Timeout of each attempt (default 10 s). */
   timeoutMs: number;
 }
 
+/**
+ * Retries within one processing of an event, for a destination's brief hiccups; longer outages are the inbox's
+ * (the event is retried later, with backoff, also after a restart).
+ */
 export const DEFAULT_RETRY: RetryPolicy = {
-  maxAttempts: 5,
+  maxAttempts: 3,
   baseDelayMs: 500,
-  maxDelayMs: 30_000,
+  maxDelayMs: 5_000,
   timeoutMs: 10_000,
 };
+
+/** The longest one `forward` can take under `policy` (every attempt timing out, the longest backoffs). */
+export function worstCaseMs(policy: RetryPolicy): number {
+  let total = policy.maxAttempts * policy.timeoutMs;
+  for (let attempt = 1; attempt < policy.maxAttempts; attempt++)
+    total += Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1) * 1.5);
+  return total;
+}
 
 export interface ForwardAttempt {
   status: number | null;
@@ -46,6 +58,8 @@ export interface ForwardDeps {
   /** Waits between attempts (tests pass a fake). */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** Aborts the attempt in progress (the inbox's timeout or shutdown). */
+  signal?: AbortSignal;
 }
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
@@ -76,7 +90,9 @@ export async function forward(
         method: "POST",
         headers: { "content-type": "application/json" },
         body: payload,
-        signal: AbortSignal.timeout(policy.timeoutMs),
+        signal: deps.signal
+          ? AbortSignal.any([AbortSignal.timeout(policy.timeoutMs), deps.signal])
+          : AbortSignal.timeout(policy.timeoutMs),
       });
       await response.body?.cancel();
       attempts.push({ status: response.status, error: null });

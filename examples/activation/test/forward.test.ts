@@ -1,3 +1,4 @@
+import { entradaDocument } from "@entrada/mock-server";
 import { describe, expect, it } from "vitest";
 import { activate } from "../src/activation.ts";
 import { type ForwardDeps, forward } from "../src/forward.ts";
@@ -87,5 +88,44 @@ describe("activate: bad input is skipped with a logged reason, never forwarded h
     expect(r.lines).toEqual(["msg_1 cart.completed: skipped, missing /data/order/total/currency"]);
     expect(r.stored).toMatchObject([{ record: "skipped", reason: "missing /data/order/total/currency" }]);
     expect(r.calls).toHaveLength(0);
+  });
+});
+
+describe("activate: a destination that keeps failing goes back to the inbox", () => {
+  /** The contract's published `cart.completed` example, dated now (GA4 and Meta refuse old events). */
+  function purchase() {
+    const hooks = (entradaDocument as unknown as { webhooks: Record<string, { post: unknown }> }).webhooks;
+    const post = hooks["cart.completed"]?.post as {
+      requestBody: { content: { "application/json": { examples: Record<string, { value: unknown }> } } };
+    };
+    const event = structuredClone(
+      Object.values(post.requestBody.content["application/json"].examples)[0]?.value,
+    ) as { timestamp: string; data: { order: { id: string; createdAt: string } } };
+    event.timestamp = event.data.order.createdAt = new Date().toISOString();
+    return event;
+  }
+
+  it("throws after the destination's retries, storing nothing (the inbox retries the event)", async () => {
+    const stored: StoredRecord[] = [];
+    // GA4 fails all four attempts; Meta takes it at once.
+    const s = scripted([503, 204, 503, 503, 503]);
+    const options = {
+      ga4: destination,
+      meta: { name: "meta", url: "https://graph.example/events" },
+      store: { append: async (r: StoredRecord) => void stored.push(r) },
+      retry: policy,
+      deps: s.deps,
+      log: () => {},
+    };
+    await expect(activate(purchase(), "msg_2", options)).rejects.toThrow("ga4 still failing after retries");
+    expect(stored).toEqual([]);
+    expect(s.calls).toHaveLength(5);
+    // The inbox's next attempt goes through: now it is recorded, once.
+    const record = await activate(purchase(), "msg_2", options);
+    expect(record?.forwarded).toEqual({
+      ga4: { outcome: "delivered", attempts: 1 },
+      meta: { outcome: "delivered", attempts: 1 },
+    });
+    expect(stored).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Receives Entrada webhooks on plain `node:http`.
+ * Receives Entrada webhooks on plain `node:http` into a durable inbox (a SQLite file): verified, stored, then
+ * acknowledged; handled by a worker that retries what fails.
  *
  *   pnpm start                                   # against the local mock: subscribes itself, then listens
  *   ENTRADA_WEBHOOK_SECRET=whsec_… PORT=3000 pnpm start   # a subscription you created before (pnpm subscribe)
@@ -8,13 +9,19 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type components, createClient } from "@entrada/sdk";
+import { sqliteInboxStore } from "@entrada/sdk/sqlite";
+import { createWebhookInbox, type InboxRetry, type WebhookInbox } from "@entrada/sdk/webhooks";
 import { type HandledEvent, handleEvent } from "./events.ts";
 import { type ApiCredentials, apiFromEnv, secretsFromEnv } from "./options.ts";
-import { createWebhookReceiver, type Rejection } from "./receiver.ts";
 import { createSubscription, type Subscription } from "./subscribe.ts";
 
 export type { HandledEvent } from "./events.ts";
-export type { Rejection } from "./receiver.ts";
+
+/** A delivery the endpoint refused, and why. */
+export interface Rejection {
+  status: number;
+  code: string;
+}
 
 export interface ReceiverExampleOptions {
   /** Port to listen on (0 picks a free one). */
@@ -22,6 +29,8 @@ export interface ReceiverExampleOptions {
   host: string;
   /** Endpoint path (default `/webhooks/entrada`). */
   path?: string;
+  /** The inbox's SQLite file (default `webhooks.sqlite`). */
+  databasePath?: string;
   /** Signing secrets of an existing subscription; leave empty to subscribe (below). */
   secrets: string[];
   /**
@@ -34,6 +43,8 @@ export interface ReceiverExampleOptions {
     /** Language of textual payload fields (default `en-GB`). */
     culture?: string;
   };
+  /** When a handler fails: the inbox's retries (default: 8 attempts, from 1 s doubling up to 15 min). */
+  retry?: InboxRetry;
   log?: (line: string) => void;
 }
 
@@ -44,14 +55,15 @@ export interface RunningReceiver {
   subscription: Subscription | undefined;
   /** Verified events in the order they were processed. */
   handled: HandledEvent[];
-  /** Deliveries refused (forged, stale, malformed). */
+  /** Deliveries refused (forged, stale, malformed, too large). */
   rejected: Rejection[];
-  /** `webhook-id`s that arrived again after being handled. */
+  /** `webhook-id`s that arrived again after being stored. */
   duplicates: string[];
-  /** Events whose handling threw (their ids were released, so a replay is processed again). */
-  failed: { id: string; type: string; error: unknown }[];
-  /** Resolves when every acknowledged event has been processed. */
-  idle(): Promise<void>;
+  /** Attempts whose handling threw (the inbox tries them again with backoff). */
+  failed: { id: string; type: string; attempt: number; error: unknown }[];
+  /** `stats()`, `replay(id)` of a dead letter, `get(id)`. */
+  inbox: WebhookInbox;
+  /** Stops listening, lets the events in flight finish, closes the database. */
   close(): Promise<void>;
 }
 
@@ -68,40 +80,57 @@ export async function main(options: ReceiverExampleOptions): Promise<RunningRece
   const rejected: Rejection[] = [];
   const duplicates: string[] = [];
   const failed: RunningReceiver["failed"] = [];
+  const store = sqliteInboxStore(options.databasePath ?? "webhooks.sqlite");
 
-  const receiver = createWebhookReceiver({
-    path,
+  // Verifies on the raw bytes, stores the delivery (unique on webhook-id), answers 202 once it is committed; the
+  // worker below handles it. A crash after the answer loses nothing: the row is there when the process is back.
+  const inbox = createWebhookInbox({
     secrets: () => secrets,
-    onEvent: (event, id) => {
-      const result = handleEvent(event, id);
-      handled.push(result);
-      log(`${id} ${event.type}: ${result.summary}`);
+    store,
+    log,
+    ...(options.retry ? { retry: options.retry } : {}),
+    onAnswer: ({ status, id, code, duplicate }) => {
+      if (status >= 400) {
+        rejected.push({ status, code: code ?? "" });
+        log(`rejected (${status} ${code})`);
+      }
+      if (duplicate && id) {
+        duplicates.push(id);
+        log(`${id} again: stored already, acknowledged`);
+      }
     },
-    onRejected: (rejection) => {
-      rejected.push(rejection);
-      log(`rejected (${rejection.status} ${rejection.code})`);
-    },
-    onError: (error, event, id) => {
-      failed.push({ id, type: event.type, error });
-      log(`${id} ${event.type} failed (replay the delivery to retry): ${String(error)}`);
-    },
-    onDuplicate: (id) => {
-      duplicates.push(id);
-      log(`${id} again: already handled, acknowledged`);
+    handle: ({ event, id, type, attempt }) => {
+      try {
+        const result = handleEvent(event, id);
+        handled.push(result);
+        log(`${id} ${event.type}: ${result.summary}`);
+      } catch (error) {
+        failed.push({ id, type, attempt, error });
+        throw error; // the inbox tries it again later
+      }
     },
   });
-  const server = createServer(receiver.handle);
+  const server = createServer((req, res) => {
+    if (new URL(req.url ?? "/", "http://receiver.invalid").pathname !== path) return res.writeHead(404).end();
+    inbox.node(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  const stop = new AbortController();
+  const worker = inbox.start({ concurrency: 1, signal: stop.signal });
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}${path}`;
-  const close = () =>
-    new Promise<void>((resolve) => {
+  const close = async () => {
+    await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
     });
+    stop.abort();
+    await worker;
+    await store.close();
+  };
   log(`Listening on ${url}`);
 
   let subscription: Subscription | undefined;
@@ -120,19 +149,7 @@ export async function main(options: ReceiverExampleOptions): Promise<RunningRece
     );
   }
 
-  return {
-    url,
-    subscription,
-    handled,
-    rejected,
-    duplicates,
-    failed,
-    idle: receiver.idle,
-    async close() {
-      await close();
-      await receiver.idle();
-    },
-  };
+  return { url, subscription, handled, rejected, duplicates, failed, inbox, close };
 }
 
 if (import.meta.main) {
@@ -141,6 +158,7 @@ if (import.meta.main) {
     port: Number(process.env.PORT ?? 3000),
     host: process.env.HOST ?? "127.0.0.1",
     secrets,
+    databasePath: process.env.WEBHOOK_DATABASE_PATH ?? "webhooks.sqlite",
     ...(secrets.length === 0
       ? {
           subscribe: {

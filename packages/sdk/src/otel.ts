@@ -24,8 +24,10 @@ import {
 import type { Middleware } from "./core/transport.ts";
 import { SDK_VERSION } from "./core/version.ts";
 import { redactUrl } from "./redact.ts";
+import type { InboxTracing } from "./webhooks/inbox-worker.ts";
 
 export type { Middleware, MiddlewareParams } from "./core/transport.ts";
+export type { InboxTracing } from "./webhooks/inbox-worker.ts";
 
 export interface OtelOptions {
   /** The tracer to start spans with (default: the global provider's tracer `@entrada/sdk`). */
@@ -90,6 +92,45 @@ export function otel({ tracer, propagate = true }: OtelOptions = {}): Middleware
         span.recordException(error);
         span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
       });
+    },
+  };
+}
+
+/**
+ * Spans for the webhook inbox (`createWebhookInbox({ tracing: inboxTracing() })`), after the messaging semantic
+ * conventions: `receive entrada-webhooks` around verifying and storing a delivery, `process entrada-webhooks` around
+ * each attempt of the handler (active, so the handler's own calls are its children), both `CONSUMER`, with
+ * `messaging.system`, `messaging.operation.type`, `messaging.message.id` (the `webhook-id`), the event type and the
+ * attempt; a failed attempt is an error span with the exception.
+ */
+export function inboxTracing({ tracer }: Pick<OtelOptions, "tracer"> = {}): InboxTracing {
+  return {
+    span(name, attributes, work) {
+      return (tracer ?? trace.getTracer("@entrada/sdk", SDK_VERSION)).startActiveSpan(
+        `${name} entrada-webhooks`,
+        {
+          kind: SpanKind.CONSUMER,
+          attributes: {
+            "messaging.system": "entrada-webhooks",
+            "messaging.operation.type": name,
+            ...attributes,
+          },
+        },
+        async (span) => {
+          try {
+            return await work();
+          } catch (error) {
+            span.recordException(error as Error);
+            span.setStatus({
+              code: SpanStatusCode.ERROR,
+              message: String((error as Error)?.message ?? error),
+            });
+            throw error;
+          } finally {
+            span.end();
+          }
+        },
+      );
     },
   };
 }

@@ -44,7 +44,16 @@ export interface StoredToken {
 export interface TokenStore {
   get(key: string): Promise<StoredToken | null | undefined>;
   set(key: string, token: StoredToken): Promise<void>;
-  delete?(key: string): Promise<void>;
+  /**
+   * Forgets the token under `key`; with `accessToken`, only while it is still that token (so a newer one another
+   * process stored meanwhile stays). The cache reads first and compares too, for stores that ignore the argument.
+   */
+  delete?(key: string, accessToken?: string): Promise<void>;
+  /**
+   * Runs `work` holding a lock on `key` shared by every process using the store (a PostgreSQL advisory lock, a
+   * lease row): with it, N cold processes make one token request, and a refresh is single-flight across processes.
+   */
+  exclusive?<T>(key: string, work: () => Promise<T>): Promise<T>;
 }
 
 export interface TokenLifetimeOptions {
@@ -112,18 +121,40 @@ export function tokenCache(options: TokenCacheOptions): TokenCache {
       .then(operation)
       .catch(() => undefined);
 
+  /** The shared token, adopted while it is not yet due for refresh (and never one the server rejected). */
+  const adopt = async (): Promise<CachedToken | undefined> => {
+    const stored = store && storeKey ? await use(() => store.get(storeKey)) : undefined;
+    if (!stored) return;
+    const at = now();
+    const refreshAt = stored.refreshAt ?? stored.expiresAt;
+    if (stored.accessToken === rejected || at >= refreshAt || at >= stored.expiresAt) return;
+    token = { ...stored, refreshAt };
+    return token;
+  };
+
   const obtain = async (): Promise<CachedToken> => {
-    const stored = store && storeKey && (await use(() => store.get(storeKey)));
-    // Also the instant the token request is sent: a token's life is measured from it.
-    const sentAt = now();
-    if (stored) {
-      const refreshAt = stored.refreshAt ?? stored.expiresAt;
-      // Adopt a shared token only while it is not yet due for refresh (and never one the server rejected).
-      if (stored.accessToken !== rejected && sentAt < refreshAt && sentAt < stored.expiresAt) {
-        token = { ...stored, refreshAt };
-        return token;
-      }
+    // Without a store the request starts in the caller's tick (nothing to read first).
+    if (!store || !storeKey) return request();
+    const shared = await adopt();
+    if (shared) return shared;
+    if (!store.exclusive) return request();
+    // Across processes: one holds the store's lock and requests; the others, once they get it, find its token.
+    let locked = false;
+    try {
+      return await store.exclusive(storeKey, async () => {
+        locked = true;
+        return (await adopt()) ?? (await request());
+      });
+    } catch (error) {
+      // A store that cannot lock is ignored like any store failure; an error of the request itself is the caller's.
+      if (locked) throw error;
+      return request();
     }
+  };
+
+  const request = async (): Promise<CachedToken> => {
+    // The instant the token request is sent: a token's life is measured from it.
+    const sentAt = now();
     const sent = credentials;
     let grant: TokenGrant;
     try {
@@ -171,7 +202,8 @@ export function tokenCache(options: TokenCacheOptions): TokenCache {
         token = undefined;
         if (store?.delete && storeKey)
           use(async () => {
-            if ((await store.get(storeKey))?.accessToken === accessToken) await store.delete?.(storeKey);
+            if ((await store.get(storeKey))?.accessToken === accessToken)
+              await store.delete?.(storeKey, accessToken);
           });
       }
       return true;

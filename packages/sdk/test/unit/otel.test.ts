@@ -13,7 +13,7 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/index.ts";
-import { otel } from "../../src/otel.ts";
+import { inboxTracing, otel } from "../../src/otel.ts";
 import { BASE, fakeApi, json, problem } from "../helpers.ts";
 
 const FAST = { baseDelayMs: 1, maxDelayMs: 2 };
@@ -119,5 +119,31 @@ describe("OpenTelemetry middleware (@entrada/sdk/otel)", () => {
     expect(api.calls[0]?.headers.get("traceparent")).toBe(
       `00-${span?.spanContext().traceId}-${span?.spanContext().spanId}-01`,
     );
+  });
+});
+
+describe("webhook inbox spans (inboxTracing)", () => {
+  it("makes a CONSUMER span per receive and per attempt, the failed attempt an error with its exception", async () => {
+    const { exporter, tracer } = tracing();
+    const spans = inboxTracing({ tracer });
+    const attributes = { "messaging.message.id": "msg_1", "entrada.event.type": "cart.completed" };
+    expect(await spans.span("receive", attributes, async () => "stored")).toBe("stored");
+    await expect(
+      spans.span("process", { ...attributes, "entrada.inbox.attempt": 1 }, async () => {
+        throw new Error("GA4 answered 503");
+      }),
+    ).rejects.toThrow("GA4 answered 503");
+    const [receive, process] = exporter.getFinishedSpans();
+    expect(receive?.name).toBe("receive entrada-webhooks");
+    expect(receive?.kind).toBe(SpanKind.CONSUMER);
+    expect(receive?.attributes).toEqual({
+      "messaging.system": "entrada-webhooks",
+      "messaging.operation.type": "receive",
+      ...attributes,
+    });
+    expect(process?.name).toBe("process entrada-webhooks");
+    expect(process?.attributes["entrada.inbox.attempt"]).toBe(1);
+    expect(process?.status).toEqual({ code: SpanStatusCode.ERROR, message: "GA4 answered 503" });
+    expect(process?.events.map((e) => e.name)).toEqual(["exception"]);
   });
 });
