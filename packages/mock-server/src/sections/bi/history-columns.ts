@@ -25,11 +25,24 @@ const NUMERIC = new Set<EdmType>(["Int32", "Int64", "Decimal", "DateTimeOffset"]
 
 /** Columns built along with the first aggregation of a dataset, whatever it reads (one draw serves them all). */
 export const ANALYSIS_COLUMNS: Readonly<Record<string, readonly string[]>> = {
-  Orders: ["CreatedAt", "Status", "Currency", "TotalAmount", "TicketCount", "Channel", "PaymentProviderId"],
+  Orders: [
+    "CreatedAt",
+    "Status",
+    "Currency",
+    "TotalAmount",
+    "DiscountAmount",
+    "VoucherCode",
+    "TicketCount",
+    "Channel",
+    "PaymentProviderId",
+  ],
   Tickets: [
     "Source",
     "EventId",
     "EventName",
+    "EventStartsAt",
+    "VenueName",
+    "VenueTimeZone",
     "Status",
     "IssuedAt",
     "FirstAdmittedAt",
@@ -37,7 +50,7 @@ export const ANALYSIS_COLUMNS: Readonly<Record<string, readonly string[]>> = {
     "Currency",
   ],
   Payments: ["PaymentProviderId", "Status", "Amount", "Currency", "CreatedAt"],
-  Entrances: ["EventId", "GateId", "GateName", "Direction", "Result", "ScannedAt"],
+  Entrances: ["EventId", "GateId", "GateName", "VenueTimeZone", "Direction", "Result", "ScannedAt"],
 };
 
 class TableColumns {

@@ -162,7 +162,7 @@ function getBiEntityCount(ctx: OperationContext): HandlerResult {
   return odata(ctx, (culture) => {
     const set = entitySet(ctx.params.entitySet ?? "");
     const query = parseEntitySetQuery(ctx.query, propertyTypes(set), set.key, set.name);
-    const count = countFeedRows(feedRows(ctx.world, set, culture), query, set.key);
+    const count = countFeedRows(feedRows(ctx.world, set, culture), query, set.key, propertyTypes(set));
     return { status: 200, contentType: "text/plain; charset=utf-8", raw: String(count) };
   });
 }
