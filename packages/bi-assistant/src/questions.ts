@@ -159,10 +159,10 @@ async function dataRange(
 async function checkInsideData(
   period: Period,
   zone: string,
-  range: Promise<{ first: number; last: number } | null>,
+  range: () => Promise<{ first: number; last: number } | null>,
   what: string,
 ): Promise<void> {
-  const r = await range;
+  const r = await range();
   if (!r) return;
   if (period.end <= r.first || period.start > r.last) {
     const first = dayText(localTime(zone, r.first).day);
@@ -257,7 +257,8 @@ const salesPerEventAndDay: Tool = {
     const { zone, event } = scope;
     const period = periodOf(ctx, args, zone);
     const base = and("Source eq 'shop'", event ? equals("EventId", event.eventId) : null);
-    const range = dataRange(ctx, "Tickets", "IssuedAt", base);
+    // Asked only when nothing was sold: whether the period lies outside the data altogether.
+    const range = () => dataRange(ctx, "Tickets", "IssuedAt", base);
     const filter = and(
       base,
       "Status ne 'cancelled'",
@@ -576,7 +577,7 @@ const peakEntryTimesPerGate: Tool = {
       "Result eq 'admitted'",
       event ? equals("EventId", event.eventId) : null,
     );
-    const range = period ? dataRange(ctx, "Entrances", "ScannedAt", base) : null;
+    const range = period ? () => dataRange(ctx, "Entrances", "ScannedAt", base) : null;
     const filter = and(
       base,
       period ? `ScannedAt ge ${instant(period.start)}` : null,
