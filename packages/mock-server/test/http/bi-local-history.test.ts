@@ -105,6 +105,19 @@ describe("BI feed: a history in the organiser's terms", () => {
     expect(await count("IssuedAt ge 2026-10-01T00:00:00Z and Status eq 'valid'")).toBe(
       tickets.filter((t) => Date.parse(t.IssuedAt as string) >= from && t.Status === "valid").length,
     );
+    // `$top=0&$count=true`, as Excel asks: the same count and no rows.
+    const response = await api.fetch(
+      `/bi/v1/odata/Tickets?$top=0&$count=true&$filter=${encodeURIComponent(`EventId eq '${event}'`)}`,
+      { headers: bearer(token) },
+    );
+    const body = (await response.json()) as {
+      value: unknown[];
+      "@odata.count": number;
+      "@odata.nextLink"?: string;
+    };
+    expect(body.value).toEqual([]);
+    expect(body["@odata.nextLink"]).toBeUndefined();
+    expect(body["@odata.count"]).toBe(tickets.filter((t) => t.EventId === event).length);
   });
 
   it("counts groups of coded and few-valued columns exactly as the rows say (filtered or not)", async () => {

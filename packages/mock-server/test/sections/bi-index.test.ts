@@ -48,7 +48,7 @@ const parse = (q: Record<string, string>) => parseEntitySetQuery(q, props, KEY, 
 const generic = (rows: FeedRows, size: number) => (q: Record<string, string>) =>
   runQuery([...tickets.scan(rows.culture), ...rows.live], parse(q), KEY, size);
 const indexed = (rows: FeedRows, size: number) => (q: Record<string, string>) =>
-  runFeedQuery(rows, parse(q), KEY, size);
+  runFeedQuery(rows, parse(q), KEY, size, props);
 
 const mark = inStampOrder[Math.floor(n * 0.6)] as Row;
 const QUERIES: Record<string, string>[] = [

@@ -22,7 +22,16 @@ export interface FeedRows {
 /** The feed's change stamp: every dataset has it, and the history keeps an index in its order. */
 export const CHANGE_STAMP = "ModifiedAt";
 
-export function runFeedQuery(rows: FeedRows, q: EntitySetQuery, key: string, pageSize: number): Page {
+export function runFeedQuery(
+  rows: FeedRows,
+  q: EntitySetQuery,
+  key: string,
+  pageSize: number,
+  types: PropertyTypes,
+): Page {
+  // `$top=0&$count=true`, how Excel and Power BI ask for a count alone: counted as `/$count` counts, no row drawn.
+  if (q.top === 0 && q.count)
+    return { rows: [], count: countFeedRows(rows, q, key, types), nextSkipToken: null };
   const plan = rows.history ? indexPlan(q.filterExpr, q.orderBy, { key, stamp: CHANGE_STAMP }) : null;
   const page = rows.history && plan ? indexedPage(rows.history, plan, rows, q, key, pageSize) : null;
   return page ?? runQuery(allRows(rows), q, key, pageSize);

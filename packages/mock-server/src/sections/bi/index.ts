@@ -138,7 +138,9 @@ function collection(name: string) {
         : parseEntitySetQuery(ctx.query, propertyTypes(set), set.key, set.name);
       const rows = feedRows(ctx.world, set, culture);
       const page =
-        "plan" in query ? runApplyQuery(rows, query, size) : runFeedQuery(rows, query, set.key, size);
+        "plan" in query
+          ? runApplyQuery(rows, query, size)
+          : runFeedQuery(rows, query, set.key, size, propertyTypes(set));
       const shape = "plan" in query ? (query.select ?? Object.keys(query.plan.output)) : query.select;
       const context = `${root(ctx)}$metadata#${set.name}${shape ? `(${shape.join(",")})` : ""}`;
       const body: Record<string, unknown> = { "@odata.context": context };
