@@ -4998,12 +4998,14 @@ export interface operations {
                      *         {
                      *           "id": "ven_01JD3XQ2R4S6T8V0W2X4Y6Z8A0",
                      *           "name": "Kaufleuten",
-                     *           "city": "Zürich"
+                     *           "city": "Zürich",
+                     *           "timeZone": "Europe/Zurich"
                      *         },
                      *         {
                      *           "id": "ven_01JD3XR3S5T7V9W1X3Y5Z7A9B1",
                      *           "name": "Bierhübeli",
-                     *           "city": "Bern"
+                     *           "city": "Bern",
+                     *           "timeZone": "Europe/Zurich"
                      *         }
                      *       ]
                      *     }
@@ -5158,7 +5160,8 @@ export interface operations {
                      *       "venue": {
                      *         "id": "ven_01JD3XQ2R4S6T8V0W2X4Y6Z8A0",
                      *         "name": "Kaufleuten",
-                     *         "city": "Zürich"
+                     *         "city": "Zürich",
+                     *         "timeZone": "Europe/Zurich"
                      *       },
                      *       "imageUrl": "https://api.entrada.dev/assets/v1/images/ast_01JD3Y9D4E5F6G7H8J9K0M1N2P",
                      *       "startsAt": "2026-12-12T19:00:00Z",
