@@ -1,5 +1,5 @@
 /**
- * The handler context, built in one place for operations (`pipeline/9-answer.ts`) and for `/__mock` control routes
+ * The handler context, built in one place for operations (`pipeline/answer.ts`) and for `/__mock` control routes
  * (`controls/index.ts`): the request's parts, the session's world and clock, and the services a handler calls —
  * each made by the module that owns it (texts by `messages.ts`, problems by `problems.ts`, ids and session tokens
  * by the session, signed links by the link signer, `emit` by the caller: operations publish after the handler
@@ -43,9 +43,8 @@ export function buildContext(input: ContextInput): OperationContext {
 }
 
 /**
- * A class, not an object literal: `url` is a getter (the URL is made when a handler reads it), and a getter in a
- * literal is a new accessor per object, which gives every context a hidden class of its own in V8 (slow to build
- * and to collect). On the prototype it is one, shared.
+ * A class, not an object literal: `url` is a getter (the URL is made when a handler reads it), and on the prototype
+ * one getter serves every context, where a literal would make one per context.
  */
 class HandlerContext implements OperationContext {
   readonly operationId: string;

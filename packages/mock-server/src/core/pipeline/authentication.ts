@@ -1,10 +1,12 @@
 /**
- * OAuth 2.0 client credentials (RFC 6749 §4.4) and bearer tokens (RFC 6750) for the mock.
- * Tokens are opaque and live in the mock session, so resetting a session's data keeps them valid.
+ * Who is calling: a signed asset link, a bearer token (client or shop session, RFC 6750) with the operation's
+ * scopes, or nobody on a public operation; RFC 6750 challenges in WWW-Authenticate, localized details. Tokens are
+ * opaque and live in the mock session, so resetting a session's data keeps them valid.
  */
 
 import type { OperationSpec } from "../document.ts";
 import type { LinkRejection, LinkSigner } from "../links.ts";
+import { formatMessage, msg, pickText } from "../messages.ts";
 import type { TokenRecord } from "../oauth.ts";
 import { stageProblem } from "../problems.ts";
 import type { MockSession } from "../session.ts";
@@ -25,13 +27,6 @@ export function authentication({ links, mountPath }: AuthenticationServices): St
     ex.auth = authenticateRequest(ex, links, mountPath);
   };
 }
-
-import { formatMessage, msg, pickText } from "../messages.ts";
-
-/**
- * Who is calling: a signed asset link, a bearer token (client or shop session) with the operation's scopes, or
- * nobody on a public operation. RFC 6750 challenges in WWW-Authenticate; localized details.
- */
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;
 
@@ -54,25 +49,22 @@ export function parseBearer(header: string): string | null {
 
 const REALM = 'Bearer realm="entrada"';
 
-/**
- * The authentication stage: the caller (null: anonymous on a public operation or through a valid signed link), or
- * the 401/403 to answer.
- */
-function authenticateRequest(rq: Exchange, links: LinkSigner, mountPath: string): AuthInfo | null {
-  const { op, headers, now, culture, origin } = rq;
+/** The caller (null: anonymous on a public operation or through a valid signed link); throws the 401/403. */
+function authenticateRequest(ex: Exchange, links: LinkSigner, mountPath: string): AuthInfo | null {
+  const { op, headers, now, culture, origin } = ex;
   const signatureParam = op.security.signedUrl;
   // (The URL is made only for a query that may hold a signature.)
-  const url = signatureParam !== null && rq.target.search !== "" ? rq.url : null;
+  const url = signatureParam !== null && ex.target.search !== "" ? ex.url : null;
   if (!op.security.public && signatureParam !== null && url?.searchParams.has(signatureParam)) {
     // A signed link authorizes this one asset (the signature covers the path as sent) until it expires. A signature
     // that is sent is always verified, also next to a bearer token (a bad one never rides on the token).
-    const linkPath = withinMount(mountPath, rawPath(rq.request.url)) ?? "/";
+    const linkPath = withinMount(mountPath, rawPath(ex.request.url)) ?? "/";
     const rejection = links.verify(
       linkPath,
       url.searchParams.get("expires") ?? undefined,
       url.searchParams.get(signatureParam) ?? undefined,
       now,
-      rq.mockSession.id,
+      ex.mockSession.id,
     );
     // A forged, tampered or malformed link is refused even next to a token; an expired genuine one gives way to a
     // valid bearer token (the embedded shop downloads a lapsed link through the API with its session token).
@@ -84,7 +76,7 @@ function authenticateRequest(rq: Exchange, links: LinkSigner, mountPath: string)
       });
     }
     if (headers.authorization === undefined) return null;
-    return authenticateBearer(op, rq.mockSession, headers, now, culture, origin);
+    return authenticateBearer(op, ex.mockSession, headers, now, culture, origin);
   }
   if (
     !op.security.public ||
@@ -92,7 +84,7 @@ function authenticateRequest(rq: Exchange, links: LinkSigner, mountPath: string)
     // sent is checked like anywhere else (RFC 6750 §3.1: an invalid token is a 401, never silently ignored).
     (headers.authorization !== undefined && (op.security.session || op.security.scopeSets.length > 0))
   ) {
-    return authenticateBearer(op, rq.mockSession, headers, now, culture, origin);
+    return authenticateBearer(op, ex.mockSession, headers, now, culture, origin);
   }
   return null;
 }
