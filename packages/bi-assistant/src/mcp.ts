@@ -9,14 +9,15 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { ArgumentProblem, checkArguments } from "./arguments.ts";
+import { findEvents } from "./find-events.ts";
 import { QUESTION_TOOLS } from "./questions.ts";
 import type { Obj, Tool, ToolContext } from "./tool.ts";
 import { GENERIC_TOOLS } from "./tools.ts";
 
-export const TOOLS: readonly Tool[] = [...GENERIC_TOOLS, ...QUESTION_TOOLS];
+export const TOOLS: readonly Tool[] = [...GENERIC_TOOLS, findEvents, ...QUESTION_TOOLS];
 export const SERVER_INFO = { name: "entrada-bi-assistant", title: "Entrada BI assistant", version: "1.0.0" };
 export const INSTRUCTIONS =
-  "Answers questions about your own ticketing, payment and entrance data from the Entrada BI feed, with your token's data scope. Ready answers: sales_per_event_and_day, no_show_rate_per_event, peak_entry_times_per_gate. Otherwise list_datasets and describe_dataset show the data, aggregate computes totals and breakdowns on the feed, query_rows pages through rows. Every answer carries the OData request it ran (`request`) to re-run it.";
+  "Answers questions about your own ticketing, payment and entrance data from the Entrada BI feed, with your token's data scope. Ready answers: sales_per_event_and_day, no_show_rate_per_event, peak_entry_times_per_gate; they take the event by name (`event`) and read days and hours in the venue's time zone (`timeZone` for another). find_events looks events up by name, venue or date. Otherwise list_datasets and describe_dataset show the data, aggregate computes totals and breakdowns on the feed, query_rows pages through rows. Every answer carries the OData request it ran (`request`) to re-run it.";
 /** Largest JSON-RPC message accepted (the transport answers 413 above it). */
 export const MAX_MESSAGE_BYTES = 256 * 1024;
 

@@ -17,6 +17,11 @@ export interface AggregateSpec {
   groupBy?: string[];
   aggregates?: { method: Method; property?: string; as?: string }[];
   timeBucket?: { property: string; unit: BucketUnit };
+  /**
+   * Further buckets grouped by, after `timeBucket`'s: `{expr: "hour(ScannedAt)", as: "Hour"}` (the questions use
+   * it to group by UTC day and hour, then read each group in a time zone).
+   */
+  buckets?: { expr: string; as: string }[];
   orderBy?: string[];
   top?: number;
 }
@@ -61,6 +66,10 @@ export function applyOf(spec: AggregateSpec): { apply: string; columns: string[]
     return p;
   });
   const time = bucket(spec.timeBucket, dataset);
+  for (const b of spec.buckets ?? []) {
+    time.columns.push(b.as);
+    time.compute.push(`${b.expr} as ${b.as}`);
+  }
   const taken = new Set([...groups, ...time.columns]);
   const aggregates = (spec.aggregates ?? []).map((a, i) => {
     if (a.method === "count") {
@@ -147,9 +156,9 @@ export function rowsUrl(feedRoot: URL, spec: RowsSpec): string {
   return q.url(feedRoot).href;
 }
 
-/** A date-time literal for a `YYYY-MM-DD` day's midnight (UTC). */
-export function midnight(day: string): string {
-  return formatLiteral("datetime", `${day}T00:00:00Z`);
+/** A date-time literal of an instant (epoch ms). */
+export function instant(ms: number): string {
+  return formatLiteral("datetime", new Date(ms).toISOString());
 }
 
 /** `Property eq 'value'` with the value escaped as an OData string. */

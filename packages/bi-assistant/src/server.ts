@@ -1,6 +1,7 @@
 import { isEntradaError } from "@entrada/sdk";
 import { type FetchLike, feedFor } from "./feed.ts";
 import { answerMcp } from "./mcp.ts";
+import { languageOf, Words } from "./words.ts";
 
 /** The scope the BI feed takes (and so the assistant). */
 export const SCOPE = "Shop";
@@ -24,7 +25,13 @@ export interface BiAssistantOptions {
   /** Rows an answer asks of the feed per page (default 1 000). */
   pageSize?: number;
   fetch?: FetchLike;
+  /** The clock budgets are measured on (default `Date.now`). */
   now?: () => number;
+  /**
+   * What "today" is for a request (epoch ms; default `now`): the data's clock, e.g. the mock session's when
+   * mounted in the mock, so "last week" means the same days to the assistant and to the feed.
+   */
+  today?: (request: Request) => number;
 }
 
 export interface BiAssistant {
@@ -126,7 +133,10 @@ export function createBiAssistant(options: BiAssistantOptions): BiAssistant {
               null,
               "A bearer token of the BI API (client credentials, scope Shop) is required.",
             );
+      // The feed answers in the caller's language too (event and gate names), as the assistant's tables do.
       const headers: Record<string, string> = {};
+      const language = request.headers.get("accept-language");
+      if (language) headers["accept-language"] = language;
       for (const name of forward) {
         const value = request.headers.get(name);
         if (value !== null) headers[name] = value;
@@ -183,6 +193,8 @@ export function createBiAssistant(options: BiAssistantOptions): BiAssistant {
       return answerMcp(request, {
         feed,
         now,
+        today: () => (options.today ? options.today(request) : now()),
+        words: new Words(languageOf(language)),
         budget: () => ({ deadline: now() + timeLimit, maxRows, pageSize: options.pageSize ?? 1000 }),
       });
     },

@@ -1,12 +1,18 @@
 import type { BiFeed } from "@entrada/sdk/bi";
 import { type Budget, type Gathered, gather } from "./feed.ts";
+import type { Words } from "./words.ts";
 
 export type Obj = Record<string, unknown>;
 
 /** What a tool gets: the feed with the caller's token, the clock and the answer's budget. */
 export interface ToolContext {
   feed: BiFeed;
+  /** The clock budgets are measured on. */
   now(): number;
+  /** The data's "now" (epoch ms): what "today" and "last week" mean; the mock's clock when mounted there. */
+  today(): number;
+  /** The caller's language (`Accept-Language`): column titles and how figures are written. */
+  words: Words;
   /** A fresh budget for this answer (time limit and row cap). */
   budget(): Budget;
 }
@@ -34,12 +40,20 @@ export function gatherAll<Row>(ctx: ToolContext, url: string): Promise<Gathered<
   return gather<Row>(ctx.feed, url, ctx.budget(), ctx.now);
 }
 
-/** A Markdown table of rows (at most `limit` shown; the structured answer has them all). */
-export function table(rows: Obj[], columns: string[], limit = 50): string {
+/**
+ * A Markdown table of rows (at most `limit` shown; the structured answer has them all), headed by `titles` (the
+ * readable, translated title of each column) where given, else by the column names.
+ */
+export function table(
+  rows: Obj[],
+  columns: string[],
+  limit = 50,
+  titles: Readonly<Record<string, string>> = {},
+): string {
   if (rows.length === 0) return "_No rows._";
   const cell = (v: unknown) => (v === null || v === undefined ? "—" : String(v).replace(/\|/g, "\\|"));
   const lines = [
-    `| ${columns.join(" | ")} |`,
+    `| ${columns.map((c) => titles[c] ?? c).join(" | ")} |`,
     `| ${columns.map(() => "---").join(" | ")} |`,
     ...rows.slice(0, limit).map((r) => `| ${columns.map((c) => cell(r[c])).join(" | ")} |`),
   ];
@@ -83,5 +97,5 @@ export const DATASET_SCHEMA = {
 export const DAY_SCHEMA = {
   type: "string",
   pattern: "^\\d{4}-\\d{2}-\\d{2}$",
-  description: "A calendar day (UTC), YYYY-MM-DD.",
+  description: "A calendar day, YYYY-MM-DD (in the answer's time zone).",
 } as const;

@@ -1,4 +1,4 @@
-import { type MockServer, startMockServer } from "@entrada/mock-server/node";
+import { type MockServer, type MockServerOptions, startMockServer } from "@entrada/mock-server/node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -10,9 +10,9 @@ export interface Feed {
   odata<T = Record<string, unknown>>(path: string, token: string): Promise<T>;
 }
 
-/** The mock server on a free port with its default seeded BI history (1,500 orders). */
-export async function startFeed(): Promise<Feed> {
-  const mock = await startMockServer({ port: 0, webhooks: false, rateLimit: false, docs: false });
+/** The mock server on a free port with its default seeded BI history (1,500 orders), or the options' clock and seed. */
+export async function startFeed(options: Pick<MockServerOptions, "now" | "seed"> = {}): Promise<Feed> {
+  const mock = await startMockServer({ port: 0, webhooks: false, rateLimit: false, docs: false, ...options });
   return {
     mock,
     async token(scope = "Shop", session?: string) {

@@ -7,21 +7,15 @@ let feed: Feed;
 let assistant: RunningBiAssistant;
 let token: string;
 let client: Client;
-/** The assistant's clock: a few days after the history's last sale, so "last week" holds sales. */
-let now = Date.now();
+/** The mock's clock (and so the assistant's today): its seeded history runs up to this day. */
+const NOW = Date.parse("2026-11-28T13:00:00Z");
 
-const DAY = 86_400_000;
 type Page = { value: Record<string, unknown>[]; "@odata.count"?: number; "@odata.nextLink"?: string };
 
 beforeAll(async () => {
-  feed = await startFeed();
+  feed = await startFeed({ now: () => NOW });
   token = await feed.token("Shop");
-  const last = await feed.odata<Page>(
-    `/bi/v1/odata/Tickets?$filter=${encodeURIComponent("Source eq 'shop'")}&$orderby=IssuedAt desc&$top=1`,
-    token,
-  );
-  now = Math.floor(Date.parse(last.value[0]?.IssuedAt as string) / DAY) * DAY + 3 * DAY;
-  assistant = await startBiAssistant({ apiUrl: feed.mock.url, port: 0, now: () => now });
+  assistant = await startBiAssistant({ apiUrl: feed.mock.url, port: 0, today: () => NOW });
   client = await connect(`${assistant.url}/mcp`, token);
 });
 afterAll(async () => {
@@ -51,6 +45,7 @@ describe("BI assistant with the official MCP client and a demo client's token", 
       "describe_dataset",
       "query_rows",
       "aggregate",
+      "find_events",
       "sales_per_event_and_day",
       "no_show_rate_per_event",
       "peak_entry_times_per_gate",
@@ -59,84 +54,6 @@ describe("BI assistant with the official MCP client and a demo client's token", 
       expect(t.inputSchema.type).toBe("object");
       expect(t.outputSchema?.type).toBe("object");
       expect(t.annotations?.readOnlyHint).toBe(true);
-    }
-  });
-
-  it("“tickets sold per event last week” equals direct OData counts, and its request re-runs", async () => {
-    const result = await call("sales_per_event_and_day");
-    expect(result.isError).toBe(false);
-    const answer = result.structuredContent as {
-      from: string;
-      to: string;
-      events: { eventId: string; tickets: number; revenue: { currency: string; amount: number }[] }[];
-      request: string;
-    };
-    expect(answer.to).toBe(new Date(Math.floor(now / DAY) * DAY).toISOString().slice(0, 10));
-    expect(Date.parse(answer.to) - Date.parse(answer.from)).toBe(7 * DAY);
-    expect(answer.events.length).toBeGreaterThan(0);
-    const period = `Source eq 'shop' and Status ne 'cancelled' and IssuedAt ge ${answer.from}T00:00:00Z and IssuedAt lt ${answer.to}T00:00:00Z`;
-    let total = 0;
-    for (const e of answer.events) {
-      expect(e.tickets).toBe(await count("Tickets", `${period} and EventId eq '${e.eventId}'`));
-      total += e.tickets;
-    }
-    expect(total).toBe(await count("Tickets", period));
-    // Revenue per currency against the rows themselves.
-    const rows = await feed.odata<Page>(
-      `/bi/v1/odata/Tickets?$filter=${encodeURIComponent(period)}&$select=EventId,PriceAmount,Currency`,
-      token,
-    );
-    const event = answer.events[0] as (typeof answer.events)[number];
-    for (const r of event.revenue) {
-      const sum = rows.value
-        .filter((t) => t.EventId === event.eventId && t.Currency === r.currency)
-        .reduce((s, t) => s + (t.PriceAmount as number), 0);
-      expect(r.amount).toBeCloseTo(sum, 2);
-    }
-    // The answer's request, re-run by hand, gives the same groups.
-    const rerun = await feed.odata<Page>(answer.request, token);
-    expect(rerun.value.reduce((n, r) => n + (r.Tickets as number), 0)).toBe(total);
-    expect(result.content[0]?.text).toContain(answer.request);
-  });
-
-  it("“no-show rate per event” equals direct OData counts", async () => {
-    const result = await call("no_show_rate_per_event");
-    expect(result.isError).toBe(false);
-    const { events } = result.structuredContent as {
-      events: { eventId: string; tickets: number; admitted: number; noShows: number; noShowRate: number }[];
-    };
-    expect(events.length).toBeGreaterThanOrEqual(12);
-    for (const e of events.slice(0, 4)) {
-      const scope = `Status ne 'cancelled' and EventId eq '${e.eventId}'`;
-      expect(e.tickets).toBe(await count("Tickets", scope));
-      expect(e.admitted).toBe(await count("Tickets", `Status eq 'used' and EventId eq '${e.eventId}'`));
-      expect(e.noShows).toBe(e.tickets - e.admitted);
-      expect(e.noShowRate).toBeCloseTo(e.noShows / e.tickets, 4);
-    }
-    const rates = events.map((e) => e.noShowRate);
-    expect(rates).toEqual([...rates].sort((a, b) => b - a));
-  });
-
-  it("“peak entry hour per gate” equals direct OData counts per hour", async () => {
-    const result = await call("peak_entry_times_per_gate");
-    expect(result.isError).toBe(false);
-    const { gates } = result.structuredContent as {
-      gates: {
-        gateId: string;
-        entries: number;
-        peakHour: number;
-        peakEntries: number;
-        hours: { hour: number; entries: number }[];
-      }[];
-    };
-    expect(gates.length).toBeGreaterThanOrEqual(2);
-    for (const g of gates) {
-      const base = `Direction eq 'entry' and Result eq 'admitted' and GateId eq '${g.gateId}'`;
-      expect(g.entries).toBe(await count("Entrances", base));
-      expect(g.peakEntries).toBe(await count("Entrances", `${base} and hour(ScannedAt) eq ${g.peakHour}`));
-      expect(g.peakEntries).toBe(Math.max(...g.hours.map((h) => h.entries)));
-      for (const h of g.hours.slice(0, 3))
-        expect(h.entries).toBe(await count("Entrances", `${base} and hour(ScannedAt) eq ${h.hour}`));
     }
   });
 
@@ -229,8 +146,7 @@ describe("BI assistant with the official MCP client and a demo client's token", 
         /`continuation` must be/,
       ],
       ["sales_per_event_and_day", { from: "2026-13-45" }, /`from` is not a calendar day/],
-      ["sales_per_event_and_day", { from: "2026-11-20", to: "2026-11-10" }, /must be before/],
-      ["no_show_rate_per_event", { event: "x" }, /`event` is not an argument/],
+      ["no_show_rate_per_event", { eventName: "x" }, /`eventName` is not an argument/],
     ];
     for (const [name, args, message] of cases) {
       const result = await call(name, args);

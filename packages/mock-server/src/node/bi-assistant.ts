@@ -36,6 +36,8 @@ export function lazyBiAssistant(core: MockCore): () => Promise<Answer | null> {
           apiUrl: (request) => new URL(request.url).origin,
           path: BI_ASSISTANT_PATH,
           forwardHeaders: ["x-mock-session"],
+          // "Today" is the caller's session clock, the one its seeded history and live data follow.
+          today: (request) => core.session(request.headers.get("x-mock-session") ?? "default").clock.now(),
           authorizationServerMetadata: true,
           fetch: inProcess,
         });

@@ -71,7 +71,14 @@ export function catalogueFrom(recordings: readonly Recording[]): Catalogue {
     if (!venue || typeof venue.id !== "string") return;
     texts.add(`venue ${venue.id} name`, culture, venue.name);
     texts.add(`venue ${venue.id} city`, culture, venue.city);
-    if (!venues.has(venue.id)) venues.set(venue.id, { id: venue.id, name: "", city: "" });
+    if (!venues.has(venue.id))
+      venues.set(venue.id, {
+        id: venue.id,
+        name: "",
+        city: "",
+        // The recorded venue's time zone, so the mock's event dates and BI rows read as the real API's do.
+        ...(typeof venue.timeZone === "string" ? { timeZone: venue.timeZone } : {}),
+      });
   };
   for (const recording of recordings) {
     const culture = cultureOf(recording);

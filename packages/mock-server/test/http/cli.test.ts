@@ -148,8 +148,8 @@ it("entrada-mock --history-orders: sizes the BI feed's seeded history, indexes i
     expect(res.status, path).toBe(200);
     return res;
   };
-  // The seeded orders are the ones drawn before today (live ones are stamped now).
-  const before = new Date(Date.now() - 86_400_000).toISOString();
+  // The seeded orders are the ones drawn before today's start (UTC; live ones are stamped now).
+  const before = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000).toISOString();
   expect(await (await get(`Orders/$count?$filter=ModifiedAt lt ${before}`)).text()).toBe("2000");
   // The paging an incremental export does, answered from the index: every ticket once, in (ModifiedAt, key) order.
   let next: string | undefined =

@@ -8,7 +8,12 @@ import { ContractChecker, contractHeader, type Exchange } from "../../src/core/c
 import { entradaDocument } from "../../src/index.ts";
 
 const checker = new ContractChecker(entradaDocument, ajvSchemaCompiler(entradaDocument));
-const venue = { id: "ven_01JD3XQ2R4S6T8V0W2X4Y6Z8A0", name: "Kaufleuten", city: "Zürich" };
+const venue = {
+  id: "ven_01JD3XQ2R4S6T8V0W2X4Y6Z8A0",
+  name: "Kaufleuten",
+  city: "Zürich",
+  timeZone: "Europe/Zurich",
+};
 const ok: Exchange = {
   method: "GET",
   path: "/shop/v1/discovery/venues",
@@ -53,7 +58,11 @@ describe("ContractChecker", () => {
 
   it("schema: one violation per failing pointer, missing and mistyped members", () => {
     const body = JSON.stringify({ items: [{ id: venue.id, city: 7 }], nextCursor: null });
-    expect(rules({ body }).sort()).toEqual(["schema /body/items/0/city", "schema /body/items/0/name"]);
+    expect(rules({ body }).sort()).toEqual([
+      "schema /body/items/0/city",
+      "schema /body/items/0/name",
+      "schema /body/items/0/timeZone",
+    ]);
   });
 
   it("header: a documented header whose value breaks its schema", () => {

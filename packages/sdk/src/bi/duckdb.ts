@@ -98,7 +98,7 @@ export interface DuckDbLoadOptions extends BiRequestOptions {
   full?: boolean;
   /**
    * Called when the table's columns follow the SDK's built-in copy because the feed's `$metadata` could not be
-   * read. Default: `console.warn`.
+   * read, and when columns the feed has gained are added to an existing table. Default: `console.warn`.
    */
   onWarning?: (message: string) => void;
   /** Called after every committed page. */
@@ -157,11 +157,20 @@ export async function loadIntoDuckDb<S extends BiEntitySet, K extends BiProperty
       [table],
     );
     const have = new Set(existing.getRowObjectsJson().map((r) => String(r.column_name)));
-    const missing = columns.filter((c) => !have.has(c));
-    if (missing.length)
+    const missing = picked.filter((c) => !have.has(c.name));
+    // Without its key or change stamp the table holds something else; any other column the feed has gained since
+    // (a voucher code, a venue's time zone) is added, nullable: rows loaded before have none until they change.
+    const foreign = missing.filter((c) => c.name === key || c.name === CHANGE_STAMP);
+    if (foreign.length)
       throw new BiStateError(
         "foreign_dataset",
-        `Table ${table} in ${options.database} has no column ${missing.join(", ")}: it holds another dataset or selection`,
+        `Table ${table} in ${options.database} has no column ${foreign.map((c) => c.name).join(", ")}: it holds another dataset or selection`,
+      );
+    for (const c of missing)
+      await db.run(`ALTER TABLE ${ident(table)} ADD COLUMN ${ident(c.name)} ${sqlType(c)}`);
+    if (missing.length)
+      (options.onWarning ?? ((m: string) => console.warn(`@entrada/sdk: ${m}`)))(
+        `table ${table} gained the feed's new column${missing.length > 1 ? "s" : ""} ${missing.map((c) => c.name).join(", ")}: rows loaded before hold NULL there until they change; load with full (--full) to fill them now`,
       );
     await db.run(
       `CREATE OR REPLACE TEMP TABLE ${ident(stage)} (${columns.map((c) => `${ident(c)} VARCHAR`).join(", ")})`,

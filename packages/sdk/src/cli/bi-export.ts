@@ -24,6 +24,7 @@ import { type BiEntitySet, biEntitySets, isEntitySet } from "../bi/metadata.ts";
 import { type ODataQuery, odata } from "../bi/query.ts";
 import type { BiExportFormat, BiExportProgress } from "../bi/types.ts";
 import { type EntradaError, isEntradaError } from "../core/errors.ts";
+import { runWithBoundedHeap } from "./bounded-heap.ts";
 import { progressReporter } from "./progress.ts";
 
 const USAGE = `Usage: entrada-bi-export --base-url URL --dataset NAME --format ndjson|csv|parquet --out FILE|-
@@ -373,11 +374,6 @@ function report(e: unknown): number {
   return 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.exitCode = report(e);
-  },
-);
+// The export runs in a worker thread with a bounded young generation (see bounded-heap.ts): peak memory stays
+// small at any length of export, whatever flags Node was started with.
+runWithBoundedHeap(import.meta.url, () => main(process.argv.slice(2)), report);

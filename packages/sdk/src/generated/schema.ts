@@ -2086,6 +2086,11 @@ export interface components {
             id: components["schemas"]["VenueId"];
             name: string;
             city: string;
+            /**
+             * @description The venue's IANA time zone (e.g. `Europe/Zurich`): event times are instants (UTC), and the door opens at the venue's local time.
+             * @example Europe/Zurich
+             */
+            timeZone: string;
         };
         VenueList: {
             items: components["schemas"]["Venue"][];
@@ -3679,6 +3684,10 @@ export interface components {
             Currency?: string;
             TotalAmount?: components["schemas"]["ODataDecimal"];
             RefundedAmount?: components["schemas"]["ODataDecimal"];
+            /** @description What the order's voucher took off in major units (0 without one); `TotalAmount` is what was charged, after the discount. */
+            DiscountAmount?: components["schemas"]["ODataDecimal"];
+            /** @description The voucher code applied at checkout as the buyer typed it (upper-cased), null without one. */
+            VoucherCode?: string | null;
             TicketCount?: number;
             PaymentProviderId?: string;
             /**
@@ -3714,6 +3723,14 @@ export interface components {
             OrderId?: string | null;
             EventId?: string;
             EventName?: string;
+            /**
+             * Format: date-time
+             * @description When the event starts (its first slot), the day an organiser names it by.
+             */
+            EventStartsAt?: string;
+            VenueName?: string;
+            /** @description IANA time zone of the event's venue (e.g. `Europe/Zurich`): hours and days of the event's rows read in it (the feed's date-times are UTC). */
+            VenueTimeZone?: string;
             SlotId?: string | null;
             /** Format: date-time */
             SlotStartsAt?: string | null;
@@ -3777,6 +3794,8 @@ export interface components {
             EventId?: string | null;
             GateId?: string;
             GateName?: string;
+            /** @description IANA time zone of the venue the gate stands at (e.g. `Europe/Zurich`). */
+            VenueTimeZone?: string;
             /** @enum {string} */
             Direction?: "entry" | "exit";
             /** @enum {string} */
@@ -4979,12 +4998,14 @@ export interface operations {
                      *         {
                      *           "id": "ven_01JD3XQ2R4S6T8V0W2X4Y6Z8A0",
                      *           "name": "Kaufleuten",
-                     *           "city": "Zürich"
+                     *           "city": "Zürich",
+                     *           "timeZone": "Europe/Zurich"
                      *         },
                      *         {
                      *           "id": "ven_01JD3XR3S5T7V9W1X3Y5Z7A9B1",
                      *           "name": "Bierhübeli",
-                     *           "city": "Bern"
+                     *           "city": "Bern",
+                     *           "timeZone": "Europe/Zurich"
                      *         }
                      *       ]
                      *     }
@@ -5139,7 +5160,8 @@ export interface operations {
                      *       "venue": {
                      *         "id": "ven_01JD3XQ2R4S6T8V0W2X4Y6Z8A0",
                      *         "name": "Kaufleuten",
-                     *         "city": "Zürich"
+                     *         "city": "Zürich",
+                     *         "timeZone": "Europe/Zurich"
                      *       },
                      *       "imageUrl": "https://api.entrada.dev/assets/v1/images/ast_01JD3Y9D4E5F6G7H8J9K0M1N2P",
                      *       "startsAt": "2026-12-12T19:00:00Z",

@@ -93,4 +93,54 @@ describe("loadIntoDuckDb takes the table's columns from $metadata", () => {
       { name: "ModifiedAt", type: "TIMESTAMP WITH TIME ZONE", nullable: "NO" },
     ]);
   });
+
+  it("adds the columns the feed gained to an existing table, nullable, and fills them on a full load", async () => {
+    const database = join(dir, "evolves.duckdb");
+    const before = columns.slice(0, 2);
+    const old = fakeFeed(
+      rows.map(({ TicketId, ModifiedAt }) => ({ TicketId, ModifiedAt })),
+      { metadata: jsonCsdl({ Tickets: before }) },
+    );
+    await loadIntoDuckDb(biFeed({ baseUrl: old.origin, fetch: old.fetch }), odata("Tickets"), { database });
+    const later = rows.map((r) => ({
+      ...r,
+      ModifiedAt: r.TicketId === "tkt_2" ? "2026-02-01T10:00:00Z" : r.ModifiedAt,
+    }));
+    // After the watermark the feed has the one changed row (this fake feed does not filter: it is given that row).
+    const changed = fakeFeed(
+      later.filter((r) => r.TicketId === "tkt_2"),
+      { metadata: jsonCsdl({ Tickets: columns }) },
+    );
+    const warnings: string[] = [];
+    const result = await loadIntoDuckDb(
+      biFeed({ baseUrl: changed.origin, fetch: changed.fetch }),
+      odata("Tickets"),
+      { database, onWarning: (m) => warnings.push(m) },
+    );
+    expect(result).toMatchObject({ rows: 1, tableRows: 3 });
+    expect(warnings).toEqual([
+      "table Tickets gained the feed's new columns Seats, Fee, Extra: rows loaded before hold NULL there until they change; load with full (--full) to fill them now",
+    ]);
+    expect((await columnTypes(database, "Tickets")).map((c) => `${c.name} ${c.type} ${c.nullable}`)).toEqual([
+      "TicketId VARCHAR NO",
+      "ModifiedAt TIMESTAMP WITH TIME ZONE NO",
+      "Seats BIGINT YES",
+      "Fee DECIMAL(10,3) YES",
+      "Extra VARCHAR YES",
+    ]);
+    // The changed row has its new columns; the others wait for a change or a full load.
+    expect(
+      await query(database, "SELECT TicketId, Fee::VARCHAR AS f FROM Tickets ORDER BY TicketId"),
+    ).toEqual([
+      { TicketId: "tkt_0", f: null },
+      { TicketId: "tkt_1", f: null },
+      { TicketId: "tkt_2", f: "2.125" },
+    ]);
+    const feed = fakeFeed(later, { metadata: jsonCsdl({ Tickets: columns }) });
+    await loadIntoDuckDb(biFeed({ baseUrl: feed.origin, fetch: feed.fetch }), odata("Tickets"), {
+      database,
+      full: true,
+    });
+    expect(await query(database, "SELECT count(Fee) AS n FROM Tickets")).toEqual([{ n: "3" }]);
+  });
 });

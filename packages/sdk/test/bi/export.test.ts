@@ -101,7 +101,7 @@ describe("BI export", () => {
     const empty = fakeFeed([]);
     const bi2 = biFeed({ baseUrl: empty.origin, fetch: empty.fetch, accessToken: "t" });
     expect(await text(bi2.exportStream(odata("Orders"), { format: "csv" }))).toBe(
-      "OrderId,CartId,CreatedAt,Status,Currency,TotalAmount,RefundedAmount,TicketCount,PaymentProviderId," +
+      "OrderId,CartId,CreatedAt,Status,Currency,TotalAmount,RefundedAmount,DiscountAmount,VoucherCode,TicketCount,PaymentProviderId," +
         "Channel,Culture,CustomerEmail,CustomerFirstName,CustomerLastName,CustomerCompany,ModifiedAt\r\n",
     );
     expect(await text(bi2.exportStream(odata("Orders").select("Status", "OrderId"), { format: "csv" }))).toBe(

@@ -1,4 +1,5 @@
 import { type MockServer, startMockServer } from "@entrada/mock-server/node";
+import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BiFeed, biEntitySets, biFeed, ODataError, odata } from "../../src/bi/index.ts";
 
@@ -33,6 +34,39 @@ describe("biFeed against the mock server", () => {
   });
   afterAll(async () => {
     await mock?.close();
+  });
+
+  it("exports the orders' vouchers and the tickets' venue zone to Parquet, typed, equal to the feed's rows", async () => {
+    const query = odata("Orders").select("OrderId", "TotalAmount", "DiscountAmount", "VoucherCode");
+    const buffer = new Uint8Array(
+      await new Response(bi.exportStream(query, { format: "parquet" })).arrayBuffer(),
+    );
+    const leaves = parquetMetadata(buffer.buffer).schema.slice(1);
+    expect(leaves.map((e) => [e.name, e.logical_type?.type ?? null, e.repetition_type])).toEqual([
+      ["OrderId", "STRING", "REQUIRED"],
+      ["TotalAmount", "DECIMAL", "REQUIRED"],
+      ["DiscountAmount", "DECIMAL", "REQUIRED"],
+      ["VoucherCode", "STRING", "OPTIONAL"],
+    ]);
+    const written = await parquetReadObjects({ file: buffer.buffer });
+    const fed: Record<string, unknown>[] = [];
+    for await (const row of bi.rows(query)) fed.push(row);
+    // hyparquet reads DECIMAL(18, 2) as unscaled × 0.01 (52.050000000000004): compared at two decimals.
+    const cents = (n: unknown) => Math.round((n as number) * 100);
+    const shape = (r: Record<string, unknown>) => ({
+      ...r,
+      TotalAmount: cents(r.TotalAmount),
+      DiscountAmount: cents(r.DiscountAmount),
+      VoucherCode: r.VoucherCode ?? null,
+    });
+    expect(written.map(shape)).toEqual(fed.map(shape));
+    expect(written.some((r) => r.VoucherCode !== null && (r.DiscountAmount as number) > 0)).toBe(true);
+    const zones = odata("Tickets").select("TicketId", "EventStartsAt", "VenueTimeZone").top(5);
+    const tickets = await parquetReadObjects({
+      file: (await new Response(bi.exportStream(zones, { format: "parquet" })).arrayBuffer()) as ArrayBuffer,
+    });
+    expect(tickets.map((t) => t.VenueTimeZone)).toEqual(Array(5).fill("Europe/Zurich"));
+    expect(tickets[0]?.EventStartsAt).toBeInstanceOf(Date);
   });
 
   it("pages through every dataset to @odata.count rows with the contract's properties", async () => {

@@ -1,5 +1,5 @@
 import type { FeedRows } from "./feed-query.ts";
-import { loadRow, visitHistory } from "./history-columns.ts";
+import { countCodedGroups, loadRow, visitHistory } from "./history-columns.ts";
 import { ApplyRun } from "./odata/aggregate.ts";
 import { type ApplyPlan, collectReads, parseApply } from "./odata/apply.ts";
 import { badRequest, notImplemented } from "./odata/errors.ts";
@@ -93,7 +93,16 @@ export function parseApplyQuery(
 export function aggregateFeedRows(rows: FeedRows, plan: ApplyPlan): Row[] {
   const run = new ApplyRun(plan);
   const visit = () => run.visit();
-  if (rows.history) {
+  const counted = rows.history ? countedGroups(rows, plan) : null;
+  if (counted) {
+    // Counted per group on the columns: each group enters the run once, with its count.
+    for (const group of counted) {
+      plan.grouping.by.forEach((name, j) => {
+        run.scratch[name] = group.values[j] ?? null;
+      });
+      run.visit(plan.pre.length, group.count);
+    }
+  } else if (rows.history) {
     // A leading filter(…) is tested on the history's columns before a row is loaded; the run skips it there.
     const first = plan.pre[0]?.kind === "filter" ? plan.pre[0].expr : null;
     const after = first ? () => run.visit(1) : visit;
@@ -105,6 +114,18 @@ export function aggregateFeedRows(rows: FeedRows, plan: ApplyPlan): Row[] {
     visit();
   }
   return run.result();
+}
+
+/**
+ * `filter(…)/groupby((coded columns), aggregate($count as …))` over the history, counted on its columns; null for
+ * any other plan (computed buckets, other aggregates, filters the columns do not decide).
+ */
+function countedGroups(rows: FeedRows, plan: ApplyPlan) {
+  const { by, aggregates } = plan.grouping;
+  if (!rows.history || by.length === 0 || aggregates.some((a) => a.method !== "count")) return null;
+  if (plan.pre.length > 1 || (plan.pre[0] && plan.pre[0].kind !== "filter")) return null;
+  const filter = plan.pre[0]?.kind === "filter" ? plan.pre[0].expr : null;
+  return countCodedGroups(rows.history, rows.culture, by, plan.rowTypes, filter);
 }
 
 /** Properties only the leading filter reads (a row need not load them once the columns have tested it). */

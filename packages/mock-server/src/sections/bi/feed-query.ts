@@ -1,6 +1,9 @@
 import type { Culture } from "../../core/types.ts";
+import { visitHistory } from "./history-columns.ts";
 import type { HistoryTable } from "./history-index.ts";
-import { compileOrder, type Row } from "./odata/evaluate.ts";
+import { collectReads } from "./odata/apply.ts";
+import { compileOrder, type Row, type Scalar } from "./odata/evaluate.ts";
+import type { PropertyTypes } from "./odata/parser.ts";
 import { type IndexPlan, indexPlan } from "./odata/plan.ts";
 import { afterToken, type EntitySetQuery, type Page, pageOf, pageTake, runQuery } from "./odata/query.ts";
 
@@ -19,14 +22,27 @@ export interface FeedRows {
 /** The feed's change stamp: every dataset has it, and the history keeps an index in its order. */
 export const CHANGE_STAMP = "ModifiedAt";
 
-export function runFeedQuery(rows: FeedRows, q: EntitySetQuery, key: string, pageSize: number): Page {
+export function runFeedQuery(
+  rows: FeedRows,
+  q: EntitySetQuery,
+  key: string,
+  pageSize: number,
+  types: PropertyTypes,
+): Page {
+  // `$top=0&$count=true`, how Excel and Power BI ask for a count alone: counted as `/$count` counts, no row drawn.
+  if (q.top === 0 && q.count)
+    return { rows: [], count: countFeedRows(rows, q, key, types), nextSkipToken: null };
   const plan = rows.history ? indexPlan(q.filterExpr, q.orderBy, { key, stamp: CHANGE_STAMP }) : null;
   const page = rows.history && plan ? indexedPage(rows.history, plan, rows, q, key, pageSize) : null;
   return page ?? runQuery(allRows(rows), q, key, pageSize);
 }
 
-/** The number of rows matching `$filter` (`/{set}/$count`). */
-export function countFeedRows(rows: FeedRows, q: EntitySetQuery, key: string): number {
+/**
+ * The number of rows matching `$filter` (`/{set}/$count`): by binary search when an index answers the filter (the
+ * key, the change stamp), else over the history's kept columns (`history-columns.ts`), as an aggregation reads
+ * them: BI tools ask for filtered counts all the time, and drawing every row for one took seconds at a million.
+ */
+export function countFeedRows(rows: FeedRows, q: EntitySetQuery, key: string, types: PropertyTypes): number {
   const live = q.filter ? rows.live.filter(q.filter).length : rows.live.length;
   if (!rows.history) return live;
   const plan = indexPlan(q.filterExpr, null, { key, stamp: CHANGE_STAMP });
@@ -34,8 +50,13 @@ export function countFeedRows(rows: FeedRows, q: EntitySetQuery, key: string): n
     const [from, until] = run(rows.history, plan, rows.culture);
     return until - from + live;
   }
+  if (!q.filterExpr) return rows.history.size + live;
+  const reads = new Set<string>();
+  collectReads(q.filterExpr, types, reads);
   let n = live;
-  for (const row of rows.history.scan(rows.culture)) if (!q.filter || q.filter(row)) n++;
+  const scratch: Record<string, Scalar> = {};
+  const filter = { expr: q.filterExpr, only: reads };
+  visitHistory(rows.history, rows.culture, [...reads], types, scratch, () => void n++, filter);
   return n;
 }
 

@@ -25,11 +25,24 @@ const NUMERIC = new Set<EdmType>(["Int32", "Int64", "Decimal", "DateTimeOffset"]
 
 /** Columns built along with the first aggregation of a dataset, whatever it reads (one draw serves them all). */
 export const ANALYSIS_COLUMNS: Readonly<Record<string, readonly string[]>> = {
-  Orders: ["CreatedAt", "Status", "Currency", "TotalAmount", "TicketCount", "Channel", "PaymentProviderId"],
+  Orders: [
+    "CreatedAt",
+    "Status",
+    "Currency",
+    "TotalAmount",
+    "DiscountAmount",
+    "VoucherCode",
+    "TicketCount",
+    "Channel",
+    "PaymentProviderId",
+  ],
   Tickets: [
     "Source",
     "EventId",
     "EventName",
+    "EventStartsAt",
+    "VenueName",
+    "VenueTimeZone",
     "Status",
     "IssuedAt",
     "FirstAdmittedAt",
@@ -37,7 +50,7 @@ export const ANALYSIS_COLUMNS: Readonly<Record<string, readonly string[]>> = {
     "Currency",
   ],
   Payments: ["PaymentProviderId", "Status", "Amount", "Currency", "CreatedAt"],
-  Entrances: ["EventId", "GateId", "GateName", "Direction", "Result", "ScannedAt"],
+  Entrances: ["EventId", "GateId", "GateName", "VenueTimeZone", "Direction", "Result", "ScannedAt"],
 };
 
 class TableColumns {
@@ -217,4 +230,82 @@ export function loadRow(
     const v = row[name] ?? null;
     scratch[name] = types[name] === "DateTimeOffset" && typeof v === "string" ? Date.parse(v) : v;
   }
+}
+
+type Coded = { codes: Uint16Array; values: Scalar[] };
+const numberCodes = new WeakMap<Float64Array, Coded | null>();
+
+/**
+ * A number column with few distinct values (an event's start) as codes, built on first use and kept with the
+ * column (2 bytes a row); null when it has too many values to code.
+ */
+function codedNumbers(data: Float64Array): Coded | null {
+  if (numberCodes.has(data)) return numberCodes.get(data) ?? null;
+  const codes = new Uint16Array(data.length);
+  const dictionary = new Map<number, number>();
+  const values: Scalar[] = [null];
+  let coded: Coded | null = { codes, values };
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i] as number;
+    if (Number.isNaN(v)) continue;
+    let code = dictionary.get(v);
+    if (code === undefined) {
+      code = values.push(v) - 1;
+      if (code > MAX_CODES) {
+        coded = null;
+        break;
+      }
+      dictionary.set(v, code);
+    }
+    codes[i] = code;
+  }
+  numberCodes.set(data, coded);
+  return coded;
+}
+
+/**
+ * Counts the history's rows per combination of coded columns (`by`), after a filter the columns decide alone:
+ * one typed-array pass with a numeric group key, no row loaded — what grouping events by name, start and venue, or
+ * tickets by event and status, needs. Null when a column is not kept as codes or the filter needs the rows.
+ */
+export function countCodedGroups(
+  table: HistoryTable,
+  culture: Culture,
+  by: readonly string[],
+  types: PropertyTypes,
+  filter: Expr | null,
+): { values: Scalar[]; count: number }[] | null {
+  const store = storeOf(table, culture);
+  if (by.some((n) => store.wide.has(n))) return null;
+  warmHistoryColumns(table, culture, by, types);
+  const columns = by.map((n) => store.touch(n));
+  if (columns.some((c) => c === undefined)) return null;
+  const coded = (columns as Column[]).map((c) => (c.kind === "code" ? c : codedNumbers(c.data)));
+  if (coded.some((c) => c === null)) return null;
+  // Mixed radix over the dictionaries' sizes: exact while the product stays below 2^53.
+  let space = 1;
+  for (const c of coded as Coded[]) space *= c.values.length;
+  if (space > Number.MAX_SAFE_INTEGER) return null;
+  const split = filter ? columnTests(filter, (n) => store.columns.get(n)) : { tests: [], rest: null };
+  if (split.rest) return null;
+  const tests = split.tests;
+  const counts = new Map<number, number>();
+  const codes = (coded as Coded[]).map((c) => c.codes);
+  const radix = (coded as Coded[]).map((c) => c.values.length);
+  rows: for (let i = 0; i < table.size; i++) {
+    for (const t of tests) if (!t(i)) continue rows;
+    let key = 0;
+    for (let j = 0; j < codes.length; j++)
+      key = key * (radix[j] as number) + ((codes[j] as Uint16Array)[i] as number);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, count]) => {
+    const values: Scalar[] = new Array(coded.length);
+    for (let j = coded.length - 1; j >= 0; j--) {
+      const r = radix[j] as number;
+      values[j] = (coded[j] as Coded).values[key % r] ?? null;
+      key = Math.floor(key / r);
+    }
+    return { values, count };
+  });
 }

@@ -2,6 +2,7 @@ import { Prng, ulid } from "../../core/ids.ts";
 import { Kept } from "../../core/kept.ts";
 import { pickText } from "../../core/messages.ts";
 import type { Culture, LocalizedText } from "../../core/types.ts";
+import { zonedInstant } from "../../core/zoned-time.ts";
 import type { Row } from "./odata/evaluate.ts";
 import seedJson from "./seed/history.json" with { type: "json" };
 
@@ -18,7 +19,10 @@ export interface HistoryConfig {
   seed: number;
   /** Number of orders to generate (tickets, payments and scans follow from them). */
   orders: number;
-  /** The history ends the day before this instant (epoch ms) and spans `days` days. */
+  /**
+   * The history's sales and scans end at the start (UTC) of this instant's day and span `days` days before it;
+   * events continue up to `AHEAD_DAYS` after it (on sale, not held yet).
+   */
   anchor: number;
   days: number;
 }
@@ -29,9 +33,10 @@ export interface HistoryConfig {
  */
 interface HistorySeed {
   history: Omit<HistoryConfig, "anchor">;
-  venues: { id: string; name: string }[];
+  venues: { id: string; name: string; timeZone: string }[];
   events: LocalizedText[];
   articles: { id: string; name: LocalizedText; price: number }[];
+  vouchers: { code: string; percent?: number; amount?: number }[];
   cultures: Culture[];
   channels: string[];
   firstNames: string[];
@@ -50,12 +55,19 @@ interface PastEvent {
   name: LocalizedText;
   venueId: string;
   venueName: string;
-  dayOffset: number;
+  timeZone: string;
+  /** When the event starts: 19:00 at the venue (epoch ms); the doors open an hour before. */
+  startsAt: number;
 }
 
 const VENUES = SEED.venues;
 const EVENT_NAMES = SEED.events;
 const ARTICLES = SEED.articles;
+const VOUCHERS = SEED.vouchers;
+/** Share of orders that apply a voucher. */
+const VOUCHER_SHARE = 0.15;
+/** Events run this many days past the history's end: on sale now (sales start 60 days before an event). */
+export const AHEAD_DAYS = 56;
 const CULTURES = SEED.cultures;
 const CHANNELS = SEED.channels;
 const FIRST = SEED.firstNames;
@@ -86,6 +98,8 @@ export interface HistoryPlan {
   events: PastEvent[];
   /** First day of the history (epoch ms, UTC midnight). */
   start: number;
+  /** End of the history (exclusive; epoch ms, UTC midnight of the anchor's day): nothing happens from here on. */
+  end: number;
   /** PRNG state after the events were drawn: the state the first unit starts from. */
   firstState: number;
   /** Units: `orders` orders, then `external` imported tickets, then `unknown` unknown codes. */
@@ -122,16 +136,19 @@ export function iso(ms: number): string {
 export function historyPlan(config: HistoryConfig): HistoryPlan {
   const prng = new Prng(config.seed);
   const rand = prng.next;
-  const start = Math.floor(config.anchor / DAY) * DAY - config.days * DAY;
-  const spacing = Math.floor(config.days / (EVENT_NAMES.length + 1));
+  const end = Math.floor(config.anchor / DAY) * DAY;
+  const start = end - config.days * DAY;
+  const spacing = Math.max(1, Math.floor((config.days + AHEAD_DAYS) / (EVENT_NAMES.length + 1)));
   const events: PastEvent[] = EVENT_NAMES.map((name, i) => {
     const venue = VENUES[i % VENUES.length] as (typeof VENUES)[number];
+    const day = start + (i + 1) * spacing * DAY;
     return {
-      id: `evt_${ulid(start + (i + 1) * spacing * DAY, rand)}`,
+      id: `evt_${ulid(day, rand)}`,
       name,
       venueId: venue.id,
       venueName: venue.name,
-      dayOffset: (i + 1) * spacing,
+      timeZone: venue.timeZone,
+      startsAt: zonedInstant(venue.timeZone, day, 19),
     };
   });
   const orders = config.orders;
@@ -141,6 +158,7 @@ export function historyPlan(config: HistoryConfig): HistoryPlan {
     config,
     events,
     start,
+    end,
     firstState: prng.state,
     orders,
     external,
@@ -165,7 +183,7 @@ export function drawUnit(
   keys?: KeySink,
 ): void {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
-  const { events, start } = plan;
+  const { events, start, end } = plan;
   const wants = (dataset: number) => only === dataset;
   // An id no wanted row shows is not spelled out: its 16 random draws are only taken (a page draws thousands of
   // units for one row each; the strings were most of the garbage).
@@ -179,10 +197,11 @@ export function drawUnit(
     const n = unit;
     const eventIndex = Math.floor(rand() * events.length);
     const event = events[eventIndex] as PastEvent;
-    const eventDay = start + event.dayOffset * DAY;
-    const doors = eventDay + 17 * HOUR;
-    // Sales spread over the 60 days before the event.
-    const createdAt = Math.max(start, eventDay - Math.floor(rand() * 60 * DAY) - HOUR);
+    const doors = event.startsAt - HOUR;
+    // Sales spread over the 60 days before the event, within the history (an event to come sells until today).
+    const earliest = Math.max(start, event.startsAt - 60 * DAY);
+    const latest = Math.min(doors, end - 1000);
+    const createdAt = earliest + Math.floor(rand() * Math.max(0, latest - earliest));
     const cartId = id("crt", createdAt - 300_000, ORDERS, PAYMENTS);
     const currency = rand() < 0.9 ? "CHF" : "EUR";
     const provider = rand() < 0.75 ? "card" : "redirect";
@@ -200,7 +219,13 @@ export function drawUnit(
     }
     const orderId = id("ord", createdAt, ORDERS, TICKETS, PAYMENTS);
     const count = 1 + Math.floor(rand() * rand() * 5);
-    const refunded = rand() < 0.03;
+    // A refund cancels the tickets two days after the sale: only sales older than that can be refunded.
+    const refunded = rand() < 0.03 && createdAt + 2 * DAY < end;
+    const voucherDraw = rand();
+    const voucher =
+      voucherDraw < VOUCHER_SHARE && VOUCHERS.length > 0
+        ? (VOUCHERS[Math.floor((voucherDraw / VOUCHER_SHARE) * VOUCHERS.length)] as (typeof VOUCHERS)[number])
+        : null;
     const first = pick(FIRST);
     const last = pick(LAST);
     let total = 0;
@@ -209,8 +234,10 @@ export function drawUnit(
       const article = ARTICLES[articleIndex] as (typeof ARTICLES)[number];
       total += article.price;
       const ticketId = id("tkt", createdAt + k, TICKETS, ENTRANCES);
-      const used = !refunded && rand() < 0.82;
+      const shows = !refunded && rand() < 0.82;
       const admittedAt = doors + Math.floor(rand() * 3 * HOUR);
+      // An event still to come has admitted no one yet.
+      const used = shows && admittedAt < end;
       // A refund cancels the tickets two days after the sale.
       const modified = used ? admittedAt : refunded ? createdAt + 2 * DAY : createdAt;
       keys?.(TICKETS, ticketId, modified);
@@ -222,8 +249,11 @@ export function drawUnit(
           OrderId: orderId,
           EventId: event.id,
           EventName: pickText(event.name, culture),
+          EventStartsAt: iso(event.startsAt),
+          VenueName: event.venueName,
+          VenueTimeZone: event.timeZone,
           SlotId: `slt_${event.id.slice(4, 14)}EVE`,
-          SlotStartsAt: iso(eventDay + 18 * HOUR),
+          SlotStartsAt: iso(event.startsAt),
           ArticleId: article.id,
           ArticleName: pickText(article.name, culture),
           PriceAmount: article.price / 100,
@@ -235,8 +265,8 @@ export function drawUnit(
           ModifiedAt: iso(modified),
         });
       const scanInto = (at: number, gate: number, result: string, reason: string | null) =>
-        scan(at, gate, event.id, ticketId, "shop", result, reason);
-      if (refunded && rand() < 0.3) scanInto(admittedAt, 0, "denied", "cancelled");
+        scan(at, gate, event, ticketId, "shop", result, reason);
+      if (refunded && rand() < 0.3 && admittedAt < end) scanInto(admittedAt, 0, "denied", "cancelled");
       if (!used) continue;
       const gate = rand() < 0.7 ? 0 : 1;
       scanInto(admittedAt, gate, "admitted", null);
@@ -247,6 +277,10 @@ export function drawUnit(
         if (rand() < 0.6) scanInto(out1 + 900_000, gate, "admitted", null);
       }
     }
+    const discount = voucher
+      ? Math.min(total, voucher.percent ? Math.round((total * voucher.percent) / 100) : (voucher.amount ?? 0))
+      : 0;
+    const charged = total - discount;
     if (attemptId !== undefined) {
       keys?.(PAYMENTS, attemptId, createdAt - 90_000);
       // The attempt is for the same cart, so it carries the cart's amount (known once the items are drawn).
@@ -258,7 +292,7 @@ export function drawUnit(
           PaymentProviderId: failed ? "card" : "redirect",
           // Redirect attempts end cancelled by the buyer or expired on the provider's page (deterministic split).
           Status: failed ? "failed" : n % 3 === 0 ? "expired" : "cancelled",
-          Amount: total / 100,
+          Amount: charged / 100,
           Currency: currency,
           CreatedAt: iso(createdAt - 120_000),
           CompletedAt: iso(createdAt - 90_000),
@@ -280,8 +314,10 @@ export function drawUnit(
         CreatedAt: iso(createdAt),
         Status: refunded ? "refunded" : "paid",
         Currency: currency,
-        TotalAmount: total / 100,
-        RefundedAmount: refunded ? total / 100 : 0,
+        TotalAmount: charged / 100,
+        RefundedAmount: refunded ? charged / 100 : 0,
+        DiscountAmount: discount / 100,
+        VoucherCode: voucher?.code ?? null,
         TicketCount: count,
         PaymentProviderId: provider,
         Channel: channel,
@@ -302,7 +338,7 @@ export function drawUnit(
         OrderId: orderId,
         PaymentProviderId: provider,
         Status: refunded ? "refunded" : "succeeded",
-        Amount: total / 100,
+        Amount: charged / 100,
         Currency: currency,
         CreatedAt: iso(createdAt - 1_000),
         CompletedAt: iso(createdAt),
@@ -316,13 +352,15 @@ export function drawUnit(
     const n = unit - plan.orders;
     const eventIndex = Math.floor(rand() * events.length);
     const event = events[eventIndex] as PastEvent;
-    const eventDay = start + event.dayOffset * DAY;
-    const ticketId = id("xtk", eventDay - 10 * DAY + n, TICKETS, ENTRANCES);
-    const used = rand() < 0.85;
-    const admittedAt = eventDay + 17 * HOUR + Math.floor(rand() * 3 * HOUR);
+    // Imported ten days before the event, or yesterday for an event that close.
+    const imported = Math.max(start, Math.min(event.startsAt - 10 * DAY, end - 12 * HOUR));
+    const ticketId = id("xtk", imported + n, TICKETS, ENTRANCES);
+    const shows = rand() < 0.85;
+    const admittedAt = event.startsAt - HOUR + Math.floor(rand() * 3 * HOUR);
+    const used = shows && admittedAt < end;
     const vendor = rand() < 0.7 ? "eventbrite" : "pretix";
     const holder = `${pick(FIRST)} ${pick(LAST)}`;
-    const modified = used ? admittedAt : eventDay - 10 * DAY;
+    const modified = used ? admittedAt : imported;
     keys?.(TICKETS, ticketId, modified);
     if (wants(TICKETS))
       sink({
@@ -332,6 +370,9 @@ export function drawUnit(
         OrderId: null,
         EventId: event.id,
         EventName: pickText(event.name, culture),
+        EventStartsAt: iso(event.startsAt),
+        VenueName: event.venueName,
+        VenueTimeZone: event.timeZone,
         SlotId: null,
         SlotStartsAt: null,
         ArticleId: null,
@@ -340,26 +381,27 @@ export function drawUnit(
         Currency: null,
         HolderName: holder,
         Status: used ? "used" : "valid",
-        IssuedAt: iso(eventDay - 10 * DAY),
+        IssuedAt: iso(imported),
         FirstAdmittedAt: used ? iso(admittedAt) : null,
         ModifiedAt: iso(modified),
       });
-    if (used) scan(admittedAt, 1, event.id, ticketId, "external", "admitted", null);
+    if (used) scan(admittedAt, 1, event, ticketId, "external", "admitted", null);
     return;
   }
-  // An unknown code at a gate (a forged or foreign ticket).
+  // An unknown code at a gate (a forged or foreign ticket); none at an event still to come.
   const event = pick(events);
-  const at = start + event.dayOffset * DAY + 17 * HOUR + Math.floor(rand() * 3 * HOUR);
-  scan(at, 0, null, null, null, "denied", "unknown_quicode");
+  const at = event.startsAt - HOUR + Math.floor(rand() * 3 * HOUR);
+  if (at < end) scan(at, 0, event, null, null, "denied", "unknown_quicode", false);
 
   function scan(
     at: number,
     gate: number,
-    eventId: string | null,
+    event: PastEvent,
     ticketId: string | null,
     source: "shop" | "external" | null,
     result: string,
     reason: string | null,
+    known = true,
   ): void {
     const scanId = id("scn", at, ENTRANCES);
     const device = 1 + Math.floor(rand() * 4);
@@ -370,9 +412,11 @@ export function drawUnit(
     const scannedAt = iso(at);
     sink({
       ScanId: scanId,
-      EventId: eventId,
+      // An unknown code belongs to no event; it was read at the gate of the event's venue.
+      EventId: known ? event.id : null,
       GateId: g.id,
       GateName: pickText(g.name, culture),
+      VenueTimeZone: event.timeZone,
       Direction: result === "exited" || result === "rejected" ? "exit" : "entry",
       Result: result,
       Reason: reason,

@@ -138,7 +138,9 @@ function collection(name: string) {
         : parseEntitySetQuery(ctx.query, propertyTypes(set), set.key, set.name);
       const rows = feedRows(ctx.world, set, culture);
       const page =
-        "plan" in query ? runApplyQuery(rows, query, size) : runFeedQuery(rows, query, set.key, size);
+        "plan" in query
+          ? runApplyQuery(rows, query, size)
+          : runFeedQuery(rows, query, set.key, size, propertyTypes(set));
       const shape = "plan" in query ? (query.select ?? Object.keys(query.plan.output)) : query.select;
       const context = `${root(ctx)}$metadata#${set.name}${shape ? `(${shape.join(",")})` : ""}`;
       const body: Record<string, unknown> = { "@odata.context": context };
@@ -162,7 +164,7 @@ function getBiEntityCount(ctx: OperationContext): HandlerResult {
   return odata(ctx, (culture) => {
     const set = entitySet(ctx.params.entitySet ?? "");
     const query = parseEntitySetQuery(ctx.query, propertyTypes(set), set.key, set.name);
-    const count = countFeedRows(feedRows(ctx.world, set, culture), query, set.key);
+    const count = countFeedRows(feedRows(ctx.world, set, culture), query, set.key, propertyTypes(set));
     return { status: 200, contentType: "text/plain; charset=utf-8", raw: String(count) };
   });
 }

@@ -2,7 +2,15 @@ import { pickText } from "../../core/culture.ts";
 import type { Culture, LocalizedText, World } from "../../core/types.ts";
 import { entranceSlice, resolvedGates } from "../entrance/state.ts";
 import { EXTERNAL_ENTRANCE, type ExternalEntranceState } from "../external-entrance/state.ts";
-import { shopCart, shopEvent, shopOrders, shopPayments, shopTickets } from "../shared/shop-view.ts";
+import {
+  type ShopEventView,
+  shopCart,
+  shopEvent,
+  shopOrders,
+  shopPayments,
+  shopTickets,
+  shopVenue,
+} from "../shared/shop-view.ts";
 import type { Row } from "./odata/evaluate.ts";
 
 /**
@@ -59,6 +67,8 @@ export function liveOrders(world: World): Row[] {
       Currency: o.currency,
       TotalAmount: major(o.totalMinor),
       RefundedAmount: 0,
+      DiscountAmount: major(o.discountMinor),
+      VoucherCode: o.voucherCodes.length ? o.voucherCodes.join(",") : null,
       TicketCount: o.tickets.length,
       PaymentProviderId: payment?.providerId ?? "",
       Channel: cart && typeof cart.sessionId === "string" ? "widget" : "api",
@@ -70,6 +80,20 @@ export function liveOrders(world: World): Row[] {
       ModifiedAt: latest(o.record, o.createdAt),
     };
   });
+}
+
+/** The event's start, venue and venue time zone, as the Tickets rows carry them. */
+function eventColumns(world: World, event: ShopEventView | null, culture: Culture): Row {
+  const venue = shopVenue(world, event?.venueId ?? null);
+  const first = event?.slots.reduce<string | null>(
+    (min, s) => (min === null || Date.parse(s.startsAt) < Date.parse(min) ? s.startsAt : min),
+    null,
+  );
+  return {
+    EventStartsAt: event?.startsAt ?? first ?? new Date(0).toISOString(),
+    VenueName: text(venue.name, culture) ?? "",
+    VenueTimeZone: venue.timeZone,
+  };
 }
 
 export function liveTickets(world: World, culture: Culture): Row[] {
@@ -90,6 +114,7 @@ export function liveTickets(world: World, culture: Culture): Row[] {
       OrderId: t.orderId || null,
       EventId: t.eventId,
       EventName: text(event?.name, culture) ?? "",
+      ...eventColumns(world, event, culture),
       SlotId: t.slotId,
       SlotStartsAt: slot?.startsAt ?? null,
       ArticleId: t.articleId,
@@ -107,13 +132,15 @@ export function liveTickets(world: World, culture: Culture): Row[] {
   for (const id of external?.ticketOrder ?? []) {
     const t = external?.tickets[id];
     if (!t) continue;
+    const event = shopEvent(world, t.eventId);
     rows.push({
       TicketId: t.id,
       Source: "external",
       Vendor: t.vendor,
       OrderId: null,
       EventId: t.eventId,
-      EventName: text(shopEvent(world, t.eventId)?.name, culture) ?? "",
+      EventName: text(event?.name, culture) ?? "",
+      ...eventColumns(world, event, culture),
       SlotId: null,
       SlotStartsAt: null,
       ArticleId: null,
@@ -168,6 +195,8 @@ export function liveEntrances(world: World, culture: Culture): Row[] {
       EventId: s.eventId,
       GateId: s.gateId,
       GateName: text(gates.get(s.gateId)?.name, culture) ?? s.gateId,
+      VenueTimeZone: shopVenue(world, s.eventId ? (shopEvent(world, s.eventId)?.venueId ?? null) : null)
+        .timeZone,
       Direction: s.direction === "in" ? "entry" : "exit",
       Result: s.result,
       Reason: s.reason,

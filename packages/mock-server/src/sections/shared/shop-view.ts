@@ -1,4 +1,5 @@
 import type { LocalizedText, OperationContext, World } from "../../core/types.ts";
+import { DEFAULT_TIME_ZONE } from "../shop/state.ts";
 
 /**
  * Read-only views of the shop module's slice (`world.shop`), the only place the entrance, BI and assets modules
@@ -53,6 +54,9 @@ export interface ShopOrderView {
   createdAt: string;
   currency: string;
   totalMinor: number;
+  /** What the order's vouchers took off (minor units), and their codes. */
+  discountMinor: number;
+  voucherCodes: string[];
   customerEmail: string | null;
   customerName: string | null;
   culture: string | null;
@@ -144,6 +148,19 @@ function eventView(e: Obj): ShopEventView {
   };
 }
 
+/** The name and IANA time zone of a shop venue (the default zone when the venue or its zone is unknown). */
+export function shopVenue(
+  world: World,
+  venueId: string | null,
+): { name: LocalizedText | string | null; timeZone: string } {
+  const venues = shop(world).venues;
+  const venue =
+    venueId !== null && typeof venues === "object" && venues !== null
+      ? ((venues as Obj)[venueId] as Obj | undefined)
+      : undefined;
+  return { name: text(venue?.name), timeZone: str(venue?.timeZone) ?? DEFAULT_TIME_ZONE };
+}
+
 export function shopEvents(world: World): ShopEventView[] {
   return values(shop(world).events).map(eventView);
 }
@@ -184,6 +201,7 @@ export function shopOrders(world: World): ShopOrderView[] {
     const embedded = values(o.tickets);
     const source = embedded.length > 0 ? embedded : looseTickets.filter((t) => t.orderId === id);
     const total = money(o.total);
+    const discounts = values(o.discounts);
     const customer = (o.customer as Obj | null | undefined) ?? null;
     const first = customer ? str(customer.firstName) : null;
     const last = customer ? str(customer.lastName) : null;
@@ -194,6 +212,8 @@ export function shopOrders(world: World): ShopOrderView[] {
       createdAt: str(o.createdAt) ?? new Date(0).toISOString(),
       currency: total.currency ?? str(o.currency) ?? "CHF",
       totalMinor: total.amount,
+      discountMinor: discounts.reduce((n, d) => n + (num(d.amount) ?? 0), 0),
+      voucherCodes: discounts.map((d) => str(d.code)).filter((c): c is string => c !== null),
       customerEmail: customer ? str(customer.email) : null,
       customerName: first || last ? [first, last].filter(Boolean).join(" ") : null,
       culture: str(o.culture),

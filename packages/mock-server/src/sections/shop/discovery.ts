@@ -4,7 +4,7 @@ import { cultureName, msg } from "../../core/messages.ts";
 import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { load, notFound } from "./common.ts";
-import type { EventRecord, ShopState } from "./state.ts";
+import { DEFAULT_TIME_ZONE, type EventRecord, type ShopState } from "./state.ts";
 import {
   assortmentViews,
   eventCursor,
@@ -112,7 +112,7 @@ export function listEvents(ctx: ContextOf<"listEvents">): ResultOf<"listEvents">
     if (venueId && event.venueId !== venueId) return false;
     if (slug && event.slug !== slug) return false;
     if (dateFrom || dateTo) {
-      const tz = state.venues[event.venueId]?.timeZone ?? "Europe/Zurich";
+      const tz = state.venues[event.venueId]?.timeZone ?? DEFAULT_TIME_ZONE;
       const slots = event.slotIds.map((id) => state.slots[id]).filter((s) => s !== undefined);
       const first = slots[0];
       const last = slots[slots.length - 1];

@@ -14,6 +14,8 @@ import { type DiscountRecord, seedVouchers, type VoucherRecord, type VoucherSeed
 export const DEFAULT_MAX_ORDERS = 10_000;
 export const DEFAULT_MAX_TICKETS = 50_000;
 export const DEFAULT_MAX_PAYMENTS = 20_000;
+/** A venue's IANA time zone when the catalogue names none (every seeded venue is Swiss). */
+export const DEFAULT_TIME_ZONE = "Europe/Zurich";
 /** 30 days. */
 export const DEFAULT_ORDER_RETENTION_SECONDS = 2_592_000;
 /** Why a record is gone: its kind's cap, its lifetime, or its cart was dropped. */
@@ -364,7 +366,7 @@ export function initialShopState(seed: SeedData, clock: Clock): ShopState {
       id: venue.id,
       name: localize(venue.name),
       city: localize(venue.city),
-      timeZone: venue.timeZone ?? "Europe/Zurich",
+      timeZone: venue.timeZone ?? DEFAULT_TIME_ZONE,
     };
     state.venueOrder.push(venue.id);
   }

@@ -16,6 +16,7 @@ import type {
   ShopState,
   TicketRecord,
 } from "./state.ts";
+import { DEFAULT_TIME_ZONE } from "./state.ts";
 import { type DiscountRecord, pricing } from "./vouchers.ts";
 
 let lastMs = Number.NaN;
@@ -47,6 +48,7 @@ export function venueView(state: ShopState, venueId: string, culture: Culture) {
     id: venueId,
     name: venue ? pickText(venue.name, culture) : "",
     city: venue ? pickText(venue.city, culture) : "",
+    timeZone: venue?.timeZone ?? DEFAULT_TIME_ZONE,
   };
 }
 

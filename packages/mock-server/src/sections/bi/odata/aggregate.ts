@@ -12,7 +12,8 @@ type Mutable = Record<string, Scalar>;
 
 /** One aggregate's running state, per group (groups are numbered in order of appearance). */
 interface Accumulator {
-  add(group: number, value: Scalar): void;
+  /** `weight`: how many rows with this value (counts only; the others take rows one by one). */
+  add(group: number, value: Scalar, weight?: number): void;
   value(group: number): Scalar;
 }
 
@@ -26,8 +27,8 @@ function accumulator(aggregate: Aggregate, distinct: { n: number }): Accumulator
     case "count": {
       const n: number[] = [];
       return {
-        add(g) {
-          n[g] = (n[g] ?? 0) + 1;
+        add(g, _v, weight = 1) {
+          n[g] = (n[g] ?? 0) + weight;
         },
         value: (g) => n[g] ?? 0,
       };
@@ -127,14 +128,17 @@ export class ApplyRun {
     if (this.#by.length === 0) this.#group(this.scratch);
   }
 
-  /** Takes the row in `scratch`; `skip` leading steps were already applied by the loader. */
-  visit(skip = 0): void {
+  /**
+   * Takes the row in `scratch`; `skip` leading steps were already applied by the loader. `weight` > 1 stands for
+   * that many equal rows, for a plan whose aggregates are all counts (rows counted per group beforehand).
+   */
+  visit(skip = 0, weight = 1): void {
     const row = this.scratch;
     for (let s = skip; s < this.#steps.length; s++)
       if (!(this.#steps[s] as (r: Mutable) => boolean)(row)) return;
     const g = this.#group(row);
     for (let i = 0; i < this.#accumulators.length; i++)
-      (this.#accumulators[i] as Accumulator).add(g, (this.#values[i] as (r: Mutable) => Scalar)(row));
+      (this.#accumulators[i] as Accumulator).add(g, (this.#values[i] as (r: Mutable) => Scalar)(row), weight);
   }
 
   /** The group of a row: nested maps, one level per grouping property (no key string built per row). */

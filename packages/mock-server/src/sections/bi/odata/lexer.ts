@@ -66,7 +66,7 @@ export function tokenize(input: string, option: string): Token[] {
     const dt = DATETIME.exec(rest);
     if (dt) {
       const text = dt[0];
-      if (Number.isNaN(Date.parse(text)))
+      if (!isValidDateTime(text))
         throw badRequest("invalidLiteral", { text, option }, option, "InvalidFilter");
       tokens.push({ kind: "datetime", value: text, pos: i });
       i += text.length;
@@ -97,6 +97,26 @@ export function tokenize(input: string, option: string): Token[] {
   }
   tokens.push({ kind: "eof", pos: input.length });
   return tokens;
+}
+
+/**
+ * A date-time whose every field is in range: `Date.parse` alone takes `2026-02-30T00:00:00Z` as 2 March, and a
+ * filter with an impossible day would then answer for another one.
+ */
+function isValidDateTime(text: string): boolean {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?[^Zz+-]*(?:[Zz]|[+-](\d{2}):(\d{2}))$/.exec(
+    text,
+  );
+  if (!m || !isValidDate(m[1] as string)) return false;
+  const [hour, minute, second, offsetHours, offsetMinutes] = [m[2], m[3], m[4], m[5], m[6]].map(Number);
+  return (
+    (hour as number) < 24 &&
+    (minute as number) < 60 &&
+    !((second as number) >= 60) &&
+    !((offsetHours as number) > 23) &&
+    !((offsetMinutes as number) >= 60) &&
+    !Number.isNaN(Date.parse(text))
+  );
 }
 
 function isValidDate(text: string): boolean {
