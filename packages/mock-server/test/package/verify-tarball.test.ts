@@ -138,7 +138,9 @@ describe("entrada-mock verify from the packed tarball", () => {
   it("exits 0 against the mock", async () => {
     const result = await verify(mock.url);
     expect(result.stdout).toMatch(
-      new RegExp(`${OPERATIONS} operations, \\d+ authentication probes, 4 journeys, 0 skipped: conforms to the contract`),
+      new RegExp(
+        `${OPERATIONS} operations, \\d+ authentication probes, 4 journeys, 0 skipped: conforms to the contract`,
+      ),
     );
     expect(result.code).toBe(0);
   });
