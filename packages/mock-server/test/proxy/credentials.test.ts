@@ -20,6 +20,7 @@ import { DriftStore } from "../../src/proxy/drift.ts";
 import { proxyMain } from "../../src/proxy/main.ts";
 import { seedMain } from "../../src/proxy/seed-from.ts";
 import { startProxyServer } from "../../src/proxy/server.ts";
+import { startRewritingUpstream } from "./rewriting-upstream.ts";
 
 const CLIENT = { id: "real-app", secret: "s3cr3t-client-Secret-9f8e7d" };
 const basic = (id: string, secret: string) => `Basic ${btoa(`${id}:${secret}`)}`;
@@ -260,32 +261,11 @@ describe("replays in the proxy", () => {
   it("flags a first write that says it was replayed, and a replay that answers another resource", async () => {
     const mock = await startMockServer({ port: 0, webhooks: false, docs: false, rateLimit: false });
     // An upstream that forgets idempotency keys (every write runs again) and says every answer was replayed.
-    const forgetful = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", async () => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(req.headers))
-          if (
-            typeof value === "string" &&
-            !["host", "connection", "content-length", "idempotency-key"].includes(name)
-          )
-            headers.set(name, value);
-        const answer = await fetch(`${mock.url}${req.url}`, {
-          method: req.method,
-          headers,
-          ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
-        });
-        const out: Record<string, string> = { "idempotent-replayed": "true" };
-        answer.headers.forEach((value, name) => {
-          if (!["content-encoding", "content-length", "transfer-encoding", "connection"].includes(name))
-            out[name] = value;
-        });
-        res.writeHead(answer.status, out);
-        res.end(Buffer.from(await answer.arrayBuffer()));
-      });
+    const forgetful = await startRewritingUpstream(mock.url, {
+      request: (_path, headers) => headers.delete("idempotency-key"),
+      add: { "idempotent-replayed": "true" },
     });
-    const url = await listen(forgetful);
+    const url = forgetful.url;
     const proxy = await startProxyServer({ upstream: url, port: 0 });
     try {
       const token = await json<{ access_token: string }>(
@@ -332,7 +312,7 @@ describe("replays in the proxy", () => {
       );
     } finally {
       await proxy.close();
-      await close(forgetful);
+      await forgetful.close();
       await mock.close();
     }
   });

@@ -15,6 +15,7 @@ import { entradaDocument } from "../../src/index.ts";
 import { type MockServer, startMockServer } from "../../src/node/index.ts";
 import { verifyMain } from "../../src/node/verify/main.ts";
 import { unknownId } from "../../src/node/verify/unknown-ids.ts";
+import { clientToken, startRewritingUpstream } from "./rewriting-upstream.ts";
 
 async function verify(args: string[]) {
   const out: string[] = [];
@@ -66,49 +67,23 @@ describe("unknown ids", () => {
 describe("an upstream that accepts any token and answers 200 for an unknown OData key", () => {
   let permissive: { url: string; close(): Promise<void> };
   beforeAll(async () => {
-    const token = async () => {
-      const response = await fetch(`${mock.url}/connect/token`, {
-        method: "POST",
-        headers: {
-          authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
-          "content-type": "application/x-www-form-urlencoded",
-        },
-        body: "grant_type=client_credentials&scope=Shop%20TERP",
-      });
-      return ((await response.json()) as { access_token: string }).access_token;
-    };
-    const own = await token();
-    permissive = await serve((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", async () => {
-        const path = req.url ?? "/";
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(req.headers))
-          if (typeof value === "string" && !["host", "connection", "content-length"].includes(name))
-            headers.set(name, value);
-        // Any token, or none, is as good as its own.
+    const own = await clientToken(mock.url, undefined, "Shop TERP");
+    permissive = await startRewritingUpstream(mock.url, {
+      // Any token, or none, is as good as its own.
+      request: (path, headers) => {
         if (!path.startsWith("/connect/token")) headers.set("authorization", `Bearer ${own}`);
-        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-        let answer = await fetch(`${mock.url}${path}`, { method: req.method, headers, body });
-        // An unknown OData key: the first entity instead of a 404.
-        if (answer.status === 404 && /^\/bi\/v1\/odata\/Orders\(/.test(path)) {
-          const list = (await (await fetch(`${mock.url}/bi/v1/odata/Orders?$top=1`, { headers })).json()) as {
-            value: unknown[];
-          };
-          answer = new Response(JSON.stringify(list.value[0] ?? {}), {
-            status: 200,
-            headers: { "content-type": "application/json", "odata-version": "4.0" },
-          });
-        }
-        const out: Record<string, string> = {};
-        answer.headers.forEach((value, name) => {
-          if (!["content-encoding", "content-length", "transfer-encoding", "connection"].includes(name))
-            out[name] = value;
+      },
+      // An unknown OData key: the first entity instead of a 404.
+      response: async (path, answer, headers) => {
+        if (answer.status !== 404 || !/^\/bi\/v1\/odata\/Orders\(/.test(path)) return answer;
+        const list = (await (await fetch(`${mock.url}/bi/v1/odata/Orders?$top=1`, { headers })).json()) as {
+          value: unknown[];
+        };
+        return new Response(JSON.stringify(list.value[0] ?? {}), {
+          status: 200,
+          headers: { "content-type": "application/json", "odata-version": "4.0" },
         });
-        res.writeHead(answer.status, out);
-        res.end(Buffer.from(await answer.arrayBuffer()));
-      });
+      },
     });
   });
   afterAll(() => permissive.close());
