@@ -118,6 +118,36 @@ describe("an upstream that accepts any token and answers 200 for an unknown ODat
   });
 });
 
+describe("a rate-limited server", () => {
+  it("an authentication probe answered 429 with a short Retry-After is sent again once, not reported", async () => {
+    const limited = new Set<string>();
+    const upstream = await startRewritingUpstream(mock.url, {
+      response: (path, answer, headers) => {
+        const forged = headers.get("authorization")?.startsWith("Bearer verify-forged") === true;
+        // (Not the BI feed: its errors are OData JSON, not problem+json.)
+        if (!forged || path.startsWith("/bi/") || limited.has(path)) return answer;
+        limited.add(path);
+        return new Response(
+          JSON.stringify({
+            type: "https://docs.entrada.dev/problems/rate-limited",
+            title: "Too many requests",
+            status: 429,
+          }),
+          { status: 429, headers: { "content-type": "application/problem+json", "retry-after": "0" } },
+        );
+      },
+    });
+    try {
+      const result = await verify(["--base-url", upstream.url, "--read-only"]);
+      expect(limited.size).toBeGreaterThan(20);
+      expect(failing(result.out)).toEqual([]);
+      expect(result.code).toBe(0);
+    } finally {
+      await upstream.close();
+    }
+  });
+});
+
 describe("servers that do not answer like an API", () => {
   const servers: Array<[string, (req: IncomingMessage, res: ServerResponse) => void]> = [
     ["hangs", () => {}],
