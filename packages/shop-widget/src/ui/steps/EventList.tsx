@@ -5,7 +5,8 @@ import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { StepHeading } from "../parts/StepHeading";
-import { keys, useEventsPage, useVenues } from "../queries";
+import { useEventsPage, useVenues } from "../queries";
+import { keys } from "../query-cache";
 
 /** Step 1: the catalogue with date and venue filters. Part of the first load; the other steps are lazy. */
 export function EventList() {
