@@ -45,9 +45,60 @@ function schemaSummary(schema: unknown): string {
   return extras.length ? `${type} (${extras.join("; ")})` : type;
 }
 
-/** A JSON code block, trimmed to keep pages readable (vendor `x-` keywords left out). */
+const withoutVendorKeys = (key: string, v: unknown) => (key.startsWith("x-") ? undefined : v);
+
+/** JSON on one line, spaced like the indented form (`{"amount": 4500, "currency": "CHF"}`). */
+function inline(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(inline).join(", ")}]`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`)
+    .join(", ")}}`;
+}
+
+/** Indented JSON whose small objects and arrays (a `Money`, a list of two codes) stay on one line. */
+function pretty(value: unknown, indent: string): string {
+  const flat = inline(value);
+  if (value === null || typeof value !== "object" || flat.length + indent.length <= 72) return flat;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    return `[\n${value.map((item) => `${inner}${pretty(item, inner)}`).join(",\n")}\n${indent}]`;
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${pretty(v, inner)}`).join(",\n")}\n${indent}}`;
+}
+
+/** The value with every array longer than `keep` cut to its first `keep` items and a note of how many were left out. */
+function cutArrays(value: unknown, keep: number): unknown {
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, keep).map((item) => cutArrays(item, keep));
+    return value.length > keep ? [...kept, `… ${value.length - keep} more`] : kept;
+  }
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cutArrays(v, keep)]));
+}
+
+/** The value with strings longer than `max` characters cut (a long description, an embedded document). */
+function cutStrings(value: unknown, max: number): unknown {
+  if (typeof value === "string") return value.length > max ? `${value.slice(0, max)}…` : value;
+  if (Array.isArray(value)) return value.map((item) => cutStrings(item, max));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cutStrings(v, max)]));
+}
+
+/**
+ * A JSON code block of at most about `max` characters (vendor `x-` keywords left out). A longer value keeps its
+ * structure — every member, in order — and loses array items first (the first ones stay, with a note how many
+ * went), then the length of long strings; only what is still too long is cut at the end. So an example keeps the
+ * parts that come last (the checkout answer's tickets with their Quicodes and links).
+ */
 function json(value: unknown, max = 4000): string {
-  let text = JSON.stringify(value, (key, v) => (key.startsWith("x-") ? undefined : v), 2);
+  const render = (v: unknown) => pretty(JSON.parse(JSON.stringify(v, withoutVendorKeys) ?? "null"), "");
+  let text = render(value);
+  for (let keep = 3; text.length > max && keep >= 1; keep--) text = render(cutArrays(value, keep));
+  if (text.length > max) text = render(cutStrings(cutArrays(value, 1), 120));
   if (text.length > max) text = `${text.slice(0, max)}\n…`;
   return `\`\`\`json\n${text}\n\`\`\``;
 }
@@ -153,7 +204,7 @@ export function endpointMarkdown(e: EndpointDoc, level = 2): string {
           lines.push(
             `Example (\`${media}\`) — ${example.name}:`,
             "",
-            exampleBlock(media, example.value, 1500),
+            exampleBlock(media, example.value, 2400),
             "",
           );
       }

@@ -73,6 +73,17 @@ const GOOD: [string, Record<string, unknown>, string, (r: ToolResult) => void][]
       expect(text).toMatch(
         /\*\*`402`\*\*[\s\S]*```json\n\{\n\s+"type": "https:\/\/docs\.entrada\.dev\/problems\//,
       );
+      // The 200 example keeps its structure when shortened: arrays are cut, never its tail — the tickets'
+      // Quicodes and links (what the service description names of the checkout answer) are there, and the JSON
+      // block is whole.
+      const ok = /\*\*`200`\*\*[\s\S]*?```json\n([\s\S]*?)\n```/.exec(text)?.[1] ?? "";
+      const order = (JSON.parse(ok) as { order: Record<string, unknown> }).order;
+      const tickets = order.tickets as Array<Record<string, unknown>>;
+      expect(tickets[0]).toMatchObject({
+        quicode: expect.stringMatching(/^Q1\./),
+        ticketUrl: expect.stringContaining("signature="),
+      });
+      expect(order.receiptUrl).toEqual(expect.stringContaining("signature="));
     },
   ],
   [

@@ -55,7 +55,7 @@ describe("errors in place, with a way forward and nothing lost", () => {
     await screen.findByRole("heading", { level: 2, name: tx("cart.heading") });
   });
 
-  it("seats lost after the hold lapsed: says so in the cart, keeps the cart, offers the catalogue", async () => {
+  it("seats lost after the hold lapsed: says the hold ran out, rebooks, says they are gone, offers the catalogue", async () => {
     const user = userEvent.setup();
     handles.push(
       mount(container(), { baseUrl: API, fetchSessionToken: api.fetchSessionToken, locale: "en-GB" }),
@@ -82,12 +82,18 @@ describe("errors in place, with a way forward and nothing lost", () => {
         quantity: 2,
       },
     });
+    // The lapsed cart takes no change (409 hold-expired): the buyer is offered the same tickets again.
     await user.selectOptions(screen.getAllByRole("combobox")[0] as HTMLElement, "2");
-    const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toContain(tx("errors.sold-out"));
-    await waitFor(() => expect(document.activeElement).toBe(alert));
+    const expired = await screen.findByRole("alert");
+    expect(expired.textContent).toContain(tx("errors.hold-expired"));
+    await waitFor(() => expect(document.activeElement).toBe(expired));
     expect(text(screen.getAllByRole("rowheader")[0] as HTMLElement)).toBe(before);
-    await user.click(within(alert).getByRole("button", { name: tx("errors.events") }));
+    await user.click(within(expired).getByRole("button", { name: tx("errors.rebook") }));
+    // The seats went to the other buyer meanwhile.
+    const alert = await screen.findByText(tx("errors.sold-out"), { exact: false });
+    const region = alert.closest('[role="alert"]') as HTMLElement;
+    await waitFor(() => expect(document.activeElement).toBe(region));
+    await user.click(within(region).getByRole("button", { name: tx("errors.events") }));
     await screen.findByRole("heading", { level: 2, name: tx("events.heading") });
   });
 

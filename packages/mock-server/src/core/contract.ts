@@ -314,8 +314,10 @@ export function isJson(type: string): boolean {
 /** One line for `X-Entrada-Contract`: `ok`, or the violations as `rule pointer` joined by `, ` (at most 8). */
 export function contractHeader(violations: readonly Violation[]): string {
   if (violations.length === 0) return "ok";
-  const shown = violations.slice(0, 8).map((v) => `${v.rule} ${v.pointer}`);
-  if (violations.length > 8) shown.push(`+${violations.length - 8} more`);
+  // One entry per rule and pointer: a schema reports several keywords failing at the same place.
+  const distinct = [...new Set(violations.map((v) => `${v.rule} ${v.pointer}`))];
+  const shown = distinct.slice(0, 8);
+  if (distinct.length > 8) shown.push(`+${distinct.length - 8} more`);
   // A header value is ASCII: other characters of a pointer are percent-encoded.
   return shown.join(", ").replace(/[^\x20-\x7e]/g, (c) => encodeURIComponent(c));
 }

@@ -5,7 +5,10 @@
  * (`/body/items/3/name` is counted with `/body/items/0/name`); the pointer shown is the first one seen.
  */
 import type { Violation } from "../core/contract.ts";
-import { sanitizeBody, sanitizeHeaders, sanitizePath } from "./sanitize.ts";
+import { sanitizeBody, sanitizeHeaders, sanitizePath, sanitizeText } from "./sanitize.ts";
+
+/** The operation id a request that matches no operation of the contract is reported under. */
+export const NO_OPERATION = "(no operation)";
 
 export interface DriftExample {
   request: { method: string; path: string };
@@ -105,7 +108,7 @@ export class DriftStore {
     if (violations.length === 0) return;
     const at = new Date(this.now()).toISOString();
     for (const violation of violations) {
-      const key = `${observed.operationId} ${violation.rule} ${violation.pointer.replace(/\/\d+(?=\/|$)/g, "/*")}`;
+      const key = `${groupOf(observed)} ${violation.rule} ${violation.pointer.replace(/\/\d+(?=\/|$)/g, "/*")}`;
       const entry = this.entries.get(key);
       if (entry) {
         entry.count++;
@@ -119,10 +122,10 @@ export class DriftStore {
       this.entries.set(key, {
         operationId: observed.operationId,
         method: observed.method,
-        template: observed.template,
+        template: observed.operationId === NO_OPERATION ? sanitizePath(observed.template) : observed.template,
         rule: violation.rule,
         pointer: violation.pointer,
-        message: violation.message,
+        message: sanitizeText(violation.message),
         count: 1,
         firstSeen: at,
         lastSeen: at,
@@ -174,10 +177,19 @@ export class DriftStore {
   }
 }
 
+/**
+ * What a difference is filed under: its operation, or — for a request that matches no operation — its method and
+ * path, so each unmatched route is listed on its own.
+ */
+function groupOf(entry: { operationId: string; method: string; template: string }): string {
+  return entry.operationId === NO_OPERATION ? `${entry.method} ${entry.template}` : entry.operationId;
+}
+
 function byOperation(entries: readonly DriftEntry[]): OperationDrift[] {
   const grouped = new Map<string, OperationDrift>();
   for (const entry of entries) {
-    let op = grouped.get(entry.operationId);
+    const group = groupOf(entry);
+    let op = grouped.get(group);
     if (!op) {
       op = {
         operationId: entry.operationId,
@@ -186,10 +198,12 @@ function byOperation(entries: readonly DriftEntry[]): OperationDrift[] {
         count: 0,
         drift: [],
       };
-      grouped.set(entry.operationId, op);
+      grouped.set(group, op);
     }
     op.count += entry.count;
     op.drift.push(entry);
   }
-  return [...grouped.values()].sort((a, b) => a.operationId.localeCompare(b.operationId));
+  return [...grouped.values()].sort(
+    (a, b) => a.operationId.localeCompare(b.operationId) || groupOf(a).localeCompare(groupOf(b)),
+  );
 }

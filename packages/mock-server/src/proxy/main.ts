@@ -4,6 +4,7 @@
  * writes the report on exit.
  */
 import { parseArgs } from "node:util";
+import { ForeignRecordingDirError } from "./recorder.ts";
 import { startProxyServer } from "./server.ts";
 
 export interface ProxyIo {
@@ -68,16 +69,23 @@ export async function proxyMain(args: string[], io: ProxyIo): Promise<{ close():
     io.err(`entrada-mock proxy: --port must be 0–65535, got ${values.port}`);
     return 2;
   }
-  const proxy = await startProxyServer({
-    upstream,
-    port,
-    host: String(values.host),
-    fallback: values.fallback === true,
-    ...(typeof values.record === "string" ? { record: values.record } : {}),
-    ...(typeof values.report === "string" ? { report: values.report } : {}),
-    ...(typeof values["admin-token"] === "string" ? { adminToken: values["admin-token"] } : {}),
-    log: values.quiet ? () => {} : (line) => io.out(`  ${line}`),
-  });
+  let proxy: Awaited<ReturnType<typeof startProxyServer>>;
+  try {
+    proxy = await startProxyServer({
+      upstream,
+      port,
+      host: String(values.host),
+      fallback: values.fallback === true,
+      ...(typeof values.record === "string" ? { record: values.record } : {}),
+      ...(typeof values.report === "string" ? { report: values.report } : {}),
+      ...(typeof values["admin-token"] === "string" ? { adminToken: values["admin-token"] } : {}),
+      log: values.quiet ? () => {} : (line) => io.out(`  ${line}`),
+    });
+  } catch (error) {
+    if (!(error instanceof ForeignRecordingDirError)) throw error;
+    io.err(`entrada-mock proxy: ${error.message}`);
+    return 2;
+  }
   const drift = `${proxy.url}/__mock/drift`;
   io.out(
     [

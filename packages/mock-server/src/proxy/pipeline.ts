@@ -26,12 +26,13 @@ import { Answered, Exchange } from "../core/pipeline/exchange.ts";
 import { queryRecord } from "../core/pipeline/input.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { FORM, type Validator } from "../core/validation.ts";
-import type { DriftStore } from "./drift.ts";
+import { type DriftStore, NO_OPERATION } from "./drift.ts";
 import { DRIFT_PAGE_CSP, driftPage } from "./drift-page.ts";
 import type { Recorder } from "./recorder.ts";
 import type { ReplayTracker } from "./replay.ts";
 import { sanitizePath } from "./sanitize.ts";
 import { type Upstream, UpstreamUnreachable, withoutHopByHop } from "./upstream.ts";
+import type { UpstreamCredentials } from "./upstream-credentials.ts";
 
 /** What the proxy's stages draw on; each stage is given only the ones it needs. */
 export interface ProxyServices {
@@ -43,6 +44,8 @@ export interface ProxyServices {
   drift: DriftStore;
   recorder: Recorder | null;
   fallback: boolean;
+  /** Under `--fallback`: the upstream's tokens and clients, lent to the local mock when it answers. */
+  credentials: UpstreamCredentials | null;
   /** Bodies up to this size are buffered and checked; longer ones are streamed through unchecked. */
   maxCheckedBytes: number;
   log: (line: string) => void;
@@ -188,8 +191,9 @@ const encoder = new TextEncoder();
  * `--fallback` (unreachable, 501), or the 502 problem naming the upstream (answered here: nothing to check).
  */
 function answerFromUpstream(services: ProxyServices): ProxyStage {
-  const { upstream, core, fallback, maxCheckedBytes, drift, log } = services;
+  const { upstream, core, fallback, maxCheckedBytes, drift, log, credentials } = services;
   const local = async (ex: ProxyExchange) => {
+    credentials?.lend(core, ex.received.headers, ex.received.body);
     const response = await core.handle(ex.request);
     ex.source = "local";
     ex.replyHeaders = { ...response.headers };
@@ -246,13 +250,14 @@ function checkResponse(checker: ContractChecker, replay: ReplayTracker): ProxySt
     const response = ex.response as MockResponse;
     const pathname = ex.pathname ?? "/";
     const body = response.body as Uint8Array | null;
+    const plain = ex.truncated ? null : decoded(body, response.headers["content-encoding"]);
     const checked = checker.check({
       method: ex.method,
       path: pathname,
       status: response.status,
       headers: response.headers,
       // Over the cap only the status, the headers and the media type are checked (the bytes kept are a prefix).
-      body: ex.truncated ? body : decoded(body, response.headers["content-encoding"]),
+      body: ex.truncated ? body : plain,
       truncated: ex.truncated,
     });
     ex.violations = [
@@ -262,19 +267,20 @@ function checkResponse(checker: ContractChecker, replay: ReplayTracker): ProxySt
         { method: ex.method, path: pathname, headers: ex.headers, body: ex.request.body },
         response.status,
         response.headers,
+        plain,
       ),
     ];
   };
 }
 
 /** 7. The drift store, the recorder, the log line and the headers the proxy adds. */
-function reportAndRecord({ drift, recorder, log, maxCheckedBytes }: ProxyServices): ProxyStage {
+function reportAndRecord({ drift, recorder, log, maxCheckedBytes, credentials }: ProxyServices): ProxyStage {
   return (ex) => {
     const response = ex.response as MockResponse;
     const body = response.body as Uint8Array | null;
     const checkedBody = ex.truncated ? null : decoded(body, response.headers["content-encoding"]);
     const observed = {
-      operationId: ex.route?.op.operationId ?? "(no operation)",
+      operationId: ex.route?.op.operationId ?? NO_OPERATION,
       method: ex.method,
       template: ex.route ? ex.template : (ex.pathname ?? "/"),
       path: ex.received.path,
@@ -284,6 +290,14 @@ function reportAndRecord({ drift, recorder, log, maxCheckedBytes }: ProxyService
     };
     drift.record(observed, ex.violations);
     if (ex.source === "local") drift.fallbacks++;
+    else
+      credentials?.observe({
+        operationId: ex.route?.op.operationId,
+        requestHeaders: ex.received.headers,
+        requestBody: ex.request.body,
+        status: response.status,
+        responseBody: checkedBody,
+      });
     if (recorder && ex.route)
       recorder.record({
         ...observed,

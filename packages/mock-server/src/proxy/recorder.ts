@@ -4,7 +4,7 @@
  * files per operation and `maxFiles` in all (later exchanges are not recorded); bodies longer than `maxBodyBytes`
  * are cut (and marked).
  */
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sanitizeBody, sanitizeHeaders, sanitizePath } from "./sanitize.ts";
 
@@ -59,8 +59,52 @@ function pick(headers: Record<string, string | string[] | undefined>, names: rea
   return sanitizeHeaders(out);
 }
 
+/** A recording file: `<n>-<status>.json`. */
+const RECORDING_FILE = /^(\d{4,})-\d{3}\.json$/;
+/** What `seed --from` writes next to the recordings. */
+const SEED_OUTPUT = new Set(["seed.json", "examples"]);
+
+/** The recording directory holds something this tool did not write: refused, so nothing of it is overwritten. */
+export class ForeignRecordingDirError extends Error {}
+
+/**
+ * What a recording directory already holds, per operation: the highest recording number (a new one continues
+ * after it, never over it). Throws `ForeignRecordingDirError` naming the first entries that are not recordings,
+ * `seed.json` or `examples/`.
+ */
+function existingRecordings(dir: string): Map<string, number> {
+  const highest = new Map<string, number>();
+  if (!existsSync(dir)) return highest;
+  const foreign: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (SEED_OUTPUT.has(entry.name)) continue;
+    if (!entry.isDirectory() || !/^[A-Za-z][A-Za-z0-9]*$/.test(entry.name)) {
+      foreign.push(entry.name);
+      continue;
+    }
+    let max = 0;
+    for (const file of readdirSync(join(dir, entry.name), { withFileTypes: true })) {
+      const match = file.isFile() ? RECORDING_FILE.exec(file.name) : null;
+      if (match) max = Math.max(max, Number(match[1]));
+      else foreign.push(`${entry.name}/${file.name}`);
+    }
+    highest.set(entry.name, max);
+  }
+  if (foreign.length > 0) {
+    const shown = foreign.slice(0, 5).join(", ");
+    throw new ForeignRecordingDirError(
+      `--record ${dir}: the directory holds files that are not recordings (${shown}${foreign.length > 5 ? ", …" : ""}); ` +
+        "choose an empty or new directory, or one an earlier --record wrote. Nothing was written.",
+    );
+  }
+  return highest;
+}
+
 export class Recorder {
+  /** Recordings kept per operation (this run's and an earlier run's in the same directory). */
   private readonly counts = new Map<string, number>();
+  /** The last number used per operation; the next file takes the one after it. */
+  private readonly numbers: Map<string, number>;
   private total = 0;
   /** Exchanges not recorded because a cap was reached. */
   skipped = 0;
@@ -69,11 +113,11 @@ export class Recorder {
     readonly dir: string,
     readonly limits: RecorderLimits = { maxPerOperation: 50, maxFiles: 2_000, maxBodyBytes: 256 * 1024 },
   ) {
+    this.numbers = existingRecordings(dir);
     mkdirSync(dir, { recursive: true });
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (!entry.isDirectory()) continue;
-      const files = readdirSync(join(dir, entry.name)).filter((f) => f.endsWith(".json")).length;
-      this.counts.set(entry.name, files);
+    for (const [operationId] of this.numbers) {
+      const files = readdirSync(join(dir, operationId)).length;
+      this.counts.set(operationId, files);
       this.total += files;
     }
   }
@@ -109,7 +153,9 @@ export class Recorder {
     };
     const folder = join(this.dir, input.operationId);
     mkdirSync(folder, { recursive: true });
-    const file = join(folder, `${String(count + 1).padStart(4, "0")}-${input.status}.json`);
+    const number = (this.numbers.get(input.operationId) ?? 0) + 1;
+    this.numbers.set(input.operationId, number);
+    const file = join(folder, `${String(number).padStart(4, "0")}-${input.status}.json`);
     writeFileSync(file, `${JSON.stringify(recording, null, 2)}\n`);
     return file;
   }

@@ -2,9 +2,10 @@
  * Idempotency replay semantics, checked from the outside: the first answer to a write with an `Idempotency-Key` is
  * remembered (status and `X-Log-Id`, keyed by a hash of the client's credentials + method + path + key, never the
  * credentials themselves); a later write with the same key and the same body is a replay and must carry
- * `Idempotent-Replayed: true` and the original `X-Log-Id`. Only successful first answers are remembered (the
- * contract stores executed results; a rejected request is not replayed). Bounded: at most `max` keys, oldest first
- * out, each for `ttlMs`.
+ * `Idempotent-Replayed: true`, the original `X-Log-Id` and the same resource (the body's `id`, or the body itself
+ * when it has none). A first answer must not say `Idempotent-Replayed: true`. Only successful first answers are
+ * remembered (the contract stores executed results; a rejected request is not replayed). Bounded: at most `max`
+ * keys, oldest first out, each for `ttlMs`.
  */
 import { createHash } from "node:crypto";
 import type { Violation } from "../core/contract.ts";
@@ -13,7 +14,22 @@ interface Remembered {
   status: number;
   logId: string | undefined;
   body: string;
+  /** What the answer was about: `id <value>` of a JSON body with an `id`, else a hash of the body. */
+  resource: string | null;
   at: number;
+}
+
+/** The resource an answer carries (see `Remembered.resource`); null when there is no body to tell. */
+function resourceOf(body: Uint8Array | string | null | undefined): string | null {
+  if (body === null || body === undefined || body.length === 0) return null;
+  const text = typeof body === "string" ? body : new TextDecoder().decode(body);
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value !== null && typeof value === "object" && "id" in value) return `id ${String(value.id)}`;
+  } catch {
+    // Not JSON: the bytes themselves.
+  }
+  return `body ${createHash("sha256").update(text).digest("base64url")}`;
 }
 
 export interface ReplayRequest {
@@ -56,7 +72,12 @@ export class ReplayTracker {
    * Checks an answer against an earlier one with the same key and remembers a first successful answer. Returns the
    * replay violations (empty when it is not a replay, or a correct one).
    */
-  observe(request: ReplayRequest, status: number, headers: Record<string, string>): Violation[] {
+  observe(
+    request: ReplayRequest,
+    status: number,
+    headers: Record<string, string>,
+    responseBody?: Uint8Array | string | null,
+  ): Violation[] {
     const key = this.keyOf(request);
     if (key === null) return [];
     const now = this.now();
@@ -80,15 +101,37 @@ export class ReplayTracker {
           pointer: "/header/x-log-id",
           message: `A replayed write must carry the original X-Log-Id (${earlier.logId}), got ${headers["x-log-id"] ?? "none"}.`,
         });
+      const resource = resourceOf(responseBody);
+      if (earlier.resource !== null && resource !== null && resource !== earlier.resource)
+        out.push({
+          rule: "replay",
+          pointer: "/body",
+          message: `A replayed write must answer what the first one did (${earlier.resource}), got ${resource}.`,
+        });
       return out;
     }
-    if (!earlier && status >= 200 && status < 300) {
+    if (earlier) return [];
+    const out: Violation[] = [];
+    // Nothing was answered with this key before (as far as this tracker saw): not a replay.
+    if (headers["idempotent-replayed"] === "true")
+      out.push({
+        rule: "replay",
+        pointer: "/header/idempotent-replayed",
+        message: "The first write with an Idempotency-Key must not carry Idempotent-Replayed: true.",
+      });
+    if (status >= 200 && status < 300) {
       if (this.seen.size >= this.max) {
         const oldest = this.seen.keys().next().value;
         if (oldest !== undefined) this.seen.delete(oldest);
       }
-      this.seen.set(key, { status, logId: headers["x-log-id"], body, at: now });
+      this.seen.set(key, {
+        status,
+        logId: headers["x-log-id"],
+        body,
+        resource: resourceOf(responseBody),
+        at: now,
+      });
     }
-    return [];
+    return out;
   }
 }

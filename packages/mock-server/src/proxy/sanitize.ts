@@ -1,7 +1,9 @@
 /**
  * Removes secrets and personal data from whatever the proxy keeps or prints (drift examples, recordings, logs):
  * credential headers, members whose name says secret/token/password/e-mail/phone/card, and — in any string —
- * e-mail addresses, phone numbers, card numbers (Luhn-valid runs of 13–19 digits), bearer tokens and JWTs.
+ * e-mail addresses, phone numbers, card numbers (Luhn-valid runs of 13–19 digits), bearer and Basic credentials,
+ * JWTs, webhook signing secrets (`whsec_…`) and the credential query parameters of links (the contract's
+ * `signedUrl` scheme puts one in `ticketUrl` and `receiptUrl`: `?expires=…&signature=…`).
  * Replacements keep the value's shape where a seed or an example needs it to stay valid (an e-mail stays an
  * e-mail address), and say what was removed.
  */
@@ -14,7 +16,7 @@ export const REDACTED_PHONE = "+41000000000";
 
 /** Headers whose value is a credential or a session: never kept. */
 const SECRET_HEADERS =
-  /^(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-entrada-admin-token|www-authenticate-token)$/;
+  /^(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-entrada-admin-token|www-authenticate-token|webhook-signature)$/;
 
 /** Member names whose value is a secret or personal data. */
 const SECRET_NAME =
@@ -27,10 +29,21 @@ const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 const PHONE = /\+\d[\d ()/.-]{6,18}\d/g;
 const DIGIT_RUN = /\b\d(?:[ -]?\d){12,18}\b/g;
+const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9+/=_-]+/g;
+/**
+ * A credential in a link's query, wherever the link appears (a JSON member, a header, a log line): the
+ * `signedUrl` scheme's `signature`, and other names that carry one. The value becomes `redacted`, which keeps a
+ * link a valid URI (examples built from recordings still validate).
+ */
+const QUERY_CREDENTIAL =
+  /([?&](?:signature|sig|token|access_token|session_token|api_key|apikey|key|admin_token|client_secret)=)[^&#\s"'<>]+/gi;
+export const REDACTED_PARAM = "redacted";
 
 /** A string with e-mail addresses, bearer credentials, JWTs, phone and card numbers replaced. */
 export function sanitizeText(text: string): string {
   return text
+    .replace(QUERY_CREDENTIAL, (_m, name: string) => `${name}${REDACTED_PARAM}`)
+    .replace(WEBHOOK_SECRET, REDACTED)
     .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(JWT, REDACTED)
     .replace(EMAIL, REDACTED_EMAIL)
@@ -78,7 +91,8 @@ export function sanitizePath(pathWithQuery: string): string {
   if (index < 0) return sanitizeText(pathWithQuery);
   const params = new URLSearchParams(pathWithQuery.slice(index + 1));
   const out = new URLSearchParams();
-  for (const [key, value] of params) out.append(key, SECRET_NAME.test(key) ? REDACTED : sanitizeText(value));
+  for (const [key, value] of params)
+    out.append(key, SECRET_NAME.test(key) ? REDACTED_PARAM : sanitizeText(value));
   return `${sanitizeText(pathWithQuery.slice(0, index))}?${out.toString()}`;
 }
 

@@ -180,21 +180,42 @@ export function examplesFrom(recordings: readonly Recording[]): ExampleSet[] {
   return [...sets.values()].sort((a, b) => a.operationId.localeCompare(b.operationId));
 }
 
+const HELP = `entrada-mock seed — turn the proxy's recordings into a seed for the mock and examples to review
+
+Usage:
+  entrada-mock seed --from <dir> [options]
+
+Options:
+  --from <dir>        The directory entrada-mock proxy --record wrote (required)
+  --out <file>        Where the seed goes (default <dir>/seed.json); start the mock with --seed <file>
+  --examples <dir>    Where the examples go, one <operationId>.json each (default <dir>/examples)
+  -h, --help          This help
+`;
+
 export function seedMain(args: string[], io: { out: (l: string) => void; err: (l: string) => void }): number {
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
       args,
-      options: { from: { type: "string" }, out: { type: "string" }, examples: { type: "string" } },
+      options: {
+        from: { type: "string" },
+        out: { type: "string" },
+        examples: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
       strict: true,
     }).values;
   } catch (error) {
-    io.err(`entrada-mock seed: ${(error as Error).message}`);
+    io.err(`entrada-mock seed: ${(error as Error).message}\n\n${HELP}`);
     return 2;
+  }
+  if (values.help) {
+    io.out(HELP);
+    return 0;
   }
   const from = values.from;
   if (typeof from !== "string") {
-    io.err("entrada-mock seed --from <recordings dir> [--out seed.json] [--examples dir]");
+    io.err(`entrada-mock seed: --from <recordings dir> is required\n\n${HELP}`);
     return 2;
   }
   let recordings: Recording[];

@@ -16,6 +16,7 @@ import { type ProxyReply, type ProxyServices, proxyRequest, proxyStages } from "
 import { Recorder, type RecorderLimits } from "./recorder.ts";
 import { ReplayTracker } from "./replay.ts";
 import { Upstream } from "./upstream.ts";
+import { UpstreamCredentials } from "./upstream-credentials.ts";
 
 export interface ProxyServerOptions extends EntradaMockOptions {
   upstream: string;
@@ -87,6 +88,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Pro
     drift: new DriftStore(upstreamUrl, maxDriftEntries),
     recorder: record ? new Recorder(record, recordLimits) : null,
     fallback,
+    credentials: fallback ? new UpstreamCredentials() : null,
     maxCheckedBytes,
     log,
   };

@@ -50,7 +50,7 @@ describe("developer controls", () => {
     expect(page).not.toMatch(/<script/i);
   });
 
-  it("holds release seats when they expire on the mock clock; checkout re-takes them if still free", async () => {
+  it("holds release seats when they expire on the mock clock; the cart is then expired and checkout refused", async () => {
     const session = "holds";
     const t = await tokenIn(session);
     const { cart, event } = await readyCart(api, t, { quantity: 4, headers: { "x-mock-session": session } });
@@ -66,8 +66,9 @@ describe("developer controls", () => {
       headers: h,
       json: { paymentMethod: { cardNumber: "4242424242424242" } },
     });
-    expect(paid.status).toBe(200);
-    expect(await available(event.id, session, t)).toBe(free - 4);
+    expect(paid.status).toBe(409);
+    expect((await paid.json()).type).toBe("https://docs.entrada.dev/problems/hold-expired");
+    expect(await available(event.id, session, t)).toBe(free);
   });
 
   it("isolates sessions: a cart in one session does not exist in another or in the default", async () => {

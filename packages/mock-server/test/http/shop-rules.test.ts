@@ -105,7 +105,7 @@ describe("cart status: every change and the checkout refuse a cart that is not o
     });
   });
 
-  it("an expired cart: 409 conflict telling to create a new one", async () => {
+  it("an expired cart: 409 hold-expired telling to create a new one", async () => {
     const { cart } = await readyCart(api, token);
     const advanced = await api.fetch("/__mock/clock", { method: "POST", json: { advanceSeconds: 86_401 } });
     expect(advanced.status).toBe(200);
@@ -114,7 +114,7 @@ describe("cart status: every change and the checkout refuse a cart that is not o
     expect(withoutLog(checkout)).toEqual(withoutLog(change));
     expect(checkout).toMatchObject({
       status: 409,
-      type: "https://docs.entrada.dev/problems/conflict",
+      type: "https://docs.entrada.dev/problems/hold-expired",
       detail: "Der Warenkorb ist abgelaufen. Bitte einen neuen erstellen.",
       cartId: cart.id,
     });

@@ -160,4 +160,14 @@ it("expires on the mock clock after 24 h; fetching the order again hands out a f
   const refused = await open(forged.href, bearer(fresh));
   expect(refused.status).toBe(401);
   expect((await problemOf(refused)).reason).toBe("link-invalid");
+  // A valid link next to an expired bearer token: the token is refused as RFC 6750 says, with `invalid_token`.
+  for (const link of [order.tickets[0]?.ticketUrl as string, order.receiptUrl]) {
+    for (const attempt of [1, 2]) {
+      const withExpiredToken = await open(link, bearer(token));
+      expect(withExpiredToken.status, `${link} #${attempt}`).toBe(401);
+      expect(withExpiredToken.headers.get("www-authenticate")).toMatch(
+        /^Bearer realm="entrada", error="invalid_token"/,
+      );
+    }
+  }
 });

@@ -62,7 +62,7 @@ export type SurveyAnswer = Schema<"SurveyAnswer">;
 export interface Customer extends Schema<"Customer"> {}
 /** A voucher (promo) code as the buyer types it, 1–64 letters, digits, `-` and `_`, starting with a letter or digit; matched case-insensitively and shown upper-case. Anything else (spaces, control characters, longer) is a `400 validation-error` with the pointer `/body/code`. */
 export type VoucherCode = Schema<"VoucherCode">;
-/** One discount line: the voucher code, what kind of discount it gives, its localized name ("10 % off", "One free child ticket") and the amount taken off (positive, in the cart's currency; 0 while no item qualifies). */
+/** One discount line: the voucher code, what kind of discount it gives, its localized name ("10 % off", "One free child ticket") and the amount taken off (positive, in the cart's currency; 0 while no item qualifies). A `percentage` is taken once, of the qualifying lines' sum, and rounded half up to the currency's minor unit (15 % of 27.50 + 27.50 is 8.25, not 4.13 + 4.13). */
 export interface Discount extends Schema<"Discount"> {}
 export type OrderId = Schema<"OrderId">;
 /** A cart. `open` carts take changes; checkout locks the cart (`locked`), a successful payment completes */

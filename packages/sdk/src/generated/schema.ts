@@ -179,7 +179,8 @@ export interface paths {
          *     for `holdDurationSeconds` (600) and the cart's `holdExpiresAt` is extended; adding an article and slot
          *     already in the cart raises that item's quantity; the item's quantity may not exceed the article's
          *     `maxPerOrder` (400 `validation-error`, pointer `/body/quantity`). Not enough seats is a 409 `insufficient-capacity`
-         *     or `sold-out`; a locked cart is a 409 `cart-locked`.
+         *     or `sold-out`; a locked cart is a 409 `cart-locked`, an expired one a 409 `hold-expired`, a paid one a 409
+         *     `conflict`.
          */
         post: operations["addCartItem"];
         delete?: never;
@@ -247,10 +248,14 @@ export interface paths {
          *     holds at most one code: applying another replaces it. The cart answers with a discount line in `discounts` and a
          *     `total` that is `subtotal` minus the discount, recomputed after every later item change.
          *
+         *     Applying a code is a change of the cart: its hold (`holdExpiresAt`) runs `holdDurationSeconds` from now again.
+         *     A `percentage` is taken once of the qualifying lines' sum, rounded half up to the minor unit.
+         *
          *     A code with limited uses is **held** by the cart like its seats: the use is taken here and released when the
-         *     cart's hold (`holdExpiresAt`) lapses, the cart expires or is dropped, the code is removed or replaced; checkout
-         *     takes a lapsed use again if one is free (else `409 voucher-used-up`) and redeems it. Codes are checked and uses
-         *     taken atomically, so a code with N uses is applied by at most N carts at once, however many try.
+         *     cart's hold lapses (the cart is then `expired`), the cart is dropped, the code is removed or replaced, or the
+         *     cart's last item is removed (adding an item takes it again if one is free). Checkout redeems the held use, and
+         *     answers `409 voucher-used-up` when the cart holds none. Codes are checked and uses taken atomically, so a code
+         *     with N uses is applied by at most N carts at once, however many try.
          *
          *     Idempotent: applying the code the cart already holds changes nothing and takes no second use; a retry with the
          *     same `Idempotency-Key` replays the first answer. Refusals (`voucher-unknown`, `voucher-expired`,
@@ -261,7 +266,7 @@ export interface paths {
         post?: never;
         /**
          * Remove the voucher code from a cart
-         * @description Removes the cart's voucher code and its discount line, and gives a held use back (our design). Idempotent: a cart without a code answers unchanged.
+         * @description Removes the cart's voucher code and its discount line, gives a held use back and starts the cart's hold again (our design). Idempotent: a cart without a code answers unchanged. A locked cart is a `409 cart-locked`, an expired one a `409 hold-expired`, a paid one a `409 conflict`.
          */
         delete: operations["removeCartVoucher"];
         options?: never;
@@ -329,8 +334,10 @@ export interface paths {
          *     - `redirect` providers answer `202` with a `paymentId` and a `redirectUrl`; the cart stays locked. The
          *       buyer returns to `returnUrl` with `entrada_payment=<paymentId>&entrada_result=success|failure|cancel`;
          *       resume with `getPayment`.
-         *     - A cart without items, buyer or payment provider is a `409 cart-not-ready`; an expired seat hold is a
-         *       `409 hold-expired`.
+         *     - A cart without items, buyer or payment provider is a `409 cart-not-ready`. An expired cart (its seat hold
+         *       lapsed `holdDurationSeconds` after its last change) is a `409 hold-expired`: its seats and voucher use were
+         *       released when the hold lapsed, and checkout takes nothing back (start a new cart). A paid cart is a
+         *       `409 conflict`.
          *
          *     After every successful purchase a purchase webhook is delivered asynchronously, independent of this
          *     response. `analytics` (optional, only with the visitor's analytics consent) hands over the visitor's GA4
@@ -2210,11 +2217,11 @@ export interface components {
         };
         /** @description A voucher (promo) code as the buyer types it, 1–64 letters, digits, `-` and `_`, starting with a letter or digit; matched case-insensitively and shown upper-case. Anything else (spaces, control characters, longer) is a `400 validation-error` with the pointer `/body/code`. */
         VoucherCode: string;
-        /** @description One discount line: the voucher code, what kind of discount it gives, its localized name ("10 % off", "One free child ticket") and the amount taken off (positive, in the cart's currency; 0 while no item qualifies). */
+        /** @description One discount line: the voucher code, what kind of discount it gives, its localized name ("10 % off", "One free child ticket") and the amount taken off (positive, in the cart's currency; 0 while no item qualifies). A `percentage` is taken once, of the qualifying lines' sum, and rounded half up to the currency's minor unit (15 % of 27.50 + 27.50 is 8.25, not 4.13 + 4.13). */
         Discount: {
             code: components["schemas"]["VoucherCode"];
             /**
-             * @description `percentage`: a share of the qualifying lines; `fixed-amount`: a sum off the qualifying lines (at most their total); `free-ticket`: one unit of the cheapest qualifying article free.
+             * @description `percentage`: a share of the qualifying lines' sum (rounded once, half up); `fixed-amount`: a sum off the qualifying lines (at most their total); `free-ticket`: one unit of the cheapest qualifying article free.
              * @enum {string}
              */
             kind: "percentage" | "fixed-amount" | "free-ticket";
@@ -2224,7 +2231,11 @@ export interface components {
         OrderId: string;
         /**
          * @description A cart. `open` carts take changes; checkout locks the cart (`locked`), a successful payment completes
-         *     it (`completed`, with `orderId`); a cart whose hold runs out is `expired`.
+         *     it (`completed`, with `orderId`). Every change of an open cart (items, voucher code, buyer, payment
+         *     provider) starts its hold again: `holdDurationSeconds` from that change. A cart whose hold runs out, or that
+         *     stays untouched for the cart lifetime, is `expired`: its seats and its voucher code's use are released, and
+         *     every change and the checkout answer `409 hold-expired` (start a new cart). A paid cart answers `409 conflict`
+         *     to changes.
          */
         Cart: {
             id: components["schemas"]["CartId"];
@@ -2242,7 +2253,7 @@ export interface components {
             total: components["schemas"]["Money"];
             /**
              * Format: date-time
-             * @description When the seats held by the items are released; `null` while the cart is empty.
+             * @description When the seats held by the items are released (`holdDurationSeconds` after the cart's last change; on an `expired` cart, when they were); `null` while the cart is empty.
              */
             holdExpiresAt: string | null;
             orderId: components["schemas"]["OrderId"] | null;
@@ -4076,7 +4087,8 @@ export interface components {
         };
         /**
          * @description The cart cannot change: `cart-locked` (checkout in progress), `sold-out` or `insufficient-capacity`
-         *     (not enough seats in the slot), `hold-expired`, or `idempotency-key-in-use`.
+         *     (not enough seats in the slot), `hold-expired` (the cart expired: its hold lapsed; start a new cart),
+         *     `conflict` (the cart is paid), or `idempotency-key-in-use`.
          */
         CartConflict: {
             headers: {
@@ -4094,7 +4106,8 @@ export interface components {
         };
         /**
          * @description The code cannot be applied now: `voucher-used-up` (every use is redeemed or held by another open cart; a held
-         *     use comes back when that cart's hold lapses), `cart-locked`, `conflict` (the cart is paid or expired), or
+         *     use comes back when that cart's hold lapses), `cart-locked`, `hold-expired` (the cart expired), `conflict` (the
+         *     cart is paid), or
          *     `idempotency-key-in-use`.
          */
         VoucherConflict: {
@@ -4157,8 +4170,10 @@ export interface components {
         };
         /**
          * @description Checkout is not possible: `cart-not-ready` (no items, customer or payment provider), `cart-locked`,
-         *     `hold-expired`, `sold-out`, `voucher-used-up` (the cart's hold on its voucher code lapsed and the code's last
-         *     use went to another cart meanwhile: remove the code or try another), or `idempotency-key-in-use`.
+         *     `hold-expired` (the cart expired: its hold lapsed, nothing was taken; start a new cart), `sold-out`,
+         *     `voucher-used-up` (the cart gave its code's use back when its last item was removed, and the last use went to
+         *     another cart meanwhile: remove the code or try another), `conflict` (the cart is already paid), or
+         *     `idempotency-key-in-use`.
          */
         CheckoutConflict: {
             headers: {
@@ -5723,7 +5738,7 @@ export interface operations {
                      *         "amount": 13500,
                      *         "currency": "CHF"
                      *       },
-                     *       "holdExpiresAt": "2026-11-22T10:10:05Z",
+                     *       "holdExpiresAt": "2026-11-22T10:11:30Z",
                      *       "orderId": null,
                      *       "createdAt": "2026-11-22T10:00:00Z",
                      *       "updatedAt": "2026-11-22T10:01:30Z"
@@ -5858,7 +5873,7 @@ export interface operations {
                      *         "amount": 9000,
                      *         "currency": "CHF"
                      *       },
-                     *       "holdExpiresAt": "2026-11-22T10:10:05Z",
+                     *       "holdExpiresAt": "2026-11-22T10:12:40Z",
                      *       "orderId": null,
                      *       "createdAt": "2026-11-22T10:00:00Z",
                      *       "updatedAt": "2026-11-22T10:02:40Z"
@@ -6291,7 +6306,7 @@ export interface operations {
                      *         "amount": 9000,
                      *         "currency": "CHF"
                      *       },
-                     *       "holdExpiresAt": "2026-11-22T10:10:05Z",
+                     *       "holdExpiresAt": "2026-11-22T10:13:10Z",
                      *       "orderId": null,
                      *       "createdAt": "2026-11-22T10:00:00Z",
                      *       "updatedAt": "2026-11-22T10:03:10Z"

@@ -84,4 +84,31 @@ describe("voucher codes through the SDK", () => {
     expect(malformed.error.slug).toBe("validation-error");
     expect(malformed.error.errors.map((e) => e.pointer)).toContain("/body/code");
   });
+
+  it("removing the code of a paid cart is a `conflict` the operation declares (issue 31)", async () => {
+    expectTypeOf<"conflict">().toExtend<OperationProblems["removeCartVoucher"]>();
+    expectTypeOf<"hold-expired">().toExtend<OperationProblems["applyCartVoucher"]>();
+    const cart = await cartWithTickets(1);
+    await client.shop.applyCartVoucher.orThrow({
+      params: { path: { id: cart.id } },
+      body: { code: "WINTER10" },
+    });
+    await client.shop.setCartCustomer.orThrow({
+      params: { path: { id: cart.id } },
+      body: { firstName: "Anna", lastName: "Meier", email: "anna.meier@example.ch" },
+    });
+    await client.shop.setCartPaymentProvider.orThrow({
+      params: { path: { id: cart.id } },
+      body: { paymentProviderId: "card" },
+    });
+    await client.shop.checkoutCart.orThrow({
+      params: { path: { id: cart.id } },
+      body: { paymentMethod: { cardNumber: "4242424242424242" } },
+    });
+    const removed = await client.shop.removeCartVoucher({ params: { path: { id: cart.id } } });
+    if (removed.error?.kind !== "problem") throw new Error("expected a problem");
+    const slug: OperationProblems["removeCartVoucher"] = removed.error.slug;
+    expect(slug).toBe("conflict");
+    expect(removed.error.status).toBe(409);
+  });
 });

@@ -1,7 +1,9 @@
 /**
  * The verifier's results as JUnit XML (`--junit FILE`), the format CI systems show as test reports: one
- * `<testsuite>` per suite (operations, journeys), one `<testcase>` per case, a `<failure>` listing its differences
- * (operation, rule, pointer, message), `<skipped>` for what `--read-only` did not send.
+ * `<testsuite>` per suite (operations, authentication, journeys), one `<testcase>` per case and rule — a case that
+ * found differences of several rules (a schema and a status, say) is one failing testcase per rule, named
+ * `<case> [<rule>]`, so a report shows each operation and rule —, a `<failure>` listing the rule's differences
+ * (operation, rule, pointer, message), `<skipped>` for what was not sent.
  */
 import type { CaseResult, Difference } from "./suite.ts";
 
@@ -20,9 +22,20 @@ export function differenceLine(d: Difference): string {
   return `${d.operationId}  ${d.rule}  ${d.pointer}  ${d.message}${d.count ? ` (×${d.count})` : ""}`;
 }
 
+/** A case as testcases: itself when it found differences of one rule at most, else one per rule. */
+function byRule(result: CaseResult): CaseResult[] {
+  const rules = [...new Set(result.differences.map((d) => d.rule))];
+  if (rules.length <= 1) return [result];
+  return rules.map((rule) => ({
+    ...result,
+    name: `${result.name} [${rule}]`,
+    differences: result.differences.filter((d) => d.rule === rule),
+  }));
+}
+
 export function junitXml(baseUrl: string, results: readonly CaseResult[]): string {
-  const suites = (["operations", "journeys"] as const).map((suite) => {
-    const cases = results.filter((r) => r.suite === suite);
+  const suites = (["operations", "authentication", "journeys"] as const).map((suite) => {
+    const cases = results.filter((r) => r.suite === suite).flatMap(byRule);
     const failures = cases.filter((c) => c.differences.length > 0).length;
     const skipped = cases.filter((c) => c.skipped !== undefined).length;
     const time = cases.reduce((t, c) => t + c.ms, 0) / 1000;

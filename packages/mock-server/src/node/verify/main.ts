@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { OpenApiDocument } from "../../core/document.ts";
+import { runAuthProbes } from "./auth-probes.ts";
 import { runJourneys } from "./journeys.ts";
 import { differenceLine, junitXml } from "./junit.ts";
 import { runProbes } from "./probes.ts";
@@ -29,12 +30,16 @@ Options:
   --webhook-url <url>     Where the purchase journey subscribes (default: a receiver on this machine's loopback)
   --junit <file>          Also write the results as JUnit XML (for CI)
   --openapi <file.json>   Check against another bundled OpenAPI 3.1 document (default: the Entrada contract)
+  --timeout <ms>          How long one request may take (default 10000); no answer is a difference, never a hang
   -h, --help              This help
 
-It sends one safe request per operation and checks each answer against the contract (status declared, media type,
-body schema, documented headers, problem shape, the Deprecation/Sunset/Link headers of deprecated operations), then runs the documented journeys (purchase with its webhook,
-idempotent replay, languages, entrance scan). Exit 0: conforms; 1: differences (listed as operation, rule,
-pointer); 2: bad usage.
+It runs the documented journeys (purchase with its webhook, idempotent replay, languages, entrance scan), sends
+one safe request per operation — an unknown id matching the parameter's pattern must be a 404 problem — and
+negative authentication probes per operation (no token → 401 with the bare challenge; a forged token → 401
+invalid_token; a token without the scope → 403 insufficient_scope), checking every answer against the contract
+(status declared, media type, body schema, documented headers, problem shape, replay semantics, the
+Deprecation/Sunset/Link headers of deprecated operations). Exit 0: conforms; 1: differences (listed as operation,
+rule, pointer); 2: bad usage.
 `;
 
 function mark(result: CaseResult): string {
@@ -60,6 +65,7 @@ export async function verifyMain(
         "webhook-url": { type: "string" },
         junit: { type: "string" },
         openapi: { type: "string" },
+        timeout: { type: "string", default: "10000" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -92,8 +98,14 @@ export async function verifyMain(
       return 2;
     }
   }
+  const timeoutMs = Number(values.timeout);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    io.err(`entrada-mock verify: --timeout must be a positive number of milliseconds, got ${values.timeout}`);
+    return 2;
+  }
   const run = new Run({
     ...(document ? { document } : {}),
+    timeoutMs,
     baseUrl,
     clientId: String(values["client-id"] ?? env.ENTRADA_CLIENT_ID ?? "entrada-demo"),
     clientSecret: String(values["client-secret"] ?? env.ENTRADA_CLIENT_SECRET ?? "demo-secret"),
@@ -102,23 +114,33 @@ export async function verifyMain(
   });
   io.out(`entrada-mock verify ${baseUrl}${values["read-only"] ? " (read-only)" : ""}`);
   // Journeys first: they find the ids (an event, an order, a gate) the per-operation probes then use.
-  io.out("Journeys");
-  await runJourneys(run);
-  for (const r of run.results) io.out(mark(r));
-  io.out("Operations");
-  const journeys = run.results.length;
-  await runProbes(run);
-  for (const r of run.results.slice(journeys)) io.out(mark(r));
+  const sections: Array<[string, (run: Run) => Promise<void>]> = [
+    ["Journeys", runJourneys],
+    ["Operations", runProbes],
+    ["Authentication", runAuthProbes],
+  ];
+  for (const [title, runSection] of sections) {
+    io.out(title);
+    const before = run.results.length;
+    try {
+      await runSection(run);
+    } catch (error) {
+      // Cases catch their own failures; this is the suite itself failing: reported, never a stack trace.
+      io.err(`entrada-mock verify: ${title.toLowerCase()} stopped: ${(error as Error).message}`);
+      return 1;
+    }
+    for (const r of run.results.slice(before)) io.out(mark(r));
+  }
 
   const failed = run.results.filter((r) => r.differences.length > 0);
   // Distinct differences of the run: the same (operation, rule, pointer) met by several cases counts once.
   const differences = new Set(
     failed.flatMap((r) => r.differences.map((d) => `${d.operationId} ${d.rule} ${d.pointer}`)),
   ).size;
-  const operations = run.results.filter((r) => r.suite === "operations");
+  const count = (suite: CaseResult["suite"]) => run.results.filter((r) => r.suite === suite).length;
   const skipped = run.results.filter((r) => r.skipped !== undefined).length;
   io.out(
-    `\n${operations.length} operations, ${journeys} journeys, ${skipped} skipped: ${
+    `\n${count("operations")} operations, ${count("authentication")} authentication probes, ${count("journeys")} journeys, ${skipped} skipped: ${
       differences === 0
         ? "conforms to the contract"
         : `${differences} difference${differences === 1 ? "" : "s"} in ${failed.length} case${failed.length === 1 ? "" : "s"}`

@@ -3,6 +3,7 @@ import { msg } from "../../core/messages.ts";
 import type { ContextOf, ResultOf } from "../../core/section.ts";
 import type { OperationContext } from "../../core/types.ts";
 import { assertOpen, findCart, load } from "./common.ts";
+import { refreshHold } from "./holds.ts";
 import type { CartRecord, ShopState } from "./state.ts";
 import { cartView } from "./views.ts";
 import {
@@ -67,6 +68,7 @@ export function applyCartVoucher(ctx: ContextOf<"applyCartVoucher">): ResultOf<"
   }
   cart.voucherCode = code;
   cart.updatedAt = now;
+  refreshHold(state, cart, now);
   return { status: 200, body: cartView(state, cart, ctx.culture) };
 }
 
@@ -78,6 +80,7 @@ export function removeCartVoucher(ctx: ContextOf<"removeCartVoucher">): ResultOf
     releaseUse(state, cart);
     cart.voucherCode = null;
     cart.updatedAt = now;
+    refreshHold(state, cart, now);
   }
   return { status: 200, body: cartView(state, cart, ctx.culture) };
 }

@@ -11,8 +11,10 @@ import type { ArticleRecord, CartRecord, ItemRecord, ShopState } from "./state.t
 import { cartTotal, cartView } from "./views.ts";
 import { releaseUse } from "./vouchers.ts";
 
-function touch(cart: CartRecord, now: number): void {
+/** A change of the cart: its hold runs from now again (the seats, and the voucher's use with them). */
+function touch(state: ShopState, cart: CartRecord, now: number): void {
   cart.updatedAt = now;
+  refreshHold(state, cart, now);
 }
 
 function ok(ctx: OperationContext, state: ShopState, cart: CartRecord) {
@@ -153,8 +155,7 @@ export function addCartItem(ctx: ContextOf<"addCartItem">): ResultOf<"addCartIte
     cart.items = cart.items.concat([item]);
   }
   reacquire(state, cart);
-  refreshHold(state, cart, now);
-  touch(cart, now);
+  touch(state, cart, now);
   ctx.emit("cart.item_added", {
     cart: webhookCart(state, cart),
     item: webhookItem(state, item, cart.currency),
@@ -198,8 +199,7 @@ export function updateCartItem(ctx: ContextOf<"updateCartItem">): ResultOf<"upda
   const previousQuantity = item.quantity;
   item.quantity = quantity;
   reacquire(state, cart);
-  refreshHold(state, cart, now);
-  touch(cart, now);
+  touch(state, cart, now);
   ctx.emit("cart.item_updated", {
     cart: webhookCart(state, cart),
     item: webhookItem(state, item, cart.currency),
@@ -215,12 +215,9 @@ export function removeCartItem(ctx: ContextOf<"removeCartItem">): ResultOf<"remo
   const item = findItem(ctx, cart);
   releaseItem(state, item);
   cart.items = cart.items.filter((i) => i !== item);
-  if (cart.items.length === 0) {
-    cart.holdExpiresAt = null;
-    // No hold left to lapse: the voucher's use goes back now (adding an item takes it again if still free).
-    releaseUse(state, cart);
-  }
-  touch(cart, now);
+  // No hold left to lapse on an empty cart: the voucher's use goes back now (adding an item takes it again if free).
+  if (cart.items.length === 0) releaseUse(state, cart);
+  touch(state, cart, now);
   ctx.emit("cart.item_removed", {
     cart: webhookCart(state, cart),
     item: webhookItem(state, item, cart.currency),
@@ -241,7 +238,7 @@ export function setCartCustomer(ctx: ContextOf<"setCartCustomer">): ResultOf<"se
     ...(customer.company !== undefined ? { company: customer.company } : {}),
     ...(customer.surveyAnswers !== undefined ? { surveyAnswers: customer.surveyAnswers } : {}),
   };
-  touch(cart, now);
+  touch(state, cart, now);
   ctx.emit("cart.customer_attached", {
     cart: webhookCart(state, cart),
     customer: { firstName: customer.firstName, lastName: customer.lastName, email: customer.email },
@@ -277,7 +274,7 @@ export function setCartPaymentProvider(
     );
   }
   cart.paymentProviderId = paymentProviderId;
-  touch(cart, now);
+  touch(state, cart, now);
   ctx.emit("cart.payment_provider_selected", { cart: webhookCart(state, cart), paymentProviderId });
   return ok(ctx, state, cart);
 }

@@ -8,7 +8,7 @@ import { admitOrder, admitPayment, dropOrphanPayment, droppedDetail } from "./or
 import { quicodeFor } from "./quicode.ts";
 import type { CartRecord, OrderRecord, PaymentRecord, ShopState, TicketRecord } from "./state.ts";
 import { cartTotal, iso, mockLink, orderView, paymentView } from "./views.ts";
-import { cartVoucher, pricing, redeemUse, releaseUse } from "./vouchers.ts";
+import { cartVoucher, pricing, redeemUse } from "./vouchers.ts";
 
 export const TEST_CARDS = { succeeds: "4242424242424242", declines: "4000000000000002" } as const;
 
@@ -149,17 +149,17 @@ export async function checkoutCart(ctx: ContextOf<"checkoutCart">): Promise<Resu
     );
   }
 
-  // Seats: every item must hold its full quantity; lapsed holds are re-taken if seats are left.
-  const lapsed = reacquire(state, cart);
+  // Seats: an open cart holds every item's seats (a lapsed hold made it `expired`, refused above). A line short of
+  // its seats (a snapshot from before that rule) is refused the same way, and nothing is taken for it.
+  const lapsed = cart.items.filter((i) => i.held < i.quantity);
   if (lapsed.length > 0) {
-    releaseUse(state, cart);
     ctx.problem("hold-expired", undefined, {
       cartId: cart.id,
       items: lapsed.map((i) => ({ itemId: i.id, slotId: i.slotId, quantity: i.quantity })),
     });
   }
 
-  // The voucher's use: reacquire took it again if its hold had lapsed and a use was free.
+  // The voucher's use: a cart emptied gave it back, and refilling it found none free.
   const voucher = cartVoucher(state, cart);
   if (voucher && !cart.voucherHeld) {
     ctx.problem(

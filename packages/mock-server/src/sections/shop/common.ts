@@ -11,7 +11,7 @@ import { type CartRecord, type ShopState, shopSlice } from "./state.ts";
 export function load(ctx: OperationContext): { state: ShopState; now: number } {
   const state = shopSlice(ctx.world);
   const now = ctx.clock.now();
-  sweepHolds(state, now);
+  sweepHolds(state, now, (cart) => ctx.emit("cart.expired", { cart: webhookCart(state, cart) }));
   if (ctx.method !== "GET" && ctx.method !== "HEAD") {
     sweepCarts(state, now);
     sweepOrders(state, now);
@@ -53,7 +53,11 @@ export function findCart(
   return cart;
 }
 
-/** Throws the matching 409 unless the cart is open: every cart change and the checkout share it. */
+/**
+ * Throws the matching 409 unless the cart is open: every cart change and the checkout share it. A paid cart is
+ * `conflict`; an expired one (its hold lapsed, or untouched for the cart TTL) is `hold-expired`, whose seats and
+ * voucher use are already released: the buyer starts a new cart.
+ */
 export function assertOpen(ctx: OperationContext, cart: CartRecord): void {
   if (cart.status === "open") return;
   if (cart.status === "locked") {
@@ -65,7 +69,9 @@ export function assertOpen(ctx: OperationContext, cart: CartRecord): void {
       orderId: cart.orderId,
     });
   }
-  ctx.problem("conflict", ctx.text(msg("shop.common.the-cart-has-expired-create-a")), { cartId: cart.id });
+  ctx.problem("hold-expired", ctx.text(msg("shop.common.the-cart-has-expired-create-a")), {
+    cartId: cart.id,
+  });
 }
 
 export function invalid(ctx: OperationContext, pointer: string, detail: string): never {

@@ -60,16 +60,24 @@ export function reacquire(state: ShopState, cart: CartRecord): ItemRecord[] {
   return missing;
 }
 
-/** Releases the seats of open carts whose hold window has passed. Amortized O(1) per request. */
-export function sweepHolds(state: ShopState, now: number): void {
+/**
+ * Expires the open carts whose hold window has passed: their seats and voucher use go back and the cart reads as
+ * `expired` (every later change and the checkout answer `409 hold-expired`); `expired` is told each such cart.
+ * Amortized O(1) per request.
+ */
+export function sweepHolds(state: ShopState, now: number, expired?: (cart: CartRecord) => void): void {
   const queue = state.holdQueue;
   while (state.holdQueueHead < queue.length) {
     const entry = queue[state.holdQueueHead];
     if (!entry || entry.expiresAt > now) break;
     state.holdQueueHead++;
     const cart = state.carts.get(entry.cartId);
-    if (cart && cart.status === "open" && cart.holdExpiresAt !== null && cart.holdExpiresAt <= now)
+    if (cart && cart.status === "open" && cart.holdExpiresAt !== null && cart.holdExpiresAt <= now) {
+      // `holdExpiresAt` stays: when the seats were released.
       releaseCart(state, cart);
+      cart.status = "expired";
+      expired?.(cart);
+    }
   }
   [state.holdQueue, state.holdQueueHead] = compact(queue, state.holdQueueHead);
   // Bounded: each change of a cart queues a new expiry, so a busy cart leaves stale entries behind. When the

@@ -1,7 +1,7 @@
 /** Voucher codes as data: what a seed gives, what the shop keeps per code, what an order keeps per discount line. */
 
 import type { LocalizedText } from "../../core/types.ts";
-import type { Currency } from "./catalogue.ts";
+import { type Currency, localize, type SeedText } from "./catalogue.ts";
 import builtIn from "./vouchers.seed.json" with { type: "json" };
 
 export type VoucherKind = "percentage" | "fixed-amount" | "free-ticket";
@@ -10,7 +10,8 @@ export type VoucherKind = "percentage" | "fixed-amount" | "free-ticket";
 export interface VoucherSeed {
   code: string;
   kind: VoucherKind;
-  name: LocalizedText;
+  /** Texts by culture, or one text for all cultures. */
+  name: SeedText;
   /** `percentage`: the share of the qualifying lines, 1–100. */
   percent?: number;
   /** `fixed-amount`: minor units per currency; a currency without one makes the code not applicable. */
@@ -26,6 +27,7 @@ export interface VoucherSeed {
 }
 
 export interface VoucherRecord extends VoucherSeed {
+  name: LocalizedText;
   /** Orders that redeemed it. */
   redeemed: number;
   /** Uses held by open or locked carts. */
@@ -42,7 +44,8 @@ export function seedVouchers(seed: unknown): Record<string, VoucherRecord> {
   const vouchers: Record<string, VoucherRecord> = {};
   for (const voucher of list) {
     const code = normalizeCode(voucher.code);
-    vouchers[code] = { ...voucher, code, redeemed: 0, held: 0 };
+    // A plain string is one text for all cultures (as for catalogue texts), never a record of its characters.
+    vouchers[code] = { ...voucher, code, name: localize(voucher.name), redeemed: 0, held: 0 };
   }
   return vouchers;
 }
