@@ -20,6 +20,7 @@ export class Controller {
   #config: ShopConfig;
   #api: ShopApi | undefined;
   #i18n: Promise<I18n> | undefined;
+  #disposed = false;
 
   constructor(config: ShopConfig, instanceId: string) {
     this.#config = config;
@@ -147,7 +148,22 @@ export class Controller {
     else reportListenerError(error);
   }
 
+  /**
+   * Drops the instance's server state and listeners. Components may let go of their queries and mutations after
+   * this (Preact, in the script-tag build, runs a removed tree's effect cleanups after the next paint), and a fetch
+   * cancelled here still settles later: either would start the entry's five-minute garbage-collection timer, which
+   * would keep the whole instance (cache, texts, API client) alive that long. An infinite `gcTime` starts no timer;
+   * out of the cache, the entries go with their last reference.
+   */
   dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const entry of [
+      ...this.queryClient.getQueryCache().getAll(),
+      ...this.queryClient.getMutationCache().getAll(),
+    ]) {
+      entry.gcTime = Number.POSITIVE_INFINITY;
+    }
     this.queryClient.cancelQueries().catch(() => {});
     this.queryClient.clear();
     this.emitter.clear();
