@@ -101,3 +101,40 @@ test("remounting in a tight loop (no await between mount and unmount) leaks noth
   expectFlat(first, half, await retained(cdp, page));
   expect(errors).toEqual([]);
 });
+
+test("unmounting during a payment: nothing thrown into the page, the console says what became of it", async ({
+  page,
+}) => {
+  const shop = new ShopPage(page);
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "warning") warnings.push(message.text());
+  });
+  await shop.open();
+  await shop.chooseEvent("Family Theatre");
+  await shop.addTickets("Category 1", "Adult", 1);
+  await shop.addToCart();
+  await shop.toDetails();
+  await shop.fillBuyer("Anna", "Muster", "anna@example.ch");
+  // The checkout is held on its way until the host has unmounted the shop.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/checkout$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const sent = page.waitForRequest(/\/checkout$/);
+  await shop.payByCard("4242424242424242");
+  await sent;
+  await page.locator("#remount").click();
+  await expect.poll(() => warnings.join("\n")).toMatch(/unmounted during a payment/);
+  release();
+  // The purchase happened at the API: the host still hears of it; the new shop starts over, nothing broke.
+  await expect(shop.log()).toContainText("onCheckoutComplete");
+  await expect(shop.stepHeading(shop.t("events.heading"))).toBeVisible();
+  expect(errors).toEqual([]);
+});

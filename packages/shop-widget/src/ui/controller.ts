@@ -8,6 +8,9 @@ import type { ShopApi } from "../core/shop-api";
 import type { I18n } from "../i18n";
 import { createI18n } from "../i18n";
 
+/** The checkout's mutation key: while one runs, the buyer is paying. */
+export const CHECKOUT_KEY = ["entrada", "payment", "checkout"] as const;
+
 /**
  * Everything one widget instance owns outside React: its API transport (the SDK's, with its session token), its query cache,
  * its i18next instance, its event emitter and analytics. One per `mount()` or `<EntradaShop>`.
@@ -146,6 +149,16 @@ export class Controller {
   reportError(error: unknown): void {
     if (isEntradaError(error)) this.notify("error", error);
     else reportListenerError(error);
+  }
+
+  /** True once `dispose()` ran: whatever still settles then must not act on the page (open a payment page). */
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  /** A checkout is on its way to the API. */
+  get paying(): boolean {
+    return this.queryClient.isMutating({ mutationKey: CHECKOUT_KEY }) > 0;
   }
 
   /**
