@@ -166,7 +166,9 @@ function EventCards({ items, offset }: { items: EventSummary[]; offset: number }
   };
   return items.map((event, index) => (
     <li key={event.id} className="entrada-shop__card">
-      {event.imageUrl ? <EventImage className="entrada-shop__image" src={event.imageUrl} /> : null}
+      {event.imageUrl ? (
+        <EventImage className="entrada-shop__image" src={event.imageUrl} first={offset + index === 0} />
+      ) : null}
       <div className="entrada-shop__card-body">
         <p className="entrada-shop__when">
           <time dateTime={event.startsAt}>
@@ -203,10 +205,31 @@ function EventCards({ items, offset }: { items: EventSummary[]; offset: number }
 }
 
 /** A decorative event image that removes itself when it cannot load (offline, blocked, gone). */
-export function EventImage({ src, className }: { src: string; className: string }) {
+/**
+ * An event's picture. `first`: the catalogue's first card, whose picture is usually the largest thing on screen when
+ * the shop appears (the page's LCP element): loaded at once and ahead of the others instead of lazily.
+ */
+export function EventImage({
+  src,
+  className,
+  first = false,
+}: {
+  src: string;
+  className: string;
+  first?: boolean;
+}) {
   const [failed, setFailed] = useState<string | undefined>();
   if (failed === src) return null;
-  return <img className={className} src={src} alt="" loading="lazy" onError={() => setFailed(src)} />;
+  return (
+    <img
+      className={className}
+      src={src}
+      alt=""
+      loading={first ? "eager" : "lazy"}
+      fetchPriority={first ? "high" : undefined}
+      onError={() => setFailed(src)}
+    />
+  );
 }
 
 /** "Cart: 2 tickets" when the buyer has a cart, so they can get back to it from the catalogue. */
