@@ -5,7 +5,7 @@ import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { StepHeading } from "../parts/StepHeading";
-import { keys, useEventsPage, useVenues } from "../queries";
+import { useCart, useEventsPage, useVenues } from "../queries";
 
 /** Step 1: the catalogue with date and venue filters. Part of the first load; the other steps are lazy. */
 export function EventList() {
@@ -235,12 +235,9 @@ export function EventImage({
 /** "Cart: 2 tickets" when the buyer has a cart, so they can get back to it from the catalogue. */
 export function CartLink() {
   const { t } = useTranslation();
-  const { journey, controller, locale } = useShop();
-  const cartId = journey.cartId;
-  const cart =
-    cartId === undefined
-      ? undefined
-      : controller.queryClient.getQueryData<{ items: { quantity: number }[] }>(keys.cart(locale, cartId));
+  const { journey } = useShop();
+  // Subscribed: a remembered cart may arrive after the list.
+  const cart = useCart(journey.cartId).data;
   const count = cart?.items.reduce((n, i) => n + i.quantity, 0) ?? 0;
   if (count === 0) return null;
   return (
