@@ -4,16 +4,17 @@
  */
 
 import { type SessionTokenSource, staticAuth } from "./core/auth.ts";
+import { authenticatedFetch, type EntradaFetchInit } from "./core/authenticated-fetch.ts";
 import { type EntradaClientOptions, nonEmpty, resolveConfig } from "./core/config.ts";
 import { EntradaConfigError } from "./core/errors.ts";
 import { createTokenRequester, formBody } from "./core/oauth.ts";
 import { operationFactory, withOrThrow } from "./core/operation.ts";
-import { type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 
-export type { EntradaFetchInit } from "./core/sections.ts";
+export type { EntradaFetchInit } from "./core/authenticated-fetch.ts";
 
-import { type ClientCredentials, tokenCache } from "./core/token-cache.ts";
+import { type ClientCredentials, type TokenCache, tokenCache } from "./core/token-cache.ts";
 import {
+  type AuthProvider,
   type CallOptions,
   createTransport,
   type Locale,
@@ -95,23 +96,26 @@ export type EntradaClient = Omit<Sections, "sessions"> & {
  * if (error) console.error(error.kind, error.status, error.logId);
  */
 export function createClient(options: EntradaClientOptions): EntradaClient {
-  // `credentials` changes with setCredentials. The transport gets the rest only: no secret stays on
-  // `transport.config` (reachable through the client's public transport key) after a rotation.
-  let { credentials, source, scope, tokenUrl, transport: settings } = resolveConfig(options);
+  const { credentials: given, source, scope, tokenUrl, transport: settings } = resolveConfig(options);
+  // Replaced by `setCredentials`; the token section's form body (`createToken`) reads the latest.
+  let credentials = given;
   const baseUrl = settings.baseUrl;
-  const transport = createTransport(settings);
-
-  const cache =
-    credentials &&
-    tokenCache({
-      ...options.token,
-      credentials,
-      requestToken: createTokenRequester(transport, tokenUrl, scope as string),
-      store: options.tokenStore,
-      storeKey: `entrada:token:${baseUrl}:${credentials.clientId}:${scope}`,
-    });
-  const auth = cache || staticAuth(source as SessionTokenSource);
-  transport.config.auth = auth;
+  const transport = createTransport({
+    ...settings,
+    // Client credentials: a token cache whose token request is a plain call on the token transport.
+    auth: (tokenTransport) =>
+      given
+        ? tokenCache({
+            ...options.token,
+            credentials: given,
+            requestToken: createTokenRequester(tokenTransport, tokenUrl, scope as string),
+            store: options.tokenStore,
+            storeKey: `entrada:token:${baseUrl}:${given.clientId}:${scope}`,
+          })
+        : staticAuth(source as SessionTokenSource),
+  });
+  const auth = transport.auth as AuthProvider;
+  const cache = given && (auth as TokenCache);
 
   const client: Record<string | symbol, unknown> = {
     [TRANSPORT]: transport,
@@ -119,7 +123,7 @@ export function createClient(options: EntradaClientOptions): EntradaClient {
     baseUrl,
     use: transport.use,
     eject: transport.eject,
-    fetch: transportFetch(transport, baseUrl),
+    fetch: authenticatedFetch(transport, baseUrl),
     getAccessToken: () => auth.peek() ?? auth.get(),
     setCredentials(next: ClientCredentials, opts?: { dropCachedToken?: boolean }) {
       // Only a client created with credentials can rotate them.

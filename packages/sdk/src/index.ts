@@ -35,13 +35,13 @@ export {
   UnexpectedBodyError,
   UnexpectedResponseError,
 } from "./core/errors.ts";
-export { customLocale, normalizeLocale } from "./core/language.ts";
+export { customLocale, normalizeLocale } from "./core/locale.ts";
 export { memoryTokenStore } from "./core/memory-token-store.ts";
 export type { CursorPage, Paginator } from "./core/pagination.ts";
 export { paginate } from "./core/pagination.ts";
 export { responseError } from "./core/response-error.ts";
-export type { RetryOptions } from "./core/retry.ts";
 export type { RetryBudgetOptions } from "./core/retry-budget.ts";
+export type { RetryOptions } from "./core/retry-policy.ts";
 export type { ClientCredentials, StoredToken, TokenLifetimeOptions, TokenStore } from "./core/token-cache.ts";
 export type { CallOptions, CustomLocale, Locale, Middleware, MiddlewareParams } from "./core/transport.ts";
 export type {

@@ -18,8 +18,8 @@ import { expected, nonEmpty, type TransportSettings, transportSettings } from ".
 
 export type { TransportSettings } from "./core/config.ts";
 
+import { authenticatedFetch, type EntradaFetchInit } from "./core/authenticated-fetch.ts";
 import { operationFactory } from "./core/operation.ts";
-import { type EntradaFetchInit, transportFetch } from "./core/sections.ts";
 import { createTransport, type Locale, type Middleware } from "./core/transport.ts";
 import { type ShopSection, type SurveySection, shopSection, surveySection } from "./generated/sections.ts";
 
@@ -49,7 +49,7 @@ export {
   TimeoutError,
   UnexpectedBodyError,
 } from "./core/errors.ts";
-export { customLocale, normalizeLocale } from "./core/language.ts";
+export { customLocale, normalizeLocale } from "./core/locale.ts";
 export { responseError } from "./core/response-error.ts";
 export type {
   CallOptions,
@@ -105,13 +105,12 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
       source,
     );
   const baseUrl = settings.baseUrl;
-  const transport = createTransport(settings);
-  transport.config.auth = staticAuth(source);
+  const transport = createTransport({ ...settings, auth: () => staticAuth(source) });
   const op = operationFactory({ transport, baseUrl });
   return {
     shop: shopSection(op),
     survey: surveySection(op),
-    fetch: transportFetch(transport, baseUrl),
+    fetch: authenticatedFetch(transport, baseUrl),
     locale: settings.locale as Locale | undefined,
     baseUrl,
     use: transport.use,

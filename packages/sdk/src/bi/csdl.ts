@@ -134,3 +134,20 @@ export function builtInColumns(set: BiEntitySet): BiColumn[] {
     return kind === "decimal" ? { name, kind, nullable, precision: 18, scale: 2 } : { name, kind, nullable };
   });
 }
+
+/** The columns named by a `$select` (all when none), in its order; a name the dataset lacks is refused. */
+export function pickColumns(
+  set: BiEntitySet,
+  all: readonly BiColumn[],
+  names: readonly string[] | undefined,
+) {
+  if (!names) return all;
+  return names.map((name) => {
+    const found = all.find((c) => c.name === name);
+    if (!found)
+      throw new RangeError(
+        `Unknown property "${name}" of ${set}; expected one of ${all.map((c) => c.name).join(", ")}`,
+      );
+    return found;
+  });
+}

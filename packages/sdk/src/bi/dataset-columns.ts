@@ -1,6 +1,6 @@
 import type { BiColumn } from "./csdl.ts";
-import type { BiFeed } from "./feed.ts";
 import type { BiEntitySet } from "./metadata.ts";
+import type { BiPageSource } from "./types.ts";
 
 export interface DatasetColumnsOptions {
   signal?: AbortSignal | undefined;
@@ -14,14 +14,14 @@ export interface DatasetColumnsOptions {
  * dataset) the SDK's built-in copy is used, with a warning.
  */
 export async function datasetColumns(
-  feed: BiFeed,
+  source: Pick<BiPageSource, "schema">,
   set: BiEntitySet,
   options: DatasetColumnsOptions,
 ): Promise<readonly BiColumn[]> {
   const warn = options.onWarning ?? ((message: string) => console.warn(`@entrada/sdk: ${message}`));
   let reason: string;
   try {
-    const columns = (await feed.schema({ signal: options.signal }))[set];
+    const columns = (await source.schema({ signal: options.signal }))[set];
     if (columns?.length) return columns;
     reason = `it does not describe the dataset ${set}`;
   } catch (e) {
@@ -33,21 +33,4 @@ export async function datasetColumns(
   );
   const { builtInColumns } = await import("./csdl.ts");
   return builtInColumns(set);
-}
-
-/** The columns named by a `$select` (all when none), in its order; a name the dataset lacks is refused. */
-export function pickColumns(
-  set: BiEntitySet,
-  all: readonly BiColumn[],
-  names: readonly string[] | undefined,
-) {
-  if (!names) return all;
-  return names.map((name) => {
-    const found = all.find((c) => c.name === name);
-    if (!found)
-      throw new RangeError(
-        `Unknown property "${name}" of ${set}; expected one of ${all.map((c) => c.name).join(", ")}`,
-      );
-    return found;
-  });
 }

@@ -1,6 +1,6 @@
-import type { BiColumn } from "./csdl.ts";
-import { datasetColumns, pickColumns } from "./dataset-columns.ts";
-import type { BiFeed, BiRequestOptions } from "./feed.ts";
+import { type BiColumn, pickColumns } from "./csdl.ts";
+import { datasetColumns } from "./dataset-columns.ts";
+import type { BiFeed } from "./feed.ts";
 import {
   type BiIncrementalState,
   BiStateError,
@@ -14,6 +14,7 @@ import {
 } from "./incremental.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
 import type { ODataQuery } from "./query.ts";
+import type { BiRequestOptions } from "./types.ts";
 
 /**
  * Loads a BI dataset into a local DuckDB file — the embedded warehouse for people without one — with upsert by key

@@ -1,34 +1,9 @@
 import { csvField, csvRecord } from "./csv.ts";
-import type { BiFeed, BiRequestOptions } from "./feed.ts";
 import { type BiEntitySet, type BiProperty, biEntitySets } from "./metadata.ts";
 import { pageByteStream, type RowObserver } from "./page-stream.ts";
-import type { ParquetEncoderOptions } from "./parquet.ts";
 import { parquetExportStream } from "./parquet-export.ts";
 import type { ODataQuery } from "./query.ts";
-
-export type BiExportFormat = "ndjson" | "csv" | "parquet";
-
-export interface BiExportProgress {
-  rows: number;
-  pages: number;
-  /** Bytes written to the output so far. */
-  bytes: number;
-  /** Total rows, when the query asked for `count()` and the server answered `@odata.count`. */
-  total: number | undefined;
-}
-
-export interface BiExportOptions extends BiRequestOptions {
-  format: BiExportFormat;
-  /** Called after every page is encoded. */
-  onProgress?: (progress: BiExportProgress) => void;
-  /** Parquet only: row group bounds (rows, bytes), footer metadata, the columns (default: from `$metadata`). */
-  parquet?: ParquetEncoderOptions;
-  /**
-   * Called with what the export could do only in part, e.g. a Parquet export whose `$metadata` could not be read
-   * (its columns then follow the SDK's built-in copy). Default: `console.warn`.
-   */
-  onWarning?: (message: string) => void;
-}
+import type { BiExportOptions, BiExportProgress, BiPageSource } from "./types.ts";
 
 const encoder = new TextEncoder();
 
@@ -48,13 +23,13 @@ function orderColumns(set: BiEntitySet, row: object): string[] {
  * reads and their rows parsed a batch at a time, so memory stays at about one page's bytes.
  */
 export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
-  feed: BiFeed,
+  source: BiPageSource,
   query: ODataQuery<S, K>,
   options: BiExportOptions,
   observe?: RowObserver,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { format, onProgress } = options;
-  if (format === "parquet") return parquetExportStream(feed, query, options, observe);
+  if (format === "parquet") return parquetExportStream(source, query, options, observe);
   if (format !== "ndjson" && format !== "csv")
     throw new TypeError(`Unknown export format "${String(format)}"`);
   let columns: readonly string[] | undefined = query.selected;
@@ -66,7 +41,7 @@ export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
   };
 
   return pageByteStream(
-    feed.batchedPages(query, options),
+    source.batchedPages(query, options),
     {
       rows(rows) {
         let text = "";
@@ -94,7 +69,7 @@ export function exportStream<S extends BiEntitySet, K extends BiProperty<S>>(
 
 /** Writes a whole dataset to `destination` (e.g. `Writable.toWeb(fs.createWriteStream(path))`). */
 export async function exportTo<S extends BiEntitySet, K extends BiProperty<S>>(
-  feed: BiFeed,
+  source: BiPageSource,
   query: ODataQuery<S, K>,
   destination: WritableStream<Uint8Array>,
   options: BiExportOptions,
@@ -104,7 +79,7 @@ export async function exportTo<S extends BiEntitySet, K extends BiProperty<S>>(
     last = p;
     options.onProgress?.(p);
   };
-  await exportStream(feed, query, { ...options, onProgress }).pipeTo(
+  await exportStream(source, query, { ...options, onProgress }).pipeTo(
     destination,
     options.signal ? { signal: options.signal } : {},
   );

@@ -13,10 +13,18 @@ import {
 } from "../core/transport.ts";
 import type { BiSchema } from "./csdl.ts";
 import { ODataError } from "./errors.ts";
-import { type BiExportOptions, type BiExportProgress, exportStream, exportTo } from "./export.ts";
+import { exportStream, exportTo } from "./export.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
 import { pageRows } from "./page-rows.ts";
 import type { ODataQuery } from "./query.ts";
+import type {
+  BiExportOptions,
+  BiExportProgress,
+  BiRequestOptions,
+  ODataPage,
+  ODataPageBatches,
+  RowOf,
+} from "./types.ts";
 
 /** The subset of `fetch` the feed uses. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -60,33 +68,6 @@ export interface BiFeedOptions {
    */
   maxRetryDelayMs?: number;
 }
-
-export interface BiRequestOptions {
-  /** Page size for this call (`Prefer: odata.maxpagesize`). */
-  maxPageSize?: number;
-  signal?: AbortSignal;
-}
-
-/** One page of a dataset. */
-export interface ODataPage<Row> {
-  value: Row[];
-  /** `@odata.count`, present when the query asked for `count()` (on the first page at least). */
-  count: number | undefined;
-  /** Absolute URL of the next page, if any. */
-  nextLink: string | undefined;
-  /** `@odata.context`. */
-  context: string | undefined;
-  /** Size of the page's JSON in bytes. */
-  bytes: number;
-}
-
-/** One page whose rows are parsed batch by batch, as `batches()` is read (`batchedPages()`). */
-export interface ODataPageBatches<Row> extends Omit<ODataPage<Row>, "value"> {
-  batches(): Generator<Row[], void, undefined>;
-}
-
-/** The row type a query yields. */
-export type RowOf<Q> = Q extends ODataQuery<infer _S, infer _K> ? NonNullable<Q["__row"]> : never;
 
 const MAX_RAW = 65_536;
 const utf8 = new TextDecoder();
@@ -192,9 +173,10 @@ export class BiFeed {
       return;
     }
     const given = options.fetch;
+    const getToken = options.getToken;
     // The feed's own transport, built from the settings every entry point validates alike.
-    const transport = createTransport(
-      transportSettings(
+    const transport = createTransport({
+      ...transportSettings(
         "biFeed",
         {
           baseUrl: root,
@@ -211,25 +193,25 @@ export class BiFeed {
         },
         "bi",
       ),
-    );
-    if (hasCredentials) {
-      const scope = options.scope ?? "Shop";
-      const cache = tokenCache({
-        credentials: { clientId: options.clientId as string, clientSecret: options.clientSecret as string },
-        requestToken: createTokenRequester(transport, `${root}/connect/token`, scope),
-      });
-      transport.config.auth = cache;
-    } else if (options.getToken) {
-      // Asked on every page: such a function (the SDK's `getAccessToken`) caches and refreshes by itself.
-      const getToken = options.getToken;
-      transport.config.auth = {
-        peek: () => undefined,
-        get: async () => await getToken(),
-        invalidate: () => true,
-      };
-    } else if (options.accessToken) {
-      transport.config.auth = staticAuth(options.accessToken);
-    }
+      auth: (tokenTransport) => {
+        if (hasCredentials)
+          return tokenCache({
+            credentials: {
+              clientId: options.clientId as string,
+              clientSecret: options.clientSecret as string,
+            },
+            requestToken: createTokenRequester(
+              tokenTransport,
+              `${root}/connect/token`,
+              options.scope ?? "Shop",
+            ),
+          });
+        // Asked on every page: such a function (the SDK's `getAccessToken`) caches and refreshes by itself.
+        if (getToken)
+          return { peek: () => undefined, get: async () => await getToken(), invalidate: () => true };
+        if (options.accessToken) return staticAuth(options.accessToken);
+      },
+    });
     this.#transport = transport;
     this.#call = {};
   }

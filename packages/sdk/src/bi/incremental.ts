@@ -1,8 +1,9 @@
-import { type BiExportOptions, type BiExportProgress, exportStream } from "./export.ts";
+import { exportStream } from "./export.ts";
 import type { BiFeed } from "./feed.ts";
 import { formatLiteral } from "./literals.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
 import type { ODataQuery } from "./query.ts";
+import type { BiExportOptions, BiExportProgress } from "./types.ts";
 
 /**
  * Incremental exports on the feed's change stamp (`ModifiedAt`, see DECISIONS.md "Change stamp"): a watermark —

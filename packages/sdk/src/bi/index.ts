@@ -3,9 +3,8 @@ export type { DuckDbLoadOptions, DuckDbLoadResult } from "./duckdb.ts";
 export { loadIntoDuckDb } from "./duckdb.ts";
 export type { ODataErrorDetail } from "./errors.ts";
 export { ODataError } from "./errors.ts";
-export type { BiExportFormat, BiExportOptions, BiExportProgress } from "./export.ts";
 export { exportStream, exportTo } from "./export.ts";
-export type { BiFeedOptions, BiRequestOptions, FetchLike, ODataPage, RowOf } from "./feed.ts";
+export type { BiFeedOptions, FetchLike } from "./feed.ts";
 export { BiFeed, biFeed } from "./feed.ts";
 export type { ODataFilterBuilder, ODataOperand } from "./filter.ts";
 export { ODataFilter } from "./filter.ts";
@@ -41,3 +40,12 @@ export { biEntitySets } from "./metadata.ts";
 export type { ParquetEncoderOptions } from "./parquet.ts";
 export { ParquetEncoder } from "./parquet.ts";
 export { ODataQuery, odata } from "./query.ts";
+export type {
+  BiExportFormat,
+  BiExportOptions,
+  BiExportProgress,
+  BiPageSource,
+  BiRequestOptions,
+  ODataPage,
+  RowOf,
+} from "./types.ts";

@@ -1,5 +1,4 @@
-import type { BiExportProgress } from "./export.ts";
-import type { ODataPageBatches } from "./feed.ts";
+import type { BiExportProgress, ODataPageBatches } from "./types.ts";
 
 /** How an export format turns the feed's rows into bytes. */
 export interface PageEncoding {

@@ -1,10 +1,9 @@
 import { datasetColumns } from "./dataset-columns.ts";
-import type { BiExportOptions } from "./export.ts";
-import type { BiFeed } from "./feed.ts";
 import type { BiEntitySet, BiProperty } from "./metadata.ts";
 import { pageByteStream, type RowObserver } from "./page-stream.ts";
 import type { ParquetEncoder } from "./parquet.ts";
 import type { ODataQuery } from "./query.ts";
+import type { BiExportOptions, BiPageSource } from "./types.ts";
 
 /**
  * A dataset as one Parquet file, streamed: pages are fetched as the consumer reads, rows are buffered up to one
@@ -12,20 +11,20 @@ import type { ODataQuery } from "./query.ts";
  * last). Columns are the query's `$select`, else every property of the dataset in `$metadata` order.
  */
 export function parquetExportStream<S extends BiEntitySet, K extends BiProperty<S>>(
-  feed: BiFeed,
+  source: BiPageSource,
   query: ODataQuery<S, K>,
   options: BiExportOptions,
   observe?: RowObserver,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   let encoder: ParquetEncoder;
   return pageByteStream(
-    feed.batchedPages(query, options),
+    source.batchedPages(query, options),
     {
       async start() {
         // The writer (about 16 KB gzip) is loaded on first use: it stays out of NDJSON/CSV exports and start-up.
         const [{ ParquetEncoder }, schema] = await Promise.all([
           import("./parquet.ts"),
-          options.parquet?.schema ?? datasetColumns(feed, query.entitySet, options),
+          options.parquet?.schema ?? datasetColumns(source, query.entitySet, options),
         ]);
         encoder = new ParquetEncoder(query.entitySet, query.selected, { ...options.parquet, schema });
       },

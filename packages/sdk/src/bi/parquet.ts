@@ -1,8 +1,7 @@
 import type { FileMetaData, RowGroup, SchemaElement } from "hyparquet";
 import { ByteWriter } from "hyparquet-writer";
 import { writeMetadata } from "hyparquet-writer/src/metadata.js";
-import { type BiColumn, builtInColumns } from "./csdl.ts";
-import { pickColumns } from "./dataset-columns.ts";
+import { type BiColumn, builtInColumns, pickColumns } from "./csdl.ts";
 import type { BiEntitySet } from "./metadata.ts";
 import { chunkScratch, writeChunk } from "./parquet-chunks.ts";
 import { type ColumnBuffer, columnBuffer } from "./parquet-columns.ts";

@@ -18,11 +18,11 @@ import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 // Modules, not the `bi/index.ts` barrel: the Parquet writer is then loaded only by a Parquet export (start-up).
 import { ODataError } from "../bi/errors.ts";
-import type { BiExportFormat, BiExportProgress } from "../bi/export.ts";
 import { type BiFeed, biFeed } from "../bi/feed.ts";
 import { BiStateError } from "../bi/incremental.ts";
 import { type BiEntitySet, biEntitySets, isEntitySet } from "../bi/metadata.ts";
 import { type ODataQuery, odata } from "../bi/query.ts";
+import type { BiExportFormat, BiExportProgress } from "../bi/types.ts";
 import { type EntradaError, isEntradaError } from "../core/errors.ts";
 import { progressReporter } from "./progress.ts";
 

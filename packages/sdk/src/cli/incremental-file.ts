@@ -2,7 +2,6 @@ import { createWriteStream, existsSync } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { Writable } from "node:stream";
-import type { BiExportOptions, BiExportProgress } from "../bi/export.ts";
 import type { BiFeed } from "../bi/feed.ts";
 import {
   type BiIncrementalState,
@@ -12,6 +11,7 @@ import {
 } from "../bi/incremental.ts";
 import type { BiEntitySet } from "../bi/metadata.ts";
 import type { ODataQuery } from "../bi/query.ts";
+import type { BiExportOptions, BiExportProgress } from "../bi/types.ts";
 
 /**
  * `entrada-bi-export --state FILE`: one incremental run into one output file, crash-safe in two phases.

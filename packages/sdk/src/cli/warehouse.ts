@@ -1,9 +1,9 @@
 import { loadIntoDuckDb } from "../bi/duckdb.ts";
-import type { BiExportFormat, BiExportProgress } from "../bi/export.ts";
 import type { BiFeed } from "../bi/feed.ts";
 import type { BiEntitySet } from "../bi/metadata.ts";
 import type { ParquetEncoderOptions } from "../bi/parquet.ts";
 import type { ODataQuery } from "../bi/query.ts";
+import type { BiExportFormat, BiExportProgress } from "../bi/types.ts";
 import { runIncrementalToFile } from "./incremental-file.ts";
 
 /** What `entrada-bi-export` needs to know for a `--duckdb` or `--state` run. */

@@ -1,6 +1,6 @@
 /** Bearer token sources other than the client-credentials cache: a fixed token or a token function. */
 
-import type { AuthProvider } from "./call.ts";
+import type { AuthProvider } from "./types.ts";
 
 /**
  * What a token function is told: `{}` the first time; after a `401`, the token the API rejected and, when the

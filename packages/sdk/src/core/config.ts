@@ -2,9 +2,9 @@
 
 import type { SessionTokenSource, TokenSource } from "./auth.ts";
 import { EntradaConfigError } from "./errors.ts";
-import { checkedLocale } from "./language.ts";
-import type { RetryOptions } from "./retry.ts";
+import { checkedLocale } from "./locale.ts";
 import type { RetryBudgetOptions } from "./retry-budget.ts";
+import type { RetryOptions } from "./retry-policy.ts";
 import { isBrowserLike as browser, productUserAgent } from "./runtime.ts";
 import type { ClientCredentials, TokenLifetimeOptions, TokenStore } from "./token-cache.ts";
 import type { FetchLike, Locale, Middleware, TransportOptions } from "./transport.ts";
@@ -147,15 +147,15 @@ export function transportSettings(
   let headers: Headers | undefined;
   try {
     if (options.headers !== undefined) headers = new Headers(options.headers);
+    // `Authorization` belongs to the credentials, never to the client-wide headers.
+    headers?.delete("authorization");
   } catch (error) {
     configError(entry, `"headers" must map header names to string values: ${(error as Error).message}`);
   }
 
   return {
     baseUrl,
-    // Called unbound (a browser's native fetch throws "Illegal invocation" as a method of another object); the
-    // global is looked up per call so test tools that patch it (msw) are honoured.
-    fetch: (request, init) => (given ?? globalThis.fetch)(request, init),
+    fetch: given,
     locale,
     headers,
     userAgent: browser() ? undefined : productUserAgent([product, options.userAgent]),

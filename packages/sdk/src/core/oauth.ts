@@ -6,7 +6,7 @@
 import { invoke } from "./operation.ts";
 import { base64Utf8 } from "./runtime.ts";
 import type { ClientCredentials, TokenGrant } from "./token-cache.ts";
-import type { Transport } from "./transport.ts";
+import type { TokenTransport } from "./transport.ts";
 
 /** RFC 6749 §2.3.1: id and secret are form-urlencoded before they are joined and base64-encoded. */
 export function basicAuthorization(credentials: ClientCredentials): string {
@@ -45,7 +45,7 @@ function tokenProblem(data: unknown): string | undefined {
 
 /** Builds the function a `TokenCache` calls to obtain a token; it runs through the transport's retries. */
 export function createTokenRequester(
-  transport: Transport,
+  transport: TokenTransport,
   tokenUrl: string,
   scope: string,
 ): (credentials: ClientCredentials) => Promise<TokenGrant> {

@@ -67,7 +67,7 @@ interface Init extends CallOptions {
 
 /** What a section method needs besides its spec. */
 export interface OperationContext {
-  transport: Transport;
+  transport: Pick<Transport, "send">;
   baseUrl: string;
   /**
    * Writes a `form` operation's body (the token request's, see `oauth.ts`) and its headers; only clients whose
@@ -234,7 +234,7 @@ export function operationFactory(context: OperationContext): OperationFactory {
   return <Op, Data, Slug extends string>(method: string, path: string, options?: OperationOptions) => {
     const operation: OperationSpec = Object.assign(
       withOrThrow((init?: Init) => invoke(context, operation, init)),
-      { operationId: "", method, path, ...options },
+      { method, path, ...options } as OperationSpec,
     );
     return operation as unknown as Operation<Op, Data, Slug>;
   };

@@ -1,6 +1,5 @@
 /** Turning raw responses into data or typed errors. */
 
-import type { CallState } from "./call.ts";
 import {
   type EntradaError,
   EntradaProblemError,
@@ -9,8 +8,8 @@ import {
   type ProblemDetails,
   UnexpectedBodyError,
 } from "./errors.ts";
-import { parseRetryAfter } from "./retry.ts";
-import type { ResponseMeta } from "./types.ts";
+import { parseRetryAfter } from "./retry-policy.ts";
+import type { CallState, ResponseMeta } from "./types.ts";
 
 /** True for `application/json`, `application/problem+json` and every other `+json` type. */
 export function isJsonContentType(contentType: string | null | undefined): boolean {

@@ -1,6 +1,6 @@
 /**
- * The transport: every request of a client — section methods, `client.fetch` (and so `@entrada/sdk/raw`), the token
- * request, the BI feed — goes down one chain of units over one `send` (the `fetch`). Top to bottom:
+ * The transport: every request of a client — section methods, `client.fetch` (and so `@entrada/sdk/raw`), the BI
+ * feed — goes down one chain of units over one `send` (the `fetch`). Top to bottom:
  *
  * 1. `language` — `Accept-Language` from the call's or the client's culture;
  * 2. `clientHeaders` — the client-wide headers and the `User-Agent`;
@@ -11,33 +11,33 @@
  * 7. `timeout` — the attempt's timeout, the deadline and the caller's signal, the body read included;
  * 8. `bearer` — the attempt's token in `Authorization`;
  * 9. `send` — the `fetch`, with the attempt's signal.
+ *
+ * The token request of client credentials is a plain call on a chain of its own: the same units without 4 and 8
+ * (it authenticates with HTTP Basic), so it never waits for a token itself.
  */
 
-import {
-  type AuthProvider,
-  type CallOptions,
-  type CallState,
-  chain,
-  type FetchLike,
-  newCall,
-} from "./call.ts";
-import { DEFAULT_RETRY, type RetryOptions, resolveRetryPolicy } from "./retry.ts";
+import { chain, newCall } from "./call.ts";
 import { type RetryBudgetOptions, retryBudget } from "./retry-budget.ts";
+import { DEFAULT_RETRY, type RetryOptions, resolveRetryPolicy } from "./retry-policy.ts";
+import type { AuthProvider, CallOptions, CallState, FetchLike, Unit } from "./types.ts";
+import { bearer } from "./units/bearer.ts";
 import { clientHeaders } from "./units/client-headers.ts";
-import { bearer, credentials } from "./units/credentials.ts";
+import { credentials } from "./units/credentials.ts";
 import { idempotency } from "./units/idempotency.ts";
 import { language } from "./units/language.ts";
-import { type Middleware, middleware } from "./units/middleware.ts";
+import { type Middleware, middleware, type Registered } from "./units/middleware.ts";
 import { retry } from "./units/retry.ts";
+import { send } from "./units/send.ts";
 import { timeout } from "./units/timeout.ts";
 
-export type { AuthProvider, CallOptions, CallState, CustomLocale, FetchLike, Locale } from "./call.ts";
+export type { AuthProvider, CallOptions, CallState, CustomLocale, FetchLike, Locale } from "./types.ts";
 export type { Middleware, MiddlewareParams } from "./units/middleware.ts";
 
-/** Validated transport settings (`transportSettings` in `config.ts`); the defaults are filled in here. */
+/** Validated transport settings (`transportSettings` in `config.ts`), and the client's credentials. */
 export interface TransportOptions {
   baseUrl: string;
-  fetch: FetchLike;
+  /** Default: the global `fetch`, looked up per call. */
+  fetch?: FetchLike | undefined;
   locale?: string | undefined;
   /** Client-wide extra headers (`Authorization` excluded: credentials own it). */
   headers?: Headers | undefined;
@@ -47,19 +47,22 @@ export interface TransportOptions {
   totalTimeoutMs?: number | undefined;
   retry?: (RetryOptions & { budget?: RetryBudgetOptions | false }) | false | undefined;
   middleware?: readonly Middleware[] | undefined;
+  /**
+   * Makes the credentials, given the token transport (where the client-credentials cache sends its token request):
+   * the source of the bearer tokens, if any.
+   */
+  auth?: ((tokenTransport: TokenTransport) => AuthProvider | undefined) | undefined;
 }
 
-/** What a client's transport keeps that changes after it is made. */
-export interface TransportConfig {
-  /** Set once the client knows its credentials. */
-  auth?: AuthProvider | undefined;
-  /** The integrators' middleware, in the order registered (replaced by `use` and `eject`). */
-  middleware: readonly Middleware[];
+/** Where the token request goes: the client's chain without credentials (it authenticates with HTTP Basic). */
+export interface TokenTransport {
+  send: Transport["send"];
 }
 
-/** Sends requests down the chain; `config` is the client's (its `auth` set once the credentials are known). */
+/** Sends requests down the chain. */
 export interface Transport {
-  readonly config: TransportConfig;
+  /** The credentials the transport was made with (the client's token cache, or its session token). */
+  readonly auth: AuthProvider | undefined;
   /**
    * Sends `request` and returns the final response, its body unread (or read by `state.read` into `state.body`,
    * within the attempt's timeout). Throws `EntradaError`s only: network, timeout, aborted (`call.signal`),
@@ -75,48 +78,42 @@ export interface Transport {
 /** Where a client keeps its transport, so the BI feed (`biFeed({ client })`) rides on the same chain. */
 export const TRANSPORT: unique symbol = Symbol.for("@entrada/sdk.transport") as never;
 
-/** The transport of one client: its retry budget and middleware list; no credentials yet. */
+/** The transport of one client: its credentials, retry budget and middleware list. */
 export function createTransport(options: TransportOptions): Transport {
-  const { retry: retryOptions, headers, fetch } = options;
-  const budget = retryOptions === false ? false : retryOptions?.budget;
-  // `Authorization` belongs to the credentials, never to the client-wide headers.
-  headers?.delete("authorization");
-  const config: TransportConfig = { middleware: options.middleware ?? [] };
+  const retryOptions = options.retry;
+  // One retry budget for the client (`budget: false`, or no retries: none).
+  const budget =
+    retryOptions === false || retryOptions?.budget === false ? undefined : retryBudget(retryOptions?.budget);
+  const registered: Registered = { list: options.middleware ?? [] };
+  const before = [language(options.locale), clientHeaders(options.headers, options.userAgent), idempotency()];
+  const after = [
+    retry(resolveRetryPolicy(DEFAULT_RETRY, retryOptions), budget),
+    middleware(registered),
+    timeout(options.timeoutMs ?? 30_000),
+  ];
 
-  const send = chain(
-    [
-      language(options.locale),
-      clientHeaders(headers, options.userAgent),
-      idempotency(),
-      // Bearer tokens go to the API's origin only.
-      credentials(() => config.auth, `${new URL(options.baseUrl).origin}/`),
-      retry(
-        resolveRetryPolicy(DEFAULT_RETRY, retryOptions),
-        budget === false ? undefined : retryBudget(budget),
-      ),
-      middleware(() => config.middleware),
-      timeout(options.timeoutMs ?? 30_000),
-      bearer(),
-    ],
-    (request, call) => fetch(request, { signal: call.signal }),
-  );
+  /** Sends down a chain of `units`; the token transport's and the client's share them, so budget and middleware. */
+  const sender = (units: Unit[]): Transport["send"] => {
+    const sendDown = chain(units, send(options.fetch));
+    // Async: a unit refusing the call throws, and the caller gets a rejection.
+    return async (request, call, state) =>
+      sendDown(request, newCall(request, call, state, options.totalTimeoutMs));
+  };
 
+  const tokenSend = sender([...before, ...after]);
+  const auth = options.auth?.({ send: tokenSend });
   return {
-    config,
-    send(request, call, state) {
-      // A unit refusing the call throws: the caller gets a rejection (not async: no extra promise per call).
-      try {
-        return send(request, newCall(request, call, state, call.totalTimeoutMs ?? options.totalTimeoutMs));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    auth,
+    send: auth
+      ? // Bearer tokens go to the API's origin only.
+        sender([...before, credentials(auth, `${new URL(options.baseUrl).origin}/`), ...after, bearer()])
+      : tokenSend,
     // The list is replaced, never changed in place: a call in flight keeps the list it started its attempt with.
     use(...added) {
-      config.middleware = [...config.middleware, ...added];
+      registered.list = registered.list.concat(added);
     },
     eject(...removed) {
-      config.middleware = config.middleware.filter((m) => !removed.includes(m));
+      registered.list = registered.list.filter((m) => !removed.includes(m));
     },
   };
 }

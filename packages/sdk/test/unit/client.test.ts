@@ -530,11 +530,11 @@ describe("tokens", () => {
     const client = createClient({ ...CREDENTIALS, fetch: api.fetch });
     client.setCredentials({ clientId: "client_demo", clientSecret: "rotated" });
     await client.shop.listVenues.orThrow();
-    const transport = (client as unknown as Record<symbol, { config: object }>)[
+    const transport = (client as unknown as Record<symbol, { auth: object }>)[
       Symbol.for("@entrada/sdk.transport")
     ];
-    expect(transport?.config).toBeDefined();
-    const seen = JSON.stringify(transport?.config);
+    expect(transport?.auth).toBeDefined();
+    const seen = JSON.stringify(transport);
     expect(seen).not.toContain(CREDENTIALS.clientSecret);
     expect(seen).not.toContain("rotated");
     expect(api.tokenRequests[0]?.headers.get("authorization")).toBe(`Basic ${btoa("client_demo:rotated")}`);

@@ -6,18 +6,18 @@ import {
   problemSlug,
   UnexpectedResponseError,
 } from "../../src/core/errors.ts";
-import { idempotencyKeyProblem, isWriteMethod, newIdempotencyKey } from "../../src/core/idempotency.ts";
-import { normalizeLocale } from "../../src/core/language.ts";
+import { idempotencyKeyProblem, isWriteMethod, newIdempotencyKey } from "../../src/core/idempotency-key.ts";
+import { normalizeLocale } from "../../src/core/locale.ts";
 import { basicAuthorization } from "../../src/core/oauth.ts";
 import { errorFromResponse, isJsonContentType, parseSuccessJson } from "../../src/core/response.ts";
+import { retryBudget } from "../../src/core/retry-budget.ts";
 import {
   DEFAULT_RETRY,
   isRetryableStatus,
   parseRetryAfter,
   resolveRetryPolicy,
   retryDelay,
-} from "../../src/core/retry.ts";
-import { retryBudget } from "../../src/core/retry-budget.ts";
+} from "../../src/core/retry-policy.ts";
 import { createClient } from "../../src/index.ts";
 
 /** A client whose fake server records each request's `Idempotency-Key` and answers 201. */

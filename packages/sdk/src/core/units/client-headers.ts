@@ -3,7 +3,7 @@
  * `User-Agent` (outside browsers).
  */
 
-import type { Unit } from "../call.ts";
+import type { Unit } from "../types.ts";
 
 export function clientHeaders(headers: Headers | undefined, userAgent: string | undefined): Unit {
   return (next) => (request, call) => {

@@ -1,20 +1,16 @@
 /**
- * Credentials, in two units. `credentials` (once per call) decides whether the call carries a bearer token — not
- * when the request brings its own `Authorization` (the token request's HTTP Basic), and never to another origin —
- * and after a `401 invalid_token` for the token the call carried, drops that token and sends the call once more.
- * `bearer` (once per attempt) puts a usable token in `Authorization`, waiting for one if needed.
+ * Whether a call carries a bearer token — not when the request brings its own `Authorization` (the token request's
+ * HTTP Basic), and never to another origin — and, after a `401 invalid_token` for the token the call carried, one
+ * repeat of the call without that token. Once per call; the `bearer` unit puts the token in each attempt.
  */
 
-import type { AuthProvider, Call, Unit } from "../call.ts";
-import { isEntradaError, OAuthError } from "../errors.ts";
+import type { AuthProvider, Unit } from "../types.ts";
 import { discard } from "./body.ts";
 
-export function credentials(auth: () => AuthProvider | undefined, origin: string): Unit {
+export function credentials(auth: AuthProvider, origin: string): Unit {
   return (next) => (request, call) => {
-    const provider =
-      !request.headers.has("authorization") && request.url.startsWith(origin) ? auth() : undefined;
-    call.auth = provider;
-    if (!provider) return next(request, call);
+    if (request.headers.has("authorization") || !request.url.startsWith(origin)) return next(request, call);
+    call.auth = auth;
     return next(request, call).then((response) => {
       const token = call.state.token;
       if (
@@ -22,7 +18,7 @@ export function credentials(auth: () => AuthProvider | undefined, origin: string
         !token ||
         // A challenge that names another error (`insufficient_scope`) is not cured by a new token.
         !/invalid_token/i.test(response.headers.get("www-authenticate") ?? "invalid_token") ||
-        !provider.invalidate(token)
+        !auth.invalidate(token)
       )
         return response;
       discard(response);
@@ -30,39 +26,4 @@ export function credentials(auth: () => AuthProvider | undefined, origin: string
       return next(request, call);
     });
   };
-}
-
-export function bearer(): Unit {
-  return (next) => (request, call) => {
-    const auth = call.auth;
-    const token = auth?.peek();
-    // Without credentials, or with a token at hand, the attempt goes straight on (no extra promise).
-    if (!auth || token !== undefined) return next(authorize(request, call, token), call);
-    return auth.get().then(
-      (token) => {
-        // The attempt may have ended while it waited (timeout, the caller's abort): then it sends nothing.
-        call.signal?.throwIfAborted();
-        return next(authorize(request, call, token), call);
-      },
-      (error: unknown) => {
-        // A token function that throws (your backend refused a session) is an auth failure, not a network one:
-        // final, with its error as the cause.
-        throw isEntradaError(error)
-          ? error
-          : new OAuthError(
-              { error: "token_unavailable", error_description: (error as Error)?.message ?? String(error) },
-              call.info(undefined, error),
-            );
-      },
-    );
-  };
-}
-
-/** `request` carrying `token` (none: as it is), which the call remembers for `credentials`. */
-function authorize(request: Request, call: Call, token: string | undefined): Request {
-  if (token !== undefined) {
-    call.state.token = token;
-    request.headers.set("authorization", `Bearer ${token}`);
-  }
-  return request;
 }

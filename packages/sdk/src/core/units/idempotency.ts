@@ -3,9 +3,9 @@
  * retried), else the request's own header, else a new UUID v4 — one per call, reused by every retry below.
  */
 
-import type { Unit } from "../call.ts";
 import { InvalidArgumentError } from "../errors.ts";
-import { idempotencyKeyProblem, isWriteMethod, newIdempotencyKey } from "../idempotency.ts";
+import { idempotencyKeyProblem, isWriteMethod, newIdempotencyKey } from "../idempotency-key.ts";
+import type { Unit } from "../types.ts";
 
 export function idempotency(): Unit {
   return (next) => (request, call) => {

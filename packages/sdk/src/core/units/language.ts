@@ -1,8 +1,8 @@
 /** `Accept-Language`: the call's `locale`, else the request's own header, else the client's default culture. */
 
-import type { Unit } from "../call.ts";
 import { InvalidArgumentError } from "../errors.ts";
-import { checkedLocale } from "../language.ts";
+import { checkedLocale } from "../locale.ts";
+import type { Unit } from "../types.ts";
 
 export function language(clientLocale: string | undefined): Unit {
   return (next) => (request, call) => {

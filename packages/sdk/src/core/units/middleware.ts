@@ -5,8 +5,8 @@
  * `EntradaError` (network, timeout, aborted, the token request's) and may answer with a `Response` instead.
  */
 
-import type { Call, CallOptions, Send, Unit } from "../call.ts";
 import { type EntradaError, InvalidArgumentError, isEntradaError } from "../errors.ts";
+import type { Call, CallOptions, Send, Unit } from "../types.ts";
 
 /** What every middleware callback is told about the attempt. */
 export interface MiddlewareParams {
@@ -48,9 +48,17 @@ export interface Middleware {
 
 let attempts = 0;
 
-export function middleware(registered: () => readonly Middleware[]): Unit {
+/**
+ * The middleware registered with a client, read by every attempt. `use` and `eject` replace `list`, never change it
+ * in place: an attempt in flight keeps the list it started with.
+ */
+export interface Registered {
+  list: readonly Middleware[];
+}
+
+export function middleware(registered: Registered): Unit {
   return (next) => (request, call) => {
-    const list = registered();
+    const list = registered.list;
     // Without middleware the attempt goes straight on (no extra promise on the hot path).
     return list.length === 0 ? next(request, call) : around(list, next, request, call);
   };

@@ -6,18 +6,18 @@
  * client's shared retry budget allow. The body is buffered once; each attempt gets a fresh request with it.
  */
 
-import type { Call, Unit } from "../call.ts";
 import { TimeoutError } from "../errors.ts";
-import { isWriteMethod } from "../idempotency.ts";
+import { isWriteMethod } from "../idempotency-key.ts";
 import { parseSuccessJson } from "../response.ts";
+import type { RetryBudget } from "../retry-budget.ts";
 import {
   isRetryableStatus,
   parseRetryAfter,
   type RetryPolicy,
   resolveRetryPolicy,
   retryDelay,
-} from "../retry.ts";
-import type { RetryBudget } from "../retry-budget.ts";
+} from "../retry-policy.ts";
+import type { Call, Unit } from "../types.ts";
 import { discard } from "./body.ts";
 import { isRetryableFailure } from "./timeout.ts";
 

@@ -6,9 +6,9 @@
  * the error of the token request; `isRetryableFailure` tells the ones another attempt may cure.
  */
 
-import type { Call, Unit } from "../call.ts";
 import { AbortedError, type EntradaError, isEntradaError, NetworkError, TimeoutError } from "../errors.ts";
 import { describeFailure } from "../network-cause.ts";
+import type { Call, Unit } from "../types.ts";
 
 const retryable = new WeakSet<EntradaError>();
 

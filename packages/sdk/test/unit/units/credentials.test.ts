@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AuthProvider } from "../../../src/core/call.ts";
-import { DEFAULT_RETRY } from "../../../src/core/retry.ts";
-import { bearer, credentials } from "../../../src/core/units/credentials.ts";
+import { DEFAULT_RETRY } from "../../../src/core/retry-policy.ts";
+import type { AuthProvider } from "../../../src/core/types.ts";
+import { bearer } from "../../../src/core/units/bearer.ts";
+import { credentials } from "../../../src/core/units/credentials.ts";
 import { retry } from "../../../src/core/units/retry.ts";
 import { recorder, run, URL_ } from "./harness.ts";
 
@@ -28,7 +29,7 @@ const rejected = () =>
   new Response("{}", { status: 401, headers: { "www-authenticate": 'Bearer error="invalid_token"' } });
 // As in the chain: `retry` between them keeps the call's body for the repeat.
 const both = (auth: AuthProvider) => (next: Parameters<ReturnType<typeof bearer>>[0]) =>
-  credentials(() => auth, origin)(retry({ ...DEFAULT_RETRY, maxRetries: 0 }, undefined)(bearer()(next)));
+  credentials(auth, origin)(retry({ ...DEFAULT_RETRY, maxRetries: 0 }, undefined)(bearer()(next)));
 
 describe("credentials and bearer units", () => {
   it("sends a bearer token to the API's origin only, and keeps a request's own Authorization", async () => {

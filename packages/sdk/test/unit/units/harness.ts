@@ -1,12 +1,6 @@
 /** Runs one unit of the transport over a fake `send`, as the chain would. */
-import {
-  type Call,
-  type CallOptions,
-  type CallState,
-  newCall,
-  type Send,
-  type Unit,
-} from "../../../src/core/call.ts";
+import { newCall } from "../../../src/core/call.ts";
+import type { Call, CallOptions, CallState, Send, Unit } from "../../../src/core/types.ts";
 
 export const URL_ = "https://api.test.entrada.dev/shop/v1/cart";
 

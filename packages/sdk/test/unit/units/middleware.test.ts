@@ -11,13 +11,9 @@ describe("middleware unit", () => {
       onResponse: ({ response }) => void order.push(`${name}.response ${response.status}`),
     });
     const { send } = recorder();
-    await run(
-      middleware(() => [hooks("a"), hooks("b")]),
-      send,
-      {
-        state: { attempts: 2, operationId: "getCart" },
-      },
-    ).result;
+    await run(middleware({ list: [hooks("a"), hooks("b")] }), send, {
+      state: { attempts: 2, operationId: "getCart" },
+    }).result;
     expect(order).toEqual([
       "a.request getCart #2",
       "b.request getCart #2",
@@ -33,11 +29,8 @@ describe("middleware unit", () => {
       body?: unknown;
     };
     const { send, requests } = recorder();
-    await run(
-      middleware(() => [{ onRequest: () => new Response("from cache") }]),
-      send,
-      { state },
-    ).result;
+    await run(middleware({ list: [{ onRequest: () => new Response("from cache") }] }), send, { state })
+      .result;
     expect(requests).toEqual([]);
     expect(state.body).toBe("from cache");
   });
@@ -45,9 +38,8 @@ describe("middleware unit", () => {
   it("hands the attempt's error to onError, and re-throws it when none answers", async () => {
     const failure = new NetworkError("network error: reset");
     const seen: unknown[] = [];
-    const sent = run(
-      middleware(() => [{ onError: ({ error }) => void seen.push(error) }]),
-      () => Promise.reject(failure),
+    const sent = run(middleware({ list: [{ onError: ({ error }) => void seen.push(error) }] }), () =>
+      Promise.reject(failure),
     ).result;
     await expect(sent).rejects.toBe(failure);
     expect(seen).toEqual([failure]);
@@ -56,11 +48,7 @@ describe("middleware unit", () => {
   it("costs nothing without middleware: the request goes straight on", async () => {
     const { send, requests } = recorder();
     const request = new Request("https://api.test/x");
-    await run(
-      middleware(() => []),
-      send,
-      { request },
-    ).result;
+    await run(middleware({ list: [] }), send, { request }).result;
     expect(requests[0]).toBe(request);
   });
 });

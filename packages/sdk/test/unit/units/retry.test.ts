@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NetworkError } from "../../../src/core/errors.ts";
-import { DEFAULT_RETRY } from "../../../src/core/retry.ts";
 import { retryBudget } from "../../../src/core/retry-budget.ts";
+import { DEFAULT_RETRY } from "../../../src/core/retry-policy.ts";
 import { retry } from "../../../src/core/units/retry.ts";
 import { isRetryableFailure, timeout } from "../../../src/core/units/timeout.ts";
 import { recorder, run, URL_ } from "./harness.ts";

@@ -1,4 +1,4 @@
-/** What every client flavour shares besides its sections: its authenticated `fetch`. */
+/** A client's `fetch` through its transport (`client.fetch`, `shop.fetch`, and so `@entrada/sdk/raw`). */
 
 import type { CallOptions, Transport } from "./transport.ts";
 
@@ -10,7 +10,7 @@ export type EntradaFetchInit = Omit<RequestInit, "headers"> &
  * The client's authenticated `fetch`: a path is taken relative to the base URL, an absolute URL as is (the token
  * only ever goes to the API's origin). Rejects with an `EntradaError`; HTTP errors resolve.
  */
-export function transportFetch(
+export function authenticatedFetch(
   transport: Transport,
   baseUrl: string,
 ): (input: string | URL | Request, init?: EntradaFetchInit) => Promise<Response> {

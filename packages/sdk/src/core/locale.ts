@@ -1,7 +1,7 @@
 /** Culture tags (`language-REGION`, BCP 47 subset) as the API accepts them in `Accept-Language`. */
 
-import type { CustomLocale } from "./call.ts";
 import { InvalidArgumentError } from "./errors.ts";
+import type { CustomLocale } from "./types.ts";
 
 /**
  * Normalizes a culture tag to `ll-RR` casing, or returns `undefined` when it is not of the form
