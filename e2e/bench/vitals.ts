@@ -14,8 +14,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BrowserContext, chromium } from "@playwright/test";
-import globalSetup from "../global-setup.ts";
 import { chromiumPath } from "../../scripts/chromium-path.mjs";
+import globalSetup from "../global-setup.ts";
 
 const quick = process.argv.includes("--quick");
 const runs = Number(process.env.BENCH_RUNS ?? (quick ? 3 : 5));
@@ -76,9 +76,15 @@ async function measure(context: BrowserContext, withShop: boolean): Promise<Samp
       undefined,
       { timeout: 60_000 },
     );
-    await shop.getByRole("button", { name: /^Choose tickets for / }).first().click();
+    await shop
+      .getByRole("button", { name: /^Choose tickets for / })
+      .first()
+      .click();
     await shop.getByRole("heading", { level: 2 }).and(page.locator(":focus")).waitFor({ timeout: 60_000 });
-    await shop.getByRole("button", { name: /^One more: / }).first().click();
+    await shop
+      .getByRole("button", { name: /^One more: / })
+      .first()
+      .click();
     await shop.getByRole("button", { name: "Add to cart" }).click();
     await shop.getByRole("heading", { level: 2, name: "Your cart" }).waitFor({ timeout: 60_000 });
     await shop.getByRole("button", { name: "Continue to your details" }).click();
@@ -104,7 +110,9 @@ async function measure(context: BrowserContext, withShop: boolean): Promise<Samp
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
 
 let server: ChildProcess | undefined;
@@ -112,7 +120,14 @@ try {
   globalSetup();
   server = spawn(
     process.execPath,
-    ["node_modules/vite/bin/vite.js", "--config", "vite.dev.config.ts", "--port", String(port), "--strictPort"],
+    [
+      "node_modules/vite/bin/vite.js",
+      "--config",
+      "vite.dev.config.ts",
+      "--port",
+      String(port),
+      "--strictPort",
+    ],
     { cwd: widget, env: { ...process.env, ENTRADA_MOCK_PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] },
   );
   await new Promise<void>((resolve, reject) => {
