@@ -8,20 +8,17 @@
  * Bytes are what the dev server sent (uncompressed, as Vite serves files) for the page's own requests, without
  * Vite's client, which both pages load.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type BrowserContext, chromium } from "@playwright/test";
 import { chromiumPath } from "../../scripts/chromium-path.mjs";
-import globalSetup from "../global-setup.ts";
+import { startDevServer } from "../engines/dev-server.ts";
 
 const quick = process.argv.includes("--quick");
 const runs = Number(process.env.BENCH_RUNS ?? (quick ? 3 : 5));
 const port = Number(process.env.E2E_BENCH_PORT ?? 5176);
 const origin = `http://127.0.0.1:${port}`;
-const widget = fileURLToPath(new URL("../../packages/shop-widget/", import.meta.url));
 // The classic-script build beside the package's main file (the package exports no path to it).
 const webVitals = readFileSync(
   join(dirname(createRequire(import.meta.url).resolve("web-vitals")), "web-vitals.iife.js"),
@@ -115,27 +112,8 @@ const median = (values: number[]) => {
     : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
 
-let server: ChildProcess | undefined;
+const server = await startDevServer(port);
 try {
-  globalSetup();
-  server = spawn(
-    process.execPath,
-    [
-      "node_modules/vite/bin/vite.js",
-      "--config",
-      "vite.dev.config.ts",
-      "--port",
-      String(port),
-      "--strictPort",
-    ],
-    { cwd: widget, env: { ...process.env, ENTRADA_MOCK_PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    server?.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes(origin)) resolve();
-    });
-    server?.on("exit", (code) => reject(new Error(`the dev server exited (${code})`)));
-  });
   const browser = await chromium.launch({
     executablePath: chromiumPath() ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu"],
@@ -177,5 +155,5 @@ try {
     ].join("\n"),
   );
 } finally {
-  server?.kill();
+  server.stop();
 }

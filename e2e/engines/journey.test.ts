@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import globalSetup from "../global-setup.ts";
 import { tx } from "../pages/texts.ts";
+import { startDevServer } from "./dev-server.ts";
 import { type Driver, ENGINES, type Engine, launch } from "./driver.ts";
 
 /**
@@ -16,38 +14,19 @@ import { type Driver, ENGINES, type Engine, launch } from "./driver.ts";
  * Playwright suite (Chromium); this is what must hold in every engine.
  */
 const engines = (process.env.ENGINES?.split(",") ?? ENGINES) as Engine[];
-const widget = fileURLToPath(new URL("../../packages/shop-widget/", import.meta.url));
 const port = Number(process.env.E2E_ENGINES_PORT ?? 5175);
 const origin = `http://127.0.0.1:${port}`;
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const NONCE = "entrada-dev-nonce";
 
-let server: ChildProcess | undefined;
+let server: { stop(): void } | undefined;
 
 before(async () => {
-  globalSetup();
-  server = spawn(
-    process.execPath,
-    [
-      "node_modules/vite/bin/vite.js",
-      "--config",
-      "vite.dev.config.ts",
-      "--port",
-      String(port),
-      "--strictPort",
-    ],
-    { cwd: widget, env: { ...process.env, ENTRADA_MOCK_PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    server?.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes(origin)) resolve();
-    });
-    server?.on("exit", (code) => reject(new Error(`the dev server exited (${code})`)));
-  });
+  server = await startDevServer(port);
 });
 
 after(() => {
-  server?.kill();
+  server?.stop();
 });
 
 interface Focus {

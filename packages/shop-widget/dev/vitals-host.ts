@@ -2,6 +2,8 @@
  * vitals.html's host code: the script-tag ES module build as shipped (dist/script), mounted the way script-host.ts
  * mounts the classic script, with a session token from the dev backend.
  */
+import { fetchDevSessionToken } from "./session-token";
+
 const { mount } = (await import(/* @vite-ignore */ `${"/dist/script/"}shop-widget.js`)) as {
   mount(container: string, config: Record<string, unknown>): unknown;
 };
@@ -12,14 +14,5 @@ mount("#tickets", {
   baseUrl: apiUrl,
   locale: "en-GB",
   ...(nonce ? { nonce } : {}),
-  fetchSessionToken: async (request: { rejectedToken?: string; sessionId?: string }) => {
-    const response = await fetch("/backend/shop-session", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(request),
-    });
-    return (await response.json()) as { sessionToken: string; sessionId: string };
-  },
+  fetchSessionToken: fetchDevSessionToken,
 });
-
-export {};
