@@ -11,6 +11,7 @@
 //   pnpm --filter @entrada/mock-server walk            (a readable report)
 //   pnpm --filter @entrada/mock-server walk -- --json  (the figures as JSON; test/core/walk.test.ts reads them)
 // Needs Node's TypeScript transform and the `source` condition (the package script passes them): it runs src/.
+import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
@@ -198,6 +199,24 @@ const STATION =
   /^(?:node\/index\.ts|core\/engine\.ts|core\/context\.ts|core\/target\.ts|core\/pipeline\/(?!exchange)[^/]+|sections\/shop\/cart\.ts)$/;
 
 /**
+ * The stage files in the order `core/pipeline/index.ts` lists their stages: its imports name each stage's file, its
+ * `return [ … ]` the order (the list is the one place the order is written).
+ */
+function listedStages() {
+  const text = readFileSync(join(here, "../src/core/pipeline/index.ts"), "utf8");
+  const fileOf = new Map();
+  for (const [, names, file] of text.matchAll(/import \{([^}]*)\} from "\.\/([\w-]+\.ts)"/g))
+    for (const name of names.split(","))
+      fileOf.set(name.replace("type ", "").trim(), `core/pipeline/${file}`);
+  const files = [];
+  for (const [, name] of text.slice(text.indexOf("return [")).matchAll(/\b(\w+)\(/g)) {
+    const file = fileOf.get(name);
+    if (file && !files.includes(file)) files.push(file);
+  }
+  return files;
+}
+
+/**
  * The walk from the recorded calls: files in the order first entered (with the file that entered them), the calls
  * that come back into a file still on the stack (returns), the files entered from more than one calling file, and
  * the stations among them (re-entered after the walk left them).
@@ -223,8 +242,8 @@ function analyse({ calls, functions, unarmed }) {
   const shared = [...callers]
     .filter(([, from]) => from.size > 1)
     .map(([file, from]) => ({ file, from: [...from], station: STATION.test(file) }));
-  const stages = order.map((o) => o.file).filter((f) => /^core\/pipeline\/\d+-/.test(f));
-  const stageNumber = (file) => Number(/(\d+)-/.exec(file)?.[1]);
+  const listed = listedStages();
+  const stages = order.map((o) => o.file).filter((f) => listed.includes(f));
   return {
     request: "POST /shop/v1/cart/{cartId}/items (steady state, node:http entry)",
     files: order.length,
@@ -234,7 +253,7 @@ function analyse({ calls, functions, unarmed }) {
     returns,
     reentered: shared.filter((s) => s.station),
     sharedHelpers: shared.filter((s) => !s.station),
-    stagesInOrder: stages.every((f, i) => i === 0 || stageNumber(stages[i - 1]) < stageNumber(f)),
+    stagesInOrder: stages.every((f, i) => i === 0 || listed.indexOf(stages[i - 1]) < listed.indexOf(f)),
     unarmed,
   };
 }

@@ -1,6 +1,6 @@
 import type { EntradaError } from "@entrada/sdk/shop";
 import type { AnalyticsEvent } from "./core/analytics";
-import type { FetchSessionToken } from "./core/http-shop-api";
+import type { FetchSessionToken } from "./core/default-shop-api";
 import type { ShopApi } from "./core/shop-api";
 import type { Cart, EventFilters, Order } from "./core/types";
 

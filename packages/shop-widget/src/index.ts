@@ -16,8 +16,8 @@ export {
   type Step,
 } from "./config";
 export type { AnalyticsEvent, AnalyticsEventName, AnalyticsItem, AnalyticsParams } from "./core/analytics";
+export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "./core/default-shop-api";
 export * from "./core/errors";
-export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "./core/http-shop-api";
 export type { CallOptions, ShopApi } from "./core/shop-api";
 export type { Question, QuestionType, Survey, SurveyAnswer } from "./core/survey";
 export type {

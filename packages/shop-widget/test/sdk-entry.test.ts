@@ -62,7 +62,7 @@ describe("the widget's transport", () => {
   it.each(["index.ts", "react/index.ts"])("is the SDK's lean shop entry in the closure of %s", (entry) => {
     const { files, packages } = closure(resolve(SRC, entry));
     expect(files.size).toBeGreaterThan(5);
-    expect(files).toContain(resolve(SRC, "core/http-shop-api.ts"));
+    expect(files).toContain(resolve(SRC, "core/default-shop-api.ts"));
     expect([...packages].filter((p) => p.startsWith("@entrada/sdk"))).toEqual(["@entrada/sdk/shop"]);
   });
 

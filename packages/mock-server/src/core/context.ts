@@ -1,5 +1,5 @@
 /**
- * The handler context, built in one place for operations (`pipeline/9-answer.ts`) and for `/__mock` control routes
+ * The handler context, built in one place for operations (`pipeline/answer.ts`) and for `/__mock` control routes
  * (`controls/index.ts`): the request's parts, the session's world and clock, and the services a handler calls —
  * each made by the module that owns it (texts by `messages.ts`, problems by `problems.ts`, ids and session tokens
  * by the session, signed links by the link signer, `emit` by the caller: operations publish after the handler

@@ -1,7 +1,7 @@
 /**
  * The response-contract checker: what makes one HTTP answer differ from the OpenAPI document, each difference a
  * `Violation` with the rule it breaks and a JSON Pointer into the response (`/body/name`, `/header/x-log-id`,
- * `/status`). Used by the mock's own response check (`pipeline/10-check-response.ts`), the contract proxy (every
+ * `/status`). Used by the mock's own response check (`pipeline/check-response.ts`), the contract proxy (every
  * upstream answer) and `entrada-mock verify` (every probe). Platform-free: the schema compiler is injected (the
  * engine's `Validator`, or `ajvSchemaCompiler` in Node).
  *

@@ -1,13 +1,9 @@
 /**
  * The mock's engine: platform-free (no node:, no DOM). Transports hand it a MockRequest and send back the
  * MockResponse it returns. `MockCore` owns the compiled document, the sessions (`sessions.ts`) and the event
- * listeners (`events.ts`); `respond` runs the request pipeline, whose stages live in `pipeline/`, numbered in the
- * order a request takes them: 1-preamble (target, culture, mock session id, duplicated headers) → 2-routing
- * (preflight, controls, 404/405, session) → 3-rate-limit → 4-faults → 5-negotiation (406) → 6-authentication →
- * 7-input (parameters, Idempotency-Key, body) → 8-idempotency (replay / 409 / 422) → 9-answer (context, handler,
- * events) → 10-check-response (tests) → 11-finish (HEAD, idempotency store, CORS). `pipeline/exchange.ts` is the
- * state they share, `pipeline/dispatch.ts` runs them. Each stage gets the few services it needs as values built
- * here; none calls back into the engine (`bench/walk.mjs` measures it, `test/core/walk.test.ts` keeps it so).
+ * listeners (`events.ts`), and builds the request pipeline (`pipeline/index.ts`, the list of stages a request goes
+ * through, in order) with the services its stages need; `respond` runs it. No stage calls back into the engine
+ * (`bench/walk.mjs` traces a request, `test/core/walk.test.ts` keeps it so).
  */
 
 import type { LinkServices } from "./context.ts";
@@ -20,27 +16,16 @@ import { logId } from "./ids.ts";
 import { LinkSigner } from "./links.ts";
 import { DEMO_CLIENTS } from "./oauth.ts";
 import type { MockCoreOptions } from "./options.ts";
-import { preamble } from "./pipeline/1-preamble.ts";
-import { routing } from "./pipeline/2-routing.ts";
-import { rateLimit } from "./pipeline/3-rate-limit.ts";
-import { injectFault } from "./pipeline/4-faults.ts";
-import { notAcceptable } from "./pipeline/5-negotiation.ts";
-import { authentication } from "./pipeline/6-authentication.ts";
-import { input } from "./pipeline/7-input.ts";
-import { beginWrite } from "./pipeline/8-idempotency.ts";
-import { answer } from "./pipeline/9-answer.ts";
-import { checkResponses, type ResponseViolation } from "./pipeline/10-check-response.ts";
-import { finish } from "./pipeline/11-finish.ts";
+import type { ResponseViolation } from "./pipeline/check-response.ts";
 import { runStages } from "./pipeline/dispatch.ts";
 import { Exchange, type Route, type Stage } from "./pipeline/exchange.ts";
-import { type ProblemOptions, problemResponse, reformatProblem } from "./problems.ts";
+import { requestPipeline } from "./pipeline/index.ts";
+import { type ProblemOptions, problemResponse } from "./problems.ts";
 import { Router } from "./router.ts";
 import type { SectionModule } from "./section.ts";
 import { handlerFor } from "./section.ts";
 import type { EmittedEvent, MockSession } from "./session.ts";
 import { Sessions } from "./sessions.ts";
-import { withinMount } from "./target.ts";
-import { asOAuthError, TOKEN_PATH } from "./token-endpoint.ts";
 import type {
   ControlRoute,
   Culture,
@@ -153,50 +138,30 @@ export class MockCore implements ControlServices {
     }
     if (options.onEvent) this.events.add(options.onEvent);
     this.links = { mountPath: this.mountPath, signer: this.signer };
-    this.stages = this.buildStages();
+    this.stages = requestPipeline({
+      mountPath: this.mountPath,
+      errorFormats: this.errorFormats,
+      router: this.router,
+      sessions: this.sessions,
+      control: controlAnswerer(this),
+      rateLimit: this.options.rateLimit,
+      signer: this.signer,
+      links: this.links,
+      validator: this.validator,
+      maxBodyBytes: this.options.maxBodyBytes,
+      events: this.events,
+      onError: this.reportError,
+      tokenTtlSeconds: this.options.tokenTtlSeconds,
+      responseChecks: this.options.validateResponses
+        ? {
+            document: this.document,
+            operations: this.operations,
+            violations: this.responseViolations,
+            mode: this.options.validateResponses,
+          }
+        : undefined,
+    });
     this.startupMs = performance.now() - started;
-  }
-
-  /**
-   * The stages, each given the few services it needs. Their order decides which problem wins when several apply:
-   * target → culture → mock session → duplicated headers → CORS preflight → developer controls → route (404/405)
-   * → rate limit → faults → 406 → authentication → parameters → Idempotency-Key → body → idempotency → answer →
-   * response check (tests) → HEAD, idempotency store, CORS.
-   */
-  private buildStages(): Stage[] {
-    const options = this.options;
-    return [
-      preamble({ mountPath: this.mountPath, errorFormats: this.errorFormats }),
-      routing({
-        router: this.router,
-        sessions: this.sessions,
-        control: controlAnswerer(this),
-      }),
-      rateLimit(options.rateLimit),
-      injectFault,
-      notAcceptable,
-      authentication({ links: this.signer, mountPath: this.mountPath }),
-      input({ validator: this.validator, maxBodyBytes: options.maxBodyBytes }),
-      beginWrite,
-      answer({
-        links: this.links,
-        events: this.events,
-        onError: this.reportError,
-        tokenTtlSeconds: options.tokenTtlSeconds,
-      }),
-      ...(options.validateResponses
-        ? [
-            checkResponses({
-              validator: this.validator,
-              document: this.document,
-              operations: this.operations,
-              violations: this.responseViolations,
-              mode: options.validateResponses,
-            }),
-          ]
-        : []),
-      finish,
-    ];
   }
 
   /** Operation ids of the document that no section module implements. */
@@ -262,15 +227,6 @@ export class MockCore implements ControlServices {
     this.sessions.reset(sessionId, seed);
   }
 
-  /** Whether the request targets the OAuth token endpoint (below the base path). */
-  private isTokenRequest(request: MockRequest): boolean {
-    try {
-      return withinMount(this.mountPath, new URL(request.url).pathname) === TOKEN_PATH;
-    } catch {
-      return false;
-    }
-  }
-
   /** Answers one request. Never rejects: an unexpected failure is a logged 500 problem. */
   handle(request: MockRequest): Promise<MockResponse> {
     const response = this.respond(request);
@@ -283,40 +239,13 @@ export class MockCore implements ControlServices {
    */
   respond(request: MockRequest): MockResponse | Promise<MockResponse> {
     try {
-      const ex = new Exchange(request, logId(Date.now()), DEFAULT_CULTURE);
-      const response = runStages(this.stages, ex);
-      if (response instanceof Promise)
-        return response
-          .then((answered) => this.completed(ex, answered))
-          .catch((error: unknown) => this.failed(request, error));
-      return this.completed(ex, response);
+      const response = runStages(this.stages, new Exchange(request, logId(Date.now()), DEFAULT_CULTURE));
+      return response instanceof Promise
+        ? response.catch((error: unknown) => this.failed(request, error))
+        : response;
     } catch (error) {
       return this.failed(request, error);
     }
-  }
-
-  /**
-   * The pipeline's answer as sent: a session that answered a write or a control is re-weighed; a token endpoint's
-   * 400 becomes OAuth's error, and a section's own error format replaces problem+json on its paths.
-   */
-  private completed(ex: Exchange, response: MockResponse): MockResponse {
-    const request = ex.request;
-    const session = ex.session;
-    if (session && (!ex.route || ex.route.op.write || ex.idempotencyScope !== null))
-      this.sessions.account(session);
-    if (
-      response.status === 400 &&
-      response.headers["content-type"] === "application/problem+json" &&
-      this.isTokenRequest(request)
-    )
-      return asOAuthError(response, request.headers.origin);
-    if (
-      this.errorFormats.length > 0 &&
-      response.status >= 400 &&
-      response.headers["content-type"] === "application/problem+json"
-    )
-      return reformatProblem(this.errorFormats, this.mountPath, request, response);
-    return response;
   }
 
   /** An unexpected failure: logged, answered with a 500 problem. */

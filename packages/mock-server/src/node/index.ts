@@ -9,6 +9,7 @@ import { ajvSchemaCompiler } from "../compiler/ajv.ts";
 import type { MockCore } from "../core/engine.ts";
 import { logId } from "../core/ids.ts";
 import { keptBytes } from "../core/json-text.ts";
+import { SINGLETON_HEADERS } from "../core/target.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
@@ -61,17 +62,8 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-/** Headers that must come once, each with its bit in the mask of those seen in a request. */
-const SINGLETONS = new Map(
-  [
-    "authorization",
-    "content-type",
-    "idempotency-key",
-    "x-mock-session",
-    "content-length",
-    "accept-language",
-  ].map((name, i) => [name, 1 << i] as const),
-);
+/** Headers that must come once (`core/target.ts`), each with its bit in the mask of those seen in a request. */
+const SINGLETONS = new Map(SINGLETON_HEADERS.map((name, i) => [name, 1 << i] as const));
 
 /** The singleton headers sent more than once (undefined: none), from the raw name/value list. */
 function duplicates(raw: string[]): string[] | undefined {
@@ -93,8 +85,14 @@ function duplicates(raw: string[]): string[] | undefined {
 const DOCS_PATHS =
   /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/[^?#]*|reference\/?|reference\/(?:openapi\.json|scalar\.js|start\.js)|docs\/?|)(?:[?#]|$)/;
 
-/** Answers a request when the documentation server serves its path; `false` when it does not. */
-type DocsAnswer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => Promise<boolean>;
+/** Answers a request when the mounted server serves its path; `false` when it does not. */
+type MountAnswer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => Promise<boolean>;
+
+/** A server mounted beside the API on some paths, loaded on its first request (`null`: not installed). */
+interface Mount {
+  paths: RegExp;
+  load: () => Promise<MountAnswer | null>;
+}
 
 /**
  * The documentation server (`@entrada/docs-server`, an optional peer), created on its first request (it pulls in
@@ -104,8 +102,8 @@ function lazyDocs(
   core: MockCore,
   assistant: (() => Promise<unknown>) | null,
   tryIt: boolean,
-): () => Promise<DocsAnswer | null> {
-  let docs: Promise<DocsAnswer | null> | null = null;
+): () => Promise<MountAnswer | null> {
+  let docs: Promise<MountAnswer | null> | null = null;
   return () => {
     docs ??= Promise.all([import("@entrada/docs-server"), assistant?.() ?? null]).then(
       ([{ createNodeDocsServer, answerNode }, mounted]) => {
@@ -149,43 +147,52 @@ export function nodeHandler(
   const admin = options.adminToken ?? null;
   const docs = options.docs === false ? null : lazyDocs(core, assistant, admin === null);
   const secrets = core.options.clients.flatMap((c) => c.secrets);
+  const mounts: Mount[] = [
+    ...(assistant ? [{ paths: BI_ASSISTANT_PATHS, load: assistant }] : []),
+    ...(docs ? [{ paths: DOCS_PATHS, load: docs }] : []),
+  ];
+  /**
+   * One request, in order: the admin guard (`/__mock` off loopback), a mounted server (the BI assistant, the
+   * docs) when it serves the path, else the engine's pipeline (`core/pipeline/index.ts`), whose answers to the
+   * guarded controls leave with the client secrets masked.
+   */
   const dispatch = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => {
+    const url = req.url ?? "/";
     const dups = duplicates(req.rawHeaders);
     const request: MockRequest = {
       method: req.method ?? "GET",
-      url: `http://${req.headers.host ?? fallbackHost}${req.url ?? "/"}`,
+      url: `http://${req.headers.host ?? fallbackHost}${url}`,
       headers: req.headers as Record<string, string>,
       body,
       ...(dups ? { duplicateHeaders: dups } : {}),
     };
-    const guarded = admin !== null && (req.url ?? "").startsWith("/__mock");
+    const guarded = admin !== null && url.startsWith("/__mock");
     const respond = (answer: MockResponse) =>
       writeAfterTurn(req, res, guarded ? maskSecrets(answer, secrets) : answer, broken);
-    // The engine never rejects (a failure is its own 500 problem); the docs server answers its paths itself. What
+    // The engine never rejects (a failure is its own 500 problem); a mounted server answers its paths itself. What
     // is left (a response that cannot be written) ends the connection instead of the process.
     const broken = (error: unknown) => {
       console.error(error);
       req.socket.destroy();
     };
-    const refused = guarded ? checkAdmin(admin, req.url ?? "/", req.headers) : null;
+    const refused = guarded ? checkAdmin(admin, url, req.headers) : null;
     if (refused) {
       res.writeHead(refused.status, refused.headers);
       res.end(refused.body ?? undefined);
-    } else if (assistant && BI_ASSISTANT_PATHS.test(req.url ?? ""))
-      assistant()
-        .then(async (answer) => answer !== null && (await answer(req, res, body)))
-        .then(async (answered) => {
-          if (!answered) respond(await core.handle(request));
-        })
-        .catch(broken);
-    else if (docs && DOCS_PATHS.test(req.url ?? ""))
-      docs()
-        .then(async (answer) => answer !== null && (await answer(req, res, body)))
-        .then(async (answered) => {
-          if (!answered) respond(await core.handle(request));
-        })
-        .catch(broken);
-    else sendAnswer(core.respond(request), respond, broken);
+      return;
+    }
+    const mount = mounts.find((m) => m.paths.test(url));
+    if (!mount) {
+      sendAnswer(core.respond(request), respond, broken);
+      return;
+    }
+    mount
+      .load()
+      .then(async (answer) => answer !== null && (await answer(req, res, body)))
+      .then(async (answered) => {
+        if (!answered) respond(await core.handle(request));
+      })
+      .catch(broken);
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
@@ -215,15 +222,10 @@ export function nodeHandler(
 }
 
 /**
- * Answers leave together at the end of the event loop's turn (its check phase), not one by one as the engine
- * gives them. Under concurrent load one turn reads requests from several connections; written back to back, their
- * answers wake a client that sleeps in its poll once per turn instead of once per answer, and on this 2-core VM that
- * wake-up was most of the `writev` system call, the largest single item of a cart request's CPU profile (23–43 % of
- * the mock's busy time; bare node:http, answering at three times the rate, rarely finds its client asleep).
- * Measured in `pnpm bench`'s quick form (4 rounds, the same build with and without): cart + item 32.7 → 41.1 % of the
- * bare server's req/s, discovery 77.2 → 81.2 %. The queue holds one turn's answers and is empty when the turn ends.
- * `setImmediate` is taken when this module loads, so a test suite that fakes timers later (vitest's fake timers fake
- * `setImmediate` by default) does not hold the answers back.
+ * Answers leave together at the end of the event loop's turn (its check phase), not one by one as the engine gives
+ * them: a client asleep in its poll is then woken once per turn instead of once per answer, which was most of a cart
+ * request's cost under load (the figures are in the README's benchmark section). `setImmediate` is taken when this
+ * module loads, so a test suite that fakes timers later does not hold the answers back.
  */
 const afterTurn = globalThis.setImmediate;
 interface Answer {

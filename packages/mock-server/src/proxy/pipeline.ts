@@ -21,9 +21,9 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { type ContractChecker, contractHeader, type Violation } from "../core/contract.ts";
 import type { MockCore } from "../core/engine.ts";
 import { contentTypeOf } from "../core/media-type.ts";
-import { queryRecord } from "../core/pipeline/7-input.ts";
 import { runStages } from "../core/pipeline/dispatch.ts";
 import { Answered, Exchange } from "../core/pipeline/exchange.ts";
+import { queryRecord } from "../core/pipeline/input.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { FORM, type Validator } from "../core/validation.ts";
 import type { DriftStore } from "./drift.ts";
@@ -109,7 +109,7 @@ export async function proxyRequest(
 ): Promise<ProxyReply> {
   const ex = new ProxyExchange(request);
   const response = await runStages(stages, ex);
-  if (ex.response !== response) return response; // answered by a stage (a control, the 502)
+  if (ex.stopped) return response; // answered by a stage (a control, the 502)
   return {
     status: response.status,
     headers: ex.replyHeaders,

@@ -1,6 +1,6 @@
 /** Reading the token of an Authorization header: the last header's token is kept, never another header's. */
 import { describe, expect, it } from "vitest";
-import { parseBearer } from "../../src/core/pipeline/6-authentication.ts";
+import { parseBearer } from "../../src/core/pipeline/authentication.ts";
 
 describe("parseBearer", () => {
   it("gives each header its own token, also when headers alternate and repeat", () => {

@@ -1,6 +1,6 @@
 /**
- * No import circles: `pnpm lint` (part of `pnpm test`) runs Biome's `noImportCycles` over every package, and over
- * this one with type-only imports counted too. These tests prove the check bites: a new circle written into this
+ * No import circles: `pnpm lint` (part of `pnpm test`) runs Biome's `noImportCycles` over every package, type-only
+ * imports counted too (`biome.json`). These tests prove the check bites: a new circle written into this
  * package — even one made only of `import type` — fails the linter with the repository's own configuration, and the
  * package as it is has none.
  */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { targetOf } from "../../src/core/pipeline/1-preamble.ts";
+import { targetOf } from "../../src/core/pipeline/preamble.ts";
 
 describe("targetOf (the request target, parsed once per URL string)", () => {
   afterEach(() => vi.unstubAllGlobals());

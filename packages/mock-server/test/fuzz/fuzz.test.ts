@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OperationSpec } from "../../src/core/document.ts";
 import { getPointer } from "../../src/core/document.ts";
 import { mulberry32 } from "../../src/core/ids.ts";
-import { responseViolations } from "../../src/core/pipeline/10-check-response.ts";
+import { responseViolations } from "../../src/core/pipeline/check-response.ts";
 import { type Api, startApi } from "../helpers.ts";
 
 const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261122);

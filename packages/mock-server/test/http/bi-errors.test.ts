@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { responseViolations } from "../../src/core/pipeline/10-check-response.ts";
+import { responseViolations } from "../../src/core/pipeline/check-response.ts";
 import { type Api, bearer, startApi } from "../helpers.ts";
 
 interface ODataErrorBody {

@@ -5,7 +5,7 @@
  */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { responseViolations } from "../../src/core/pipeline/10-check-response.ts";
+import { responseViolations } from "../../src/core/pipeline/check-response.ts";
 import { type Api, bearer, startApi } from "../helpers.ts";
 
 let api: Api;

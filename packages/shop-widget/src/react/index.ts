@@ -7,7 +7,7 @@ export type {
   ShopConfig,
   Step,
 } from "../config";
+export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "../core/default-shop-api";
 export * from "../core/errors";
-export type { FetchSessionToken, SessionTokenGrant, SessionTokenRequest } from "../core/http-shop-api";
 export type { ShopApi } from "../core/shop-api";
 export { EntradaShop, type EntradaShopProps } from "./EntradaShop";

@@ -6,7 +6,6 @@ import type { SurveyAnswer } from "../core/survey";
 import type { Cart, CartItem, EventDetail } from "../core/types";
 import { uuid } from "../core/uuid";
 import { useShop } from "./context";
-import type { JourneyContext, Selection } from "./journey";
 import {
   cartAnalyticsItems,
   currentCart,
@@ -15,7 +14,8 @@ import {
   sumItems,
   track,
   trackEntered,
-} from "./journey-actions";
+} from "./journey-effects";
+import type { JourneyContext, Selection } from "./journey-state";
 
 /**
  * The buyer's writes to the cart, as TanStack mutations. They share one scope, so writes to the cart run one

@@ -3,7 +3,7 @@ import type { Locale, ShopConfig } from "../config";
 import type { ShopApi } from "../core/shop-api";
 import type { Money } from "../core/types";
 import type { Controller } from "./controller";
-import type { Journey } from "./journey";
+import type { Journey } from "./journey-state";
 
 export interface ShopContextValue {
   controller: Controller;

@@ -2,8 +2,8 @@ import { isEntradaError, isErrorKind } from "@entrada/sdk/shop";
 import { QueryCache, QueryClient } from "@tanstack/react-query";
 import { DEFAULT_LOCALE, isLocale, type Locale, type ShopConfig, type ShopEventMap } from "../config";
 import type { Tracker } from "../core/analytics";
+import { createDefaultShopApi } from "../core/default-shop-api";
 import { Emitter, reportListenerError } from "../core/emitter";
-import { createHttpShopApi } from "../core/http-shop-api";
 import type { ShopApi } from "../core/shop-api";
 import type { I18n } from "../i18n";
 import { createI18n } from "../i18n";
@@ -106,7 +106,7 @@ export class Controller {
         this.#api = config.api;
       } else {
         if (config.baseUrl === undefined) throw new Error("EntradaShop: set `baseUrl` (or pass `api`)");
-        this.#api = createHttpShopApi({
+        this.#api = createDefaultShopApi({
           baseUrl: config.baseUrl,
           sessionToken: config.sessionToken,
           fetchSessionToken: config.fetchSessionToken,

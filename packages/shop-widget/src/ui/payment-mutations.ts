@@ -10,9 +10,9 @@ import type { Order } from "../core/types";
 import { uuid } from "../core/uuid";
 import { useShop } from "./context";
 import { CHECKOUT_KEY } from "./controller";
-import type { JourneyContext } from "./journey";
-import { cartAnalyticsItems, currentCart, finish, setCartId, storeCart, track } from "./journey-actions";
-import { keys } from "./queries";
+import { cartAnalyticsItems, currentCart, finish, setCartId, storeCart, track } from "./journey-effects";
+import type { JourneyContext } from "./journey-state";
+import { keys } from "./query-cache";
 
 /** Payment status checks after a return from a payment page: at most this many, `paymentPollIntervalMs` apart. */
 export const PAYMENT_CHECKS = 10;

@@ -1,6 +1,6 @@
 import { EntradaProblemError, OAuthError } from "@entrada/sdk/shop";
 import { describe, expect, it, vi } from "vitest";
-import { createHttpShopApi } from "../../src/core/http-shop-api";
+import { createDefaultShopApi } from "../../src/core/default-shop-api";
 import { Controller } from "../../src/ui/controller";
 
 const BASE = "https://api.test";
@@ -38,7 +38,7 @@ describe("session tokens (the SDK's, through the widget's transport)", () => {
   it("uses the given token without asking the backend", async () => {
     const { fetch, seen } = api();
     const fetchSessionToken = vi.fn(async () => "fresh");
-    const shop = createHttpShopApi({ baseUrl: BASE, sessionToken: "given", fetchSessionToken, fetch });
+    const shop = createDefaultShopApi({ baseUrl: BASE, sessionToken: "given", fetchSessionToken, fetch });
     expect(await shop.getEvent("evt_1", call)).toEqual(EVENT);
     expect(seen).toEqual(["given"]);
     expect(fetchSessionToken).not.toHaveBeenCalled();
@@ -47,7 +47,7 @@ describe("session tokens (the SDK's, through the widget's transport)", () => {
   it("asks the backend once for parallel calls", async () => {
     const { fetch, seen } = api();
     let n = 0;
-    const shop = createHttpShopApi({ baseUrl: BASE, fetchSessionToken: async () => `t${++n}`, fetch });
+    const shop = createDefaultShopApi({ baseUrl: BASE, fetchSessionToken: async () => `t${++n}`, fetch });
     await Promise.all([
       shop.getEvent("evt_1", call),
       shop.getEvent("evt_1", call),
@@ -60,7 +60,7 @@ describe("session tokens (the SDK's, through the widget's transport)", () => {
   it("renews a rejected token once for parallel rejections, naming the token and its shop session", async () => {
     const { fetch, seen } = api(["old"]);
     const requests: unknown[] = [];
-    const shop = createHttpShopApi({
+    const shop = createDefaultShopApi({
       baseUrl: BASE,
       fetchSessionToken: async (request) => {
         requests.push(request);
@@ -78,11 +78,11 @@ describe("session tokens (the SDK's, through the widget's transport)", () => {
   });
 
   it("rejects with the SDK's errors when it cannot renew (the 401 problem) or gets no token (oauth)", async () => {
-    const fixed = createHttpShopApi({ baseUrl: BASE, sessionToken: "only", fetch: api(["only"]).fetch });
+    const fixed = createDefaultShopApi({ baseUrl: BASE, sessionToken: "only", fetch: api(["only"]).fetch });
     const rejected = await fixed.getEvent("evt_1", call).catch((e: unknown) => e);
     expect(rejected).toBeInstanceOf(EntradaProblemError);
     expect(rejected).toMatchObject({ kind: "problem", slug: "unauthorized", status: 401 });
-    const failing = createHttpShopApi({
+    const failing = createDefaultShopApi({
       baseUrl: BASE,
       fetchSessionToken: async () => {
         throw new Error("backend down");
@@ -90,7 +90,7 @@ describe("session tokens (the SDK's, through the widget's transport)", () => {
       fetch: api().fetch,
     });
     expect(await failing.getEvent("evt_1", call).catch((e: unknown) => e)).toBeInstanceOf(OAuthError);
-    const none = createHttpShopApi({ baseUrl: BASE, fetch: api().fetch });
+    const none = createDefaultShopApi({ baseUrl: BASE, fetch: api().fetch });
     expect(await none.getEvent("evt_1", call).catch((e: unknown) => e)).toBeInstanceOf(OAuthError);
   });
 

@@ -5,52 +5,69 @@
  */
 import { ProblemError, problemResponse } from "../problems.ts";
 import type { MockResponse } from "../types.ts";
-import { Answered, type Exchange } from "./exchange.ts";
+import { Answered, type Exchange, type Stage } from "./exchange.ts";
 
 /**
  * Runs `stages` on `ex`. Generic so a pipeline over a richer exchange (the contract proxy's) runs here too. The
  * answer comes back at once when every stage did its work at once (most requests): a promise only from the first
- * stage that had to wait (injected latency, a developer control, a handler that awaits).
+ * stage that had to wait (injected latency, a developer control, a handler that awaits). After a stop only the
+ * stages marked `always` run, on the stop's response.
  */
 export function runStages<E extends Exchange>(
-  stages: readonly ((exchange: E) => void | Promise<void>)[],
+  stages: readonly Stage<E>[],
   ex: E,
 ): MockResponse | Promise<MockResponse> {
+  let i = 0;
   try {
-    for (let i = 0; i < stages.length; i++) {
-      const pending = (stages[i] as (exchange: E) => void | Promise<void>)(ex);
+    for (; i < stages.length; i++) {
+      const pending = (stages[i] as Stage<E>)(ex);
       if (pending) return finishLater(stages, i + 1, ex, pending);
     }
   } catch (stop) {
-    return stopped(ex, stop);
+    return afterStop(stages, i + 1, ex, stop);
   }
   return answerOf(ex);
 }
 
 /** The rest of the stages after one that waits, each awaited in turn. */
 async function finishLater<E extends Exchange>(
-  stages: readonly ((exchange: E) => void | Promise<void>)[],
+  stages: readonly Stage<E>[],
   next: number,
   ex: E,
   waiting: Promise<void>,
 ): Promise<MockResponse> {
+  let i = next - 1;
   try {
     await waiting;
-    for (let i = next; i < stages.length; i++) {
-      const pending = (stages[i] as (exchange: E) => void | Promise<void>)(ex);
+    for (i = next; i < stages.length; i++) {
+      const pending = (stages[i] as Stage<E>)(ex);
       if (pending) await pending;
     }
   } catch (stop) {
-    return stopped(ex, stop);
+    return afterStop(stages, i + 1, ex, stop);
   }
   return answerOf(ex);
 }
 
-/** The response of a stage that stopped the request: an `Answered` as it is, a `ProblemError` rendered. */
-function stopped(ex: Exchange, stop: unknown): MockResponse {
-  if (stop instanceof Answered) return stop.response;
-  if (stop instanceof ProblemError) return renderProblem(ex, stop);
-  throw stop;
+/**
+ * The response of a stage that stopped the request — an `Answered` as it is, a `ProblemError` rendered — passed
+ * through the `always` stages after it. Anything else is a bug and propagates.
+ */
+function afterStop<E extends Exchange>(
+  stages: readonly Stage<E>[],
+  next: number,
+  ex: E,
+  stop: unknown,
+): MockResponse {
+  ex.stopped = true;
+  if (stop instanceof Answered) ex.response = stop.response;
+  else if (stop instanceof ProblemError) ex.response = renderProblem(ex, stop);
+  else throw stop;
+  for (let i = next; i < stages.length; i++) {
+    const stage = stages[i] as Stage<E>;
+    if (stage.always) stage(ex);
+  }
+  return answerOf(ex);
 }
 
 function answerOf(ex: Exchange): MockResponse {

@@ -3,15 +3,27 @@
  * `(exchange) => void | Promise<void>`. A stage reads what earlier stages found, adds what it finds, and stops the
  * request in one way: it throws. A `ProblemError` (`stageProblem`) is rendered once, by the dispatcher, in the
  * culture and with the headers known at that point; an `Answered` carries a finished response (a CORS preflight, a
- * developer control, an idempotent replay, a dropped connection). The answering stage (`9-answer`: the section
+ * developer control, an idempotent replay, a dropped connection). The answering stage (`answer`: the section
  * handlers; a proxy may put an upstream there) sets `exchange.response`; the stages after it check and finish it.
+ * The list of stages, in order, is `pipeline/index.ts`.
  */
 import type { OperationSpec } from "../document.ts";
 import type { MockSession } from "../session.ts";
 import type { AuthInfo, Culture, MockRequest, MockResponse, OperationHandler } from "../types.ts";
 
-/** One stage of the pipeline. It stops the request by throwing (a `ProblemError` or an `Answered`). */
-export type Stage = (exchange: Exchange) => void | Promise<void>;
+/**
+ * One stage of the pipeline. It stops the request by throwing (a `ProblemError` or an `Answered`). A stage marked
+ * `always` (`always(stage)`) also runs after a stop, on the response the stop made: the accounting and the error
+ * formats apply to every answer.
+ */
+export type Stage<E extends Exchange = Exchange> = ((exchange: E) => void | Promise<void>) & {
+  readonly always?: true;
+};
+
+/** `stage`, run after every answer, a stopped request's too; it must not wait (it returns nothing). */
+export function always<E extends Exchange>(stage: (exchange: E) => void): Stage<E> {
+  return Object.assign(stage, { always: true as const });
+}
 
 /** Thrown by a stage that answers the request itself; the dispatcher sends `response` as it is. */
 export class Answered {
@@ -31,7 +43,7 @@ export interface Route {
 
 /**
  * What the stages read of the request URL, as WHATWG URL parsing gives it: parsed once per distinct URL string
- * (`targetOf` in 1-preamble) and shared by every request with that string, so it holds strings only.
+ * (`targetOf` in preamble) and shared by every request with that string, so it holds strings only.
  */
 export interface Target {
   readonly origin: string;
@@ -55,38 +67,40 @@ export class Exchange {
   readonly headers: Record<string, string>;
   readonly origin: string | undefined;
   readonly logId: string;
-  /** 1-preamble: the request target's origin, path and query. */
+  /** preamble: the request target's origin, path and query. */
   target: Target = NO_TARGET;
-  /** 1-preamble: the path below the base path (the problem's `instance`). */
+  /** preamble: the path below the base path (the problem's `instance`). */
   pathname: string | undefined = undefined;
-  /** 1-preamble: the negotiated culture (problems before it are in the default culture). */
+  /** preamble: the negotiated culture (problems before it are in the default culture). */
   culture: Culture;
-  /** 1-preamble: the mock session's id. */
+  /** preamble: the mock session's id. */
   sessionId = "default";
-  /** 2-routing: the session (created from the seed on first use). */
+  /** routing: the session (created from the seed on first use). */
   session: MockSession | undefined = undefined;
-  /** 2-routing: the operation and its handler. */
+  /** routing: the operation and its handler. */
   route: Route | undefined = undefined;
-  /** 2-routing: the path's template, e.g. `/shop/v1/cart/{cartId}`. */
+  /** routing: the path's template, e.g. `/shop/v1/cart/{cartId}`. */
   template = "";
-  /** 2-routing: decoded path parameters. */
+  /** routing: decoded path parameters. */
   params: Record<string, string> = {};
-  /** 2-routing: the session clock's time when the request arrived. */
+  /** routing: the session clock's time when the request arrived. */
   now = 0;
-  /** 3-rate-limit: the RateLimit-* headers every later answer carries. */
+  /** rate-limit: the RateLimit-* headers every later answer carries. */
   rateHeaders: Record<string, string> = {};
-  /** 6-authentication: the caller (null: anonymous, or a signed link). */
+  /** authentication: the caller (null: anonymous, or a signed link). */
   auth: AuthInfo | null = null;
-  /** 7-input: the query parameters as a record (none sent: an empty one). */
+  /** input: the query parameters as a record (none sent: an empty one). */
   query: Readonly<Record<string, string | string[]>> = NO_QUERY;
-  /** 7-input: the Idempotency-Key of a write (null: none). */
+  /** input: the Idempotency-Key of a write (null: none). */
   idempotencyKey: string | null = null;
-  /** 7-input: the parsed, validated body. */
+  /** input: the parsed, validated body. */
   body: unknown = undefined;
-  /** 8-idempotency: the store scope of a keyed write, to complete once answered. */
+  /** idempotency: the store scope of a keyed write, to complete once answered. */
   idempotencyScope: string | null = null;
-  /** 9-answer: the response (the stages after it check and finish it). */
+  /** answer: the response (the stages after it check and finish it); a stop's response after a stop. */
   response: MockResponse | undefined = undefined;
+  /** The dispatcher: a stage stopped the request (only the `always` stages ran after it). */
+  stopped = false;
   #url: URL | undefined = undefined;
 
   constructor(request: MockRequest, logId: string, culture: Culture) {
@@ -110,15 +124,15 @@ export class Exchange {
     this.#url = url;
   }
 
-  /** The matched operation (stages after 2-routing only). */
+  /** The matched operation (stages after routing only). */
   get op(): OperationSpec {
-    if (!this.route) throw new Error("No operation matched yet: this stage runs after 2-routing.");
+    if (!this.route) throw new Error("No operation matched yet: this stage runs after routing.");
     return this.route.op;
   }
 
-  /** The request's session (stages after 2-routing only). */
+  /** The request's session (stages after routing only). */
   get mockSession(): MockSession {
-    if (!this.session) throw new Error("No session yet: this stage runs after 2-routing.");
+    if (!this.session) throw new Error("No session yet: this stage runs after routing.");
     return this.session;
   }
 }

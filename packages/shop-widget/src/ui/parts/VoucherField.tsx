@@ -6,7 +6,7 @@ import type { Cart } from "../../core/types";
 import { uuid } from "../../core/uuid";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
-import { putCart } from "../queries";
+import { putCart } from "../query-cache";
 
 /** The contract's `VoucherCode`: checked before sending, so a malformed code never reaches the API. */
 const CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;

@@ -1,7 +1,7 @@
 import { useQueries } from "@tanstack/react-query";
 import type { EventDetail } from "../../core/types";
 import { useShop } from "../context";
-import { keys } from "../queries";
+import { keys } from "../query-cache";
 
 export interface LineEvent {
   name: string;

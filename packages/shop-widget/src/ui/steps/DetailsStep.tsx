@@ -10,7 +10,8 @@ import { useLineEvents } from "../parts/event-info";
 import { JourneyError } from "../parts/JourneyError";
 import { CheckoutLayout } from "../parts/OrderSummary";
 import { StepHeading } from "../parts/StepHeading";
-import { keys, useCart } from "../queries";
+import { useCart } from "../queries";
+import { keys } from "../query-cache";
 import { SurveyFields } from "./SurveyFields";
 
 const FIELDS: Array<{ name: keyof CustomerFields; type: string; autoComplete: string; optional?: boolean }> =

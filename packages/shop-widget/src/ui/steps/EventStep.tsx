@@ -9,7 +9,7 @@ import { Alert } from "../parts/Alert";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { JourneyError } from "../parts/JourneyError";
 import { StepHeading } from "../parts/StepHeading";
-import { keys, listedEvent } from "../queries";
+import { keys, listedEvent } from "../query-cache";
 import { EventImage } from "./EventList";
 
 const slotLeft = (slot: Slot): number | undefined =>

@@ -9,7 +9,8 @@ import { JourneyError } from "../parts/JourneyError";
 import { CheckoutLayout } from "../parts/OrderSummary";
 import { StepHeading } from "../parts/StepHeading";
 import { usePay, usePaymentReturn } from "../payment-mutations";
-import { keys, useCart } from "../queries";
+import { useCart } from "../queries";
+import { keys } from "../query-cache";
 
 /** Step 5: choose a payment provider and pay (card in place, or a redirect to the provider's page). */
 export default function PaymentStep() {

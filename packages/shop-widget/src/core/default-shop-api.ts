@@ -9,7 +9,7 @@ export type { SessionTokenGrant };
 /** Asks the host's backend for a session token (a bare token, or `{ sessionToken, sessionId }`). */
 export type FetchSessionToken = (request: SessionTokenRequest) => Promise<string | SessionTokenGrant>;
 
-export interface HttpShopApiOptions {
+export interface DefaultShopApiOptions {
   /** API base URL, e.g. `https://api.example.com` (the widget calls `/shop/v1/...` under it). */
   baseUrl: string;
   /** A session token the host's backend created. */
@@ -25,12 +25,12 @@ export interface HttpShopApiOptions {
  * code integrators run — session tokens included: the SDK asks for one once for any number of parallel calls, and
  * after a `401` once per rejected token, naming its shop session, so the host's backend renews it (the cart stays).
  */
-export function createHttpShopApi({
+export function createDefaultShopApi({
   baseUrl,
   sessionToken,
   fetchSessionToken,
   fetch,
-}: HttpShopApiOptions): ShopApi {
+}: DefaultShopApiOptions): ShopApi {
   const client = createShopClient({
     baseUrl,
     fetch,

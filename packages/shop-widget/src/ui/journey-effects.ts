@@ -6,8 +6,8 @@ import { cartRef } from "../core/resume";
 import { clearResume, purchasedSet } from "../core/resume-store";
 import type { Cart, CartItem, Order } from "../core/types";
 import type { Controller } from "./controller";
-import type { JourneyContext } from "./journey";
-import { keys } from "./queries";
+import type { JourneyContext } from "./journey-state";
+import { keys, putCart } from "./query-cache";
 
 /**
  * What the journey's mutations share (loaded with the later steps): the cart in the query cache, analytics,
@@ -31,14 +31,10 @@ export function sumItems(items: AnalyticsItem[]): number {
 export const track = (ctx: JourneyContext, ...args: Parameters<Controller["tracker"]["track"]>) =>
   ctx.deps().controller.tracker.track(...args);
 
-/** The server's answer to a cart write is the cart: it replaces the cached one (this culture's copy). */
+/** The server's answer to a cart write is the cart: into the cache (`putCart`), and remembered for a reload. */
 export function storeCart(ctx: JourneyContext, cart: Cart): void {
   const { locale, controller } = ctx.deps();
-  // Other cultures' copies of this cart are outdated now; they refetch when their language comes back.
-  controller.queryClient.removeQueries({
-    predicate: (q) => q.queryKey[2] === "cart" && q.queryKey[3] === cart.id && q.queryKey[1] !== locale,
-  });
-  controller.queryClient.setQueryData(keys.cart(locale, cart.id), cart);
+  putCart(controller.queryClient, locale, cart);
   cartRef(controller.instanceId, cart.id);
 }
 

@@ -4,7 +4,7 @@ import { pickText } from "../culture.ts";
 import type { OperationSpec } from "../document.ts";
 import { msg } from "../messages.ts";
 import { stageProblem } from "../problems.ts";
-import type { Exchange } from "./exchange.ts";
+import type { Exchange, Stage } from "./exchange.ts";
 
 const successMediaCache = new WeakMap<OperationSpec, string[]>();
 
@@ -50,27 +50,29 @@ export function refusesAll(accept: string | undefined, op: OperationSpec): boole
  * OData (Part 1 §8.2.1): a `$format` query option, when present, takes precedence over `Accept`; the operation
  * judges its value (the BI feed: JSON, or 501). Only for operations that declare `$format`.
  */
-function formatOverridesAccept(rq: Exchange): boolean {
+function formatOverridesAccept(ex: Exchange): boolean {
   return (
-    rq.target.search !== "" &&
-    rq.url.searchParams.has("$format") &&
-    rq.op.params.some((p) => p.in === "query" && p.name === "$format")
+    ex.target.search !== "" &&
+    ex.url.searchParams.has("$format") &&
+    ex.op.params.some((p) => p.in === "query" && p.name === "$format")
   );
 }
 
 /** Throws the 406 when the client accepts none of the operation's documented success types. */
-export function notAcceptable(rq: Exchange): void {
-  if (rq.route?.oauth) return;
-  const { op } = rq;
-  if (!refusesAll(rq.headers.accept, op) || formatOverridesAccept(rq)) return;
-  const media = successMedia(op);
-  // "a or b" in the culture's words (Intl knows every culture's disjunction; no text per culture in code).
-  const types = new Intl.ListFormat(rq.culture, { type: "disjunction" }).format(media);
-  throw stageProblem("not-acceptable", {
-    detail: pickText(
-      msg("core.pipeline.negotiation.this-operation-answers-the-accept-header", { types }),
-      rq.culture,
-    ),
-    errors: [{ pointer: "/header/accept", detail: `Accept ${media.join(", ")}.` }],
-  });
+export function notAcceptable(): Stage {
+  return (ex) => {
+    if (ex.route?.oauth) return;
+    const { op } = ex;
+    if (!refusesAll(ex.headers.accept, op) || formatOverridesAccept(ex)) return;
+    const media = successMedia(op);
+    // "a or b" in the culture's words (Intl knows every culture's disjunction; no text per culture in code).
+    const types = new Intl.ListFormat(ex.culture, { type: "disjunction" }).format(media);
+    throw stageProblem("not-acceptable", {
+      detail: pickText(
+        msg("core.pipeline.negotiation.this-operation-answers-the-accept-header", { types }),
+        ex.culture,
+      ),
+      errors: [{ pointer: "/header/accept", detail: `Accept ${media.join(", ")}.` }],
+    });
+  };
 }

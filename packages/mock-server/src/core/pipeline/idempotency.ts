@@ -1,6 +1,6 @@
 /**
  * The idempotency stage (draft-ietf-httpapi-idempotency-key-header): a keyed write is begun before it is answered —
- * a replay answers with the stored response, a reused key is a 422, a key still in flight a 409 — and `11-finish`
+ * a replay answers with the stored response, a reused key is a 422, a key still in flight a 409 — and `finish`
  * stores its response (or abandons the key on a 5xx). Without a key it only evicts a few expired keys.
  */
 
@@ -9,41 +9,43 @@ import { fingerprint, IdempotencyStore } from "../idempotency-store.ts";
 import { msg, pickText } from "../messages.ts";
 import { stageProblem } from "../problems.ts";
 import type { LocalizedText } from "../types.ts";
-import { Answered, type Exchange } from "./exchange.ts";
+import { Answered, type Exchange, type Stage } from "./exchange.ts";
 
 const REUSED: LocalizedText = msg("core.pipeline.idempotency.this-key-was-already-used-for");
 
 /** Begins a keyed write (fills in `idempotencyScope`); a replay stops the request with the stored response. */
-export function beginWrite(ex: Exchange): void {
-  const session = ex.mockSession;
-  const key = ex.idempotencyKey;
-  if (key === null) {
-    if (ex.op.write) session.idempotency.evict(ex.now);
-    return;
-  }
-  const scope = IdempotencyStore.scope(caller(ex), ex.method, ex.pathname ?? "/", key);
-  const outcome = session.idempotency.begin(scope, requestPrint(ex), ex.now);
-  if (outcome.kind === "replay") {
-    const stored = outcome.response;
-    const headers: Record<string, string> = {
-      ...stored.headers,
-      ...ex.rateHeaders,
-      "idempotent-replayed": "true",
-    };
-    throw new Answered(cors({ status: stored.status, headers, body: stored.body }, ex.origin));
-  }
-  if (outcome.kind === "reused") {
-    // Names the header, so operations whose 422 is a ValidationProblem (errors required) get a conforming body.
-    throw stageProblem("idempotency-key-reused", {
-      errors: [{ pointer: "/header/idempotency-key", detail: pickText(REUSED, ex.culture) }],
-    });
-  }
-  if (outcome.kind === "in-flight") {
-    throw stageProblem("idempotency-key-in-use", {
-      headers: { "retry-after": "1" },
-    });
-  }
-  ex.idempotencyScope = scope;
+export function beginWrite(): Stage {
+  return (ex) => {
+    const session = ex.mockSession;
+    const key = ex.idempotencyKey;
+    if (key === null) {
+      if (ex.op.write) session.idempotency.evict(ex.now);
+      return;
+    }
+    const scope = IdempotencyStore.scope(caller(ex), ex.method, ex.pathname ?? "/", key);
+    const outcome = session.idempotency.begin(scope, requestPrint(ex), ex.now);
+    if (outcome.kind === "replay") {
+      const stored = outcome.response;
+      const headers: Record<string, string> = {
+        ...stored.headers,
+        ...ex.rateHeaders,
+        "idempotent-replayed": "true",
+      };
+      throw new Answered(cors({ status: stored.status, headers, body: stored.body }, ex.origin));
+    }
+    if (outcome.kind === "reused") {
+      // Names the header, so operations whose 422 is a ValidationProblem (errors required) get a conforming body.
+      throw stageProblem("idempotency-key-reused", {
+        errors: [{ pointer: "/header/idempotency-key", detail: pickText(REUSED, ex.culture) }],
+      });
+    }
+    if (outcome.kind === "in-flight") {
+      throw stageProblem("idempotency-key-in-use", {
+        headers: { "retry-after": "1" },
+      });
+    }
+    ex.idempotencyScope = scope;
+  };
 }
 
 /** Whose key it is: the session or client of the bearer token; at the token endpoint, the client's credentials. */

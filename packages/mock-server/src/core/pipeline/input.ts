@@ -34,16 +34,16 @@ export function input({ validator, maxBodyBytes }: InputServices): Stage {
 }
 
 /** Throws a 400 naming every invalid path, query and header parameter at once (fills in `query`). */
-export function invalidParameters(validator: Validator, rq: Exchange): void {
-  const { op, culture } = rq;
+export function invalidParameters(validator: Validator, ex: Exchange): void {
+  const { op, culture } = ex;
   const errors: FieldError[] = [];
-  if (rq.template.includes("{")) errors.push(...validator.params(op, "path", rq.params, culture));
-  if (rq.target.search !== "" || op.params.some((p) => p.in === "query" && p.required)) {
-    const query = queryRecord(rq.url.searchParams, op.commaQuery);
-    rq.query = query;
+  if (ex.template.includes("{")) errors.push(...validator.params(op, "path", ex.params, culture));
+  if (ex.target.search !== "" || op.params.some((p) => p.in === "query" && p.required)) {
+    const query = queryRecord(ex.url.searchParams, op.commaQuery);
+    ex.query = query;
     errors.push(...validator.params(op, "query", query, culture));
   }
-  if (validator.checks(op, "header")) errors.push(...validator.params(op, "header", rq.headers, culture));
+  if (validator.checks(op, "header")) errors.push(...validator.params(op, "header", ex.headers, culture));
   if (errors.length === 0) return;
   throw stageProblem("validation-error", {
     errors,
@@ -54,9 +54,9 @@ export function invalidParameters(validator: Validator, rq: Exchange): void {
  * The write's idempotency key (null when none is sent or the operation is no write); throws the 400 for a malformed
  * one.
  */
-export function idempotencyKeyOf(rq: Exchange): string | null {
-  const rawKey = rq.headers["idempotency-key"];
-  if (!rq.op.write || rawKey === undefined) return null;
+export function idempotencyKeyOf(ex: Exchange): string | null {
+  const rawKey = ex.headers["idempotency-key"];
+  if (!ex.op.write || rawKey === undefined) return null;
   const key = parseIdempotencyKey(rawKey);
   if (key !== null) return key;
   throw stageProblem("validation-error", {
@@ -69,17 +69,17 @@ export function idempotencyKeyOf(rq: Exchange): string | null {
   });
 }
 
-/** Reads the request body into `rq.body`; throws the problem (size, media type, syntax, schema) instead. */
-export function readBody(validator: Validator, maxBodyBytes: number, rq: Exchange): void {
-  const { op, culture } = rq;
-  const bytes = rq.request.body;
+/** Reads the request body into `ex.body`; throws the problem (size, media type, syntax, schema) instead. */
+export function readBody(validator: Validator, maxBodyBytes: number, ex: Exchange): void {
+  const { op, culture } = ex;
+  const bytes = ex.request.body;
   // A body where the operation takes none (a GET's, RFC 9110 §9.3.1) is the declared 400 whatever its size: 413 is
   // declared only by operations with a request body.
   if (bytes && bytes.length > maxBodyBytes && op.body) {
     throw stageProblem("payload-too-large");
   }
   if (bytes && bytes.length > 0) {
-    const parsed = parseBody(validator, op, rq.headers["content-type"], bytes, culture);
+    const parsed = parseBody(validator, op, ex.headers["content-type"], bytes, culture);
     if (parsed.problem) {
       throw stageProblem(parsed.problem.slug, {
         headers: { ...parsed.problem.headers },
@@ -87,7 +87,7 @@ export function readBody(validator: Validator, maxBodyBytes: number, rq: Exchang
         errors: parsed.problem.errors,
       });
     }
-    rq.body = parsed.value;
+    ex.body = parsed.value;
   } else if (op.body?.required) {
     throw stageProblem("validation-error", {
       errors: [{ pointer: "/body", detail: "A request body is required." }],

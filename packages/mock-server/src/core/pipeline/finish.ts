@@ -4,14 +4,16 @@
  */
 import { cors } from "../cors.ts";
 import type { MockResponse } from "../types.ts";
-import type { Exchange } from "./exchange.ts";
+import type { Exchange, Stage } from "./exchange.ts";
 
-export function finish(ex: Exchange): void {
-  const response = ex.response;
-  if (!response) throw new Error("11-finish runs after an answering stage.");
-  if (ex.method === "HEAD") response.body = null;
-  if (ex.idempotencyScope !== null) storeWrite(ex, ex.idempotencyScope, response);
-  cors(response, ex.origin);
+export function finish(): Stage {
+  return (ex) => {
+    const response = ex.response;
+    if (!response) throw new Error("finish runs after an answering stage.");
+    if (ex.method === "HEAD") response.body = null;
+    if (ex.idempotencyScope !== null) storeWrite(ex, ex.idempotencyScope, response);
+    cors(response, ex.origin);
+  };
 }
 
 /** Stores the keyed write's response for replays (without CORS headers), or abandons the key on a 5xx. */

@@ -58,21 +58,21 @@ const REALM = 'Bearer realm="entrada"';
  * The authentication stage: the caller (null: anonymous on a public operation or through a valid signed link), or
  * the 401/403 to answer.
  */
-function authenticateRequest(rq: Exchange, links: LinkSigner, mountPath: string): AuthInfo | null {
-  const { op, headers, now, culture, origin } = rq;
+function authenticateRequest(ex: Exchange, links: LinkSigner, mountPath: string): AuthInfo | null {
+  const { op, headers, now, culture, origin } = ex;
   const signatureParam = op.security.signedUrl;
   // (The URL is made only for a query that may hold a signature.)
-  const url = signatureParam !== null && rq.target.search !== "" ? rq.url : null;
+  const url = signatureParam !== null && ex.target.search !== "" ? ex.url : null;
   if (!op.security.public && signatureParam !== null && url?.searchParams.has(signatureParam)) {
     // A signed link authorizes this one asset (the signature covers the path as sent) until it expires. A signature
     // that is sent is always verified, also next to a bearer token (a bad one never rides on the token).
-    const linkPath = withinMount(mountPath, rawPath(rq.request.url)) ?? "/";
+    const linkPath = withinMount(mountPath, rawPath(ex.request.url)) ?? "/";
     const rejection = links.verify(
       linkPath,
       url.searchParams.get("expires") ?? undefined,
       url.searchParams.get(signatureParam) ?? undefined,
       now,
-      rq.mockSession.id,
+      ex.mockSession.id,
     );
     // A forged, tampered or malformed link is refused even next to a token; an expired genuine one gives way to a
     // valid bearer token (the embedded shop downloads a lapsed link through the API with its session token).
@@ -84,7 +84,7 @@ function authenticateRequest(rq: Exchange, links: LinkSigner, mountPath: string)
       });
     }
     if (headers.authorization === undefined) return null;
-    return authenticateBearer(op, rq.mockSession, headers, now, culture, origin);
+    return authenticateBearer(op, ex.mockSession, headers, now, culture, origin);
   }
   if (
     !op.security.public ||
@@ -92,7 +92,7 @@ function authenticateRequest(rq: Exchange, links: LinkSigner, mountPath: string)
     // sent is checked like anywhere else (RFC 6750 §3.1: an invalid token is a 401, never silently ignored).
     (headers.authorization !== undefined && (op.security.session || op.security.scopeSets.length > 0))
   ) {
-    return authenticateBearer(op, rq.mockSession, headers, now, culture, origin);
+    return authenticateBearer(op, ex.mockSession, headers, now, culture, origin);
   }
   return null;
 }

@@ -5,14 +5,14 @@
 
 import { decideFault } from "../faults.ts";
 import { stageProblem } from "../problems.ts";
-import { Answered, type Exchange } from "./exchange.ts";
+import { Answered, type Exchange, type Stage } from "./exchange.ts";
 
 /**
  * The fault-injection stage: the session's developer-set rules (nothing is stored, nothing changes) wait the
  * decided delay, then answer the injected fault (a problem, or a dropped connection), or let the request go on.
  */
-export function injectFault(ex: Exchange): Promise<void> | undefined {
-  return ex.mockSession.faults.length === 0 ? undefined : applyFaults(ex);
+export function injectFault(): Stage {
+  return (ex) => (ex.mockSession.faults.length === 0 ? undefined : applyFaults(ex));
 }
 
 async function applyFaults(ex: Exchange): Promise<void> {
