@@ -75,6 +75,45 @@ export async function problemOf(response: Response): Promise<ProblemBody> {
   return response.json();
 }
 
+/** An OAuth error body (RFC 6749 §5.2) of the token endpoint. */
+export type OAuthErrorBody = components["schemas"]["OAuthError"];
+
+/** An OData error body (the BI feed's own error format). */
+export type ODataErrorBody = components["schemas"]["ODataError"];
+
+/**
+ * The JSON body of an HTTP answer whose shape the test knows by name: an operation's success body, a problem, an
+ * OAuth or an OData error. Each reader checks the content type the shape comes with, so a wrong guess fails with the
+ * answer instead of a cast that hides it. `text`: a body already read (`response.text()`, a `MockResponse`'s body).
+ */
+export const read = {
+  /** The body of a 2xx answer of `operationId` (`read.body(await grant(), "createToken").access_token`). */
+  body: bodyOf,
+  problem: problemOf,
+  /** A problem+json body already read as text. */
+  problemText: (text: string) => shaped<ProblemBody>(JSON.parse(text), "type"),
+  oauthError: async (response: Response) => shaped<OAuthErrorBody>(await jsonOf(response), "error"),
+  /** An OAuth error body already read as text. */
+  oauthErrorText: (text: string) => shaped<OAuthErrorBody>(JSON.parse(text), "error"),
+  odataError: async (response: Response) => shaped<ODataErrorBody>(await jsonOf(response), "error.message"),
+  /** An OData error body already parsed (a section handler's answer). */
+  odataErrorIn: (body: unknown) => shaped<ODataErrorBody>(body, "error.message"),
+  /** The rows (`value`) of an OData page already parsed. */
+  odataRows: (body: unknown) => shaped<{ value: Record<string, unknown>[] }>(body, "value").value,
+};
+
+/** A JSON answer's body (its content type checked). */
+async function jsonOf(response: Response): Promise<unknown> {
+  expect(response.headers.get("content-type")).toContain("application/json");
+  return response.json();
+}
+
+/** `body` as the shape `T`, after checking it has the property that marks that shape. */
+function shaped<T>(body: unknown, mark: string): T {
+  expect(body).toHaveProperty(mark);
+  return body as T;
+}
+
 /** The `data` of a webhook kind's payload, from the contract's `webhooks` section. */
 export type EventData<T extends keyof webhooks> = webhooks[T] extends {
   post: { requestBody?: { content: { "application/json": { data: infer D } } } };

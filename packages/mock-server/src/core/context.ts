@@ -43,9 +43,8 @@ export function buildContext(input: ContextInput): OperationContext {
 }
 
 /**
- * A class, not an object literal: `url` is a getter (the URL is made when a handler reads it), and a getter in a
- * literal is a new accessor per object, which gives every context a hidden class of its own in V8 (slow to build
- * and to collect). On the prototype it is one, shared.
+ * A class, not an object literal: `url` is a getter (the URL is made when a handler reads it), and on the prototype
+ * one getter serves every context, where a literal would make one per context.
  */
 class HandlerContext implements OperationContext {
   readonly operationId: string;

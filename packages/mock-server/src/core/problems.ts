@@ -4,8 +4,10 @@ import { msg, pickText } from "./messages.ts";
 import { rawPath, withinMount } from "./target.ts";
 import type { Culture, ErrorFormat, LocalizedText, MockRequest, MockResponse } from "./types.ts";
 
-/** Localized problem+json responses (RFC 9457): the one shape every engine-made error takes. */
-/** Sections that render errors their own way (BI: OData JSON) get the engine's problems for their paths converted. */
+/**
+ * Localized problem+json responses (RFC 9457): the one shape every engine-made error takes. Sections that render
+ * errors their own way (BI: OData JSON) get the engine's problems for their paths converted.
+ */
 
 export const PROBLEM_BASE = "https://docs.entrada.dev/problems/";
 
@@ -32,12 +34,12 @@ export interface FieldError {
   detail: string;
 }
 
-/** Thrown by handlers (via ctx.problem) and by the engine; turned into problem+json at the edge. */
 /** A handler context's `problem`: throws the catalogue problem `slug` (rendered by the answering stage). */
 export function raiseProblem(slug: string, detail?: string, extensions?: Record<string, unknown>): never {
   throw new ProblemError(slug, detail, extensions);
 }
 
+/** Thrown by handlers (via ctx.problem) and by the stages; turned into problem+json once, by the dispatcher. */
 export class ProblemError extends Error {
   readonly slug: string;
   readonly detail: string | undefined;

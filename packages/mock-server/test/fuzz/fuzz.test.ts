@@ -11,7 +11,7 @@ import type { OperationSpec } from "../../src/core/document.ts";
 import { getPointer } from "../../src/core/document.ts";
 import { mulberry32 } from "../../src/core/ids.ts";
 import { responseViolations } from "../../src/core/pipeline/check-response.ts";
-import { type Api, startApi } from "../helpers.ts";
+import { type Api, read, startApi } from "../helpers.ts";
 
 const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const SESSION = "fuzz";
@@ -446,7 +446,7 @@ describe("fuzz every operation", () => {
           failures.push(`${c.name}: ${response.status} ${response.body.slice(0, 200)}`);
         else if (response.status < 400) failures.push(`${c.name}: accepted with ${response.status}`);
         else if (op.operationId === "createToken" && type === "application/json") {
-          const body = JSON.parse(response.body) as { error?: string; error_description?: string };
+          const body = read.oauthErrorText(response.body);
           if (!body.error || !body.error_description)
             failures.push(`${c.name}: OAuth error without error/description`);
         } else if (op.tag === "bi") {
@@ -470,13 +470,7 @@ describe("fuzz every operation", () => {
         } else if (type !== "application/problem+json") {
           failures.push(`${c.name}: ${response.status} with content-type ${type}`);
         } else {
-          const problem = JSON.parse(response.body) as {
-            type?: string;
-            title?: string;
-            status?: number;
-            detail?: string;
-            errors?: Array<{ pointer: string; detail: string }>;
-          };
+          const problem = read.problemText(response.body);
           if (
             !problem.type?.startsWith("https://docs.entrada.dev/problems/") ||
             !problem.title ||

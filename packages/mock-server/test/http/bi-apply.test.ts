@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, bearer, startApi } from "../helpers.ts";
+import { type Api, bearer, read, startApi } from "../helpers.ts";
 
 type Rows = { value: Record<string, unknown>[]; "@odata.nextLink"?: string; "@odata.count"?: number };
 
@@ -175,7 +175,7 @@ describe("BI feed: $apply (Data Aggregation)", () => {
     for (const [text, code, message] of cases) {
       const response = await get(apply("Tickets", text));
       expect(response.status, text).toBe(400);
-      const body = (await response.json()) as { error: { code: string; message: string; target: string } };
+      const body = await read.odataError(response);
       expect(body.error.code, text).toBe(code);
       expect(body.error.message, text).toMatch(message);
       expect(body.error.target).toBe("$apply");
@@ -186,8 +186,6 @@ describe("BI feed: $apply (Data Aggregation)", () => {
     expect((await get(apply("Tickets", "groupby((Status))", "&$expand=x"))).status).toBe(501);
     expect((await get(apply("Tickets", "groupby((Status))", "&$bogus=1"))).status).toBe(400);
     const german = await get(apply("Tickets", "pivot(EventId)"), { "accept-language": "de-CH" });
-    expect(((await german.json()) as { error: { message: string } }).error.message).toMatch(
-      /Unbekannte Transformation/,
-    );
+    expect((await read.odataError(german)).error.message).toMatch(/Unbekannte Transformation/);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, bearer, startApi } from "../helpers.ts";
+import { type Api, bearer, problemOf, startApi } from "../helpers.ts";
 
 /**
  * `GET /shop/v1/discovery/events?include=slots,assortments` (issue 19): the catalogue with every event's slots and
@@ -33,6 +33,14 @@ async function list(query: string, language = "en-GB"): Promise<{ response: Resp
     headers: bearer(token, { "accept-language": language }),
   });
   return { response, body: (await response.json()) as Page };
+}
+
+/** The problem+json answer to a listing with `query`. */
+async function listProblem(query: string, language = "en-GB") {
+  const response = await api.fetch(`/shop/v1/discovery/events${query}`, {
+    headers: bearer(token, { "accept-language": language }),
+  });
+  return { response, body: await problemOf(response) };
 }
 
 async function detail(id: string, language = "en-GB"): Promise<EventDetail> {
@@ -131,10 +139,9 @@ describe("include=slots,assortments", () => {
 
 describe("include: bad values", () => {
   it("answers an unknown value with a 400 problem naming the parameter and the allowed values", async () => {
-    const { response, body } = await list("?include=slots,prices");
+    const { response, body: problem } = await listProblem("?include=slots,prices");
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    const problem = body as unknown as { type: string; errors: Array<{ pointer: string; detail: string }> };
     expect(problem.type).toMatch(/validation-error$/);
     expect(problem.errors).toEqual([
       { pointer: "/query/include/1", detail: "Allowed values: slots, assortments." },
@@ -142,19 +149,17 @@ describe("include: bad values", () => {
   });
 
   it("localizes the problem, and refuses empty and repeated values", async () => {
-    const fr = await list("?include=tickets", "fr-CH");
+    const fr = await listProblem("?include=tickets", "fr-CH");
     expect(fr.response.status).toBe(400);
-    expect((fr.body as unknown as { errors: unknown[] }).errors).toEqual([
+    expect(fr.body.errors).toEqual([
       { pointer: "/query/include/0", detail: "Valeurs autorisées : slots, assortments." },
     ]);
-    const empty = await list("?include=");
+    const empty = await listProblem("?include=");
     expect(empty.response.status).toBe(400);
-    expect((empty.body as unknown as { errors: Array<{ pointer: string }> }).errors[0]?.pointer).toBe(
-      "/query/include/0",
-    );
-    const twice = await list("?include=slots,slots");
+    expect(empty.body.errors?.[0]?.pointer).toBe("/query/include/0");
+    const twice = await listProblem("?include=slots,slots");
     expect(twice.response.status).toBe(400);
-    expect((twice.body as unknown as { errors: unknown[] }).errors).toEqual([
+    expect(twice.body.errors).toEqual([
       { pointer: "/query/include", detail: "Each value may appear only once." },
     ]);
   });

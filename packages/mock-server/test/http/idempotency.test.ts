@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, bearer, type Cart, readyCart, startApi } from "../helpers.ts";
+import { type Api, bearer, bodyOf, type Cart, read, readyCart, startApi } from "../helpers.ts";
 
 let api: Api;
 let token: string;
@@ -140,14 +140,14 @@ describe("Idempotency-Key on POST /connect/token (every write honours it)", () =
     const first = await grant("token-key-1", "grant_type=client_credentials&scope=Shop");
     expect(first.status).toBe(200);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
-    const issued = (await first.json()) as { access_token: string };
+    const issued = await bodyOf(first, "createToken");
     // Fields in another order are the same request.
     const again = await grant("token-key-1", "scope=Shop&grant_type=client_credentials");
     expect(again.status).toBe(200);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.headers.get("x-log-id")).toBe(first.headers.get("x-log-id"));
     expect(again.headers.get("cache-control")).toBe("no-store");
-    expect(((await again.json()) as { access_token: string }).access_token).toBe(issued.access_token);
+    expect((await bodyOf(again, "createToken")).access_token).toBe(issued.access_token);
   });
 
   it("answers 422 idempotency-key-reused for the same key with another body", async () => {
@@ -159,9 +159,10 @@ describe("Idempotency-Key on POST /connect/token (every write honours it)", () =
   });
 
   it("keeps clients apart: another client's same key and body gets its own token", async () => {
-    const a = (await (await grant("token-key-3", "grant_type=client_credentials&scope=Shop")).json()) as {
-      access_token: string;
-    };
+    const a = await bodyOf(
+      await grant("token-key-3", "grant_type=client_credentials&scope=Shop"),
+      "createToken",
+    );
     const other = await grant(
       "token-key-3",
       "grant_type=client_credentials&scope=Shop",
@@ -169,26 +170,22 @@ describe("Idempotency-Key on POST /connect/token (every write honours it)", () =
     );
     expect(other.status).toBe(200);
     expect(other.headers.get("idempotent-replayed")).toBeNull();
-    expect(((await other.json()) as { access_token: string }).access_token).not.toBe(a.access_token);
+    expect((await bodyOf(other, "createToken")).access_token).not.toBe(a.access_token);
   });
 
   it("rejects an empty or 256-character key with a 400 in OAuth's format, naming the header", async () => {
     for (const key of ["", "k".repeat(256)]) {
       const response = await grant(key, "grant_type=client_credentials&scope=Shop");
       expect(response.status).toBe(400);
-      const body = (await response.json()) as { error: string; error_description: string };
+      const body = await read.oauthError(response);
       expect(body.error).toBe("invalid_request");
       expect(body.error_description).toContain("/header/idempotency-key");
     }
   });
 
   it("without a key issues a new token every time", async () => {
-    const a = (await (await grant(undefined, "grant_type=client_credentials")).json()) as {
-      access_token: string;
-    };
-    const b = (await (await grant(undefined, "grant_type=client_credentials")).json()) as {
-      access_token: string;
-    };
+    const a = await bodyOf(await grant(undefined, "grant_type=client_credentials"), "createToken");
+    const b = await bodyOf(await grant(undefined, "grant_type=client_credentials"), "createToken");
     expect(a.access_token).not.toBe(b.access_token);
   });
 });

@@ -9,6 +9,7 @@ import {
   bearer,
   type Cart,
   type EventDetail,
+  emittedEvents,
   expectEventsConform,
   readyCart,
   startApi,
@@ -201,18 +202,14 @@ describe("the discount is charged", () => {
     expect(order.total).toEqual(applied.total);
     expect(order.total.amount).toBeLessThan(order.subtotal.amount);
 
-    const events = (await (await api.fetch("/__mock/events?type=cart.completed")).json()) as {
-      items: Array<{ data: { order: { id: string; total: Money; subtotal: Money; discounts: Discount[] } } }>;
-    };
-    const completed = events.items.find((e) => e.data.order.id === order.id)?.data.order;
+    const events = await emittedEvents(api, "cart.completed");
+    const completed = events.find((e) => e.data.order.id === order.id)?.data.order;
     expect(completed?.total).toEqual(order.total);
     expect(completed?.discounts.map((d) => [d.code, d.amount])).toEqual([
       ["WINTER10", applied.discounts[0]?.amount],
     ]);
-    const payments = (await (await api.fetch("/__mock/events?type=payment.succeeded")).json()) as {
-      items: Array<{ data: { payment: { orderId: string; amount: Money } } }>;
-    };
-    expect(payments.items.find((e) => e.data.payment.orderId === order.id)?.data.payment.amount).toEqual(
+    const payments = await emittedEvents(api, "payment.succeeded");
+    expect(payments.find((e) => e.data.payment.orderId === order.id)?.data.payment.amount).toEqual(
       order.total,
     );
     expect(await expectEventsConform(api)).toBeGreaterThan(0);

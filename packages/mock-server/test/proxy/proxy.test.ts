@@ -10,6 +10,7 @@ import { type MockServer, startMockServer } from "../../src/node/index.ts";
 import type { DriftReport } from "../../src/proxy/drift.ts";
 import { type DriftingRelay, RELAY_DIFFERENCES, startDriftingRelay } from "../../src/proxy/drifting-relay.ts";
 import { type ProxyServer, startProxyServer } from "../../src/proxy/server.ts";
+import { bodyOf, problemOf } from "../helpers.ts";
 
 const basic = `Basic ${btoa("entrada-demo:demo-secret")}`;
 
@@ -19,7 +20,7 @@ async function token(base: string): Promise<string> {
     headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
     body: "grant_type=client_credentials&scope=Shop",
   });
-  return ((await response.json()) as { access_token: string }).access_token;
+  return (await bodyOf(response, "createToken")).access_token;
 }
 
 /** The same small journey through any base URL: discovery, an event, venues, a cart created twice with one key. */
@@ -28,7 +29,7 @@ async function journey(base: string): Promise<Record<string, string>> {
   const verdicts: Record<string, string> = {};
   const events = await fetch(`${base}/shop/v1/discovery/events?limit=3`, { headers: auth });
   verdicts.listEvents = events.headers.get("x-entrada-contract") ?? "";
-  const first = ((await events.json()) as { items: Array<{ id: string }> }).items[0]?.id;
+  const first = (await bodyOf(events, "listEvents")).items[0]?.id;
   const event = await fetch(`${base}/shop/v1/discovery/events/${first}`, { headers: auth });
   verdicts.getEvent = event.headers.get("x-entrada-contract") ?? "";
   const venues = await fetch(`${base}/shop/v1/discovery/venues`, { headers: auth });
@@ -190,7 +191,7 @@ describe("bad input", () => {
       const response = await fetch(`${proxy.url}/shop/v1/discovery/venues`);
       expect(response.status).toBe(502);
       expect(response.headers.get("content-type")).toBe("application/problem+json");
-      const body = (await response.json()) as { detail: string; upstream: string };
+      const body = await problemOf(response);
       expect(body.upstream).toBe("http://127.0.0.1:9");
       expect(body.detail).toContain("http://127.0.0.1:9");
       // The proxy's own answer is not the upstream's drift.

@@ -16,6 +16,7 @@ import { Recorder } from "../../src/proxy/recorder.ts";
 import { ReplayTracker } from "../../src/proxy/replay.ts";
 import { seedMain } from "../../src/proxy/seed-from.ts";
 import { startProxyServer } from "../../src/proxy/server.ts";
+import { bodyOf } from "../helpers.ts";
 
 const EMAIL = "anna.meier@example.ch";
 const PHONE = "+41795551234";
@@ -30,7 +31,7 @@ async function tokenFor(base: string): Promise<string> {
     headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
     body: "grant_type=client_credentials&scope=Shop",
   });
-  return ((await response.json()) as { access_token: string }).access_token;
+  return (await bodyOf(response, "createToken")).access_token;
 }
 
 function filesUnder(dir: string): string[] {
@@ -94,25 +95,21 @@ describe("secrets and personal data", () => {
         headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
         body: `grant_type=client_credentials&scope=Shop&client_secret_hint=${SECRET}`,
       });
-      const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
+      const token = (await bodyOf(tokenResponse, "createToken")).access_token;
       sent.push(token);
       const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-      const events = (await (
-        await fetch(`${proxy.url}/shop/v1/discovery/events?limit=1`, { headers: auth })
-      ).json()) as {
-        items: Array<{ id: string }>;
-      };
-      const event = (await (
-        await fetch(`${proxy.url}/shop/v1/discovery/events/${events.items[0]?.id}`, { headers: auth })
-      ).json()) as {
-        slots: Array<{ id: string }>;
-        pricingAssortments: Array<{ articles: Array<{ id: string }> }>;
-      };
-      const cart = (await (
-        await fetch(`${proxy.url}/shop/v1/cart`, { method: "POST", headers: auth, body: "{}" })
-      ).json()) as {
-        id: string;
-      };
+      const events = await bodyOf(
+        await fetch(`${proxy.url}/shop/v1/discovery/events?limit=1`, { headers: auth }),
+        "listEvents",
+      );
+      const event = await bodyOf(
+        await fetch(`${proxy.url}/shop/v1/discovery/events/${events.items[0]?.id}`, { headers: auth }),
+        "getEvent",
+      );
+      const cart = await bodyOf(
+        await fetch(`${proxy.url}/shop/v1/cart`, { method: "POST", headers: auth, body: "{}" }),
+        "createCart",
+      );
       await fetch(`${proxy.url}/shop/v1/cart/${cart.id}/items`, {
         method: "POST",
         headers: auth,
@@ -194,11 +191,10 @@ describe("seed --from", () => {
       const token = await tokenFor(proxy.url);
       const headers = { authorization: `Bearer ${token}` };
       await fetch(`${proxy.url}/shop/v1/discovery/venues`, { headers });
-      const list = (await (
-        await fetch(`${proxy.url}/shop/v1/discovery/events?limit=2`, { headers })
-      ).json()) as {
-        items: Array<{ id: string }>;
-      };
+      const list = await bodyOf(
+        await fetch(`${proxy.url}/shop/v1/discovery/events?limit=2`, { headers }),
+        "listEvents",
+      );
       eventId = list.items[1]?.id ?? "";
       for (const language of ["de-CH", "en-GB"])
         original = (await (
@@ -239,11 +235,12 @@ describe("seed --from", () => {
         "pricingAssortments",
       ])
         expect(served[field], field).toEqual(original[field]);
-      const listed = (await (
+      const listed = await bodyOf(
         await fetch(`${replayed.url}/shop/v1/discovery/events`, {
           headers: { authorization: `Bearer ${token}` },
-        })
-      ).json()) as { items: unknown[] };
+        }),
+        "listEvents",
+      );
       expect(listed.items).toHaveLength(1);
     } finally {
       await replayed.close();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import bi from "../../src/sections/bi/index.ts";
 import entrance from "../../src/sections/entrance/index.ts";
 import externalEntrance from "../../src/sections/external-entrance/index.ts";
+import { read } from "../helpers.ts";
 import { fakeShop, harness } from "./context.ts";
 
 type Row = Record<string, unknown>;
@@ -28,7 +29,7 @@ describe("bi: the ModifiedAt change stamp", () => {
       Entrances: ["ScannedAt"],
     };
     for (const [set, instants] of Object.entries(own)) {
-      const rows = (((await list({}, set)).body as { value: Row[] }).value ?? []) as Row[];
+      const rows = read.odataRows((await list({}, set)).body);
       expect(rows.length, set).toBeGreaterThan(100);
       for (const row of rows) {
         expect(typeof row.ModifiedAt, set).toBe("string");
@@ -39,18 +40,18 @@ describe("bi: the ModifiedAt change stamp", () => {
   });
 
   it("filters and sorts like any DateTimeOffset (the keyset an incremental export uses)", async () => {
-    const all = ((await list({ $orderby: "ModifiedAt,TicketId" })).body as { value: Row[] }).value;
+    const all = read.odataRows((await list({ $orderby: "ModifiedAt,TicketId" })).body);
     for (let i = 1; i < all.length; i++)
       expect(ms(all[i]?.ModifiedAt)).toBeGreaterThanOrEqual(ms(all[i - 1]?.ModifiedAt));
     const mark = all[Math.floor(all.length / 2)] as Row;
-    const after = (
+    const after = read.odataRows(
       (
         await list({
           $filter: `ModifiedAt gt ${mark.ModifiedAt} or (ModifiedAt eq ${mark.ModifiedAt} and TicketId gt '${mark.TicketId}')`,
           $orderby: "ModifiedAt,TicketId",
         })
-      ).body as { value: Row[] }
-    ).value;
+      ).body,
+    );
     expect(after.map((r) => r.TicketId)).toEqual(
       all.slice(Math.floor(all.length / 2) + 1).map((r) => r.TicketId),
     );

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import bi from "../../src/sections/bi/index.ts";
 import entrance from "../../src/sections/entrance/index.ts";
 import externalEntrance from "../../src/sections/external-entrance/index.ts";
+import { read } from "../helpers.ts";
 import { fakeShop, harness } from "./context.ts";
 
 type Collection = {
@@ -239,7 +240,7 @@ describe("bi: collections", () => {
       ["de-CH", "Syntaxfehler in $filter an Position 17: erwartet das Ende des Ausdrucks, gefunden 'x'."],
     ] as const) {
       const syntax = await list("Orders", { $filter: "TicketCount gt 1 x" }, {}, culture);
-      expect((syntax.body as { error: { message: string } }).error.message).toBe(text);
+      expect(read.odataErrorIn(syntax.body).error.message).toBe(text);
     }
     const expand = await list("Orders", { $expand: "Tickets" }, {}, "en-GB");
     expect(expand.status).toBe(501);

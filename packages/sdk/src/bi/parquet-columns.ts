@@ -4,11 +4,9 @@ import type { BiColumn } from "./csdl.ts";
 
 /**
  * The values of one column of the row group being filled, kept in typed arrays (numbers, flags) and in one UTF-8
- * byte buffer per text column — not as JavaScript values. A row group lives for thousands of rows: held as strings,
- * Dates or numbers in arrays, its values survive every young-generation collection meanwhile, and V8 answers that
- * survival by growing the young generation for good. Here they are bytes outside the object graph, and they are
- * encoded from there (`parquet-chunks.ts`), with no JavaScript value per row. The buffers are reused by the next
- * row group.
+ * byte buffer per text column — not as JavaScript values: a row group lives for thousands of rows, and values held
+ * that long as objects would grow the garbage collector's work for the whole export. They are encoded from these
+ * bytes (`parquet-chunks.ts`), and the buffers are reused by the next row group.
  */
 export interface ColumnBuffer {
   /** Values buffered (nulls included). */

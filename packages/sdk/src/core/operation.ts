@@ -104,10 +104,8 @@ function queryString(query: Record<string, unknown> | undefined, comma?: readonl
 /**
  * A call's result: `data` or `error`, the final response, and `meta`, read from the response's headers when asked
  * for (most calls never look). The call's state is a private field: neither compared, spread nor serialized. A
- * class, so a result costs one `Object.defineProperty` (an own, enumerable `meta`) rather than two. Its getter is
- * one shared by every result: with a getter made per result (a closure), V8 gives every result a hidden class of
- * its own, made in the old generation, which keeps the result, its state and response alive past every minor GC
- * until a full one — GC work of several µs per call (`bench/gc-get.mjs`).
+ * class, so that every result shares one `meta` getter: a getter made per result kept results alive longer
+ * (`bench/gc-get.mjs` shows the difference).
  */
 class Result {
   readonly #state: CallState;

@@ -1,7 +1,7 @@
 /**
  * The script-tag build's `react`: Preact (core and hooks) with the few React behaviours the widget and
- * @tanstack/react-query rely on, instead of preact/compat (2.0 KB gzip of the first load, measured with
- * `pnpm bench`; this module is 0.4 KB). Used only through vite.script.config.ts's aliases; the npm build runs
+ * @tanstack/react-query rely on, instead of preact/compat, to keep the first load small (`pnpm bench` measures
+ * it). Used only through vite.script.config.ts's aliases; the npm build runs
  * on the host's React. What compat does and this does not (class-component lifecycles, `forwardRef`, `memo`,
  * portals, Suspense, SVG camelCase attributes, numeric `style` values) is not used by the widget.
  */

@@ -1,10 +1,12 @@
 /**
- * OAuth 2.0 client credentials (RFC 6749 §4.4) and bearer tokens (RFC 6750) for the mock.
- * Tokens are opaque and live in the mock session, so resetting a session's data keeps them valid.
+ * Who is calling: a signed asset link, a bearer token (client or shop session, RFC 6750) with the operation's
+ * scopes, or nobody on a public operation; RFC 6750 challenges in WWW-Authenticate, localized details. Tokens are
+ * opaque and live in the mock session, so resetting a session's data keeps them valid.
  */
 
 import type { OperationSpec } from "../document.ts";
 import type { LinkRejection, LinkSigner } from "../links.ts";
+import { formatMessage, msg, pickText } from "../messages.ts";
 import type { TokenRecord } from "../oauth.ts";
 import { stageProblem } from "../problems.ts";
 import type { MockSession } from "../session.ts";
@@ -25,13 +27,6 @@ export function authentication({ links, mountPath }: AuthenticationServices): St
     ex.auth = authenticateRequest(ex, links, mountPath);
   };
 }
-
-import { formatMessage, msg, pickText } from "../messages.ts";
-
-/**
- * Who is calling: a signed asset link, a bearer token (client or shop session) with the operation's scopes, or
- * nobody on a public operation. RFC 6750 challenges in WWW-Authenticate; localized details.
- */
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;
 
@@ -54,10 +49,7 @@ export function parseBearer(header: string): string | null {
 
 const REALM = 'Bearer realm="entrada"';
 
-/**
- * The authentication stage: the caller (null: anonymous on a public operation or through a valid signed link), or
- * the 401/403 to answer.
- */
+/** The caller (null: anonymous on a public operation or through a valid signed link); throws the 401/403. */
 function authenticateRequest(ex: Exchange, links: LinkSigner, mountPath: string): AuthInfo | null {
   const { op, headers, now, culture, origin } = ex;
   const signatureParam = op.security.signedUrl;

@@ -5,9 +5,8 @@ import { zlibSync } from "fflate";
  * filled rectangles (for colour bands and QR modules) and lines; Flate-compressed content streams and a correct
  * cross-reference table. Enough for tickets and receipts, in pure TypeScript.
  *
- * The mock's one PDF writer (the shop's second, simpler writer is gone). Kept instead of a library because it ships
- * in the browser build: measured with esbuild --bundle --minify, gzip -9: this file 1.7 KB (fflate external, which
- * the build already carries), pdf-lib 1.17.1's ESM build 206 KB — 124× for two fixed document layouts.
+ * The mock's one PDF writer. Kept instead of a library because it ships in the browser build, where a PDF library
+ * would weigh a hundred times more for two fixed document layouts.
  */
 
 /** WinAnsi code points beyond Latin-1 that our texts use. */

@@ -2,9 +2,8 @@
  * Stable LSD radix sort of row numbers by a numeric column: `order` (row numbers) ends up ordered by
  * `value[row]`, rows with equal values keeping their relative order. Values must be integers below 2⁵³.
  *
- * The history index sorts millions of rows by keys and stamps; `TypedArray.prototype.sort` with a comparator took
- * about 2 s and 50 MB of heap per million rows there (a boxed number per comparison, measured); this takes
- * 16 bits per pass, a few passes of O(n), and one scratch array.
+ * The history index sorts millions of rows by keys and stamps; a comparator sort boxes a number per comparison,
+ * this takes 16 bits per pass, a few passes of O(n), and one scratch array.
  */
 export function radixSortBy(order: Uint32Array, value: ArrayLike<number>): void {
   const n = order.length;
