@@ -205,3 +205,84 @@ export function moving(shop: ShopPage): Promise<string[]> {
 export async function expectNone(found: Promise<string[]> | string[], what: string) {
   expect(await found, what).toEqual([]);
 }
+
+/** WCAG 1.4.11 asks 3 : 1; the widget keeps this margin above it so a host's surface colour does not tip it under. */
+export const NON_TEXT_CONTRAST = 3.3;
+
+/**
+ * Non-text contrast 1.4.11: every enabled field, select and bordered button's boundary (its border, or its own
+ * filled background) against the colour it sits on (the first opaque background behind it), and the focus ring (the
+ * primary colour) against the widget's background; each at least {@link NON_TEXT_CONTRAST} : 1. Radios and checkboxes
+ * are drawn by the browser (their unchecked ring is not in CSS): their checked fill, the accent colour, is checked.
+ * Text-only buttons (no border, no fill) are identified by their text, which axe checks.
+ */
+export function lowNonTextContrast(shop: ShopPage): Promise<string[]> {
+  return shop.shop.evaluate((root, minimum) => {
+    const probe = document.createElement("canvas").getContext("2d", { willReadFrequently: true });
+    if (probe === null) throw new Error("no canvas");
+    /** Any CSS colour as sRGB 0–255 and alpha 0–1 (through a canvas, which understands every syntax). */
+    const rgba = (css: string): [number, number, number, number] => {
+      probe.clearRect(0, 0, 1, 1);
+      probe.fillStyle = "#000";
+      probe.fillStyle = css;
+      probe.fillRect(0, 0, 1, 1);
+      const [r = 0, g = 0, b = 0, a = 0] = probe.getImageData(0, 0, 1, 1).data;
+      return [r, g, b, a / 255];
+    };
+    const luminance = ([r, g, b]: number[]) => {
+      const [R = 0, G = 0, B = 0] = [r, g, b].map((v) => {
+        const c = (v ?? 0) / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * R + 0.7152 * G + 0.0722 * B;
+    };
+    const contrast = (a: number[], b: number[]) => {
+      const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+      return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+    };
+    const behind = (element: Element) => {
+      for (let e = element.parentElement; e !== null; e = e.parentElement) {
+        const colour = rgba(getComputedStyle(e).backgroundColor);
+        if (colour[3] === 1) return colour;
+      }
+      return [255, 255, 255, 1];
+    };
+    const nameOf = (e: Element) =>
+      `${e.tagName.toLowerCase()}${e.getAttribute("aria-label") ? ` "${e.getAttribute("aria-label")}"` : ""}${e.id ? `#${e.id}` : ""} "${e.textContent?.trim().slice(0, 30)}"`;
+    const low: string[] = [];
+    const style = getComputedStyle(root);
+    // The token as the theme resolves it: `light-dark(light, dark)` by the root's theme.
+    const token = style.getPropertyValue("--entrada-color-primary").trim();
+    const pair = /^light-dark\((.+),\s*(.+)\)$/.exec(token);
+    const theme = (root as HTMLElement).dataset.theme;
+    const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
+    const primary = rgba(pair ? ((dark ? pair[2] : pair[1]) ?? token) : token);
+    const ring = contrast(primary, rgba(style.backgroundColor));
+    if (ring < minimum) low.push(`focus ring ${ring.toFixed(2)} : 1`);
+    for (const element of root.querySelectorAll("input, select, textarea, button")) {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || (element as HTMLButtonElement).disabled) continue;
+      const s = getComputedStyle(element);
+      if (s.visibility === "hidden") continue;
+      const background = behind(element);
+      const type = element.getAttribute("type");
+      if (type === "radio" || type === "checkbox") {
+        const fill = contrast(rgba(s.accentColor), background);
+        if (fill < minimum) low.push(`${nameOf(element)} accent ${fill.toFixed(2)} : 1`);
+        continue;
+      }
+      const border = rgba(s.borderTopColor);
+      const bordered =
+        s.borderTopStyle !== "none" && Number.parseFloat(s.borderTopWidth) > 0 && border[3] > 0;
+      const own = rgba(s.backgroundColor);
+      const filled = own[3] === 1 && contrast(own, background) > 1.01;
+      if (!bordered && !filled) continue;
+      const boundary = Math.max(
+        bordered ? contrast(border, background) : 0,
+        filled ? contrast(own, background) : 0,
+      );
+      if (boundary < minimum) low.push(`${nameOf(element)} ${boundary.toFixed(2)} : 1`);
+    }
+    return low;
+  }, NON_TEXT_CONTRAST);
+}

@@ -6,6 +6,7 @@ import {
   edgelessControls,
   expectNone,
   horizontalOverflow,
+  lowNonTextContrast,
   moving,
   obscuredWhenFocused,
   undersizedTargets,
@@ -68,7 +69,7 @@ async function inBothThemes(page: Page, shop: ShopPage, check: (theme: string) =
 test.describe("WCAG 2.2 AA on every step", () => {
   test.setTimeout(180_000);
 
-  test("axe (WCAG 2.0–2.2 A/AA rules, contrast) and target size 2.5.8, light and dark, at 1280 and 375 px", async ({
+  test("axe (WCAG 2.0–2.2 A/AA rules, contrast), non-text contrast 1.4.11 and target size 2.5.8, light and dark, at 1280 and 375 px", async ({
     page,
   }) => {
     for (const [width, height] of [
@@ -80,6 +81,8 @@ test.describe("WCAG 2.2 AA on every step", () => {
       await walk(shop, (step) =>
         inBothThemes(page, shop, async (theme) => {
           if (width === 1280) await expectNone(axeViolations(page), `axe, ${step}, ${theme}`);
+          if (width === 1280)
+            await expectNone(lowNonTextContrast(shop), `non-text contrast 1.4.11, ${step}, ${theme}`);
           await expectNone(undersizedTargets(shop), `targets under 24×24 px, ${step}, ${theme}, ${width} px`);
         }),
       );

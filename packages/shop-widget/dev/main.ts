@@ -98,6 +98,11 @@ const config: ShopConfig = {
 };
 
 let shop: ShopHandle = mount("#tickets", config);
+// For the browser tests that mount and unmount by themselves (remount leaks, misuse): the build's `mount`, the
+// page's config, and the same without the callbacks that write to the page's log (which would grow the page).
+const { onReady, onStepChange, onCartChange, onCheckoutComplete, onLocaleChange, analytics, ...quiet } =
+  config;
+Object.assign(window, { entradaDev: { mount, config, quietConfig: (): ShopConfig => ({ ...quiet }) } });
 
 // `?second=1`: a second, independent widget below the first (two widgets on one page share no state and no ids).
 if (params.get("second") === "1") {

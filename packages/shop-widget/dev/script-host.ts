@@ -1,4 +1,6 @@
 /** The host code of `script.html`: only the global the classic script defines, no imports from the widget. */
+import { fetchDevSessionToken } from "./session-token";
+
 interface ScriptApi {
   mount(container: string, config: Record<string, unknown>): unknown;
   version: string;
@@ -13,16 +15,6 @@ entrada.mount("#tickets", {
   baseUrl: apiUrl,
   locale: new URLSearchParams(location.search).get("lang") ?? "de-CH",
   ...(nonce ? { nonce } : {}),
-  // `{}` at start, `{ rejectedToken, sessionId }` after a 401: the backend renews the visitor's shop session.
-  fetchSessionToken: async (request: { rejectedToken?: string; sessionId?: string }) => {
-    const response = await fetch("/backend/shop-session", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(request),
-    });
-    return (await response.json()) as { sessionToken: string; sessionId: string };
-  },
+  fetchSessionToken: fetchDevSessionToken,
 });
 document.body.dataset.widgetVersion = entrada.version;
-
-export {};

@@ -44,6 +44,10 @@ export function mount(container: Element | string, config: ShopConfig): ShopHand
   const element = resolveContainer(container);
   const existing = mounted.get(element);
   if (existing !== undefined) {
+    console.warn(
+      "EntradaShop.mount: this container already has a shop; its handle is returned with the new config applied (no second shop). Call unmount() on it first to start a new one.",
+      element,
+    );
     existing.handle.update(config);
     return existing.handle;
   }
@@ -60,14 +64,25 @@ export function mount(container: Element | string, config: ShopConfig): ShopHand
   const render = () => root?.render(createElement(ShopRoot, { controller, config: current }));
   render();
 
+  let warnedUnmounted = false;
+  const unmounted = (what: string) => {
+    if (!warnedUnmounted)
+      console.warn(`EntradaShop: ${what}() on a shop that was unmounted; nothing happens.`);
+    warnedUnmounted = true;
+  };
   const handle: ShopHandle = {
     update(partial) {
-      if (root === undefined) return;
+      if (root === undefined) return unmounted("update");
       current = { ...current, ...partial };
       render();
     },
     unmount() {
       if (root === undefined) return;
+      if (controller.paying) {
+        console.warn(
+          "EntradaShop: unmounted during a payment. The payment goes on at the API and its outcome still reaches onCheckoutComplete or onError, but no payment page is opened and the shop no longer shows it.",
+        );
+      }
       root.unmount();
       root = undefined;
       host.remove();

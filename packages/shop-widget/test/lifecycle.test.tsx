@@ -30,10 +30,28 @@ describe("mount()", () => {
     const first = mount(element, base());
     handles.push(first);
     await screen.findAllByRole("heading", { level: 3, name: "Family Theatre" }, { timeout: 5000 });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const second = mount(element, { ...base(), locale: "de-CH" });
     expect(second).toBe(first);
     expect(element.querySelectorAll(".entrada-shop")).toHaveLength(1);
+    // A misuse the console names: a second shop was asked for and none is made.
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/already has a shop.*unmount\(\)/), element);
+    warn.mockRestore();
     await screen.findByRole("heading", { level: 2, name: "Veranstaltungen" });
+  });
+
+  it("says so once in the console when a handle is used after unmount, and throws nothing", async () => {
+    const element = container();
+    const handle = mount(element, base());
+    handle.unmount();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(() => handle.update({ locale: "de-CH" })).not.toThrow();
+    handle.update({ locale: "fr-CH" });
+    handle.unmount();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/update\(\) on a shop that was unmounted/));
+    warn.mockRestore();
+    expect(element.children).toHaveLength(0);
   });
 
   it("applies design tokens, theme and nonce, and changes them live", async () => {

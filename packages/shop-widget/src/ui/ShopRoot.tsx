@@ -2,12 +2,27 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { type CSSProperties, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { Appearance, Locale, ShopConfig } from "../config";
 import { reportListenerError } from "../core/emitter";
+import { detectReturn } from "../core/resume";
+import type { ShopApi } from "../core/shop-api";
 import { acquireStyles, checkStylesApplied } from "../core/styles";
 import type { I18n } from "../i18n";
 import { I18nProvider } from "../i18n/react";
 import css from "../styles/shop-widget.css?inline";
 import type { Controller } from "./controller";
+import { startCatalogue } from "./queries";
 import { ShopApp } from "./ShopApp";
+
+/** The catalogue in parallel with the texts (not when the buyer comes back from a payment page: no catalogue then). */
+function startReads(controller: Controller): void {
+  if (detectReturn(globalThis.location.href, controller.instanceId) !== undefined) return;
+  let api: ShopApi;
+  try {
+    api = controller.api;
+  } catch {
+    return; // a config without `baseUrl` or `api`: the shop says so when it renders
+  }
+  startCatalogue(controller.queryClient, api, controller.locale, controller.config.filters ?? {});
+}
 
 /**
  * Design tokens as CSS custom properties on the root. React sets them through the CSSOM
@@ -39,6 +54,7 @@ export function ShopRoot({ controller, config }: ShopRootProps) {
 
   useEffect(() => {
     let live = true;
+    startReads(controller);
     controller.i18n().then((instance) => {
       if (live) setI18n(instance);
     }, reportListenerError);

@@ -8,6 +8,9 @@ import type { ShopApi } from "../core/shop-api";
 import type { I18n } from "../i18n";
 import { createI18n } from "../i18n";
 
+/** The checkout's mutation key: while one runs, the buyer is paying. */
+export const CHECKOUT_KEY = ["entrada", "payment", "checkout"] as const;
+
 /**
  * Everything one widget instance owns outside React: its API transport (the SDK's, with its session token), its query cache,
  * its i18next instance, its event emitter and analytics. One per `mount()` or `<EntradaShop>`.
@@ -20,6 +23,7 @@ export class Controller {
   #config: ShopConfig;
   #api: ShopApi | undefined;
   #i18n: Promise<I18n> | undefined;
+  #disposed = false;
 
   constructor(config: ShopConfig, instanceId: string) {
     this.#config = config;
@@ -147,7 +151,32 @@ export class Controller {
     else reportListenerError(error);
   }
 
+  /** True once `dispose()` ran: whatever still settles then must not act on the page (open a payment page). */
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  /** A checkout is on its way to the API. */
+  get paying(): boolean {
+    return this.queryClient.isMutating({ mutationKey: CHECKOUT_KEY }) > 0;
+  }
+
+  /**
+   * Drops the instance's server state and listeners. Components may let go of their queries and mutations after
+   * this (Preact, in the script-tag build, runs a removed tree's effect cleanups after the next paint), and a fetch
+   * cancelled here still settles later: either would start the entry's five-minute garbage-collection timer, which
+   * would keep the whole instance (cache, texts, API client) alive that long. An infinite `gcTime` starts no timer;
+   * out of the cache, the entries go with their last reference.
+   */
   dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const entry of [
+      ...this.queryClient.getQueryCache().getAll(),
+      ...this.queryClient.getMutationCache().getAll(),
+    ]) {
+      entry.gcTime = Number.POSITIVE_INFINITY;
+    }
     this.queryClient.cancelQueries().catch(() => {});
     this.queryClient.clear();
     this.emitter.clear();

@@ -9,6 +9,7 @@ import { buildReturnUrl, claimOnce, clearResume, readResume, saveResume } from "
 import type { Order } from "../core/types";
 import { uuid } from "../core/uuid";
 import { useShop } from "./context";
+import { CHECKOUT_KEY } from "./controller";
 import { cartAnalyticsItems, currentCart, finish, setCartId, storeCart, track } from "./journey-effects";
 import type { JourneyContext } from "./journey-state";
 import { keys } from "./query-cache";
@@ -61,7 +62,8 @@ async function checkout(ctx: JourneyContext, kind: "card" | "redirect"): Promise
     cartId,
     paymentId: result.paymentId,
   });
-  if (proceed === false) return { redirected: false };
+  // Unmounted meanwhile (a misuse the console was told about): the host's page stays.
+  if (proceed === false || controller.disposed) return { redirected: false };
   (config.navigate ?? ((url: string) => globalThis.location.assign(url)))(result.redirectUrl);
   return { redirected: true };
 }
@@ -73,7 +75,7 @@ async function checkout(ctx: JourneyContext, kind: "card" | "redirect"): Promise
 export function usePay() {
   const ctx = useShop().journey.context;
   const mutation = useMutation({
-    mutationKey: ["entrada", "payment", "checkout"],
+    mutationKey: CHECKOUT_KEY,
     scope: { id: "entrada-cart" },
     mutationFn: (kind: "card" | "redirect") => checkout(ctx, kind),
     onSuccess: (outcome) => {

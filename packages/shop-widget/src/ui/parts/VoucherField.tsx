@@ -1,6 +1,6 @@
 import { isProblem } from "@entrada/sdk/shop";
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useLayoutEffect, useRef, useState } from "react";
 import { errorText } from "../../core/error-text";
 import type { Cart } from "../../core/types";
 import { uuid } from "../../core/uuid";
@@ -23,6 +23,11 @@ function reason(error: unknown): string {
  * TanStack Query mutations that put the answered cart into the cache; a refused or malformed code leaves the cart
  * as it was and says why, translated. The same code sent again (a double submit, a retry) reuses its
  * `Idempotency-Key`, so the API answers it once.
+ *
+ * The focus is never lost (WCAG 2.4.3): applying a code replaces the field and its button with the applied code, so
+ * the focus moves to "Remove code"; removing it brings the field back, which takes the focus. A refused code keeps
+ * the focus where it was (the field or "Apply", still there), the message tied to the field and announced. The
+ * buttons are `aria-disabled` while a write is on its way rather than `disabled`, which would drop the focus.
  */
 export function VoucherField({ cart }: { cart: Cart }) {
   const { t } = useTranslation("checkout");
@@ -38,12 +43,29 @@ export function VoucherField({ cart }: { cart: Cart }) {
     return attempt.current.key;
   };
   const store = (next: Cart) => putCart(controller.queryClient, locale, next);
+  const field = useRef<HTMLInputElement>(null);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const messageRef = useRef<HTMLParagraphElement>(null);
+  // Where the focus goes once the render a write caused is on screen, if that render took it away.
+  const focusNext = useRef<"field" | "remove" | "message" | undefined>(undefined);
+  useLayoutEffect(() => {
+    const wanted = focusNext.current;
+    if (wanted === undefined) return;
+    const target = { field, remove: removeButton, message: messageRef }[wanted].current;
+    if (target === null) return;
+    focusNext.current = undefined;
+    const doc = target.ownerDocument;
+    const active = doc.activeElement;
+    // Only when the write removed the focused control: a buyer who moved on meanwhile keeps their place.
+    if (active === null || active === doc.body || !active.isConnected) target.focus();
+  });
 
   const apply = useMutation({
     mutationFn: (value: string) =>
       api.applyCartVoucher(cart.id, value, { locale, idempotencyKey: keyFor(value) }),
     onSuccess: (next) => {
       attempt.current = undefined;
+      focusNext.current = "remove";
       store(next);
       setCode("");
       setMessage(undefined);
@@ -53,7 +75,10 @@ export function VoucherField({ cart }: { cart: Cart }) {
           t("voucher.applied", { code: line.code, amount: money(line.amount), total: money(next.total) }),
         );
     },
-    onError: (error) => setMessage(reason(error)),
+    onError: (error) => {
+      focusNext.current = "message";
+      setMessage(reason(error));
+    },
     onSettled: () => {
       sending.current = false;
     },
@@ -61,17 +86,21 @@ export function VoucherField({ cart }: { cart: Cart }) {
   const remove = useMutation({
     mutationFn: () => api.removeCartVoucher(cart.id, { locale }),
     onSuccess: (next, _, context) => {
+      focusNext.current = "field";
       store(next);
       setMessage(undefined);
       announce(t("voucher.removed", { code: context, total: money(next.total) }));
     },
     onMutate: () => cart.discounts[0]?.code ?? "",
-    onError: (error) => setMessage(reason(error)),
+    onError: (error) => {
+      focusNext.current = "message";
+      setMessage(reason(error));
+    },
   });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (sending.current) return;
+    if (sending.current || remove.isPending) return;
     const value = code.trim();
     if (value === "") return setMessage("voucher.empty");
     if (!CODE.test(value)) return setMessage("voucher.malformed");
@@ -91,16 +120,19 @@ export function VoucherField({ cart }: { cart: Cart }) {
           <span>{t("voucher.discount", { code: applied.code })}</span> · <span>{applied.name}</span>
         </p>
         <button
+          ref={removeButton}
           type="button"
           className="entrada-shop__button entrada-shop__button--quiet"
           aria-label={t("voucher.remove", { code: applied.code })}
-          disabled={busy}
-          onClick={() => remove.mutate()}
+          aria-disabled={busy || undefined}
+          onClick={() => {
+            if (!busy) remove.mutate();
+          }}
         >
           {t("voucher.removeShort")}
         </button>
         {text && (
-          <p className="entrada-shop__field-error" role="alert">
+          <p ref={messageRef} className="entrada-shop__field-error" role="alert" tabIndex={-1}>
             {text}
           </p>
         )}
@@ -112,6 +144,7 @@ export function VoucherField({ cart }: { cart: Cart }) {
       <div className="entrada-shop__field">
         <label htmlFor={inputId}>{t("voucher.label")}</label>
         <input
+          ref={field}
           id={inputId}
           name="voucher"
           autoComplete="off"
@@ -126,11 +159,11 @@ export function VoucherField({ cart }: { cart: Cart }) {
           }}
         />
       </div>
-      <button type="submit" className="entrada-shop__button" disabled={busy}>
+      <button type="submit" className="entrada-shop__button" aria-disabled={busy || undefined}>
         {apply.isPending ? t("voucher.applying") : t("voucher.apply")}
       </button>
       {text && (
-        <p id={messageId} className="entrada-shop__field-error" role="alert">
+        <p id={messageId} ref={messageRef} className="entrada-shop__field-error" role="alert" tabIndex={-1}>
           {text}
         </p>
       )}

@@ -5,8 +5,7 @@ import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
 import { StepHeading } from "../parts/StepHeading";
-import { useEventsPage, useVenues } from "../queries";
-import { keys } from "../query-cache";
+import { useCart, useEventsPage, useVenues } from "../queries";
 
 /** Step 1: the catalogue with date and venue filters. Part of the first load; the other steps are lazy. */
 export function EventList() {
@@ -167,7 +166,9 @@ function EventCards({ items, offset }: { items: EventSummary[]; offset: number }
   };
   return items.map((event, index) => (
     <li key={event.id} className="entrada-shop__card">
-      {event.imageUrl ? <EventImage className="entrada-shop__image" src={event.imageUrl} /> : null}
+      {event.imageUrl ? (
+        <EventImage className="entrada-shop__image" src={event.imageUrl} first={offset + index === 0} />
+      ) : null}
       <div className="entrada-shop__card-body">
         <p className="entrada-shop__when">
           <time dateTime={event.startsAt}>
@@ -204,21 +205,39 @@ function EventCards({ items, offset }: { items: EventSummary[]; offset: number }
 }
 
 /** A decorative event image that removes itself when it cannot load (offline, blocked, gone). */
-export function EventImage({ src, className }: { src: string; className: string }) {
+/**
+ * An event's picture. `first`: the catalogue's first card, whose picture is usually the largest thing on screen when
+ * the shop appears (the page's LCP element): loaded at once and ahead of the others instead of lazily.
+ */
+export function EventImage({
+  src,
+  className,
+  first = false,
+}: {
+  src: string;
+  className: string;
+  first?: boolean;
+}) {
   const [failed, setFailed] = useState<string | undefined>();
   if (failed === src) return null;
-  return <img className={className} src={src} alt="" loading="lazy" onError={() => setFailed(src)} />;
+  return (
+    <img
+      className={className}
+      src={src}
+      alt=""
+      loading={first ? "eager" : "lazy"}
+      fetchPriority={first ? "high" : undefined}
+      onError={() => setFailed(src)}
+    />
+  );
 }
 
 /** "Cart: 2 tickets" when the buyer has a cart, so they can get back to it from the catalogue. */
 export function CartLink() {
   const { t } = useTranslation();
-  const { journey, controller, locale } = useShop();
-  const cartId = journey.cartId;
-  const cart =
-    cartId === undefined
-      ? undefined
-      : controller.queryClient.getQueryData<{ items: { quantity: number }[] }>(keys.cart(locale, cartId));
+  const { journey } = useShop();
+  // Subscribed: a remembered cart may arrive after the list.
+  const cart = useCart(journey.cartId).data;
   const count = cart?.items.reduce((n, i) => n + i.quantity, 0) ?? 0;
   if (count === 0) return null;
   return (
