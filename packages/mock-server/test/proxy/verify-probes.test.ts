@@ -118,6 +118,65 @@ describe("an upstream that accepts any token and answers 200 for an unknown ODat
   });
 });
 
+describe("an expired token", () => {
+  it("the mock: made in a session of its own whose clock moves past its lifetime, refused on every protected operation", async () => {
+    const result = await verify(["--base-url", mock.url, "--read-only"]);
+    const expired = result.out.split("\n").filter((l) => l.includes(": expired token"));
+    expect(expired).toContain("  ✓ getCart: expired token");
+    expect(expired).toContain("  ✓ getImage: expired token");
+    expect(expired.filter((l) => l.startsWith("  ✓ ")).length).toBeGreaterThan(20);
+    expect(expired.filter((l) => !l.startsWith("  ✓ ") && !l.includes("a write; not sent"))).toEqual([]);
+    expect(failing(result.out)).toEqual([]);
+    expect(result.code).toBe(0);
+    // The session it moved is gone; the default session's clock was not touched.
+    const sessions = JSON.stringify(await (await fetch(`${mock.url}/__mock/sessions`)).json());
+    expect(sessions).not.toContain("verify-expired-");
+    const clock = (await (await fetch(`${mock.url}/__mock/clock`)).json()) as { epochMs: number };
+    expect(Math.abs(clock.epochMs - Date.now())).toBeLessThan(60_000);
+  });
+
+  it("--expired-token: an upstream that still accepts it fails naming each operation's case", async () => {
+    const session = { "x-mock-session": "verify-test-expired" };
+    const answer = await fetch(`${mock.url}/connect/token`, {
+      method: "POST",
+      headers: {
+        ...session,
+        authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "grant_type=client_credentials&scope=Shop%20TERP",
+    });
+    const { access_token: stale, expires_in } = (await answer.json()) as {
+      access_token: string;
+      expires_in: number;
+    };
+    await fetch(`${mock.url}/__mock/clock`, {
+      method: "POST",
+      headers: { ...session, "content-type": "application/json" },
+      body: JSON.stringify({ advanceSeconds: expires_in + 60 }),
+    });
+    const own = await clientToken(mock.url, undefined, "Shop TERP");
+    // Expiry not checked: the stale token is as good as a fresh one.
+    const lax = await startRewritingUpstream(mock.url, {
+      request: (_path, headers) => {
+        if (headers.get("authorization") === `Bearer ${stale}`) headers.set("authorization", `Bearer ${own}`);
+      },
+    });
+    try {
+      const result = await verify(["--base-url", lax.url, "--read-only", "--expired-token", stale]);
+      expect(result.code).toBe(1);
+      const cases = failing(result.out);
+      for (const operation of ["getCart", "listEvents", "getOrder", "getImage"])
+        expect(cases).toContain(`${operation}: expired token`);
+      expect(cases.filter((c) => !c.endsWith(": expired token"))).toEqual([]);
+      expect(result.out).toMatch(/listEvents {2}auth {2}\/status {2}Expected 401 invalid_token, got 200/);
+    } finally {
+      await lax.close();
+      await fetch(`${mock.url}/__mock/sessions/verify-test-expired`, { method: "DELETE" });
+    }
+  });
+});
+
 describe("a rate-limited server", () => {
   it("an authentication probe answered 429 with a short Retry-After is sent again once, not reported", async () => {
     const limited = new Set<string>();
@@ -170,6 +229,10 @@ describe("servers that do not answer like an API", () => {
         const cases = failing(result.out);
         for (const name of ["getSystemConfiguration", "listEvents", "getCart", "getCart: no token"])
           expect(cases).toContain(name);
+        // Not the mock and no --expired-token: skipped, saying how to run them.
+        expect(result.out).toContain(
+          "- getCart: expired token  (skipped: no expired token: pass one kept from an earlier run with --expired-token <token> (or ENTRADA_EXPIRED_TOKEN))",
+        );
         if (what !== "answers HTML") expect(result.out).toMatch(/listEvents {2}network {2}\/ {2}/);
         else expect(result.out).toMatch(/listEvents {2}(media-type|json|status)/);
       } finally {

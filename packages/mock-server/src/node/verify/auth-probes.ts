@@ -4,13 +4,13 @@
  *
  *   no token       → 401 with the bare challenge `Bearer realm="…"` (no error code)
  *   forged token   → 401 with `error="invalid_token"` (a random opaque token, and a real one with its end changed)
+ *   expired token  → 401 with `error="invalid_token"` (see `expiredToken` for where it comes from)
  *   wrong scope    → 403 with `error="insufficient_scope"` (a token of a scope none of the operation's
  *                    alternatives is satisfied by; skipped when the client cannot get one)
  *
  * Each is its own case (`<operationId>: no token`, …), so a report shows every operation and rule. Under
  * `--read-only` only reads are probed. Auth is checked before anything else, so a write probe changes nothing on a
- * conforming server. An expired token is not probed: a client-credentials client cannot ask for one, and waiting
- * out a token's lifetime is not a test.
+ * conforming server.
  */
 import type { OperationSpec } from "../../core/document.ts";
 import { probeInit, probeTarget } from "./probes.ts";
@@ -81,6 +81,58 @@ async function tokenOf(ctx: VerifyContext, scope: string): Promise<string | null
   }
 }
 
+/** An expired token and the headers to send with it, or why the expired-token probes cannot run. */
+type Expired = { token: string; headers: Record<string, string>; cleanUp?: () => Promise<void> } | string;
+
+/**
+ * An expired token. A client-credentials client cannot ask a server for one, so it is the integrator's
+ * (`--expired-token`, kept from an earlier run), or — against the mock, found by its clock control — one made in
+ * a session of its own whose clock is then moved past the token's lifetime, so the other probes keep real time.
+ */
+async function expiredToken(ctx: VerifyContext): Promise<Expired> {
+  if (ctx.expiredToken) return { token: ctx.expiredToken, headers: {} };
+  const skipped =
+    "no expired token: pass one kept from an earlier run with --expired-token <token> (or ENTRADA_EXPIRED_TOKEN)";
+  const session = { "x-mock-session": `verify-expired-${crypto.randomUUID()}` };
+  try {
+    const clock = await ctx.send(`${ctx.baseUrl}/__mock/clock`, { headers: session });
+    const state = clock.ok ? ((await clock.json().catch(() => null)) as { epochMs?: unknown } | null) : null;
+    if (typeof state?.epochMs !== "number") return skipped;
+    const { clientId, clientSecret } = ctx.credentials;
+    const response = await ctx.send(`${ctx.baseUrl}/connect/token`, {
+      method: "POST",
+      headers: {
+        ...session,
+        authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ grant_type: "client_credentials", scope: SCOPES.join(" ") }).toString(),
+    });
+    const body = (await response.json().catch(() => null)) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+    } | null;
+    if (typeof body?.access_token !== "string" || typeof body.expires_in !== "number")
+      return `${skipped} (the mock gave no token: ${response.status})`;
+    const cleanUp = async () => {
+      await ctx.send(`${ctx.baseUrl}/__mock/sessions/${session["x-mock-session"]}`, { method: "DELETE" });
+    };
+    const moved = await ctx.send(`${ctx.baseUrl}/__mock/clock`, {
+      method: "POST",
+      headers: { ...session, "content-type": "application/json" },
+      body: JSON.stringify({ advanceSeconds: body.expires_in + 60 }),
+    });
+    if (!moved.ok) {
+      await cleanUp();
+      return `${skipped} (the mock's clock did not move: ${moved.status})`;
+    }
+    return { token: body.access_token, headers: session, cleanUp };
+  } catch {
+    // Not the mock, or no answer: the cases say how to run them.
+    return skipped;
+  }
+}
+
 /** A scope whose token satisfies none of the operation's alternatives, if the contract has one. */
 function wrongScope(op: OperationSpec): string | undefined {
   return SCOPES.find((scope) => !op.security.scopeSets.some((set) => set.every((s) => s === scope)));
@@ -112,6 +164,15 @@ function protectedOperation(op: OperationSpec): boolean {
 export async function runAuthProbes(run: Run): Promise<void> {
   const tokens = new Map<string, string | null>();
   for (const scope of SCOPES) tokens.set(scope, await tokenOf(run.context, scope));
+  const expired = await expiredToken(run.context);
+  try {
+    await probeEach(run, tokens, expired);
+  } finally {
+    if (typeof expired !== "string") await expired.cleanUp?.().catch(() => {});
+  }
+}
+
+async function probeEach(run: Run, tokens: Map<string, string | null>, expired: Expired): Promise<void> {
   for (const op of run.checker.operations) {
     if (!protectedOperation(op)) continue;
     const readOnly = op.write && run.context.readOnly ? "a write; not sent under --read-only" : undefined;
@@ -140,6 +201,16 @@ export async function runAuthProbes(run: Run): Promise<void> {
         });
       },
       readOnly,
+    );
+    await run.case(
+      "authentication",
+      `${op.operationId}: expired token`,
+      async (ctx) => {
+        if (typeof expired === "string") return;
+        const headers = { ...expired.headers, authorization: `Bearer ${expired.token}` };
+        expectRefused(ctx, op, await send(ctx, op, headers), { status: 401, error: "invalid_token" });
+      },
+      readOnly ?? (typeof expired === "string" ? expired : undefined),
     );
     const scope = wrongScope(op);
     if (scope === undefined) continue;

@@ -28,6 +28,8 @@ Options:
   --client-secret <s>     (default ENTRADA_CLIENT_SECRET or demo-secret)
   --read-only             Send no write (for production): probes every read, runs the reading journeys only
   --webhook-url <url>     Where the purchase journey subscribes (default: a receiver on this machine's loopback)
+  --expired-token <t>     A token of this client that has expired, kept from an earlier run (default
+                          ENTRADA_EXPIRED_TOKEN); against the mock one is made by moving its clock
   --junit <file>          Also write the results as JUnit XML (for CI)
   --openapi <file.json>   Check against another bundled OpenAPI 3.1 document (default: the Entrada contract)
   --timeout <ms>          How long one request may take (default 10000); no answer is a difference, never a hang
@@ -35,8 +37,8 @@ Options:
 
 It runs the documented journeys (purchase with its webhook, idempotent replay, languages, entrance scan), sends
 one safe request per operation — an unknown id matching the parameter's pattern must be a 404 problem — and
-negative authentication probes per operation (no token → 401 with the bare challenge; a forged token → 401
-invalid_token; a token without the scope → 403 insufficient_scope), checking every answer against the contract
+negative authentication probes per operation (no token → 401 with the bare challenge; a forged or expired token
+→ 401 invalid_token; a token without the scope → 403 insufficient_scope), checking every answer against the contract
 (status declared, media type, body schema, documented headers, problem shape, replay semantics, the
 Deprecation/Sunset/Link headers of deprecated operations). Exit 0: conforms; 1: differences (listed as operation,
 rule, pointer); 2: bad usage.
@@ -63,6 +65,7 @@ export async function verifyMain(
         "client-secret": { type: "string" },
         "read-only": { type: "boolean", default: false },
         "webhook-url": { type: "string" },
+        "expired-token": { type: "string" },
         junit: { type: "string" },
         openapi: { type: "string" },
         timeout: { type: "string", default: "10000" },
@@ -103,6 +106,7 @@ export async function verifyMain(
     io.err(`entrada-mock verify: --timeout must be a positive number of milliseconds, got ${values.timeout}`);
     return 2;
   }
+  const expiredToken = String(values["expired-token"] ?? env.ENTRADA_EXPIRED_TOKEN ?? "").trim();
   const run = new Run({
     ...(document ? { document } : {}),
     timeoutMs,
@@ -111,6 +115,7 @@ export async function verifyMain(
     clientSecret: String(values["client-secret"] ?? env.ENTRADA_CLIENT_SECRET ?? "demo-secret"),
     readOnly: values["read-only"] === true,
     ...(typeof values["webhook-url"] === "string" ? { webhookUrl: values["webhook-url"] } : {}),
+    ...(expiredToken ? { expiredToken } : {}),
   });
   io.out(`entrada-mock verify ${baseUrl}${values["read-only"] ? " (read-only)" : ""}`);
   // Journeys first: they find the ids (an event, an order, a gate) the per-operation probes then use.

@@ -44,6 +44,8 @@ export interface VerifyOptions {
   readOnly?: boolean;
   /** Where the purchase journey subscribes its webhook (default: a receiver the verifier runs on loopback). */
   webhookUrl?: string;
+  /** A token of this client that has expired (kept from an earlier run), for the expired-token probes. */
+  expiredToken?: string;
   /** Report progress (one line per finished case). */
   onCase?: (result: CaseResult) => void;
   fetch?: typeof globalThis.fetch;
@@ -73,6 +75,8 @@ export interface VerifyContext {
   ids: Map<string, string>;
   /** The client's credentials (the authentication probes ask for tokens of one scope each). */
   credentials: { clientId: string; clientSecret: string };
+  /** An expired token the integrator gave (`--expired-token`), if any. */
+  expiredToken: string | undefined;
   /** A request as given (no token, language or key added by the SDK), checked like every other. */
   send(url: string, init?: RequestInit): Promise<Response>;
   /** A difference the case found itself (a journey step that did not do what the contract says). */
@@ -115,6 +119,7 @@ export class Run {
       webhookUrl: options.webhookUrl,
       ids: new Map(),
       credentials: { clientId: options.clientId, clientSecret: options.clientSecret },
+      expiredToken: options.expiredToken,
       send: (url, init) => this.observedFetch(url, init),
       fail: (difference) => this.charge(difference),
     };
