@@ -58,15 +58,27 @@ export async function clientToken(
   base: string,
   client: { id: string; secret: string } = { id: "entrada-demo", secret: "demo-secret" },
   scope = "Shop",
+  headers: Record<string, string> = {},
 ): Promise<string> {
+  return (await clientGrant(base, client, scope, headers)).access_token;
+}
+
+/** The whole token answer (`access_token`, `expires_in`); `headers` e.g. the mock's `X-Mock-Session`. */
+export async function clientGrant(
+  base: string,
+  client: { id: string; secret: string } = { id: "entrada-demo", secret: "demo-secret" },
+  scope = "Shop",
+  headers: Record<string, string> = {},
+): Promise<{ access_token: string; expires_in: number }> {
   const response = await fetch(`${base}/connect/token`, {
     method: "POST",
     headers: {
+      ...headers,
       authorization: `Basic ${btoa(`${client.id}:${client.secret}`)}`,
       "content-type": "application/x-www-form-urlencoded",
     },
     body: new URLSearchParams({ grant_type: "client_credentials", scope }).toString(),
   });
   if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
+  return (await response.json()) as { access_token: string; expires_in: number };
 }

@@ -15,7 +15,7 @@ import { entradaDocument } from "../../src/index.ts";
 import { type MockServer, startMockServer } from "../../src/node/index.ts";
 import { verifyMain } from "../../src/node/verify/main.ts";
 import { unknownId } from "../../src/node/verify/unknown-ids.ts";
-import { clientToken, startRewritingUpstream } from "./rewriting-upstream.ts";
+import { clientGrant, clientToken, startRewritingUpstream } from "./rewriting-upstream.ts";
 
 async function verify(args: string[]) {
   const out: string[] = [];
@@ -137,19 +137,7 @@ describe("an expired token", () => {
 
   it("--expired-token: an upstream that still accepts it fails naming each operation's case", async () => {
     const session = { "x-mock-session": "verify-test-expired" };
-    const answer = await fetch(`${mock.url}/connect/token`, {
-      method: "POST",
-      headers: {
-        ...session,
-        authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: "grant_type=client_credentials&scope=Shop%20TERP",
-    });
-    const { access_token: stale, expires_in } = (await answer.json()) as {
-      access_token: string;
-      expires_in: number;
-    };
+    const { access_token: stale, expires_in } = await clientGrant(mock.url, undefined, "Shop TERP", session);
     await fetch(`${mock.url}/__mock/clock`, {
       method: "POST",
       headers: { ...session, "content-type": "application/json" },

@@ -59,26 +59,40 @@ function expectRefused(
     );
 }
 
-/** A token of exactly one scope, or null when the client may not have one (the probes needing it are skipped). */
-async function tokenOf(ctx: VerifyContext, scope: string): Promise<string | null> {
+interface Grant {
+  access_token?: unknown;
+  expires_in?: unknown;
+}
+
+/** The client's token request for these scopes (headers added, e.g. the mock's session), or null on no answer. */
+async function grant(
+  ctx: VerifyContext,
+  scope: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Grant | null } | null> {
   const { clientId, clientSecret } = ctx.credentials;
   try {
     const response = await ctx.send(`${ctx.baseUrl}/connect/token`, {
       method: "POST",
       headers: {
+        ...headers,
         authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
         "content-type": "application/x-www-form-urlencoded",
       },
       body: new URLSearchParams({ grant_type: "client_credentials", scope }).toString(),
     });
-    const body = response.ok
-      ? ((await response.json().catch(() => null)) as { access_token?: unknown } | null)
-      : null;
-    return typeof body?.access_token === "string" ? body.access_token : null;
+    const body = response.ok ? ((await response.json().catch(() => null)) as Grant | null) : null;
+    return { status: response.status, body };
   } catch {
     // No answer: the probes that need the token say why they did not run.
     return null;
   }
+}
+
+/** A token of exactly one scope, or null when the client may not have one (the probes needing it are skipped). */
+async function tokenOf(ctx: VerifyContext, scope: string): Promise<string | null> {
+  const token = (await grant(ctx, scope))?.body?.access_token;
+  return typeof token === "string" ? token : null;
 }
 
 /** An expired token and the headers to send with it, or why the expired-token probes cannot run. */
@@ -98,25 +112,16 @@ async function expiredToken(ctx: VerifyContext): Promise<Expired> {
     const clock = await ctx.send(`${ctx.baseUrl}/__mock/clock`, { headers: session });
     const state = clock.ok ? ((await clock.json().catch(() => null)) as { epochMs?: unknown } | null) : null;
     if (typeof state?.epochMs !== "number") return skipped;
-    const { clientId, clientSecret } = ctx.credentials;
-    const response = await ctx.send(`${ctx.baseUrl}/connect/token`, {
-      method: "POST",
-      headers: {
-        ...session,
-        authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ grant_type: "client_credentials", scope: SCOPES.join(" ") }).toString(),
-    });
-    const body = (await response.json().catch(() => null)) as {
-      access_token?: unknown;
-      expires_in?: unknown;
-    } | null;
-    if (typeof body?.access_token !== "string" || typeof body.expires_in !== "number")
-      return `${skipped} (the mock gave no token: ${response.status})`;
+    // The session exists from here on: it is deleted whatever follows.
     const cleanUp = async () => {
       await ctx.send(`${ctx.baseUrl}/__mock/sessions/${session["x-mock-session"]}`, { method: "DELETE" });
     };
+    const answer = await grant(ctx, SCOPES.join(" "), session);
+    const body = answer?.body;
+    if (typeof body?.access_token !== "string" || typeof body.expires_in !== "number") {
+      await cleanUp();
+      return `${skipped} (the mock gave no token: ${answer?.status ?? "no answer"})`;
+    }
     const moved = await ctx.send(`${ctx.baseUrl}/__mock/clock`, {
       method: "POST",
       headers: { ...session, "content-type": "application/json" },
