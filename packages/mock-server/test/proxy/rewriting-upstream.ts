@@ -42,6 +42,11 @@ export async function startRewritingUpstream(
       res.end(Buffer.from(await answer.arrayBuffer()));
     });
   });
+  return listen(server);
+}
+
+/** Listens on a free loopback port; `close` also ends open connections (a hanging test server). */
+export async function listen(server: Server): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

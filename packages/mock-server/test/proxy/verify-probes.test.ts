@@ -5,8 +5,7 @@
  * one test case per operation and rule; unknown ids match their parameter's pattern.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +14,7 @@ import { entradaDocument } from "../../src/index.ts";
 import { type MockServer, startMockServer } from "../../src/node/index.ts";
 import { verifyMain } from "../../src/node/verify/main.ts";
 import { unknownId } from "../../src/node/verify/unknown-ids.ts";
-import { clientGrant, clientToken, startRewritingUpstream } from "./rewriting-upstream.ts";
+import { clientGrant, clientToken, listen, startRewritingUpstream } from "./rewriting-upstream.ts";
 
 async function verify(args: string[]) {
   const out: string[] = [];
@@ -32,20 +31,8 @@ function failing(out: string): string[] {
     .map((l) => l.slice(4));
 }
 
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{
-  url: string;
-  close(): Promise<void>;
-}> {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+function serve(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  return listen(createServer(handler));
 }
 
 let mock: MockServer;
