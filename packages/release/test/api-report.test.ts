@@ -14,7 +14,10 @@ describe("apiEntries", () => {
     const reports = (name: string) =>
       apiEntries(repo, byName.get(name) as WorkspacePackage).map((e) => `${e.subpath} ${e.report}`);
     expect(reports("@entrada/sdk")).toContain("./webhooks etc/webhooks.api.md");
-    expect(reports("@entrada/sdk")).toHaveLength(9);
+    expect(reports("@entrada/sdk")).toEqual(
+      expect.arrayContaining(["./sqlite etc/sqlite.api.md", "./postgres etc/postgres.api.md"]),
+    );
+    expect(reports("@entrada/sdk")).toHaveLength(11);
     expect(reports("@entrada/shop-widget")).toEqual([
       ". etc/index.api.md",
       "./react etc/react.api.md",

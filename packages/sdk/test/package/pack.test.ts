@@ -214,8 +214,17 @@ afterAll(() => {
 });
 
 describe("packed tarball", () => {
-  it("ships dist, the docs the README links, README and package.json only (no sources or tests)", () => {
-    expect(readdirSync(packageRoot).sort()).toEqual(["README.md", "dist", "docs", "package.json"]);
+  it("ships dist, the docs the README links, the samples, README, changelog, licence and package.json only", () => {
+    expect(readdirSync(packageRoot).sort()).toEqual([
+      "CHANGELOG.md",
+      "LICENSE",
+      "README.md",
+      "dist",
+      "docs",
+      "generated",
+      "package.json",
+    ]);
+    expect(readdirSync(join(packageRoot, "generated"))).toEqual(["samples.json"]);
     const readme = readFileSync(join(packageRoot, "README.md"), "utf8");
     const links = [...readme.matchAll(/\]\(((?!https?:|#)[^)]+)\)/g)].map((m) => m[1] as string);
     expect(links).toEqual(expect.arrayContaining(["docs/webhooks.md", "docs/bi.md"]));
