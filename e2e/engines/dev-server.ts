@@ -22,13 +22,33 @@ export async function startDevServer(port: number): Promise<{ origin: string; st
       String(port),
       "--strictPort",
     ],
-    { cwd: widget, env: { ...process.env, ENTRADA_MOCK_PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] },
+    {
+      cwd: widget,
+      // Vite colours the port in its banner whenever CI is set; NO_COLOR keeps the banner matchable.
+      env: { ...process.env, ENTRADA_MOCK_PORT: "0", NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
   );
+  let banner = "";
   await new Promise<void>((resolve, reject) => {
+    const giveUp = setTimeout(() => {
+      server.kill();
+      reject(
+        new Error(`the dev server did not print ${origin} within 120 s; it printed: ${banner.slice(-500)}`),
+      );
+    }, 120_000);
     server.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes(origin)) resolve();
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes
+      banner += chunk.toString().replace(/\x1b\[[0-9;]*m/g, "");
+      if (banner.includes(origin)) {
+        clearTimeout(giveUp);
+        resolve();
+      }
     });
-    server.on("exit", (code) => reject(new Error(`the dev server exited (${code})`)));
+    server.on("exit", (code) => {
+      clearTimeout(giveUp);
+      reject(new Error(`the dev server exited (${code})`));
+    });
   });
   return { origin, stop: () => server.kill() };
 }
