@@ -88,10 +88,8 @@ describe("installed from the tarballs into a fresh project", () => {
     const mock = spawn(
       "npx",
       ["--no-install", "entrada-mock", "--port", "0", "--history-orders", "0", "--no-webhooks"],
-      {
-        cwd: project,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
+      // Its own process group: npx runs the CLI as a child, and killing npx alone left the mock running.
+      { cwd: project, stdio: ["ignore", "pipe", "pipe"], detached: true },
     );
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -121,7 +119,7 @@ describe("installed from the tarballs into a fresh project", () => {
       );
       expect(answer).toBe("2 evt_");
     } finally {
-      mock.kill();
+      if (mock.pid) process.kill(-mock.pid, "SIGTERM");
     }
   });
 });
