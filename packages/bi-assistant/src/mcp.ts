@@ -10,7 +10,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { ArgumentProblem, checkArguments } from "./arguments.ts";
 import { findEvents } from "./find-events.ts";
-import { QUESTION_TOOLS } from "./questions.ts";
+import { QUESTION_TOOLS } from "./questions/index.ts";
 import type { Obj, Tool, ToolContext } from "./tool.ts";
 import { GENERIC_TOOLS } from "./tools.ts";
 
