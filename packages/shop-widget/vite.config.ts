@@ -38,10 +38,12 @@ const CHECKOUT =
  *   i18next, each language's texts).
  * `exclude` keeps modules out of `shop` (the npm build's size figure leaves the SDK to the host's bundler).
  */
-export function loadTimeChunks(entryPath: string, exclude?: RegExp) {
+export function loadTimeChunks(entryPath: string, exclude?: RegExp, renderPath?: string) {
   // The entry by its absolute path: a suffix such as `/src/index.ts` would also match the SDK's index.
   const entry = fileURLToPath(new URL(entryPath, import.meta.url));
+  const renderer = renderPath === undefined ? undefined : fileURLToPath(new URL(renderPath, import.meta.url));
   const first = new Set<string>();
+  const rendering = new Set<string>();
   const checkout = new Set<string>();
   const shared = new Set<string>();
   const plugin: Plugin = {
@@ -49,6 +51,7 @@ export function loadTimeChunks(entryPath: string, exclude?: RegExp) {
     apply: "build",
     buildStart() {
       first.clear();
+      rendering.clear();
       checkout.clear();
       shared.clear();
     },
@@ -62,16 +65,23 @@ export function loadTimeChunks(entryPath: string, exclude?: RegExp) {
         for (const next of imports(id)) visit(next);
       };
       visit(entryId);
+      // The renderer the entry loads at once (script tag): first load too, in its own chunk beside the entry.
+      const visitRenderer = (id: string) => {
+        if (first.has(id) || rendering.has(id)) return;
+        rendering.add(id);
+        for (const next of imports(id)) visitRenderer(next);
+      };
+      if (renderer !== undefined) visitRenderer(renderer);
       // Which lazily loaded chunks (dynamic-import targets) reach each later module through static imports.
       const lazy = new Set(
         [...this.getModuleIds()].flatMap((id) => this.getModuleInfo(id)?.dynamicallyImportedIds ?? []),
       );
       const reachedFrom = new Map<string, Set<string>>();
       for (const root of lazy) {
-        if (first.has(root)) continue;
+        if (first.has(root) || rendering.has(root)) continue;
         const seen = new Set<string>();
         const walk = (id: string) => {
-          if (seen.has(id) || first.has(id)) return;
+          if (seen.has(id) || first.has(id) || rendering.has(id)) return;
           seen.add(id);
           const from = reachedFrom.get(id) ?? new Set<string>();
           reachedFrom.set(id, from.add(root));
@@ -102,8 +112,14 @@ export function loadTimeChunks(entryPath: string, exclude?: RegExp) {
       },
       {
         name: "shop",
-        // The entry module itself stays in its entry chunk, which then exports exactly the public API.
-        test: (id: string) => first.has(id) && id !== entry && !LATER_ONLY.test(id) && !exclude?.test(id),
+        // The modules the entry imports stay in it even when the renderer imports them too.
+        includeDependenciesRecursively: renderer === undefined,
+        // With a renderer, the entry's closure stays in the entry file (no second request before `mount` runs).
+        // Without, the entry module itself stays in its entry chunk, which then exports exactly the public API.
+        test: (id: string) =>
+          (renderer === undefined ? first.has(id) && id !== entry : rendering.has(id)) &&
+          !LATER_ONLY.test(id) &&
+          !exclude?.test(id),
       },
     ],
   };

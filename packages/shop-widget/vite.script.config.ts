@@ -13,7 +13,8 @@ import { chunkName, loadTimeChunks, SOURCE_CONDITIONS, stylesheet } from "./vite
  */
 export default defineConfig(({ mode }) => {
   const iife = mode === "iife";
-  const chunks = loadTimeChunks("./src/script.ts");
+  // The entry starts the reads and loads `ui/render.ts` (the `shop` chunk) at once.
+  const chunks = loadTimeChunks("./src/script.ts", undefined, "./src/ui/render.ts");
   return {
     plugins: [react(), ...(iife ? [] : [stylesheet(`shop-widget.${pkg.version}.css`), chunks.plugin])],
     define: {
@@ -46,7 +47,7 @@ export default defineConfig(({ mode }) => {
       minify: true,
       sourcemap: true,
       lib: {
-        entry: "src/script.ts",
+        entry: iife ? "src/script-classic.ts" : "src/script.ts",
         name: "EntradaShop",
         formats: [iife ? "iife" : "es"],
         fileName: () => (iife ? `shop-widget.${pkg.version}.iife.js` : `shop-widget.${pkg.version}.js`),

@@ -30,8 +30,11 @@ const BUDGET = {
   // codes, buyers prefilled and locked, the event step rendered from the catalogue page and the writes as
   // mutations took the whole purchase from 68.1 to 70.2 KB and the classic script from 70.7 to 73.9 KB.
   scriptFirst: 50 * 1024,
-  scriptJourney: 72 * 1024,
-  scriptClassic: 75 * 1024,
+  // Raised again (issue 33): the script tag's entry starting the session token, the catalogue and the texts before
+  // the shop's code arrives (the code split in two, the early reads, the first picture's priority, the reserved
+  // space) took the whole purchase from 71.7 to 72.9 KB and the classic script from 74.7 to 75.4 KB.
+  scriptJourney: 73.5 * 1024,
+  scriptClassic: 76 * 1024,
 };
 const ANCHORS = [
   ["pretix widget", "≈55–60 KB"],
@@ -90,7 +93,16 @@ const scriptTexts = (namespace, locale) => analyse(texts(scriptDir, namespace, l
 const scriptI18next = analyse(chunk(scriptDir, I18NEXT), shipped).gzip;
 // First load: everything before the first render — the entry's static closure, plus the lazy i18next chunk and
 // the default language's core texts (both fetched in parallel as the widget mounts).
-const scriptStatic = closure(scriptEntry, scriptDir, shipped).reduce((n, i) => n + i.gzip, 0);
+// The entry loads the `shop` chunk (the renderer) as `mount` runs, while the session token and the catalogue load.
+const scriptShop = chunk(scriptDir, /\/chunks\/shop-[\w-]+\.js$/);
+const scriptStatic = [
+  ...new Map(
+    [...closure(scriptEntry, scriptDir, shipped), ...closure(scriptShop, scriptDir, shipped)].map((i) => [
+      i.file,
+      i,
+    ]),
+  ).values(),
+].reduce((n, i) => n + i.gzip, 0);
 const scriptCoreTexts = scriptTexts("core", "de-CH");
 const scriptFirst = scriptStatic + scriptI18next + scriptCoreTexts;
 // A purchase never loads the other languages, analytics (off by default), the unstyled-page console message or the
@@ -113,7 +125,7 @@ const rows = [
   ["stylesheet (shop-widget.css)", css, BUDGET.css],
   ...Object.entries(languages).map(([l, n]) => [`texts ${l} (core + checkout)`, n, BUDGET.language]),
   ["script tag ESM: first load (all before the first render), as shipped", scriptFirst, BUDGET.scriptFirst],
-  ["  of which the entry's static closure", scriptStatic, undefined],
+  ["  of which the entry and the shop chunk it loads at mount, static closures", scriptStatic, undefined],
   ["  of which the i18next chunk (lazy, fetched at mount)", scriptI18next, undefined],
   ["  of which core texts de-CH", scriptCoreTexts, undefined],
   ["script tag ESM: whole purchase (1 language), as shipped", scriptJourney, BUDGET.scriptJourney],

@@ -1,14 +1,23 @@
-/** Script-tag entry: Preact bundled (through src/preact/, see vite.script.config.ts), exposes `window.EntradaShop.mount`. */
-import { LOCALES, mount, version } from "./index";
+/**
+ * Script-tag entry (ES module): Preact bundled (through src/preact/, see vite.script.config.ts), exposes
+ * `window.EntradaShop.mount`. Small on purpose: `mount` starts the session token, the catalogue and the texts at once
+ * and loads the shop's code (`ui/render.ts` and everything it imports, the `shop` chunk) in parallel, not before them.
+ */
+import type { ShopConfig, ShopHandle } from "./config";
+import { startEarly } from "./early";
+import { mountWith, type RendererSource } from "./mount-shell";
+import { expose } from "./script-global";
 
-const api = { mount, version, locales: LOCALES };
+const lazy: RendererSource = {
+  load: () => import("./ui/render").then((m) => m.renderShop),
+  early: startEarly,
+};
 
-declare global {
-  interface Window {
-    EntradaShop?: typeof api;
-  }
+/** `mount` of the npm build (see `mount.ts`), with the shop's code loaded on demand. */
+export function mount(container: Element | string, config: ShopConfig): ShopHandle {
+  return mountWith(container, config, lazy);
 }
 
-if (typeof window !== "undefined") window.EntradaShop = api;
+expose(mount);
 
-export { LOCALES as locales, mount, version };
+export { locales, version } from "./script-global";

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 describe("size budgets", () => {
-  it("npm static first load incl. the SDK shop transport ≤ 32 KB, everything ≤ 70 KB, CSS ≤ 8 KB, each language ≤ 4 KB; script tag as shipped: all before the first render ≤ 50 KB, whole purchase ≤ 72 KB, classic script ≤ 75 KB (gzip)", () => {
+  it("npm static first load incl. the SDK shop transport ≤ 32 KB, everything ≤ 70 KB, CSS ≤ 8 KB, each language ≤ 4 KB; script tag as shipped: all before the first render ≤ 50 KB, whole purchase ≤ 73.5 KB, classic script ≤ 76 KB (gzip)", () => {
     const root = fileURLToPath(new URL("..", import.meta.url));
     // Builds all three bundles and exits non-zero when a budget is exceeded (see bench/size.mjs).
     const run = () =>

@@ -14,7 +14,7 @@ describe("on a server", () => {
     );
     // The root and a busy placeholder; the shop starts in the browser (no requests during server rendering).
     expect(html).toMatch(
-      /^<div class="entrada-shop" data-theme="light" lang="de-CH"><p class="entrada-shop__loading" aria-busy="true">/,
+      /^<div class="entrada-shop" data-theme="light" lang="de-CH"><p class="entrada-shop__loading entrada-shop__loading--shop" aria-busy="true">/,
     );
   });
 

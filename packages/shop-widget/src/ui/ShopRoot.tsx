@@ -2,7 +2,6 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { type CSSProperties, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { Appearance, Locale, ShopConfig } from "../config";
 import { reportListenerError } from "../core/emitter";
-import { detectReturn } from "../core/resume";
 import type { ShopApi } from "../core/shop-api";
 import { acquireStyles, checkStylesApplied } from "../core/styles";
 import type { I18n } from "../i18n";
@@ -14,14 +13,19 @@ import { ShopApp } from "./ShopApp";
 
 /** The catalogue in parallel with the texts (not when the buyer comes back from a payment page: no catalogue then). */
 function startReads(controller: Controller): void {
-  if (detectReturn(globalThis.location.href, controller.instanceId) !== undefined) return;
   let api: ShopApi;
   try {
     api = controller.api;
   } catch {
     return; // a config without `baseUrl` or `api`: the shop says so when it renders
   }
-  startCatalogue(controller.queryClient, api, controller.locale, controller.config.filters ?? {});
+  startCatalogue(
+    controller.queryClient,
+    api,
+    controller.locale,
+    controller.config.filters ?? {},
+    controller.instanceId,
+  );
 }
 
 /**
@@ -98,7 +102,7 @@ export function ShopRoot({ controller, config }: ShopRootProps) {
       style={appearanceStyle(config.appearance)}
     >
       {i18n === null ? (
-        <p className="entrada-shop__loading" aria-busy="true">
+        <p className="entrada-shop__loading entrada-shop__loading--shop" aria-busy="true">
           …
         </p>
       ) : (

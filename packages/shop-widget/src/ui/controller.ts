@@ -15,8 +15,17 @@ export const CHECKOUT_KEY = ["entrada", "payment", "checkout"] as const;
  * Everything one widget instance owns outside React: its API transport (the SDK's, with its session token), its query cache,
  * its i18next instance, its event emitter and analytics. One per `mount()` or `<EntradaShop>`.
  */
+/** What a controller takes over from the mount shell instead of making it itself (see `render.ts`). */
+export interface ControllerStart {
+  emitter?: Emitter<ShopEventMap> | undefined;
+  /** The transport made for `config` before the controller existed. */
+  api?: ShopApi | undefined;
+  /** The texts of `config`'s culture, loading since before the controller existed. */
+  i18n?: Promise<I18n> | undefined;
+}
+
 export class Controller {
-  readonly emitter = new Emitter<ShopEventMap>();
+  readonly emitter: Emitter<ShopEventMap>;
   readonly queryClient: QueryClient;
   readonly tracker: Tracker;
   readonly instanceId: string;
@@ -25,9 +34,12 @@ export class Controller {
   #i18n: Promise<I18n> | undefined;
   #disposed = false;
 
-  constructor(config: ShopConfig, instanceId: string) {
+  constructor(config: ShopConfig, instanceId: string, start: ControllerStart = {}) {
     this.#config = config;
     this.instanceId = instanceId;
+    this.emitter = start.emitter ?? new Emitter<ShopEventMap>();
+    this.#api = start.api;
+    this.#i18n = start.i18n;
     this.queryClient = new QueryClient({
       // Failed reads are shown in place by their step; the host hears about them too.
       // (Queries whose errors the journey reports itself say so in their `meta`.)

@@ -2,6 +2,7 @@ import { keepPreviousData, type QueryClient, useQuery } from "@tanstack/react-qu
 import type { Locale } from "../config";
 import type { ShopApi } from "../core/shop-api";
 import type { Cart, EventFilters } from "../core/types";
+import { catalogueReads } from "../early";
 import { useShop } from "./context";
 import { keys } from "./query-cache";
 
@@ -62,16 +63,14 @@ export function startCatalogue(
   api: ShopApi,
   locale: Locale,
   filters: EventFilters,
+  instanceId: string,
 ): void {
   if (early.has(client)) return; // once per instance (StrictMode runs the mount effect twice)
-  const reads = new Map<string, Promise<unknown>>();
-  for (const [key, read] of [
-    [keys.venues(locale), api.listVenues({ locale })],
-    [keys.events(locale, filters, undefined), api.listEvents(filters, undefined, { locale })],
-  ] as const) {
-    read.catch(() => {}); // handled by the query that takes it
-    reads.set(JSON.stringify(key), read);
-  }
+  adoptReads(client, catalogueReads(api, locale, filters, instanceId));
+}
+
+/** Reads started before the queries' client existed (the script tag's `mount`), taken as their first fetches. */
+export function adoptReads(client: QueryClient, reads: Map<string, Promise<unknown>>): void {
   early.set(client, reads);
 }
 

@@ -85,7 +85,7 @@ export function EventList() {
           actions={[{ label: t("errors.retry"), onClick: () => void first.refetch() }]}
         />
       ) : page === undefined ? (
-        <p className="entrada-shop__loading" aria-busy="true">
+        <p className="entrada-shop__loading entrada-shop__loading--events" aria-busy="true">
           {t("shop.loading")}
         </p>
       ) : (
@@ -204,10 +204,10 @@ function EventCards({ items, offset }: { items: EventSummary[]; offset: number }
   ));
 }
 
-/** A decorative event image that removes itself when it cannot load (offline, blocked, gone). */
 /**
- * An event's picture. `first`: the catalogue's first card, whose picture is usually the largest thing on screen when
- * the shop appears (the page's LCP element): loaded at once and ahead of the others instead of lazily.
+ * An event's picture, removed when it cannot load (offline, blocked, gone). `first`: the catalogue's first card, whose
+ * picture is usually the largest thing on screen when the shop appears (the page's LCP element): loaded at once and
+ * ahead of the others instead of lazily.
  */
 export function EventImage({
   src,
@@ -222,15 +222,19 @@ export function EventImage({
   if (failed === src) return null;
   return (
     <img
+      // Through the DOM, not a prop: React 18 warns about `fetchPriority` and React 19 about `fetchpriority`. The ref
+      // runs in the same task as the element's creation, before the browser starts the image's request.
+      ref={first ? highPriority : undefined}
       className={className}
       src={src}
       alt=""
       loading={first ? "eager" : "lazy"}
-      fetchPriority={first ? "high" : undefined}
       onError={() => setFailed(src)}
     />
   );
 }
+
+const highPriority = (image: HTMLImageElement | null) => image?.setAttribute("fetchpriority", "high");
 
 /** "Cart: 2 tickets" when the buyer has a cart, so they can get back to it from the catalogue. */
 export function CartLink() {
