@@ -67,18 +67,22 @@ export function mountWith(
   if (typeof source === "function") {
     rendered = source(host, current, { instanceId, emitter });
   } else {
-    early = source.early(current, instanceId);
-    source.load().then(
-      (render) => {
-        if (gone) return;
-        rendered = render(host, current, { instanceId, emitter, early });
-      },
-      (error: unknown) => {
-        // The shop's code did not load (offline, blocked): there is nothing to show the buyer; the host hears it.
-        early?.abort();
-        if (!gone) reportListenerError(error);
-      },
-    );
+    // After the calling task: a shop unmounted at once (a host remounting in a loop) asks for nothing.
+    queueMicrotask(() => {
+      if (gone) return;
+      early = source.early(current, instanceId);
+      source.load().then(
+        (render) => {
+          if (gone) return;
+          rendered = render(host, current, { instanceId, emitter, early });
+        },
+        (error: unknown) => {
+          // The shop's code did not load (offline, blocked): there is nothing to show the buyer; the host hears it.
+          early?.abort();
+          if (!gone) reportListenerError(error);
+        },
+      );
+    });
   }
 
   let warnedUnmounted = false;
