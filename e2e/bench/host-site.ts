@@ -33,6 +33,8 @@ function page(title: string, widget: string) {
       body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #1f2328; }
       header, main, footer { padding: 0 16px; }
       footer { border-top: 1px solid #d0d7de; margin-top: 24px; padding-block: 16px; }
+      /* The shop's first screen reserved, as the widget's README asks (what follows does not jump). */
+      #tickets { min-height: 40rem; }
     </style>
   </head>
   <body>
