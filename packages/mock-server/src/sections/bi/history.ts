@@ -1,8 +1,8 @@
+import { zonedInstant } from "@entrada/zoned-time";
 import { Prng, ulid } from "../../core/ids.ts";
 import { Kept } from "../../core/kept.ts";
 import { pickText } from "../../core/messages.ts";
 import type { Culture, LocalizedText } from "../../core/types.ts";
-import { zonedInstant } from "../../core/zoned-time.ts";
 import type { Row } from "./odata/evaluate.ts";
 import seedJson from "./seed/history.json" with { type: "json" };
 
