@@ -12,6 +12,7 @@ import { extname, join, normalize } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { startMockServer } from "@entrada/mock-server/node";
 import { createClient } from "@entrada/sdk";
+import { readBody } from "../../packages/shop-widget/dev/backend-plugin.ts";
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -108,18 +109,6 @@ function send(req: IncomingMessage, res: ServerResponse, file: Asset) {
     ...(encoding ? { "content-encoding": encoding } : {}),
   });
   res.end(req.method === "HEAD" ? undefined : body);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => {
-      body += chunk;
-    });
-    req.on("end", () => resolve(body));
-    req.on("error", reject);
-  });
 }
 
 export interface HostSite {

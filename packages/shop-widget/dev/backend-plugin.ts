@@ -25,7 +25,8 @@ interface Visitor {
   sessionId: string;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The request body as text (at most 10 000 characters: a token request is tiny). */
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let body = "";
     req.setEncoding("utf8");
