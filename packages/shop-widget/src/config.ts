@@ -151,6 +151,9 @@ export interface ShopHandle {
   on<K extends keyof ShopEventMap>(event: K, listener: (payload: ShopEventMap[K]) => void): () => void;
 }
 
+/** Dates and times show in this zone unless the host sets `timeZone`. */
+export const DEFAULT_TIME_ZONE = "Europe/Zurich";
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }

@@ -1,5 +1,6 @@
-import { DEFAULT_LOCALE, isLocale, type Locale, type ShopConfig } from "./config";
+import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE, isLocale, type Locale, type ShopConfig } from "./config";
 import { createDefaultShopApi } from "./core/default-shop-api";
+import { prepareDateFormats } from "./core/format";
 import { detectReturn } from "./core/resume";
 import type { ShopApi } from "./core/shop-api";
 import type { EventFilters } from "./core/types";
@@ -75,6 +76,10 @@ export function startEarly(config: ShopConfig, instanceId: string): EarlyStart {
   i18n.catch(() => {}); // reported by the shop when it takes them
   const firstPage = reads.get(JSON.stringify(keys.events(locale, filters, undefined)));
   if (firstPage !== undefined) preloadFirstImage(firstPage, aborter.signal);
+  // In a task of its own, after the requests above went out: the main thread is idle until the code arrives.
+  setTimeout(() => {
+    if (!aborter.signal.aborted) prepareDateFormats(locale, config.timeZone ?? DEFAULT_TIME_ZONE);
+  }, 0);
   return { config, api, reads, i18n, abort: () => aborter.abort() };
 }
 

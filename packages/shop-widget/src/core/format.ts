@@ -31,6 +31,14 @@ function dateFormat(locale: string, timeZone: string, shape: DateShape): Intl.Da
   return f;
 }
 
+/**
+ * Makes the date formats the catalogue shows ahead of it: the engine loads a culture's data with the first of each,
+ * which on a slow phone costs tens of milliseconds apiece, better spent while the shop's code is still on its way.
+ */
+export function prepareDateFormats(locale: string, timeZone: string): void {
+  for (const shape of ["day", "time", "month"] as const) dateFormat(locale, timeZone, shape);
+}
+
 /** Money in minor units, formatted for the culture (`de-CH`: "CHF 25.50"). */
 export function formatMoney(money: Money, locale: string): string {
   const f = numberFormat(locale, money.currency);

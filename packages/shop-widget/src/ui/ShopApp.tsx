@@ -1,6 +1,6 @@
 import { isProblem, NetworkError } from "@entrada/sdk/shop";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import type { Locale, ShopConfig, Step } from "../config";
+import { DEFAULT_TIME_ZONE, type Locale, type ShopConfig, type Step } from "../config";
 import { formatDate, formatMoney } from "../core/format";
 import { detectReturn, stripReturnParams } from "../core/resume";
 import { acquireStyles } from "../core/styles";
@@ -31,7 +31,7 @@ export interface ShopAppProps {
 
 export function ShopApp({ controller, config, locale }: ShopAppProps) {
   const { t, i18n } = useTranslation();
-  const timeZone = config.timeZone ?? "Europe/Zurich";
+  const timeZone = config.timeZone ?? DEFAULT_TIME_ZONE;
   const [announcement, setAnnouncement] = useState("");
   const announce = useCallback((text: string) => {
     // Clearing first makes screen readers repeat an identical message.
