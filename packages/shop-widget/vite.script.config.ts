@@ -1,8 +1,61 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import pkg from "./package.json" with { type: "json" };
 import { chunkName, loadTimeChunks, SOURCE_CONDITIONS, stylesheet } from "./vite.config.ts";
+
+/**
+ * Rolldown puts its namespace-object helper (needed for the lazily loaded renderer and steps) in a chunk of its own
+ * that the shop chunk imports: one more round trip after the shop chunk before the shop can render. Each chunk that
+ * imports it gets its own copy instead (≈ 150 bytes), as a hoisted function under the imported name, created on
+ * first call; the import is blanked to spaces of the same length, so the source maps still line up.
+ */
+function inlineRuntimeChunk(): Plugin {
+  return {
+    name: "entrada-inline-runtime-chunk",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const runtime = Object.values(bundle).find(
+        (file) => file.type === "chunk" && /(^|\/)rolldown-runtime-[\w-]+\.js$/.test(file.fileName),
+      );
+      if (runtime?.type !== "chunk") return;
+      const shape = /^([\s\S]*?)export\s*\{([^}]*)\};?\s*(\/\/# sourceMappingURL=\S*\s*)?$/.exec(
+        runtime.code,
+      );
+      if (shape === null) throw new Error(`inlineRuntimeChunk: unexpected ${runtime.fileName}`);
+      const body = shape[1] ?? "";
+      const exported = new Map(
+        (shape[2] ?? "").split(",").map((spec) => {
+          const [local = "", name = local] = spec.trim().split(/\s+as\s+/);
+          return [name, local] as const;
+        }),
+      );
+      const base = runtime.fileName.split("/").pop() ?? "";
+      for (const file of Object.values(bundle)) {
+        if (file.type !== "chunk" || file === runtime) continue;
+        const imports = new RegExp(
+          `import\\s*\\{([^}]*)\\}\\s*from\\s*["'\`]\\./${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["'\`];?`,
+        );
+        const found = imports.exec(file.code);
+        if (found === null) continue;
+        const helpers = (found[1] ?? "").split(",").map((spec) => {
+          const [name = "", local = name] = spec.trim().split(/\s+as\s+/);
+          const inner = exported.get(name);
+          if (inner === undefined) throw new Error(`inlineRuntimeChunk: ${base} exports no ${name}`);
+          return `function ${local}(...a){return(${local}.f??=(()=>{${body};return ${inner}})())(...a)}`;
+        });
+        const code = file.code.replace(found[0], " ".repeat(found[0].length));
+        const map = /\n\/\/# sourceMappingURL=\S*\s*$/.exec(code);
+        file.code = map
+          ? `${code.slice(0, map.index)}\n${helpers.join("\n")}${code.slice(map.index)}`
+          : `${code}\n${helpers.join("\n")}\n`;
+        file.imports = file.imports.filter((name) => name !== runtime.fileName);
+      }
+      delete bundle[runtime.fileName];
+      delete bundle[`${runtime.fileName}.map`];
+    },
+  };
+}
 
 /**
  * Script-tag build, Preact (core and hooks through `src/preact/`) bundled in place of React, versioned file names
@@ -16,7 +69,10 @@ export default defineConfig(({ mode }) => {
   // The entry starts the reads and loads `ui/render.ts` (the `shop` chunk) at once.
   const chunks = loadTimeChunks("./src/script.ts", undefined, "./src/ui/render.ts");
   return {
-    plugins: [react(), ...(iife ? [] : [stylesheet(`shop-widget.${pkg.version}.css`), chunks.plugin])],
+    plugins: [
+      react(),
+      ...(iife ? [] : [stylesheet(`shop-widget.${pkg.version}.css`), chunks.plugin, inlineRuntimeChunk()]),
+    ],
     define: {
       __ENTRADA_SHOP_VERSION__: JSON.stringify(pkg.version),
       "process.env.NODE_ENV": JSON.stringify("production"),
