@@ -277,7 +277,10 @@ export class MockCore implements ControlServices {
     );
   }
 
-  /** Builds a localized problem+json response (RFC 9457). */
+  /**
+   * Builds a localized problem+json response (RFC 9457), for code that embeds the engine; the pipeline renders its
+   * own with `problemAnswer` (`pipeline/exchange.ts`).
+   */
   problem(
     slug: string,
     culture: Culture,

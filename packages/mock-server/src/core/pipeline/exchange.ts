@@ -1,9 +1,10 @@
 /**
  * The pipeline's one contract. A request travels as an `Exchange` through a list of `Stage`s, each
- * `(exchange) => void | Promise<void>`. A stage reads what earlier stages found, adds what it finds, and stops the
- * request in one way: it throws. A `ProblemError` (`stageProblem`) is rendered once, by the dispatcher, in the
- * culture and with the headers known at that point; an `Answered` carries a finished response (a CORS preflight, a
- * developer control, an idempotent replay, a dropped connection). The answering stage (`answer`: the section
+ * `(ex) => void | Promise<void>`. A stage reads what earlier stages found, adds what it finds, and stops the request
+ * in one way: it throws. A `ProblemError` (`stageProblem`) is rendered by the dispatcher with `problemAnswer` (the
+ * one problem renderer), in the culture and with the headers known at that point; an `Answered` carries a finished
+ * response (a CORS preflight, a developer control, an idempotent replay, a dropped connection, a request handed to
+ * a mounted server). The answering stage (`answer`: the section
  * handlers; a proxy may put an upstream there) sets `exchange.response`; the stages after it check and finish it.
  * The list of stages, in order, is `pipeline/index.ts`.
  */
