@@ -14,18 +14,29 @@ export interface AdminGuard {
   mask(response: MockResponse): MockResponse;
 }
 
+/**
+ * The target of a request for the developer controls, from the root or below the base path where routing finds them
+ * too (`/api/__mock/…`), as the controls see it; null for any other request.
+ */
+function controlTarget(sent: string, mountPath: string): string | null {
+  if (sent.startsWith("/__mock")) return sent;
+  if (mountPath !== "" && sent.startsWith(`${mountPath}/__mock`)) return sent.slice(mountPath.length);
+  return null;
+}
+
 /** The admin guard: a `/__mock` request without the admin token is answered here (before anything is read). */
-export function adminGuard(guard: AdminGuard): Stage {
+export function adminGuard(guard: AdminGuard, mountPath: string): Stage {
   return (ex) => {
-    if (!ex.sent.startsWith("/__mock")) return;
-    const refused = guard.check(ex.sent, ex.headers);
+    const target = controlTarget(ex.sent, mountPath);
+    if (target === null) return;
+    const refused = guard.check(target, ex.headers);
     if (refused) throw new Answered(refused);
   };
 }
 
 /** After every answer under `/__mock`: its secrets shortened, the last thing done before it leaves. */
-export function maskControlSecrets(guard: AdminGuard): Stage {
+export function maskControlSecrets(guard: AdminGuard, mountPath: string): Stage {
   return always((ex) => {
-    if (ex.response && ex.sent.startsWith("/__mock")) ex.response = guard.mask(ex.response);
+    if (ex.response && controlTarget(ex.sent, mountPath) !== null) ex.response = guard.mask(ex.response);
   });
 }

@@ -71,7 +71,7 @@ export function requestPipeline(s: PipelineServices): Stage[] {
   const mounts = s.transport?.mounts ?? [];
   return [
     // Off loopback, `/__mock` without the admin token: 401 (or the redirect that keeps a browser's token).
-    ...(admin ? [adminGuard(admin)] : []),
+    ...(admin ? [adminGuard(admin, mountPath)] : []),
     // A path of a mounted server (docs, BI assistant) is handed to it; the transport lets it answer (and stream).
     ...(mounts.length > 0 ? [handOver(mounts)] : []),
     // The target (dot segments, URL syntax), Accept-Language, the mock session id, duplicated headers.
@@ -100,6 +100,6 @@ export function requestPipeline(s: PipelineServices): Stage[] {
     tokenErrors(mountPath),
     sectionErrors(s.errorFormats, mountPath),
     // Off loopback, secrets in the developer controls' answers shortened, last.
-    ...(admin ? [maskControlSecrets(admin)] : []),
+    ...(admin ? [maskControlSecrets(admin, mountPath)] : []),
   ];
 }
