@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import type { ShopPage } from "./shop-page";
 
@@ -7,15 +6,6 @@ import type { ShopPage } from "./shop-page";
  * packages/shop-widget/ACCESSIBILITY.md for what each one stands for). Each returns the offending elements
  * (empty when the state conforms), so a failure names them.
  */
-
-/** axe-core with every WCAG A/AA rule up to 2.2, contrast included, on the widget only. */
-export async function axeViolations(page: Page): Promise<string[]> {
-  const axe = await new AxeBuilder({ page })
-    .include("#tickets")
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
-    .analyze();
-  return axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 const INTERACTIVE =
   'button, a[href], input:not([type="hidden"]), select, textarea, summary, [role="button"], [tabindex]:not([tabindex="-1"])';

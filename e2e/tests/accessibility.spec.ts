@@ -1,7 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import {
   applyTextSpacing,
-  axeViolations,
   clippedText,
   edgelessControls,
   expectNone,
@@ -11,6 +10,7 @@ import {
   obscuredWhenFocused,
   undersizedTargets,
 } from "../pages/a11y";
+import { axeViolations } from "../pages/axe";
 import { ShopPage } from "../pages/shop-page";
 
 /**
