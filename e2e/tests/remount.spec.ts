@@ -7,8 +7,11 @@ import { ShopPage } from "../pages/shop-page";
  * one container, each showing the catalogue, must leave nothing behind: live DOM nodes and listeners as after the
  * first cycle, and the JavaScript heap after garbage collection flat. "Flat" has a margin for the code the engine
  * compiles while it warms up (up to 1.5 MB over the first 100 cycles of React's development build, then ≈ 0.1 MB
- * per 50); a kept instance is ≈ 40 KB, so keeping one per cycle grows the heap by 4 MB over the last 100 cycles.
- * Chromium only: the counters come from the DevTools protocol.
+ * per 50); a kept instance is ≈ 40 KB, so keeping one per cycle grows the heap by 4 MB over the last 100 cycles,
+ * and three nodes kept per cycle put the last count ≈ 600 above the first. Both builds (the config's `npm` and
+ * `script` projects mount through `entradaDev.mount`, the build's own). Then a host's misuse: remounting in a tight
+ * loop, unmounting during a payment, two mounts on one container. Chromium only: the counters come from the DevTools
+ * protocol.
  */
 
 const CYCLES = 200;
@@ -136,5 +139,41 @@ test("unmounting during a payment: nothing thrown into the page, the console say
   // The purchase happened at the API: the host still hears of it; the new shop starts over, nothing broke.
   await expect(shop.log()).toContainText("onCheckoutComplete");
   await expect(shop.stepHeading(shop.t("events.heading"))).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("two mounts on one container: one shop, the console names the misuse, nothing thrown, nothing left", async ({
+  page,
+}) => {
+  const shop = new ShopPage(page);
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "warning") warnings.push(message.text());
+  });
+  await shop.open();
+  const outcome = await page.evaluate(async () => {
+    const dev = (window as unknown as { entradaDev: EntradaDev }).entradaDev;
+    const container = document.createElement("div");
+    document.body.append(container);
+    const first = dev.mount(container, dev.quietConfig());
+    const second = dev.mount(container, dev.quietConfig());
+    await new Promise<void>((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (container.querySelector(".entrada-shop__card") === null) return;
+        observer.disconnect();
+        resolve();
+      });
+      observer.observe(container, { childList: true, subtree: true });
+    });
+    const shops = container.querySelectorAll(".entrada-shop").length;
+    second.unmount();
+    // The first handle is the same shop: already unmounted, so this does nothing.
+    first.unmount();
+    return { same: first === second, shops, left: container.childElementCount };
+  });
+  expect(outcome).toEqual({ same: true, shops: 1, left: 0 });
+  expect(warnings.join("\n")).toMatch(/already has a shop.*unmount\(\)/);
   expect(errors).toEqual([]);
 });
