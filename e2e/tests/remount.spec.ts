@@ -56,6 +56,17 @@ interface EntradaDev {
   quietConfig(): object;
 }
 
+/** The page's uncaught errors and console warnings, as they come. */
+function watch(page: Page) {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "warning") warnings.push(message.text());
+  });
+  return { errors, warnings };
+}
+
 function expectFlat(first: Retained, half: Retained, last: Retained) {
   for (const later of [half, last]) {
     expect.soft(later.listeners, "event listeners").toBeLessThanOrEqual(first.listeners);
@@ -68,8 +79,7 @@ function expectFlat(first: Retained, half: Retained, last: Retained) {
 test(`${CYCLES} mount/unmount cycles leave no nodes, listeners or heap behind`, async ({ page }) => {
   test.setTimeout(180_000);
   const shop = new ShopPage(page);
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
+  const { errors } = watch(page);
   await shop.open();
   const cdp = await memoryProbe(page);
 
@@ -87,8 +97,7 @@ test("remounting in a tight loop (no await between mount and unmount) leaks noth
 }) => {
   test.setTimeout(120_000);
   const shop = new ShopPage(page);
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
+  const { errors } = watch(page);
   await shop.open();
   const cdp = await memoryProbe(page);
 
@@ -109,12 +118,7 @@ test("unmounting during a payment: nothing thrown into the page, the console say
   page,
 }) => {
   const shop = new ShopPage(page);
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "warning") warnings.push(message.text());
-  });
+  const { errors, warnings } = watch(page);
   await shop.open();
   await shop.chooseEvent("Family Theatre");
   await shop.addTickets("Category 1", "Adult", 1);
@@ -146,34 +150,25 @@ test("two mounts on one container: one shop, the console names the misuse, nothi
   page,
 }) => {
   const shop = new ShopPage(page);
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "warning") warnings.push(message.text());
-  });
+  const { errors, warnings } = watch(page);
   await shop.open();
-  const outcome = await page.evaluate(async () => {
+  const same = await page.evaluate(() => {
     const dev = (window as unknown as { entradaDev: EntradaDev }).entradaDev;
     const container = document.createElement("div");
+    container.id = "twice";
     document.body.append(container);
-    const first = dev.mount(container, dev.quietConfig());
-    const second = dev.mount(container, dev.quietConfig());
-    await new Promise<void>((resolve) => {
-      const observer = new MutationObserver(() => {
-        if (container.querySelector(".entrada-shop__card") === null) return;
-        observer.disconnect();
-        resolve();
-      });
-      observer.observe(container, { childList: true, subtree: true });
-    });
-    const shops = container.querySelectorAll(".entrada-shop").length;
-    second.unmount();
-    // The first handle is the same shop: already unmounted, so this does nothing.
-    first.unmount();
-    return { same: first === second, shops, left: container.childElementCount };
+    const handles = [dev.mount(container, dev.quietConfig()), dev.mount(container, dev.quietConfig())];
+    Object.assign(window, { twice: handles });
+    return handles[0] === handles[1];
   });
-  expect(outcome).toEqual({ same: true, shops: 1, left: 0 });
+  expect(same).toBe(true);
+  await expect(page.locator("#twice .entrada-shop__card").first()).toBeVisible();
+  await expect(page.locator("#twice .entrada-shop")).toHaveCount(1);
+  // The second unmount is on the same, already unmounted shop: it does nothing.
+  await page.evaluate(() => {
+    for (const handle of (window as unknown as { twice: Array<{ unmount(): void }> }).twice) handle.unmount();
+  });
+  await expect(page.locator("#twice > *")).toHaveCount(0);
   expect(warnings.join("\n")).toMatch(/already has a shop.*unmount\(\)/);
   expect(errors).toEqual([]);
 });
