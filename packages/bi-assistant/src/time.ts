@@ -1,3 +1,4 @@
+import { zonedInstant, zoneOffset } from "@entrada/zoned-time";
 import { closest } from "fastest-levenshtein";
 import { ArgumentProblem } from "./arguments.ts";
 
@@ -71,45 +72,9 @@ export function checkTimeZone(value: string): string {
   return resolved.toLowerCase() === text.toLowerCase() ? resolved : text;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-function formatOf(zone: string): Intl.DateTimeFormat {
-  let format = formats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-GB", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    formats.set(zone, format);
-  }
-  return format;
-}
-
-/** The zone's offset from UTC at an instant (ms; Europe/Zurich in July: +2 h). */
-export function zoneOffset(zone: string, instant: number): number {
-  const p: Record<string, number> = {};
-  for (const part of formatOf(zone).formatToParts(instant))
-    if (part.type !== "literal") p[part.type] = Number(part.value);
-  const wall = Date.UTC(
-    p.year as number,
-    (p.month as number) - 1,
-    p.day as number,
-    p.hour as number,
-    p.minute as number,
-    p.second as number,
-  );
-  return wall - (instant - (((instant % 1000) + 1000) % 1000));
-}
-
 /** The instant a calendar day starts in the zone (its local midnight; the day's UTC midnight given in ms). */
 export function startOfDay(zone: string, utcMidnight: number): number {
-  const first = utcMidnight - zoneOffset(zone, utcMidnight);
-  return utcMidnight - zoneOffset(zone, first);
+  return zonedInstant(zone, utcMidnight);
 }
 
 /** The local calendar day (its UTC midnight, ms), hour and minute of an instant in the zone. */

@@ -1,7 +1,8 @@
+import { zoneOffset } from "@entrada/zoned-time";
 import { describe, expect, it } from "vitest";
 import { ArgumentProblem } from "../src/arguments.ts";
 import { type EventInfo, MAX_CANDIDATES, pickEvent } from "../src/events.ts";
-import { calendarDay, checkTimeZone, localTime, startOfDay, zoneOffset } from "../src/time.ts";
+import { calendarDay, checkTimeZone, localTime, startOfDay } from "../src/time.ts";
 
 const events: EventInfo[] = Array.from({ length: 50 }, (_, i) => ({
   eventId: `evt_${String(i).padStart(26, "0")}`,

@@ -1,3 +1,6 @@
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
 import type { components, webhooks } from "@entrada/openapi/schema";
 import { expect } from "vitest";
 import type { JsonText } from "../src/core/json-text.ts";
@@ -274,4 +277,56 @@ export async function expectEventsConform(api: Api, session?: string): Promise<n
   if (problems.length > 0)
     throw new Error(`webhook payloads violate the contract:\n${problems.slice(0, 20).join("\n")}`);
   return events.length;
+}
+
+/** The `entrada-mock` binary run from its TypeScript sources: what it printed so far, and its exit code. */
+export interface CliRun {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  /** Standard output alone, and standard output and error together as they arrived. */
+  state: { stdout: string; output: string };
+  exited: Promise<number | null>;
+}
+
+/** Runs `entrada-mock <args>` (from `src/node/cli.ts`, as the package's binary does) in this package's folder. */
+export function runCli(args: string[]): CliRun {
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=source",
+      "--experimental-transform-types",
+      "--disable-warning=ExperimentalWarning",
+      "src/node/cli.ts",
+      ...args,
+    ],
+    { cwd: join(import.meta.dirname, ".."), stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const state = { stdout: "", output: "" };
+  child.stdout.on("data", (chunk: Buffer) => {
+    state.stdout += chunk.toString();
+    state.output += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    state.output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, state, exited };
+}
+
+/**
+ * Starts the CLI's server and waits for its banner, or for the process to end without one (a refused option):
+ * the base URL from the banner, undefined then.
+ */
+export async function startCli(args: string[]): Promise<CliRun & { url: string | undefined }> {
+  const run = runCli(args);
+  // Events, not polling: usable in a `beforeAll` too, where `expect.poll` is not.
+  await new Promise<void>((resolve) => {
+    const banner = () => {
+      if (/Ctrl-C stops the server/.test(run.state.output)) resolve();
+    };
+    run.child.stdout.on("data", banner);
+    run.child.stderr.on("data", banner);
+    void run.exited.then(() => resolve());
+  });
+  const url = /Entrada mock server {2}(http:\/\/127\.0\.0\.1:\d+)/.exec(run.state.output)?.[1];
+  return { ...run, url };
 }

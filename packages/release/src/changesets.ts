@@ -70,12 +70,37 @@ export interface ChangesetReport {
   changed: Map<string, string[]>;
   /** The changesets added or edited since the base. */
   added: Changeset[];
+  /** The published packages whose version went up since the base (`pnpm changeset version` ran), with the bump. */
+  released: Map<string, Bump>;
+}
+
+/** The bump from `before` to `after` (`0.4.2` → `1.0.0`: major), or undefined when the version did not go up. */
+export function versionBump(before: string | undefined, after: string | undefined): Bump | undefined {
+  const parts = (version: string | undefined) =>
+    /^(\d+)\.(\d+)\.(\d+)/
+      .exec(version ?? "")
+      ?.slice(1)
+      .map(Number);
+  const from = parts(before);
+  const to = parts(after);
+  if (!from || !to) return undefined;
+  // The first part that differs decides: up is a release of that size, down is none.
+  const i = [0, 1, 2].find((part) => from[part] !== to[part]);
+  if (i === undefined || (to[i] as number) < (from[i] as number)) return undefined;
+  return (["major", "minor", "patch"] as const)[i];
+}
+
+/** The version of `pkg` at `base`, if it existed there. */
+function versionAt(root: string, base: string, pkg: WorkspacePackage): string | undefined {
+  const before = fileAt(root, base, `${pkg.dir}/package.json`);
+  return before === undefined ? undefined : (JSON.parse(before) as { version?: string }).version;
 }
 
 /**
  * Checks the pending changesets against the workspace and the change since `base`: every named package exists
  * and is published; every published package whose published sources changed is named by a changeset added
- * since `base` (`none` acknowledges a change integrators cannot see).
+ * since `base` (`none` acknowledges a change integrators cannot see), or released: its version went up since
+ * `base`, as `pnpm changeset version` does while it consumes the changesets into the changelogs.
  */
 export function checkChangesets(root: string, base: Base | undefined): ChangesetReport {
   const packages = workspacePackages(root);
@@ -108,6 +133,7 @@ export function checkChangesets(root: string, base: Base | undefined): Changeset
     }
   }
   const changed = new Map<string, string[]>();
+  const released = new Map<string, Bump>();
   let added: Changeset[] = [];
   if (base) {
     const files = changedFiles(root, base.commit);
@@ -115,6 +141,8 @@ export function checkChangesets(root: string, base: Base | undefined): Changeset
     added = changesets.filter((changeset) => addedFiles.has(changeset.file));
     const named = new Set(added.flatMap((changeset) => changeset.releases.map((release) => release.name)));
     for (const pkg of published) {
+      const bump = versionBump(versionAt(root, base.commit, pkg), pkg.manifest.version);
+      if (bump) released.set(pkg.name, bump);
       const prefix = `${pkg.dir}/`;
       const own = files
         .filter((file) => file.startsWith(prefix))
@@ -126,7 +154,7 @@ export function checkChangesets(root: string, base: Base | undefined): Changeset
         );
       if (own.length === 0) continue;
       changed.set(pkg.name, own);
-      if (named.has(pkg.name)) continue;
+      if (named.has(pkg.name) || released.has(pkg.name)) continue;
       const shown = own.slice(0, 3).map((file) => `${pkg.dir}/${file}`);
       const more = own.length > 3 ? ` and ${own.length - 3} more` : "";
       errors.push(
@@ -136,5 +164,5 @@ export function checkChangesets(root: string, base: Base | undefined): Changeset
       );
     }
   }
-  return { errors, changed, added };
+  return { errors, changed, added, released };
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { REPORT_FOLDER, UPDATE_COMMAND } from "./api-report.ts";
-import type { Changeset } from "./changesets.ts";
+import type { Bump, Changeset } from "./changesets.ts";
 import { type Base, fileAt } from "./git.ts";
 import { publishedPackages } from "./workspace.ts";
 
@@ -48,10 +48,16 @@ export function surfaceChanges(root: string, base: Base): SurfaceChange[] {
 
 /**
  * A reviewed surface that lost or changed a declaration is a breaking change: the package needs a `major`
- * changeset added since the base; one that only gained declarations needs at least `minor`.
+ * changeset added since the base (or a major release: `released`, its version bumps); one that only gained
+ * declarations needs at least `minor`.
  */
-export function surfaceBumpErrors(changes: SurfaceChange[], added: Changeset[], base: Base): string[] {
-  const bumps = new Map<string, number>();
+export function surfaceBumpErrors(
+  changes: SurfaceChange[],
+  added: Changeset[],
+  base: Base,
+  released: ReadonlyMap<string, Bump> = new Map(),
+): string[] {
+  const bumps = new Map<string, number>([...released].map(([name, bump]) => [name, RANK[bump]]));
   for (const changeset of added) {
     for (const release of changeset.releases) {
       bumps.set(release.name, Math.max(bumps.get(release.name) ?? 0, RANK[release.type]));

@@ -34,12 +34,18 @@ export function syncReleasedFiles(root: string): string[] {
 }
 
 /**
- * `pnpm release:version`: `changeset version` (versions, changelogs, internal ranges; the pending changesets are
- * consumed), then {@link syncReleasedFiles}.
+ * `pnpm changeset <args>`: the Changesets CLI, run from the root with the terminal handed over (its questions);
+ * after `version` (versions, changelogs, internal ranges; the pending changesets consumed), {@link syncReleasedFiles},
+ * so `pnpm changeset version` and `pnpm release:version` leave the same tree. Returns the files it synced.
  */
-export function releaseVersion(root: string): string[] {
+export function changesetCommand(root: string, args: readonly string[]): string[] {
   const require = createRequire(import.meta.url);
   const bin = require.resolve("@changesets/cli/bin.js");
-  execFileSync(process.execPath, [bin, "version"], { cwd: root, stdio: "inherit" });
-  return syncReleasedFiles(root);
+  execFileSync(process.execPath, [bin, ...args], { cwd: root, stdio: "inherit" });
+  return args[0] === "version" ? syncReleasedFiles(root) : [];
+}
+
+/** `pnpm release:version`: `pnpm changeset version`. */
+export function releaseVersion(root: string): string[] {
+  return changesetCommand(root, ["version"]);
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { checkChangesets } from "../src/changesets.ts";
+import { checkChangesets, versionBump } from "../src/changesets.ts";
 import { resolveBase } from "../src/git.ts";
 import { closest } from "../src/names.ts";
 import { type FixtureRepo, fixtureRepo, manifest } from "./fixture.ts";
@@ -74,6 +74,26 @@ describe("the changeset gate", () => {
     expect(report.added.map((c) => c.file)).toEqual([".changeset/brave-cats.md"]);
   });
 
+  it("passes the commit `pnpm changeset version` makes: versions up, the changesets consumed", () => {
+    const r = workspace();
+    r.write("packages/sdk/src/index.ts", "export const b = 1;\n");
+    r.write(".changeset/brave-cats.md", '---\n"@entrada/sdk": minor\n---\n\nAdded `b`.\n');
+    r.commit("feature");
+    r.git("checkout", "--quiet", "main");
+    r.git("merge", "--quiet", "--no-ff", "-m", "merge", "topic");
+    r.git("checkout", "--quiet", "-b", "changeset-release/main");
+    r.git("rm", "--quiet", ".changeset/brave-cats.md");
+    r.write("packages/sdk/package.json", manifest("@entrada/sdk", { version: "1.1.0" }));
+    r.write("packages/sdk/CHANGELOG.md", "# @entrada/sdk\n\n## 1.1.0\n\n- Added `b`.\n");
+    // The branch is measured from main, which has the change: only the release is new.
+    const report = check(r);
+    expect(report.errors).toEqual([]);
+    expect(report.released).toEqual(new Map([["@entrada/sdk", "minor"]]));
+    // A version that did not go up releases nothing: the manifest change needs a changeset.
+    r.write("packages/sdk/package.json", manifest("@entrada/sdk", { version: "0.9.0" }));
+    expect(check(r).errors[0]).toContain("@entrada/sdk changed since the merge base with main");
+  });
+
   it("does not count a changeset that was already on main", () => {
     const r = workspace();
     r.git("checkout", "--quiet", "main");
@@ -110,6 +130,17 @@ describe("the changeset gate", () => {
     const base = resolveBase(r.root, {});
     expect(base?.label).toBe("release tag @entrada/sdk@1.0.0");
     expect(check(r).errors[0]).toContain("since the release tag @entrada/sdk@1.0.0");
+  });
+});
+
+describe("versionBump", () => {
+  it("names the highest part that went up, and nothing for a version that did not", () => {
+    expect(versionBump("0.4.2", "1.0.0")).toBe("major");
+    expect(versionBump("1.0.0", "1.1.0")).toBe("minor");
+    expect(versionBump("1.1.0", "1.1.1")).toBe("patch");
+    expect(versionBump("1.1.0", "1.1.0")).toBeUndefined();
+    expect(versionBump("1.1.0", "1.0.9")).toBeUndefined();
+    expect(versionBump(undefined, "1.0.0")).toBeUndefined();
   });
 });
 

@@ -15,7 +15,8 @@ afterEach(() => repo?.remove());
 function gate(r: FixtureRepo): string[] {
   const base = resolveBase(r.root, {});
   if (!base) throw new Error("no base");
-  return surfaceBumpErrors(surfaceChanges(r.root, base), checkChangesets(r.root, base).added, base);
+  const { added, released } = checkChangesets(r.root, base);
+  return surfaceBumpErrors(surfaceChanges(r.root, base), added, base, released);
 }
 
 function workspace(): FixtureRepo {
@@ -55,5 +56,14 @@ it("ignores API Extractor's comments", () => {
     "packages/sdk/etc/index.api.md",
     report(["// (undocumented)", "export function paginate(limit: number): string[];"]),
   );
+  expect(gate(r)).toEqual([]);
+});
+
+it("takes a major release (`pnpm changeset version` consumed the changeset) for a major changeset", () => {
+  const r = workspace();
+  r.write("packages/sdk/etc/index.api.md", report(["export function pages(limit: number): string[];"]));
+  r.write("packages/sdk/package.json", manifest("@entrada/sdk", { version: "1.1.0" }));
+  expect(gate(r)[0]).toContain("needs a major changeset");
+  r.write("packages/sdk/package.json", manifest("@entrada/sdk", { version: "2.0.0" }));
   expect(gate(r)).toEqual([]);
 });

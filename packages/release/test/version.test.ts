@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classifyContractChanges } from "../src/contract/classify.ts";
 import { BASELINE, CONTRACT_CHANGESET, contractChangeset } from "../src/contract/gate.ts";
-import { releaseVersion, SDK_VERSION_FILE, sdkVersionModule } from "../src/version.ts";
+import { changesetCommand, SDK_VERSION_FILE, sdkVersionModule } from "../src/version.ts";
 import { workspacePackages } from "../src/workspace.ts";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -24,7 +24,7 @@ it("every published package has a changelog", () => {
   }
 });
 
-describe("pnpm changeset → pnpm release:version, in a copy of the workspace", () => {
+describe("pnpm changeset → pnpm changeset version (pnpm release:version), in a copy of the workspace", () => {
   let root: string;
   beforeAll(() => {
     root = mkdtempSync(path.join(tmpdir(), "entrada-version-"));
@@ -62,7 +62,8 @@ describe("pnpm changeset → pnpm release:version, in a copy of the workspace", 
       path.join(root, CONTRACT_CHANGESET),
       contractChangeset(classifyContractChanges(released, next)),
     );
-    releaseVersion(root);
+    // What `pnpm changeset version` runs (scripts/changeset.ts), and `pnpm release:version` too.
+    changesetCommand(root, ["version"]);
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 

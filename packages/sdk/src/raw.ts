@@ -1,7 +1,7 @@
 /**
  * `@entrada/sdk/raw`: the openapi-fetch client (`GET("/shop/v1/...")` style) over an SDK client's transport —
  * the same token, language, idempotency keys, retries and errors. Kept out of `createClient` so that clients which
- * only use the typed sections do not carry openapi-fetch (2.6 KB min+gzip).
+ * only use the typed sections do not carry openapi-fetch.
  * @example
  * const raw = rawClient(client);
  * const { data } = await raw.GET("/shop/v1/discovery/events/{eventId}", { params: { path: { eventId } } });

@@ -21,6 +21,8 @@ afterAll(() => api.close());
 
 async function reset(seed: unknown = { shop: { slotCapacity: 20 } }) {
   await api.fetch("/__mock/reset", { method: "POST", json: { seed } });
+  // A stopped clock: a hold's end is then exactly the change's moment plus the window, however slow the machine.
+  await api.fetch("/__mock/clock", { method: "POST", json: { freeze: true } });
   token = await api.token();
 }
 async function advance(seconds: number) {

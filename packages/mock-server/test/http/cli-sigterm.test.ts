@@ -3,14 +3,10 @@
  * socket to the receiver outlives it (the exit deadline itself, 1 s, is the CLI's backstop timer, not timed here).
  */
 
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { expect, it } from "vitest";
-import { bodyOf } from "../helpers.ts";
-
-const root = join(import.meta.dirname, "../..");
+import { bodyOf, startCli } from "../helpers.ts";
 
 it("entrada-mock: SIGTERM under load with a hanging webhook receiver exits 0 and drops every connection", async () => {
   let receiverSockets = 0;
@@ -22,31 +18,8 @@ it("entrada-mock: SIGTERM under load with a hanging webhook receiver exits 0 and
     });
   });
   await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
-  const child = spawn(
-    process.execPath,
-    [
-      "--conditions=source",
-      "--experimental-transform-types",
-      "--disable-warning=ExperimentalWarning",
-      "src/node/cli.ts",
-      "--port",
-      "0",
-      "--no-docs",
-      "--rate-limit",
-      "off",
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  child.stdout.on("data", (c: Buffer) => {
-    output += c.toString();
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    output += c.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  await expect.poll(() => /Ctrl-C stops the server/.test(output), { timeout: 20_000 }).toBe(true);
-  const url = /Entrada mock server {2}(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] as string;
+  const { child, state, exited, url } = await startCli(["--port", "0", "--no-docs", "--rate-limit", "off"]);
+  expect(url, state.output).toBeDefined();
   const tokenResponse = await fetch(`${url}/connect/token`, {
     method: "POST",
     headers: {
@@ -90,7 +63,7 @@ it("entrada-mock: SIGTERM under load with a hanging webhook receiver exits 0 and
   stopped = true;
   await Promise.all(load);
   expect(failures).toEqual([]);
-  expect(output).toContain("SIGTERM: stopping");
+  expect(state.output).toContain("SIGTERM: stopping");
   await expect.poll(() => receiverClosed).toBe(receiverSockets);
   hanging.closeAllConnections();
   await new Promise((resolve) => hanging.close(resolve));

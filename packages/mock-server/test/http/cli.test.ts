@@ -1,44 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { bodyOf, type SuccessBody } from "../helpers.ts";
-
-const root = join(import.meta.dirname, "../..");
-
-/** Spawns the CLI from its TypeScript sources and waits for the banner; returns the base URL and the output so far. */
-async function startCli(args: string[]) {
-  const child = spawn(
-    process.execPath,
-    [
-      "--conditions=source",
-      "--experimental-transform-types",
-      "--disable-warning=ExperimentalWarning",
-      "src/node/cli.ts",
-      ...args,
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const state = { output: "" };
-  child.stdout.on("data", (chunk: Buffer) => {
-    state.output += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    state.output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  let done = false;
-  void exited.then(() => {
-    done = true;
-  });
-  // Until the banner is complete, or the process ended without one.
-  await expect
-    .poll(() => done || /Ctrl-C stops the server/.test(state.output), { timeout: 20_000 })
-    .toBe(true);
-  const url = /Entrada mock server {2}(http:\/\/127\.0\.0\.1:\d+)/.exec(state.output)?.[1];
-  return { child, state, exited, url };
-}
+import { bodyOf, type SuccessBody, startCli } from "../helpers.ts";
 
 it("entrada-mock: prints URL, demo credentials and test cards, honours its options, stops cleanly on SIGTERM", async () => {
   const dir = mkdtempSync(join(tmpdir(), "entrada-cli-"));

@@ -2,7 +2,6 @@
 // `listEvents`' `slug` parameter deprecated, served with `entrada-mock --openapi`. The mock answers them with
 // `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <changelog>; rel="deprecation"`; `entrada-mock verify`
 // checks those headers against the document it is given.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,9 +9,9 @@ import contract from "@entrada/openapi/openapi.json" with { type: "json" };
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../src/node/index.ts";
 import { verifyMain } from "../../src/node/verify/main.ts";
+import { startCli } from "../helpers.ts";
 
 type Obj = Record<string, unknown>;
-const root = join(import.meta.dirname, "../..");
 const dir = mkdtempSync(join(tmpdir(), "entrada-deprecation-"));
 const fixture = join(dir, "deprecated-openapi.json");
 const CHANGELOG = (contract.info as Obj)["x-changelog"] as string;
@@ -32,30 +31,11 @@ let plain: MockServer;
 
 beforeAll(async () => {
   writeFileSync(fixture, JSON.stringify(deprecatedContract()));
-  const child = spawn(
-    process.execPath,
-    [
-      "--conditions=source",
-      "--experimental-transform-types",
-      "--disable-warning=ExperimentalWarning",
-      "src/node/cli.ts",
-      ...["--openapi", fixture, "--port", "0", "--history-orders", "0", "--no-webhooks", "--no-docs"],
-      ...["--no-bi-assistant", "--rate-limit", "off"],
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = "";
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Ctrl-C stops the server/.test(output)) {
-        resolve(/Entrada mock server {2}(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] as string);
-      }
-    };
-    child.stdout.on("data", read);
-    child.stderr.on("data", read);
-    child.on("exit", (code) => reject(new Error(`entrada-mock exited (${code}):\n${output}`)));
-  });
+  const { child, state, url } = await startCli([
+    ...["--openapi", fixture, "--port", "0", "--history-orders", "0", "--no-webhooks", "--no-docs"],
+    ...["--no-bi-assistant", "--rate-limit", "off"],
+  ]);
+  if (url === undefined) throw new Error(`entrada-mock exited without its banner:\n${state.output}`);
   cli = { url, stop: () => child.kill("SIGTERM") };
   plain = await startMockServer({ port: 0, docs: false, rateLimit: false });
 }, 60_000);

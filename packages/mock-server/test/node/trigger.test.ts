@@ -1,7 +1,5 @@
-import { spawn } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import document from "@entrada/openapi/openapi.json" with { type: "json" };
 import { verifyWebhook } from "@entrada/sdk/webhooks";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -9,6 +7,7 @@ import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../src/node/index.ts";
 import { triggerMain, webhookKinds } from "../../src/node/trigger.ts";
+import { runCli } from "../helpers.ts";
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -195,25 +194,8 @@ describe("entrada-mock trigger", () => {
   });
 
   it("is wired into the entrada-mock binary", async () => {
-    const root = join(import.meta.dirname, "../..");
-    const child = spawn(
-      process.execPath,
-      [
-        "--conditions=source",
-        "--experimental-transform-types",
-        "--disable-warning=ExperimentalWarning",
-        "src/node/cli.ts",
-        "trigger",
-        "--list",
-      ],
-      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stdout = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c;
-    });
-    const code = await new Promise<number | null>((r) => child.on("exit", r));
-    expect(code).toBe(0);
-    expect(stdout.trim().split("\n")).toHaveLength(30);
+    const { state, exited } = runCli(["trigger", "--list"]);
+    expect(await exited).toBe(0);
+    expect(state.stdout.trim().split("\n")).toHaveLength(30);
   });
 });

@@ -1,9 +1,8 @@
 /**
- * One page of the feed as bytes, read in small batches of rows: a page of 5,000 rows is some megabytes of JSON,
- * and parsing it whole keeps all its row objects alive at once, long enough for the garbage collector to copy
- * them and to grow the young generation for good (that, not the data, is what made exports big). Here one pass
- * over the bytes finds where the `value` array starts and ends and cuts it every `batchBytes` after a row; each
- * batch is parsed only when asked for, so the rows of a batch are garbage before the next is made.
+ * One page of the feed as bytes, read in small batches of rows: parsing a page whole keeps all its row objects
+ * alive at once, which grows the process's memory for good (docs/bi.md, "Memory"). Here one pass over the bytes
+ * finds where the `value` array starts and ends and cuts it every `batchBytes` after a row; each batch is parsed
+ * only when asked for, so the rows of a batch are garbage before the next is made.
  */
 
 const QUOTE = 0x22;

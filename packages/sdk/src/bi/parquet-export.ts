@@ -21,7 +21,7 @@ export function parquetExportStream<S extends BiEntitySet, K extends BiProperty<
     source.batchedPages(query, options),
     {
       async start() {
-        // The writer (about 16 KB gzip) is loaded on first use: it stays out of NDJSON/CSV exports and start-up.
+        // The writer is loaded on first use: it stays out of NDJSON/CSV exports and start-up.
         const [{ ParquetEncoder }, schema] = await Promise.all([
           import("./parquet.ts"),
           options.parquet?.schema ?? datasetColumns(source, query.entitySet, options),

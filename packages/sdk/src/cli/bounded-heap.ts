@@ -1,9 +1,8 @@
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 /**
- * The young generation (MB) of the thread that runs an export. V8 grows it with the bytes that ever survived a
- * collection, not with what is alive, so over a long export it reaches its default maximum (some tens of MB, each
- * megabyte of it resident) however little each page keeps; a small one is collected more often, each time quickly.
+ * The young generation (MB) of the thread that runs an export: kept small, so a long export's memory stays bounded
+ * however many rows pass through it (why and the figures: docs/bi.md, "Memory").
  */
 export const YOUNG_GENERATION_MB = 6;
 

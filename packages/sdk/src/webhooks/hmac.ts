@@ -16,8 +16,8 @@ interface NodeCrypto {
 }
 
 // Web Crypto is the portable path (browsers, Deno, Bun, edge workers). Where the host offers Node's crypto without
-// an import (`process.getBuiltinModule`, Node ≥ 20.16), we use its synchronous HMAC: Web Crypto's per-call
-// thread-pool round trip costs several times a 2 KB HMAC. Both produce the same bytes; tests run both paths.
+// an import (`process.getBuiltinModule`, Node ≥ 20.16), we use its synchronous HMAC, which skips Web Crypto's
+// asynchronous round trip (docs/webhooks.md). Both produce the same bytes; tests run both paths.
 const nodeCrypto = (
   globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
 ).process?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;

@@ -10,8 +10,8 @@ import {
 import type { Namespace } from "./index";
 
 /**
- * The few lines of React binding the widget needs (instead of react-i18next, ~2 KB gzip of first load):
- * a provider, and a hook that re-renders in place when the language changes or a namespace arrives.
+ * The few lines of React binding the widget needs (instead of react-i18next, kept out of the first load): a
+ * provider, and a hook that re-renders in place when the language changes or a namespace arrives.
  * No Suspense: switching language never unmounts anything, so focus and form contents stay.
  */
 const Context = createContext<I18n | null>(null);

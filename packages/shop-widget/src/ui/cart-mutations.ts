@@ -1,27 +1,22 @@
 import { isErrorKind, isProblem } from "@entrada/sdk/shop";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AnalyticsItem } from "../core/analytics";
 import { moneyValue } from "../core/format";
+import { cartRef } from "../core/resume";
 import type { SurveyAnswer } from "../core/survey";
 import type { Cart, CartItem, EventDetail } from "../core/types";
 import { uuid } from "../core/uuid";
 import { useShop } from "./context";
-import {
-  cartAnalyticsItems,
-  currentCart,
-  setCartId,
-  storeCart,
-  sumItems,
-  track,
-  trackEntered,
-} from "./journey-effects";
+import { cartAnalyticsItems, currentCart, setCartId, sumItems, track, trackEntered } from "./journey-effects";
 import type { JourneyContext, Selection } from "./journey-state";
+import { putCart } from "./query-cache";
 
 /**
  * The buyer's writes to the cart, as TanStack mutations. They share one scope, so writes to the cart run one
- * after the other in the order the buyer made them (two quick quantity changes never race). Each mutation puts
- * the cart the server answers into the query cache, and on failure shows the error on its step with a retry
- * that runs the same mutation with the same variables.
+ * after the other in the order the buyer made them (two quick quantity changes never race). Each hook owns its
+ * cache update: its `onSuccess` puts the cart the server answered into the query cache (`putCart`, in the
+ * culture shown by then). On failure it shows the error on its step with a retry that runs the same mutation
+ * with the same variables.
  */
 const CART_SCOPE = { id: "entrada-cart" };
 
@@ -30,14 +25,19 @@ type Line = { articleId: string; slotId: string; quantity: number };
 const call = (ctx: JourneyContext) => ({ locale: ctx.deps().locale });
 const api = (ctx: JourneyContext) => ctx.deps().controller.api;
 
-/** The buyer's cart, created on first use (one idempotency key per creation: a doubled create is one cart). */
+/**
+ * The buyer's cart, created on first use (one idempotency key per creation: a doubled create is one cart). A new
+ * cart goes into the cache and is remembered for a reload at once, even if adding to it then fails.
+ */
 async function ensureCart(ctx: JourneyContext, fresh = false): Promise<string> {
   const existing = ctx.state.current.cartId;
   if (existing !== undefined && !fresh) return existing;
   if (fresh) ctx.cartKey.current = undefined;
   ctx.cartKey.current ??= uuid();
   const cart = await api(ctx).createCart({}, { ...call(ctx), idempotencyKey: ctx.cartKey.current });
-  storeCart(ctx, cart);
+  const { controller, locale } = ctx.deps();
+  putCart(controller.queryClient, locale, cart);
+  cartRef(controller.instanceId, cart.id);
   setCartId(ctx, cart.id);
   return cart.id;
 }
@@ -51,6 +51,7 @@ async function addLines(ctx: JourneyContext, cartId: string, lines: Line[]): Pro
 /** Adds the selection to the cart (a new cart when the previous one is gone), then shows the cart. */
 export function useAddToCart() {
   const ctx = useShop().journey.context;
+  const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationKey: ["entrada", "cart", "add"],
     scope: CART_SCOPE,
@@ -71,7 +72,7 @@ export function useAddToCart() {
     },
     onSuccess: (cart, { event, lines }) => {
       if (cart === undefined) return;
-      storeCart(ctx, cart);
+      putCart(queryClient, ctx.deps().locale, cart);
       const articles = new Map(event.pricingAssortments.flatMap((a) => a.articles).map((a) => [a.id, a]));
       const items: AnalyticsItem[] = lines.map((line) => {
         const article = articles.get(line.articleId);
@@ -109,6 +110,7 @@ export function useAddToCart() {
 /** A new quantity for a line (0 removes it). */
 export function useChangeQuantity() {
   const ctx = useShop().journey.context;
+  const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationKey: ["entrada", "cart", "quantity"],
     scope: CART_SCOPE,
@@ -117,7 +119,7 @@ export function useChangeQuantity() {
         ? api(ctx).removeCartItem(cartId, item.id, call(ctx))
         : api(ctx).updateCartItem(cartId, item.id, quantity, call(ctx)),
     onSuccess: (cart, { item, quantity }) => {
-      storeCart(ctx, cart);
+      putCart(queryClient, ctx.deps().locale, cart);
       const deps = ctx.deps();
       const removed = quantity < 1;
       const delta = (removed ? 0 : quantity) - item.quantity;
@@ -148,12 +150,13 @@ export function useChangeQuantity() {
 /** The same tickets again in a new cart, after the hold ran out. */
 export function useRebook() {
   const ctx = useShop().journey.context;
+  const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationKey: ["entrada", "cart", "rebook"],
     scope: CART_SCOPE,
     mutationFn: async (lines: Line[]) => addLines(ctx, await ensureCart(ctx, true), lines),
     onSuccess: (cart) => {
-      if (cart) storeCart(ctx, cart);
+      if (cart) putCart(queryClient, ctx.deps().locale, cart);
       ctx.goTo("cart");
     },
     onError: (error, variables) => ctx.fail(error, "cart", () => mutation.mutate(variables)),
@@ -174,6 +177,7 @@ export function useRebook() {
 /** The buyer's details and survey answers on the cart, then the payment step. */
 export function useSaveDetails() {
   const ctx = useShop().journey.context;
+  const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationKey: ["entrada", "cart", "customer"],
     scope: CART_SCOPE,
@@ -194,7 +198,7 @@ export function useSaveDetails() {
       );
     },
     onSuccess: (cart) => {
-      storeCart(ctx, cart);
+      putCart(queryClient, ctx.deps().locale, cart);
       ctx.goTo("payment");
     },
     onError: (error, variables) => {

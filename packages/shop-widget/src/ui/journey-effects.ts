@@ -7,7 +7,7 @@ import { clearResume, purchasedSet } from "../core/resume-store";
 import type { Cart, CartItem, Order } from "../core/types";
 import type { Controller } from "./controller";
 import type { JourneyContext } from "./journey-state";
-import { keys, putCart } from "./query-cache";
+import { cachedCart } from "./query-cache";
 
 /**
  * What the journey's mutations share (loaded with the later steps): the cart in the query cache, analytics,
@@ -31,17 +31,11 @@ export function sumItems(items: AnalyticsItem[]): number {
 export const track = (ctx: JourneyContext, ...args: Parameters<Controller["tracker"]["track"]>) =>
   ctx.deps().controller.tracker.track(...args);
 
-/** The server's answer to a cart write is the cart: into the cache (`putCart`), and remembered for a reload. */
-export function storeCart(ctx: JourneyContext, cart: Cart): void {
-  const { locale, controller } = ctx.deps();
-  putCart(controller.queryClient, locale, cart);
-  cartRef(controller.instanceId, cart.id);
-}
-
+/** The buyer's cart as the cache holds it. */
 export function currentCart(ctx: JourneyContext): Cart | undefined {
   const id = ctx.state.current.cartId;
   const { locale, controller } = ctx.deps();
-  return id === undefined ? undefined : controller.queryClient.getQueryData<Cart>(keys.cart(locale, id));
+  return id === undefined ? undefined : cachedCart(controller.queryClient, locale, id);
 }
 
 /** The buyer's cart is now `cartId` (seen at once by a write that follows in the same task). */

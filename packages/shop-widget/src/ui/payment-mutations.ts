@@ -10,9 +10,9 @@ import type { Order } from "../core/types";
 import { uuid } from "../core/uuid";
 import { useShop } from "./context";
 import { CHECKOUT_KEY } from "./controller";
-import { cartAnalyticsItems, currentCart, finish, setCartId, storeCart, track } from "./journey-effects";
+import { cartAnalyticsItems, currentCart, finish, setCartId, track } from "./journey-effects";
 import type { JourneyContext } from "./journey-state";
-import { keys } from "./query-cache";
+import { keys, putCart, refreshCart } from "./query-cache";
 
 /** Payment status checks after a return from a payment page: at most this many, `paymentPollIntervalMs` apart. */
 export const PAYMENT_CHECKS = 10;
@@ -29,7 +29,7 @@ async function checkout(ctx: JourneyContext, kind: "card" | "redirect"): Promise
   let cart = currentCart(ctx);
   if (cart?.paymentProviderId !== providerId) {
     cart = await api.setCartPaymentProvider(cartId, providerId, { locale });
-    storeCart(ctx, cart);
+    putCart(controller.queryClient, ctx.deps().locale, cart);
   }
   track(ctx, "add_payment_info", {
     currency: cart.total.currency,
@@ -89,7 +89,7 @@ export function usePay() {
       const cartId = ctx.state.current.cartId;
       const { controller, locale } = ctx.deps();
       if (isProblem(error, "payment-declined") && cartId !== undefined)
-        controller.queryClient.invalidateQueries({ queryKey: keys.cart(locale, cartId) }).catch(() => {});
+        refreshCart(controller.queryClient, locale, cartId);
       ctx.fail(error, "payment", () => mutation.mutate(kind));
     },
   });
@@ -170,7 +170,7 @@ export function usePaymentReturn(info: ReturnInfo) {
     if (cartId !== undefined) {
       if (incomplete === "payment-cancelled" || incomplete === "payment-failed")
         clearResume(controller.instanceId);
-      queryClient.invalidateQueries({ queryKey: keys.cart(locale, cartId) }).catch(() => {});
+      refreshCart(queryClient, locale, cartId);
     }
     ctx.setState(({ returning: _done, ...s }) => s);
     const again = () => {

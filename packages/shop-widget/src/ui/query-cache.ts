@@ -47,3 +47,13 @@ export function putCart(queryClient: QueryClient, locale: Locale, cart: Cart): v
   });
   queryClient.setQueryData(keys.cart(locale, cart.id), cart);
 }
+
+/** The cart as this culture's cache holds it (undefined before its first read or write). */
+export function cachedCart(queryClient: QueryClient, locale: Locale, id: string): Cart | undefined {
+  return queryClient.getQueryData<Cart>(keys.cart(locale, id));
+}
+
+/** The cart read anew (its status and totals changed on the server); a failed read shows where the cart does. */
+export function refreshCart(queryClient: QueryClient, locale: Locale, id: string): void {
+  queryClient.invalidateQueries({ queryKey: keys.cart(locale, id) }).catch(() => {});
+}

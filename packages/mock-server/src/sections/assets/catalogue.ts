@@ -50,12 +50,10 @@ function logoSvg(label: string, fill: string): string {
 }
 
 /**
- * An event banner as SVG (960×320): the event's gradient with soft discs and its name. SVG keeps the catalogue
- * cheap to describe (`bytes` needs the exact size) and sharp at any width.
- */
-/**
- * Event banners are decorative and carry no text: text in an image is neither translated with Accept-Language
- * nor kept when a host crops the banner to its own aspect ratio (the shop shows the localized name beside it).
+ * An event banner as SVG (960×320): the event's gradient with soft discs. SVG keeps the catalogue cheap to describe
+ * (`bytes` needs the exact size) and sharp at any width. Banners are decorative and carry no text: text in an image
+ * is neither translated with Accept-Language nor kept when a host crops the banner to its own aspect ratio (the
+ * shop shows the localized name beside it).
  */
 function bannerSvg(from: string, to: string, seed: number): string {
   let a = seed >>> 0;

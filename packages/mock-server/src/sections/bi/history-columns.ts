@@ -5,13 +5,13 @@ import { compileFilter, type Row, type Scalar } from "./odata/evaluate.ts";
 import type { EdmType, Expr, PropertyTypes } from "./odata/parser.ts";
 
 /**
- * Columns of the seeded history for aggregation (`$apply`). The history keeps no rows (see `history-index.ts`):
- * drawing a million ticket rows again takes about two seconds, too slow for every question. An aggregation
+ * Columns of the seeded history for aggregation (`$apply`). The history keeps no rows (see `history-index.ts`),
+ * and drawing them all again is too slow for every question. An aggregation
  * instead reads columns built by one such draw and kept: numbers and date-times (as epoch ms) in a Float64Array,
  * everything else dictionary-coded in a Uint16Array (at most 65,535 distinct values; a column with more, such as
- * a key, is not kept, and queries reading it draw the rows instead: same answer, slower). A million ticket rows of
- * the usual analysis columns take about 40 MB, a budget of MAX_COLUMN_BYTES per dataset and culture caps them
- * (least recently used columns go first); they live as long as their history index.
+ * a key, is not kept, and queries reading it draw the rows instead: same answer, slower). A budget of
+ * MAX_COLUMN_BYTES per dataset and culture caps them (least recently used columns go first; sizes in the README's
+ * "Aggregation"); they live as long as their history index.
  */
 
 type Column =

@@ -11,9 +11,9 @@ import { radixSortBy } from "./radix-sort.ts";
  * keeps two permutations of its rows — in key order and in (`ModifiedAt`, key) order — so the feed answers the
  * usual paging plans by binary search and materialises only the rows of the page it serves.
  *
- * Cost per row: 4 bytes unit + 1 byte ordinal + 2 × 4 bytes of permutations = 13 bytes (a million ticket rows:
- * 13 MB; the four datasets of 550,000 orders, 3.4 million rows: about 46 MB). Rows as objects cost about 1 KB
- * each (2.9 GB RSS at that size, measured), and were copied again per culture.
+ * A row costs its unit (4 bytes), its ordinal (1 byte) and its place in the two permutations (2 × 4 bytes), in any
+ * culture; rows kept as objects would cost far more, once per culture (the README's "Large histories" has the
+ * figures).
  */
 
 const KEYS = ["OrderId", "TicketId", "PaymentId", "ScanId"] as const;

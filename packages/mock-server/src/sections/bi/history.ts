@@ -1,8 +1,8 @@
+import { zonedInstant } from "@entrada/zoned-time";
 import { Prng, ulid } from "../../core/ids.ts";
 import { Kept } from "../../core/kept.ts";
 import { pickText } from "../../core/messages.ts";
 import type { Culture, LocalizedText } from "../../core/types.ts";
-import { zonedInstant } from "../../core/zoned-time.ts";
 import type { Row } from "./odata/evaluate.ts";
 import seedJson from "./seed/history.json" with { type: "json" };
 
@@ -114,7 +114,7 @@ const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, "0"))
 const days = new Kept<number, string>(2048);
 /**
  * `new Date(ms).toISOString()` for whole milliseconds, with the date part cached per day: the history draws
- * millions of instants, and `toISOString` was a third of the drawing time (measured).
+ * millions of instants, and formatting each one whole is a large part of drawing it.
  */
 function datePart(day: number): string {
   return new Date(day * DAY).toISOString().slice(0, 11);
@@ -186,7 +186,7 @@ export function drawUnit(
   const { events, start, end } = plan;
   const wants = (dataset: number) => only === dataset;
   // An id no wanted row shows is not spelled out: its 16 random draws are only taken (a page draws thousands of
-  // units for one row each; the strings were most of the garbage).
+  // units for one row each, and their unused ids would be garbage).
   const id = (prefix: string, ms: number, ...shownIn: number[]): string => {
     if (keys || shownIn.includes(only)) return `${prefix}_${ulid(ms, rand)}`;
     for (let i = 0; i < 16; i++) rand();

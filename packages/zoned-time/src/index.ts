@@ -1,6 +1,6 @@
 /**
- * Local wall-clock time in an IANA time zone through `Intl.DateTimeFormat` (every Node has the zone data): the
- * seeded history opens its doors at 18:00 at the venue, winter or summer, so its instants follow daylight saving.
+ * Local wall-clock time in an IANA time zone through `Intl.DateTimeFormat` (every runtime carries the zone data):
+ * a venue's 18:00 is 17:00Z in winter and 16:00Z in summer, and the last Sunday of March has 23 hours.
  */
 
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -40,11 +40,12 @@ export function zoneOffset(timeZone: string, instant: number): number {
 }
 
 /**
- * The instant a wall-clock time of a calendar day happens in a zone, e.g. 18:00 at the venue. A time skipped by a
- * spring-forward change resolves after the gap, as a clock moved forward reads it.
+ * The instant a wall-clock time of a calendar day happens in a zone, e.g. 18:00 at the venue (the day given as its
+ * UTC midnight, ms). A time skipped by a spring-forward change resolves after the gap, as a clock moved forward
+ * reads it.
  * @example zonedInstant("Europe/Zurich", Date.UTC(2026, 2, 29), 18) // 2026-03-29T16:00:00Z (summer time)
  */
-export function zonedInstant(timeZone: string, utcMidnight: number, hour: number, minute = 0): number {
+export function zonedInstant(timeZone: string, utcMidnight: number, hour = 0, minute = 0): number {
   const wall = utcMidnight + hour * 3_600_000 + minute * 60_000;
   const first = wall - zoneOffset(timeZone, wall);
   return wall - zoneOffset(timeZone, first);
