@@ -28,7 +28,9 @@ export function useHandOnFocus(
       queueMicrotask(() => {
         const next = successor();
         if (root?.isConnected)
-          regainFocus(next?.isConnected && !next.matches(":disabled") ? next : root.querySelector("h2"));
+          regainFocus(
+            next?.isConnected && !(next as HTMLButtonElement).disabled ? next : root.querySelector("h2"),
+          );
       });
     };
   }, []);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { formatDate, moneyValue } from "../../core/format";
 import type { EventFilters, EventSummary } from "../../core/types";
 import { useTranslation } from "../../i18n/react";
@@ -159,6 +159,9 @@ function MorePage({
   );
 }
 
+/** A ref for a new page's first card: module-level, so React calls it once, when the card first shows. */
+const focusFirstCard = (card: HTMLLIElement | null) => regainFocus(card?.querySelector("button"));
+
 /**
  * The cards of one page. `takeFocus`: the page "More events" asked for; that button is gone (the next page brings its
  * own), so when the focus went with it, the page's first card takes it as it appears.
@@ -182,13 +185,12 @@ function EventCards({
     });
     journey.openEvent(event.id);
   };
-  // Once, when the page first shows (a stable callback: React calls it on mount only).
-  const focusFirst = useCallback(
-    (card: HTMLLIElement | null) => regainFocus(card?.querySelector("button")),
-    [],
-  );
   return items.map((event, index) => (
-    <li key={event.id} ref={takeFocus && index === 0 ? focusFirst : undefined} className="entrada-shop__card">
+    <li
+      key={event.id}
+      ref={takeFocus && index === 0 ? focusFirstCard : undefined}
+      className="entrada-shop__card"
+    >
       {event.imageUrl ? (
         <EventImage className="entrada-shop__image" src={event.imageUrl} first={offset + index === 0} />
       ) : null}
