@@ -38,7 +38,8 @@ export default defineConfig({
     toHaveScreenshot: { maxDiffPixelRatio: 0.01, threshold: 0.2, animations: "disabled", caret: "hide" },
   },
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time: each page has its own mock session, so files do not share state.
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
   use: {

@@ -25,6 +25,10 @@ const free = {
     if (!route) return { status: 404, headers: {}, body: null };
     return { status: route.status, headers: { ...route.headers }, body: route.bytes };
   },
+  // The node entry asks for its pipeline (admin guard, mounts): here nothing but the answer above.
+  responder() {
+    return (request) => this.respond(request);
+  },
 };
 createServer(
   { keepAliveTimeout: 5000 },

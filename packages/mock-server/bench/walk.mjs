@@ -28,7 +28,8 @@ const short = (url) => relative(join(repo, "packages/mock-server/src"), fileURLT
 async function main() {
   const json = process.argv.includes("--json");
   const { startMockServer } = await import("../src/node/index.ts");
-  const mock = await startMockServer({ port: 0, docs: false, biAssistant: false, webhooks: false });
+  // As the CLI serves it: the docs and the BI assistant mounted (loaded only on their paths), no webhook worker.
+  const mock = await startMockServer({ port: 0, webhooks: false });
   const worker = new Worker(fileURLToPath(import.meta.url));
   const replies = [];
   worker.on("message", (m) => replies.shift()?.(m));

@@ -15,6 +15,9 @@ export type { FaultKind, FaultRule } from "./core/faults.ts";
 export { type CultureData, msg, registerCulture } from "./core/messages.ts";
 export type { ClientConfig } from "./core/oauth.ts";
 export { DEMO_CLIENTS } from "./core/oauth.ts";
+export type { AdminGuard } from "./core/pipeline/admin-guard.ts";
+export type { TransportServices } from "./core/pipeline/index.ts";
+export type { Mount } from "./core/pipeline/mounts.ts";
 export { PROBLEM_BASE, PROBLEMS } from "./core/problems.ts";
 export type { SectionModule } from "./core/section.ts";
 export {
@@ -36,6 +39,7 @@ export type {
   LocalizedText,
   MockRequest,
   MockResponse,
+  MountedServer,
   OperationContext,
   OperationHandler,
   SeedData,

@@ -17,10 +17,10 @@ import { LinkSigner } from "./links.ts";
 import { DEMO_CLIENTS } from "./oauth.ts";
 import type { MockCoreOptions } from "./options.ts";
 import type { ResponseViolation } from "./pipeline/check-response.ts";
-import { runStages } from "./pipeline/dispatch.ts";
+import { runStages, stopAnswer } from "./pipeline/dispatch.ts";
 import { Exchange, type Route, type Stage } from "./pipeline/exchange.ts";
-import { requestPipeline } from "./pipeline/index.ts";
-import { type ProblemOptions, problemResponse } from "./problems.ts";
+import { type PipelineServices, requestPipeline, type TransportServices } from "./pipeline/index.ts";
+import { type ProblemOptions, problemResponse, stageProblem } from "./problems.ts";
 import { Router } from "./router.ts";
 import type { SectionModule } from "./section.ts";
 import { handlerFor } from "./section.ts";
@@ -68,6 +68,8 @@ export class MockCore implements ControlServices {
   private readonly errorFormats: ErrorFormat[];
   /** Milliseconds the core took to compile the document (routes and operation specs). */
   readonly startupMs: number;
+  /** What the pipeline's stages are built with. */
+  private readonly services: PipelineServices;
   /** The request pipeline, in the order a request takes it (see `pipeline/exchange.ts` for the contract). */
   readonly stages: readonly Stage[];
 
@@ -138,7 +140,7 @@ export class MockCore implements ControlServices {
     }
     if (options.onEvent) this.events.add(options.onEvent);
     this.links = { mountPath: this.mountPath, signer: this.signer };
-    this.stages = requestPipeline({
+    this.services = {
       mountPath: this.mountPath,
       errorFormats: this.errorFormats,
       router: this.router,
@@ -161,7 +163,8 @@ export class MockCore implements ControlServices {
             mode: this.options.validateResponses,
           }
         : undefined,
-    });
+    };
+    this.stages = requestPipeline(this.services);
     this.startupMs = performance.now() - started;
   }
 
@@ -239,8 +242,21 @@ export class MockCore implements ControlServices {
    * turn of the event loop), else as a promise. Never throws or rejects: an unexpected failure is a logged 500.
    */
   respond(request: MockRequest): MockResponse | Promise<MockResponse> {
+    return this.run(this.stages, request);
+  }
+
+  /**
+   * `respond` over the pipeline with a transport's own stages (`TransportServices`: the node server's admin guard
+   * and mounted servers), built once.
+   */
+  responder(transport: TransportServices): (request: MockRequest) => MockResponse | Promise<MockResponse> {
+    const stages = requestPipeline({ ...this.services, transport });
+    return (request) => this.run(stages, request);
+  }
+
+  private run(stages: readonly Stage[], request: MockRequest): MockResponse | Promise<MockResponse> {
     try {
-      const response = runStages(this.stages, new Exchange(request, logId(Date.now()), DEFAULT_CULTURE));
+      const response = runStages(stages, new Exchange(request, logId(Date.now()), DEFAULT_CULTURE));
       return response instanceof Promise
         ? response.catch((error: unknown) => this.failed(request, error))
         : response;
@@ -249,13 +265,22 @@ export class MockCore implements ControlServices {
     }
   }
 
-  /** An unexpected failure: logged, answered with a 500 problem. */
+  /**
+   * An unexpected failure: logged, answered with a 500 problem rendered like a stage's, on a fresh exchange (what
+   * the failed one found may be half made).
+   */
   private failed(request: MockRequest, error: unknown): MockResponse {
     this.reportError(error, `${request.method} ${request.url}`);
-    return this.problem("internal-error", DEFAULT_CULTURE, logId(Date.now()), request.headers.origin);
+    return stopAnswer(
+      new Exchange(request, logId(Date.now()), DEFAULT_CULTURE),
+      stageProblem("internal-error"),
+    );
   }
 
-  /** Builds a localized problem+json response (RFC 9457). */
+  /**
+   * Builds a localized problem+json response (RFC 9457), for code that embeds the engine; the pipeline renders its
+   * own with `problemAnswer` (`pipeline/exchange.ts`).
+   */
   problem(
     slug: string,
     culture: Culture,

@@ -4,7 +4,10 @@
 export const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 /** What an `X-Mock-Session` header (or `mockSession` query parameter under `/__mock`) may hold. */
 export const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/;
-/** Headers that must not be sent twice (a proxy or client bug that would otherwise be resolved silently). */
+/**
+ * Headers that must not be sent twice (a proxy or client bug that would otherwise be resolved silently). The one
+ * list: transports report every repeated header (`MockRequest.duplicateHeaders`), the preamble refuses these.
+ */
 export const SINGLETON_HEADERS = [
   "authorization",
   "content-type",

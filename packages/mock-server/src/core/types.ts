@@ -13,7 +13,10 @@ export interface MockRequest {
   /** Header names lower-cased; repeated headers joined with ", " except where the engine rejects duplicates. */
   headers: Record<string, string>;
   body: Uint8Array | null;
-  /** Lower-cased names of headers the client sent more than once (transports that can tell fill it). */
+  /**
+   * Lower-cased names of headers the client sent more than once (transports that can tell fill it); the preamble
+   * refuses those that must come once (`SINGLETON_HEADERS`).
+   */
   duplicateHeaders?: string[];
 }
 
@@ -23,6 +26,17 @@ export interface MockResponse {
   body: string | Uint8Array | null;
   /** Fault injection asked to drop the connection: transports destroy the socket / answer a network error. */
   drop?: boolean;
+  /**
+   * The request is handed to a server mounted beside the API (`pipeline/mounts.ts`): the transport lets it answer
+   * on the connection itself, streams included (status, headers and body are not used).
+   */
+  mounted?: MountedServer;
+}
+
+/** A server a transport mounts beside the API (the node server's docs and BI assistant), as the pipeline sees it. */
+export interface MountedServer {
+  /** Whether it answers this request; the API answers any other. */
+  serves(request: MockRequest): boolean;
 }
 
 /** An event kind of the contract's `webhooks` section. */

@@ -7,6 +7,7 @@
  * characters and an ellipsis.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { AdminGuard } from "../core/pipeline/admin-guard.ts";
 import type { MockResponse } from "../core/types.ts";
 
 export const ADMIN_HEADER = "x-entrada-admin-token";
@@ -78,6 +79,14 @@ export function checkAdmin(
       detail:
         "This server is reachable from other machines: its developer controls (/__mock) need the admin token printed at start-up (Authorization: Bearer <token>, X-Entrada-Admin-Token, or ?admin_token= in a browser).",
     }),
+  };
+}
+
+/** The admin guard the node server adds to the request pipeline (`core/pipeline/admin-guard.ts`). */
+export function adminGuard(token: string, secrets: readonly string[]): AdminGuard {
+  return {
+    check: (target, headers) => checkAdmin(token, target, headers),
+    mask: (response) => maskSecrets(response, secrets),
   };
 }
 

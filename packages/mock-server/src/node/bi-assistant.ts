@@ -1,5 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MockCore } from "../core/engine.ts";
+import type { NodeMountedServer } from "./mounted.ts";
 
 /** Where the mock mounts the BI assistant MCP server (`@entrada/bi-assistant`). */
 export const BI_ASSISTANT_PATH = "/bi/mcp";
@@ -7,16 +7,14 @@ export const BI_ASSISTANT_PATH = "/bi/mcp";
 export const BI_ASSISTANT_PATHS =
   /^\/(?:bi\/mcp|\.well-known\/oauth-protected-resource\/bi\/mcp|\.well-known\/oauth-authorization-server)(?:[?#]|$)/;
 
-type Answer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => Promise<boolean>;
-
 /**
  * The BI assistant (an optional peer), created on its first request; `null` when the package is not installed. It
  * reaches the feed in process (the engine, not a loopback socket) with the caller's token and `X-Mock-Session`, so
  * it answers from the same session's data the feed would; its authorization server is this server's
  * `/connect/token`.
  */
-export function lazyBiAssistant(core: MockCore): () => Promise<Answer | null> {
-  let loaded: Promise<Answer | null> | null = null;
+export function lazyBiAssistant(core: MockCore): () => Promise<NodeMountedServer | null> {
+  let loaded: Promise<NodeMountedServer | null> | null = null;
   const inProcess = async (input: string, init: RequestInit): Promise<Response> => {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => {
@@ -41,10 +39,20 @@ export function lazyBiAssistant(core: MockCore): () => Promise<Answer | null> {
           authorizationServerMetadata: true,
           fetch: inProcess,
         });
-        return (req, res, body) => answerNode(assistant, req, res, body);
+        return {
+          // The path as `answerNode` reads it: the request target as sent, without its query.
+          serves: (request) => assistant.serves(sentPath(request.url)),
+          answer: (req, res, body) => answerNode(assistant, req, res, body),
+        };
       },
       () => null,
     );
     return loaded;
   };
+}
+
+/** The path of an absolute URL as sent, up to its query. */
+function sentPath(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  return start < 0 ? "/" : (url.slice(start).split("?")[0] as string);
 }

@@ -9,13 +9,13 @@ import { ajvSchemaCompiler } from "../compiler/ajv.ts";
 import type { MockCore } from "../core/engine.ts";
 import { logId } from "../core/ids.ts";
 import { keptBytes } from "../core/json-text.ts";
-import { SINGLETON_HEADERS } from "../core/target.ts";
 import type { MockRequest, MockResponse } from "../core/types.ts";
 import { createEntradaMock, type EntradaMockOptions } from "../index.ts";
 import { startDeliveryWorker } from "../sections/webhooks/index.ts";
-import { checkAdmin, generateAdminToken, isLoopback, maskSecrets } from "./admin.ts";
+import { adminGuard, generateAdminToken, isLoopback } from "./admin.ts";
 import { BI_ASSISTANT_PATH, BI_ASSISTANT_PATHS, lazyBiAssistant } from "./bi-assistant.ts";
 import { loadCultures } from "./cultures.ts";
+import type { NodeMountedServer } from "./mounted.ts";
 
 export interface MockServerOptions extends EntradaMockOptions {
   /** Port to listen on; 0 picks a free one (default 4010). */
@@ -62,37 +62,29 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-/** Headers that must come once (`core/target.ts`), each with its bit in the mask of those seen in a request. */
-const SINGLETONS = new Map(SINGLETON_HEADERS.map((name, i) => [name, 1 << i] as const));
-
-/** The singleton headers sent more than once (undefined: none), from the raw name/value list. */
-function duplicates(raw: string[]): string[] | undefined {
-  let seen = 0;
-  let dups: string[] | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = (raw[i] ?? "").toLowerCase();
-    const bit = SINGLETONS.get(name);
-    if (bit === undefined) continue;
-    if (seen & bit) {
-      dups ??= [];
-      dups.push(name);
-    } else seen |= bit;
+/**
+ * The lower-cased names of headers sent more than once (undefined: none), from the raw name/value list: only the
+ * socket can tell. Which of them may come once is the pipeline's to judge (`core/target.ts`).
+ */
+function repeatedHeaders(raw: string[]): string[] | undefined {
+  let repeated: string[] | undefined;
+  for (let i = 2; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    for (let j = 0; j < i; j += 2) {
+      const earlier = raw[j] as string;
+      if (earlier.length !== name.length || earlier.toLowerCase() !== name.toLowerCase()) continue;
+      const lower = name.toLowerCase();
+      repeated ??= [];
+      if (!repeated.includes(lower)) repeated.push(lower);
+      break;
+    }
   }
-  return dups;
+  return repeated;
 }
 
 /** Paths of the documentation server (`@entrada/docs-server`): MCP, server card, /ai mirrors, HTML reference, `/`. */
 const DOCS_PATHS =
   /^\/(?:api\/mcp|\.well-known\/mcp\/server-card\.json|ai\/[^?#]*|reference\/?|reference\/(?:openapi\.json|scalar\.js|start\.js)|docs\/?|)(?:[?#]|$)/;
-
-/** Answers a request when the mounted server serves its path; `false` when it does not. */
-type MountAnswer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => Promise<boolean>;
-
-/** A server mounted beside the API on some paths, loaded on its first request (`null`: not installed). */
-interface Mount {
-  paths: RegExp;
-  load: () => Promise<MountAnswer | null>;
-}
 
 /**
  * The documentation server (`@entrada/docs-server`, an optional peer), created on its first request (it pulls in
@@ -102,8 +94,8 @@ function lazyDocs(
   core: MockCore,
   assistant: (() => Promise<unknown>) | null,
   tryIt: boolean,
-): () => Promise<MountAnswer | null> {
-  let docs: Promise<MountAnswer | null> | null = null;
+): () => Promise<NodeMountedServer | null> {
+  let docs: Promise<NodeMountedServer | null> | null = null;
   return () => {
     docs ??= Promise.all([import("@entrada/docs-server"), assistant?.() ?? null]).then(
       ([{ createNodeDocsServer, answerNode }, mounted]) => {
@@ -116,12 +108,25 @@ function lazyDocs(
           // Off loopback the developer controls are guarded and secrets are not shown: no pre-filled client either.
           ...(tryIt ? { tryIt: tryItClient(core) } : {}),
         });
-        return (req, res, body) => answerNode(server, req, res, body);
+        return {
+          // The path as `answerNode` reads it: the WHATWG pathname (a dot segment resolved is not its path).
+          serves: (request) => server.serves(pathnameOf(request.url)),
+          answer: (req, res, body) => answerNode(server, req, res, body),
+        };
       },
       () => null,
     );
     return docs;
   };
+}
+
+/** The WHATWG pathname of a URL; "" (no server's path) when it does not parse. */
+function pathnameOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return "";
+  }
 }
 
 /**
@@ -136,7 +141,11 @@ function tryItClient(core: MockCore) {
     : null;
 }
 
-/** Serves a core over an existing node:http request (usable as middleware in your own server). */
+/**
+ * Serves a core over an existing node:http request (usable as middleware in your own server). The transport reads
+ * the request off the socket and writes the answer; everything in between, its admin guard and mounted servers
+ * included, is the engine's pipeline (`core/pipeline/index.ts`).
+ */
 export function nodeHandler(
   core: MockCore,
   fallbackHost: string,
@@ -147,52 +156,34 @@ export function nodeHandler(
   const admin = options.adminToken ?? null;
   const docs = options.docs === false ? null : lazyDocs(core, assistant, admin === null);
   const secrets = core.options.clients.flatMap((c) => c.secrets);
-  const mounts: Mount[] = [
-    ...(assistant ? [{ paths: BI_ASSISTANT_PATHS, load: assistant }] : []),
-    ...(docs ? [{ paths: DOCS_PATHS, load: docs }] : []),
-  ];
-  /**
-   * One request, in order: the admin guard (`/__mock` off loopback), a mounted server (the BI assistant, the
-   * docs) when it serves the path, else the engine's pipeline (`core/pipeline/index.ts`), whose answers to the
-   * guarded controls leave with the client secrets masked.
-   */
+  const respond = core.responder({
+    admin: admin === null ? null : adminGuard(admin, secrets),
+    mounts: [
+      ...(assistant ? [{ paths: BI_ASSISTANT_PATHS, load: assistant }] : []),
+      ...(docs ? [{ paths: DOCS_PATHS, load: docs }] : []),
+    ],
+  });
   const dispatch = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | null) => {
-    const url = req.url ?? "/";
-    const dups = duplicates(req.rawHeaders);
+    const dups = repeatedHeaders(req.rawHeaders);
     const request: MockRequest = {
       method: req.method ?? "GET",
-      url: `http://${req.headers.host ?? fallbackHost}${url}`,
+      url: `http://${req.headers.host ?? fallbackHost}${req.url ?? "/"}`,
       headers: req.headers as Record<string, string>,
       body,
       ...(dups ? { duplicateHeaders: dups } : {}),
     };
-    const guarded = admin !== null && url.startsWith("/__mock");
-    const respond = (answer: MockResponse) =>
-      writeAfterTurn(req, res, guarded ? maskSecrets(answer, secrets) : answer, broken);
-    // The engine never rejects (a failure is its own 500 problem); a mounted server answers its paths itself. What
-    // is left (a response that cannot be written) ends the connection instead of the process.
+    // The engine never rejects (a failure is its own 500 problem). What is left (a response that cannot be written)
+    // ends the connection instead of the process.
     const broken = (error: unknown) => {
       console.error(error);
       req.socket.destroy();
     };
-    const refused = guarded ? checkAdmin(admin, url, req.headers) : null;
-    if (refused) {
-      res.writeHead(refused.status, refused.headers);
-      res.end(refused.body ?? undefined);
-      return;
-    }
-    const mount = mounts.find((m) => m.paths.test(url));
-    if (!mount) {
-      sendAnswer(core.respond(request), respond, broken);
-      return;
-    }
-    mount
-      .load()
-      .then(async (answer) => answer !== null && (await answer(req, res, body)))
-      .then(async (answered) => {
-        if (!answered) respond(await core.handle(request));
-      })
-      .catch(broken);
+    const send = (response: MockResponse) => {
+      // Every mount of this pipeline is this transport's own (`lazyDocs`, `lazyBiAssistant`).
+      if (response.mounted) handOver(response.mounted as NodeMountedServer, req, res, body, broken);
+      else writeAfterTurn(req, res, response, broken);
+    };
+    sendAnswer(respond(request), send, broken);
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
@@ -274,6 +265,25 @@ function writeAnswer(req: IncomingMessage, res: ServerResponse, response: MockRe
     headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
   res.writeHead(response.status, headers);
   res.end(body ?? undefined);
+}
+
+/**
+ * A mounted server answers on the connection itself (it may stream). It said it serves the request, so it does:
+ * a `false` would be its bug, and ends the connection like any answer that cannot be written.
+ */
+function handOver(
+  server: NodeMountedServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Uint8Array | null,
+  broken: (error: unknown) => void,
+): void {
+  server
+    .answer(req, res, body)
+    .then((answered) => {
+      if (!answered) throw new Error(`The server mounted at ${req.url} did not answer a path it serves.`);
+    })
+    .catch(broken);
 }
 
 /** Hands the engine's answer to `send` (which queues it for the turn's end): now when at hand, else when it is. */

@@ -27,6 +27,33 @@ async function available(eventId: string, session: string, sessionToken: string)
 }
 
 describe("developer controls", () => {
+  it("revokes one token when named, every token of the session otherwise", async () => {
+    const session = "revoke-one";
+    const events = (t: string) =>
+      api.fetch("/shop/v1/discovery/events", { headers: bearer(t, { "x-mock-session": session }) });
+    const issue = async () => {
+      const response = await api.fetch("/connect/token", {
+        method: "POST",
+        headers: {
+          authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
+          "content-type": "application/x-www-form-urlencoded",
+          "x-mock-session": session,
+        },
+        body: "grant_type=client_credentials&scope=Shop",
+      });
+      return ((await response.json()) as { access_token: string }).access_token;
+    };
+    const [mine, theirs] = [await issue(), await issue()];
+    const one = await control("/tokens/revoke", { method: "POST", json: { token: mine } }, session);
+    expect(await one.json()).toEqual({ revoked: 1 });
+    expect((await events(mine)).status).toBe(401);
+    expect((await events(theirs)).status).toBe(200);
+    const wrong = await control("/tokens/revoke", { method: "POST", json: { token: 42 } }, session);
+    expect(wrong.status).toBe(400);
+    expect((await control("/tokens/revoke", { method: "POST" }, session)).status).toBe(200);
+    expect((await events(theirs)).status).toBe(401);
+  });
+
   it("lists the controls at /__mock", async () => {
     const index = await (await control("")).json();
     const paths = index.controls.map((c: { method: string; path: string }) => `${c.method} ${c.path}`);

@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Api, startApi } from "../helpers.ts";
 
@@ -66,4 +67,18 @@ it("mounts @entrada/docs-server beside the API: MCP tools, server card, Markdown
   );
   // The API itself is unaffected.
   expect((await api.fetch("/shop/v1/discovery/venues")).status).toBe(401);
+});
+
+it("answers from the API a docs-like path the docs server does not serve (a dot segment)", async () => {
+  // `/ai/…` is the docs' prefix, but the path resolves elsewhere: the docs server declines, the API refuses it.
+  const status = await new Promise<number>((resolve, reject) => {
+    const url = new URL(api.url);
+    request({ host: url.hostname, port: url.port, path: "/ai/../shop/v1/discovery/events" }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on("error", reject)
+      .end();
+  });
+  expect(status).toBe(400);
 });

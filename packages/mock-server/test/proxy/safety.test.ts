@@ -314,6 +314,30 @@ describe("safe to share", () => {
     }
   });
 
+  it("off loopback under a base path, the controls there are guarded and masked the same", async () => {
+    const mock = await startMockServer({
+      port: 0,
+      host: "0.0.0.0",
+      basePath: "/api",
+      webhooks: false,
+      docs: false,
+      adminToken: "adm_test-token",
+    });
+    const base = `http://127.0.0.1:${mock.port}/api`;
+    try {
+      expect((await fetch(`${base}/__mock/clients`)).status).toBe(401);
+      expect((await fetch(`${base}/__mock/reset`, { method: "POST" })).status).toBe(401);
+      const admin = { "x-entrada-admin-token": "adm_test-token", accept: "application/json" };
+      const clients = await fetch(`${base}/__mock/clients`, { headers: admin });
+      expect(clients.status).toBe(200);
+      const text = await clients.text();
+      expect(text).toContain("entrada-demo");
+      expect(text).not.toContain(SECRET);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it("on loopback nothing changes (the mock is a local tool)", async () => {
     const mock = await startMockServer({ port: 0, webhooks: false, docs: false });
     try {

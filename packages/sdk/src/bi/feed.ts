@@ -98,7 +98,8 @@ function errorFrom(response: Response, text: string, url: string, attempts: numb
     });
   }
   if (status >= 400 && parsed !== undefined) {
-    const sdkError = errorFromResponse(status, response.headers, text, {
+    const sdkError = errorFromResponse(response.headers, text, {
+      status,
       method: "GET",
       url,
       logId,

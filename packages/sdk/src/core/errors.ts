@@ -59,6 +59,10 @@ export interface ErrorContext {
   url?: string | undefined;
   /** Attempts made, retries included. */
   attempts?: number | undefined;
+  /** `Deprecation` of the final response: the operation is deprecated (see `ResponseMeta`). */
+  deprecation?: string | undefined;
+  /** `Sunset` of the final response: when the deprecated operation may stop answering. */
+  sunset?: string | undefined;
   cause?: unknown;
 }
 
@@ -112,6 +116,8 @@ export abstract class EntradaError extends Error {
   declare readonly method: string | undefined;
   declare readonly url: string | undefined;
   declare readonly attempts: number | undefined;
+  declare readonly deprecation: string | undefined;
+  declare readonly sunset: string | undefined;
 
   /**
    * `message` is prefixed with `METHOD /path → ` when the request is known. The context's fields (status, logId,

@@ -169,12 +169,7 @@ export async function invoke(
     if (!response.ok)
       return result(
         "error",
-        errorFromResponse(
-          response.status,
-          response.headers,
-          data as string,
-          callContext(state, method, url, response),
-        ),
+        errorFromResponse(response.headers, data as string, callContext(state, method, url, response)),
       );
     // JSON (the default, and what a reader asked for) parsed — a 204's empty body is `undefined` —, else the body
     // as it was read.

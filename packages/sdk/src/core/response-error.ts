@@ -18,7 +18,8 @@ export async function responseError(
   request: { method?: string; url?: string } = {},
 ): Promise<EntradaError> {
   const header = (name: string) => response.headers.get(name) ?? undefined;
-  return errorFromResponse(response.status, response.headers, await response.text(), {
+  return errorFromResponse(response.headers, await response.text(), {
+    status: response.status,
     logId: header("x-log-id"),
     requestId: header("x-request-id"),
     contentLanguage: header("content-language"),

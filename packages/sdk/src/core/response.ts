@@ -37,13 +37,11 @@ export function parseSuccessJson(text: string, contentType: string | null | unde
  * else (HTML from a proxy, plain text, truncated JSON), an `UnexpectedResponseError` keeping the raw body.
  */
 export function errorFromResponse(
-  status: number,
   headers: Headers,
   text: string,
-  info: ErrorContext,
+  details: ErrorContext & { status: number },
 ): EntradaError {
   const contentType = headers.get("content-type") ?? undefined;
-  const details = { ...info, status };
   const parsed = parseSuccessJson(text, contentType);
   if (parsed.ok) {
     const body = parsed.value as (Partial<ProblemDetails> & { error?: unknown }) | null;
@@ -65,20 +63,18 @@ export function errorFromResponse(
 }
 
 /** What a call's final response (if any) said about it, with the call's attempts and idempotency key. */
-export function responseMeta(
-  state: CallState,
-  response: Response | undefined,
-): ResponseMeta & { toJSON(): ResponseMeta } {
+export function responseMeta(state: CallState, response: Response | undefined): ResponseMeta {
   const get = (name: string) => response?.headers.get(name) ?? undefined;
-  const meta = {
+  return {
     logId: get("x-log-id"),
     replayed: get("idempotent-replayed") === "true",
     contentLanguage: get("content-language"),
     idempotencyKey: state.idempotencyKey,
     requestId: get("x-request-id"),
     attempts: state.attempts,
+    deprecation: get("deprecation"),
+    sunset: get("sunset"),
   };
-  return { ...meta, toJSON: () => meta };
 }
 
 /**
@@ -93,7 +89,7 @@ export function callContext(
   cause?: unknown,
 ): ErrorContext & { status: number } {
   return {
-    ...responseMeta(state, response).toJSON(),
+    ...responseMeta(state, response),
     status: response?.status as number,
     operationId: state.operationId,
     method,

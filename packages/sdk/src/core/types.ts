@@ -143,6 +143,13 @@ export interface ResponseMeta {
   requestId: string | undefined;
   /** Attempts made, retries included. */
   attempts: number;
+  /**
+   * `Deprecation` (RFC 9745, `@<unix seconds>`) when the operation that answered is deprecated: plan the move.
+   * `deprecationNotice(result.response?.headers)` gives it as dates with the notice's link.
+   */
+  deprecation: string | undefined;
+  /** `Sunset` (RFC 8594, an HTTP date): after it the deprecated operation may stop answering. */
+  sunset: string | undefined;
 }
 
 export interface EntradaSuccess<T> {

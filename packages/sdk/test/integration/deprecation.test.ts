@@ -1,7 +1,8 @@
 /**
  * A deprecated operation as integrators meet it: the mock (msw) serves a fixture contract with `getEvent`
  * deprecated (nothing real is deprecated), answers with `Deprecation`, `Sunset` and `Link`; the SDK reads them
- * into a `DeprecationNotice` and its logger warns once per operation, however often it is called.
+ * into each result's `meta` (and any error's fields), into a `DeprecationNotice`, and its logger warns once per
+ * operation, however often it is called.
  */
 
 import { createMock } from "@entrada/mock-server/msw";
@@ -44,9 +45,15 @@ it("reads the notice and warns once per deprecated operation", async () => {
   });
   const events = await client.shop.listEvents.orThrow({ params: { query: { limit: 1 } } });
   expect(deprecationNotice(events.response.headers)).toBeUndefined();
+  expect(events.meta).toMatchObject({ deprecation: undefined, sunset: undefined });
   const eventId = events.data.items[0]?.id as string;
   for (let i = 0; i < 3; i++) {
-    const { response } = await client.shop.getEvent.orThrow({ params: { path: { eventId } } });
+    const { response, meta } = await client.shop.getEvent.orThrow({ params: { path: { eventId } } });
+    // The result says so itself: the headers as sent (RFC 9745's `@<seconds>`, RFC 8594's HTTP date).
+    expect(meta).toMatchObject({
+      deprecation: `@${Date.parse("2026-11-01T00:00:00Z") / 1000}`,
+      sunset: new Date("2027-06-01T00:00:00Z").toUTCString(),
+    });
     expect(deprecationNotice(response.headers)).toEqual({
       deprecatedAt: new Date("2026-11-01T00:00:00Z"),
       sunset: new Date("2027-06-01T00:00:00Z"),
@@ -61,4 +68,24 @@ it("reads the notice and warns once per deprecated operation", async () => {
     operationId: "getEvent",
     deprecation: { link: document.info["x-changelog"] },
   });
+});
+
+it("carries the deprecation on an error of a deprecated operation too", async () => {
+  // A server that announces the deprecation on its problem answers as well.
+  const headers = {
+    "content-type": "application/problem+json",
+    deprecation: "@1793491200",
+    sunset: "Tue, 01 Jun 2027 00:00:00 GMT",
+  };
+  const problem = { type: "https://docs.entrada.test/problems/not-found", title: "Not found", status: 404 };
+  const client = createClient({
+    baseUrl: BASE,
+    accessToken: "t",
+    fetch: async () => new Response(JSON.stringify(problem), { status: 404, headers }),
+  });
+  const { error, meta } = await client.shop.getEvent({ params: { path: { eventId: "evt_NoSuchEvent" } } });
+  expect(error?.status).toBe(404);
+  expect(meta).toMatchObject({ deprecation: "@1793491200", sunset: headers.sunset });
+  expect(error).toMatchObject({ deprecation: "@1793491200", sunset: headers.sunset });
+  expect(JSON.parse(JSON.stringify(meta))).toMatchObject({ deprecation: "@1793491200" });
 });

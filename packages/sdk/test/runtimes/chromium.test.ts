@@ -32,7 +32,7 @@ const PAGE_SCRIPT = `
   };
   const client = createClient({ baseUrl: "https://api.x.test", sessionToken: "ses_1", locale: "fr-CH", fetch: fetchImpl, retry: { baseDelayMs: 1 } });
   const r = await client.shop.createCart({ body: {} });
-  out.data = r.data; out.meta = r.meta.toJSON(); out.seen = seen;
+  out.data = r.data; out.meta = r.meta; out.seen = seen;
   // A webhook signed with the Standard Webhooks scheme, verified with Web Crypto only.
   const secretBytes = new TextEncoder().encode("0123456789abcdef0123456789abcdef");
   const secret = "whsec_" + btoa(String.fromCharCode(...secretBytes));

@@ -38,7 +38,7 @@ const id = "msg_1", ts = String(Math.floor(Date.now() / 1000));
 const key = await crypto.subtle.importKey("raw", secretBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(id + "." + ts + "." + body)));
 const event = await verifyWebhook(body, { "webhook-id": id, "webhook-timestamp": ts, "webhook-signature": "v1," + btoa(String.fromCharCode(...mac)) }, secret);
-console.log(JSON.stringify({ deno: Deno.version.deno, data: r.data, meta: r.meta.toJSON(), seen, timeout, event: event.type }));
+console.log(JSON.stringify({ deno: Deno.version.deno, data: r.data, meta: r.meta, seen, timeout, event: event.type }));
 `;
 
 it("runs the core under Deno without permissions", async () => {

@@ -188,7 +188,7 @@ describe("response classification", () => {
       logId: "log_01JD3Z9B7C2D4E6F8G0H1J2K3M",
       errors: [{ pointer: "/body/quantity", detail: "Muss mindestens 1 sein." }],
     };
-    const error = errorFromResponse(400, headers, JSON.stringify(body), ctx);
+    const error = errorFromResponse(headers, JSON.stringify(body), { ...ctx, status: 400 });
     expect(error).toBeInstanceOf(EntradaProblemError);
     const p = error as EntradaProblemError;
     expect(p.kind).toBe("problem");
@@ -205,12 +205,10 @@ describe("response classification", () => {
 
   it("turns RFC 6749 bodies into OAuthError", () => {
     const headers = new Headers({ "content-type": "application/json" });
-    const error = errorFromResponse(
-      401,
-      headers,
-      '{"error":"invalid_client","error_description":"unknown"}',
-      ctx,
-    );
+    const error = errorFromResponse(headers, '{"error":"invalid_client","error_description":"unknown"}', {
+      ...ctx,
+      status: 401,
+    });
     expect(error).toBeInstanceOf(OAuthError);
     expect((error as OAuthError).error).toBe("invalid_client");
     expect((error as OAuthError).errorDescription).toBe("unknown");
@@ -225,7 +223,7 @@ describe("response classification", () => {
       [null, "\u0000\u0001binary"],
     ] as const) {
       const headers = new Headers(type ? { "content-type": type } : {});
-      const error = errorFromResponse(502, headers, body, ctx);
+      const error = errorFromResponse(headers, body, { ...ctx, status: 502 });
       expect(error).toBeInstanceOf(UnexpectedResponseError);
       expect((error as UnexpectedResponseError).body).toBe(body);
       expect(error.status).toBe(502);

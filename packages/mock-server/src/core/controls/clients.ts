@@ -56,8 +56,15 @@ export const CLIENTS_CONTROLS: Control[] = [
   {
     method: "POST",
     path: "/tokens/revoke",
-    description: "Invalidate every access and session token of this session.",
-    run: ({ session, logId }) => {
+    description:
+      "Invalidate every access and session token of this session, or only the one given as {token} (its bearer gets a 401; other visitors go on).",
+    run: ({ session, body, logId }) => {
+      if (body !== null && body !== undefined) {
+        if (!isObject(body) || typeof (body as { token?: unknown }).token !== "string")
+          bad('The body is empty (every token) or {"token": "<access or session token>"}.', "/body/token");
+        const revoked = session.tokens.delete((body as { token: string }).token) ? 1 : 0;
+        return json(200, { revoked }, logId);
+      }
       const count = session.tokens.size;
       session.tokens.clear();
       return json(200, { revoked: count }, logId);

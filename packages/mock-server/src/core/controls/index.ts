@@ -12,11 +12,11 @@ import { buildContext } from "../context.ts";
 import { cors } from "../cors.ts";
 import { jsonBody } from "../json-text.ts";
 import { contentTypeOf } from "../media-type.ts";
-import type { Exchange } from "../pipeline/exchange.ts";
-import { ProblemError } from "../problems.ts";
+import { type Exchange, problemAnswer } from "../pipeline/exchange.ts";
+import { ProblemError, stageProblem } from "../problems.ts";
 import { Router } from "../router.ts";
 import type { MockSession } from "../session.ts";
-import type { Culture, MockRequest, MockResponse } from "../types.ts";
+import type { MockRequest, MockResponse } from "../types.ts";
 import { CLIENTS_CONTROLS } from "./clients.ts";
 import { CLOCK_CONTROLS } from "./clock.ts";
 import { type Control, json } from "./control.ts";
@@ -117,22 +117,16 @@ function parseControlBody(request: MockRequest): unknown {
 export function controlAnswerer(
   core: ControlServices,
 ): (ex: Exchange, session: MockSession) => Promise<MockResponse> {
-  return async (ex, session) =>
-    cors(
-      await handleControl(core, session, ex.request, ex.url, ex.pathname ?? "/", ex.culture, ex.logId),
-      ex.origin,
-    );
+  return async (ex, session) => cors(await handleControl(core, session, ex), ex.origin);
 }
 
-export async function handleControl(
+async function handleControl(
   core: ControlServices,
   session: MockSession,
-  request: MockRequest,
-  url: URL,
-  pathname: string,
-  culture: Culture,
-  logId: string,
+  ex: Exchange,
 ): Promise<MockResponse> {
+  const { request, url, culture, logId } = ex;
+  const pathname = ex.pathname ?? "/";
   const sub = pathname === "/__mock" ? "/" : pathname.slice("/__mock".length);
   const method = request.method.toUpperCase();
   try {
@@ -194,25 +188,20 @@ export async function handleControl(
           ? sectionMatch.allow
           : null;
     if (allow)
-      return core.problem("method-not-allowed", culture, logId, undefined, {
-        instance: pathname,
-        headers: { allow: allow.join(", ") },
-      });
-    return core.problem("not-found", culture, logId, undefined, {
-      instance: pathname,
-      detail: `No developer control at ${pathname}; GET /__mock lists them.`,
-    });
+      return problemAnswer(ex, stageProblem("method-not-allowed", { headers: { allow: allow.join(", ") } }));
+    return problemAnswer(
+      ex,
+      stageProblem("not-found", { detail: `No developer control at ${pathname}; GET /__mock lists them.` }),
+    );
   } catch (error) {
     if (error instanceof ProblemError) {
+      // A control names its field errors in the extensions (`control.ts`); they are the problem's `errors`.
       const errors = error.extensions?.errors as Array<{ pointer: string; detail: string }> | undefined;
       const { errors: _e, ...rest } = error.extensions ?? {};
-      return core.problem(error.slug, culture, logId, undefined, {
-        instance: pathname,
-        detail: error.detail,
-        errors,
-        extensions: rest,
-        headers: error.headers,
-      });
+      return problemAnswer(
+        ex,
+        stageProblem(error.slug, { detail: error.detail, errors, extensions: rest, headers: error.headers }),
+      );
     }
     throw error;
   }

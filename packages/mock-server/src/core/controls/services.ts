@@ -7,11 +7,10 @@ import type { LinkServices } from "../context.ts";
 import type { OpenApiDocument, OperationSpec } from "../document.ts";
 import type { EventListeners } from "../events.ts";
 import type { ClientConfig } from "../oauth.ts";
-import type { ProblemOptions } from "../problems.ts";
 import type { Router } from "../router.ts";
 import type { SectionModule } from "../section.ts";
 import type { MockSession } from "../session.ts";
-import type { ControlRoute, Culture, MockResponse } from "../types.ts";
+import type { ControlRoute } from "../types.ts";
 
 export interface ControlServices {
   readonly document: OpenApiDocument;
@@ -25,11 +24,4 @@ export interface ControlServices {
   readonly links: LinkServices;
   /** The event listeners a control's events are published to (at once). */
   readonly events: EventListeners;
-  problem(
-    slug: string,
-    culture: Culture,
-    logId: string,
-    origin: string | undefined,
-    options?: ProblemOptions,
-  ): MockResponse;
 }

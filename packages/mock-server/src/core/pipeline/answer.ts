@@ -7,10 +7,10 @@
 import { buildContext, type LinkServices } from "../context.ts";
 import { collectEvents, type ErrorReporter, type EventListeners, type PendingEvent } from "../events.ts";
 import { JsonText, jsonBody, KeptTextResponse } from "../json-text.ts";
-import { ProblemError, problemResponse } from "../problems.ts";
+import { ProblemError, stageProblem } from "../problems.ts";
 import { tokenResponse } from "../token-endpoint.ts";
 import type { Culture, HandlerResult, MockResponse } from "../types.ts";
-import type { Exchange, Stage } from "./exchange.ts";
+import { type Exchange, problemAnswer, type Stage } from "./exchange.ts";
 
 /** What answering needs: links for the handler context, the event listeners, the error log, the token lifetime. */
 export interface AnswerServices {
@@ -46,10 +46,7 @@ export function answer(services: AnswerServices): Stage {
 function invokeHandler(services: AnswerServices, ex: Exchange): Promise<void> | undefined {
   const handler = ex.route?.handler;
   if (!handler) {
-    ex.response = problemResponse("not-implemented", ex.culture, ex.logId, undefined, {
-      instance: ex.pathname,
-      headers: ex.rateHeaders,
-    });
+    ex.response = problemAnswer(ex, stageProblem("not-implemented"));
     return;
   }
   const events: PendingEvent[] = [];
@@ -110,20 +107,9 @@ function settle(
 
 /** A problem the handler threw, as the operation's answer; anything else is a logged 500. */
 function failureResponse(services: AnswerServices, ex: Exchange, error: unknown): MockResponse {
-  if (error instanceof ProblemError) {
-    return problemResponse(error.slug, ex.culture, ex.logId, undefined, {
-      instance: ex.pathname,
-      headers: { ...ex.rateHeaders, ...error.headers },
-      detail: error.detail,
-      extensions: error.extensions,
-      status: error.status,
-    });
-  }
+  if (error instanceof ProblemError) return problemAnswer(ex, error);
   services.onError(error, ex.op.operationId);
-  return problemResponse("internal-error", ex.culture, ex.logId, undefined, {
-    instance: ex.pathname,
-    headers: ex.rateHeaders,
-  });
+  return problemAnswer(ex, stageProblem("internal-error"));
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<HandlerResult> {

@@ -4,10 +4,10 @@
  */
 import { ContractChecker } from "../contract.ts";
 import type { OpenApiDocument, OperationSpec } from "../document.ts";
-import { problemResponse } from "../problems.ts";
-import type { Culture, MockResponse } from "../types.ts";
+import { stageProblem } from "../problems.ts";
+import type { MockResponse } from "../types.ts";
 import type { Validator } from "../validation.ts";
-import type { Exchange, Stage } from "./exchange.ts";
+import { type Exchange, problemAnswer, type Stage } from "./exchange.ts";
 
 /** A response the document does not describe. */
 export interface ResponseViolation {
@@ -25,32 +25,27 @@ export interface ResponseCheckServices extends ResponseContract {
 /** The response-check stage (only in the pipeline when `validateResponses` is on). */
 export function checkResponses(services: ResponseCheckServices): Stage {
   return (ex: Exchange) => {
-    if (ex.response) checkResponse(services, ex.op, ex.response, ex.culture, ex.logId);
+    if (ex.response) checkResponse(services, ex, ex.response);
   };
 }
 
 /**
  * Records a response that the document does not describe (status, content type, body schema) in
- * `core.responseViolations`; in "strict" mode turns it into a 500 naming the violations.
+ * `core.responseViolations`; in "strict" mode replaces it with a 500 naming the violations.
  */
-function checkResponse(
-  services: ResponseCheckServices,
-  op: OperationSpec,
-  response: MockResponse,
-  culture: Culture,
-  logId: string,
-): void {
+function checkResponse(services: ResponseCheckServices, ex: Exchange, response: MockResponse): void {
+  const op = ex.op;
   const errors = responseViolations(services, op, response);
   if (errors.length === 0) return;
   services.violations.push({ operationId: op.operationId, status: response.status, errors });
   if (services.mode === "strict") {
-    const problem = problemResponse("internal-error", culture, logId, undefined, {
-      detail: `The mock's response violates the document: ${errors.join("; ")}`,
-      extensions: { violations: errors, originalStatus: response.status },
-    });
-    response.status = problem.status;
-    response.headers = problem.headers;
-    response.body = problem.body;
+    ex.response = problemAnswer(
+      ex,
+      stageProblem("internal-error", {
+        detail: `The mock's response violates the document: ${errors.join("; ")}`,
+        extensions: { violations: errors, originalStatus: response.status },
+      }),
+    );
   }
 }
 

@@ -1,11 +1,13 @@
 /**
  * The dispatcher: runs the stages in order on one `Exchange` and turns the way a stage stopped into the response —
- * an `Answered` as it is, a `ProblemError` rendered here, once, in the culture and with the path and rate headers
- * known when it was thrown. Anything else is a bug and propagates (the engine answers it with a logged 500).
+ * an `Answered` as it is, a `ProblemError` rendered (`problemAnswer`, the pipeline's one problem renderer) in the
+ * culture and with the path and rate headers known when it was thrown. Anything else is a bug and propagates (the
+ * engine answers it with a logged 500, rendered the same way).
  */
-import { ProblemError, problemResponse } from "../problems.ts";
+import { cors } from "../cors.ts";
+import { ProblemError } from "../problems.ts";
 import type { MockResponse } from "../types.ts";
-import { Answered, type Exchange, type Stage } from "./exchange.ts";
+import { Answered, type Exchange, problemAnswer, type Stage } from "./exchange.ts";
 
 /**
  * Runs `stages` on `ex`. Generic so a pipeline over a richer exchange (the contract proxy's) runs here too. The
@@ -61,7 +63,7 @@ function afterStop<E extends Exchange>(
 ): MockResponse {
   ex.stopped = true;
   if (stop instanceof Answered) ex.response = stop.response;
-  else if (stop instanceof ProblemError) ex.response = renderProblem(ex, stop);
+  else if (stop instanceof ProblemError) ex.response = stopAnswer(ex, stop);
   else throw stop;
   for (let i = next; i < stages.length; i++) {
     const stage = stages[i] as Stage<E>;
@@ -75,14 +77,7 @@ function answerOf(ex: Exchange): MockResponse {
   return ex.response;
 }
 
-/** A stage's problem as problem+json (RFC 9457), with CORS. */
-export function renderProblem(ex: Exchange, problem: ProblemError): MockResponse {
-  return problemResponse(problem.slug, ex.culture, ex.logId, ex.origin, {
-    ...(ex.pathname !== undefined ? { instance: ex.pathname } : {}),
-    headers: { ...ex.rateHeaders, ...problem.headers },
-    detail: problem.detail,
-    errors: problem.errors,
-    extensions: problem.extensions,
-    status: problem.status,
-  });
+/** A problem that stopped the request, as its answer: rendered (`problemAnswer`), with CORS (no `finish` runs). */
+export function stopAnswer(ex: Exchange, problem: ProblemError): MockResponse {
+  return cors(problemAnswer(ex, problem), ex.origin);
 }

@@ -1,13 +1,15 @@
 /**
  * The pipeline's one contract. A request travels as an `Exchange` through a list of `Stage`s, each
- * `(exchange) => void | Promise<void>`. A stage reads what earlier stages found, adds what it finds, and stops the
- * request in one way: it throws. A `ProblemError` (`stageProblem`) is rendered once, by the dispatcher, in the
- * culture and with the headers known at that point; an `Answered` carries a finished response (a CORS preflight, a
- * developer control, an idempotent replay, a dropped connection). The answering stage (`answer`: the section
+ * `(ex) => void | Promise<void>`. A stage reads what earlier stages found, adds what it finds, and stops the request
+ * in one way: it throws. A `ProblemError` (`stageProblem`) is rendered by the dispatcher with `problemAnswer` (the
+ * one problem renderer), in the culture and with the headers known at that point; an `Answered` carries a finished
+ * response (a CORS preflight, a developer control, an idempotent replay, a dropped connection, a request handed to
+ * a mounted server). The answering stage (`answer`: the section
  * handlers; a proxy may put an upstream there) sets `exchange.response`; the stages after it check and finish it.
  * The list of stages, in order, is `pipeline/index.ts`.
  */
 import type { OperationSpec } from "../document.ts";
+import { type ProblemError, problemResponse } from "../problems.ts";
 import type { MockSession } from "../session.ts";
 import type { AuthInfo, Culture, MockRequest, MockResponse, OperationHandler } from "../types.ts";
 
@@ -102,6 +104,7 @@ export class Exchange {
   /** The dispatcher: a stage stopped the request (only the `always` stages ran after it). */
   stopped = false;
   #url: URL | undefined = undefined;
+  #sent: string | undefined = undefined;
 
   constructor(request: MockRequest, logId: string, culture: Culture) {
     this.request = request;
@@ -124,6 +127,16 @@ export class Exchange {
     this.#url = url;
   }
 
+  /** The request target as sent, path and query (what the HTTP request line carries), before any parsing. */
+  get sent(): string {
+    if (this.#sent === undefined) {
+      const url = this.request.url;
+      const start = url.indexOf("/", url.indexOf("//") + 2);
+      this.#sent = start < 0 ? "/" : url.slice(start);
+    }
+    return this.#sent;
+  }
+
   /** The matched operation (stages after routing only). */
   get op(): OperationSpec {
     if (!this.route) throw new Error("No operation matched yet: this stage runs after routing.");
@@ -135,4 +148,20 @@ export class Exchange {
     if (!this.session) throw new Error("No session yet: this stage runs after routing.");
     return this.session;
   }
+}
+
+/**
+ * The one rendering of a problem as the exchange's answer (problem+json, RFC 9457): in the culture, with the path
+ * as `instance` and the rate headers known at that point. Without CORS: `finish` adds it to an answer, the
+ * dispatcher to a stop's.
+ */
+export function problemAnswer(ex: Exchange, problem: ProblemError): MockResponse {
+  return problemResponse(problem.slug, ex.culture, ex.logId, undefined, {
+    ...(ex.pathname !== undefined ? { instance: ex.pathname } : {}),
+    headers: { ...ex.rateHeaders, ...problem.headers },
+    detail: problem.detail,
+    errors: problem.errors,
+    extensions: problem.extensions,
+    status: problem.status,
+  });
 }

@@ -1,9 +1,10 @@
 /**
  * The request pipeline: everything a request goes through, in order, as one list of stages. Read top to bottom, it
  * is the story of a request; the order decides which problem wins when several apply. Each stage is
- * `(exchange) => void | Promise<void>` built with the few services it needs (never the engine) and stops the
- * request by throwing (`exchange.ts`); `dispatch.ts` runs the list. The stages marked `always` run after every
- * answer, a stopped request's too.
+ * `(ex) => void | Promise<void>` built with the few services it needs (never the engine) and stops the request by
+ * throwing (`exchange.ts`); `dispatch.ts` runs the list. The stages marked `always` run after every answer, a
+ * stopped request's too. A transport adds only what it alone can give (`TransportServices`: the node server's admin
+ * guard and mounted servers); it reads the request off its socket and writes the answer, nothing else.
  */
 import type { LinkServices } from "../context.ts";
 import type { OpenApiDocument } from "../document.ts";
@@ -14,6 +15,7 @@ import type { Sessions } from "../sessions.ts";
 import type { ErrorFormat } from "../types.ts";
 import type { Validator } from "../validation.ts";
 import { accounting } from "./accounting.ts";
+import { type AdminGuard, adminGuard, maskControlSecrets } from "./admin-guard.ts";
 import { answer } from "./answer.ts";
 import { authentication } from "./authentication.ts";
 import { checkResponses, type ResponseCheckServices } from "./check-response.ts";
@@ -24,6 +26,7 @@ import { injectFault } from "./faults.ts";
 import { finish } from "./finish.ts";
 import { beginWrite } from "./idempotency.ts";
 import { input } from "./input.ts";
+import { handOver, type Mount } from "./mounts.ts";
 import { notAcceptable } from "./negotiation.ts";
 import { preamble } from "./preamble.ts";
 import { type RateLimitConfig, rateLimit } from "./rate-limit.ts";
@@ -50,11 +53,27 @@ export interface PipelineServices {
   document: OpenApiDocument;
   /** When set, answers are checked against the document (tests). */
   responseChecks?: Omit<ResponseCheckServices, "validator"> | undefined;
+  /** What the transport adds (none for msw and in-process calls). */
+  transport?: TransportServices | undefined;
+}
+
+/** What a transport adds to the list (`MockCore.responder`): only the node server has these. */
+export interface TransportServices {
+  /** Off loopback: the developer controls' admin token check and the masking of their answers (`node/admin.ts`). */
+  admin?: AdminGuard | null | undefined;
+  /** Servers mounted beside the API on their own paths (the docs, the BI assistant). */
+  mounts?: readonly Mount[] | undefined;
 }
 
 export function requestPipeline(s: PipelineServices): Stage[] {
   const { mountPath, validator } = s;
+  const admin = s.transport?.admin;
+  const mounts = s.transport?.mounts ?? [];
   return [
+    // Off loopback, `/__mock` without the admin token: 401 (or the redirect that keeps a browser's token).
+    ...(admin ? [adminGuard(admin, mountPath)] : []),
+    // A path of a mounted server (docs, BI assistant) is handed to it; the transport lets it answer (and stream).
+    ...(mounts.length > 0 ? [handOver(mounts)] : []),
     // The target (dot segments, URL syntax), Accept-Language, the mock session id, duplicated headers.
     preamble({ mountPath, errorFormats: s.errorFormats }),
     // CORS preflight, the developer controls (`/__mock`), the operation (404/405) and the session.
@@ -80,5 +99,7 @@ export function requestPipeline(s: PipelineServices): Stage[] {
     accounting(s.sessions),
     tokenErrors(mountPath),
     sectionErrors(s.errorFormats, mountPath),
+    // Off loopback, secrets in the developer controls' answers shortened, last.
+    ...(admin ? [maskControlSecrets(admin, mountPath)] : []),
   ];
 }
