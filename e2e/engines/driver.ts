@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import puppeteer, { type Browser, type KeyInput, type Page } from "puppeteer-core";
 
 /**
@@ -15,8 +15,8 @@ import puppeteer, { type Browser, type KeyInput, type Page } from "puppeteer-cor
 export type Engine = "chromium" | "firefox" | "webkit";
 export const ENGINES: readonly Engine[] = ["chromium", "firefox", "webkit"];
 
-/** A key the journey presses, or text typed character by character. */
-export type Key = "Tab" | "Enter" | "Space" | "Backspace" | { text: string };
+/** A key the journey presses (`ShiftTab`: Tab with Shift held), or text typed character by character. */
+export type Key = "Tab" | "ShiftTab" | "Enter" | "Space" | "Backspace" | { text: string };
 
 export interface Driver {
   readonly engine: Engine;
@@ -27,7 +27,7 @@ export interface Driver {
   close(): Promise<void>;
 }
 
-const PUPPETEER_KEYS: Record<Exclude<Key, { text: string }>, KeyInput> = {
+const PUPPETEER_KEYS: Record<Exclude<Key, { text: string } | "ShiftTab">, KeyInput> = {
   Tab: "Tab",
   Enter: "Enter",
   Space: " " as KeyInput,
@@ -56,7 +56,11 @@ class PuppeteerDriver implements Driver {
   async press(...keys: Key[]) {
     for (const key of keys) {
       if (typeof key === "object") await this.#page.keyboard.type(key.text);
-      else await this.#page.keyboard.press(PUPPETEER_KEYS[key]);
+      else if (key === "ShiftTab") {
+        await this.#page.keyboard.down("Shift");
+        await this.#page.keyboard.press("Tab");
+        await this.#page.keyboard.up("Shift");
+      } else await this.#page.keyboard.press(PUPPETEER_KEYS[key]);
     }
   }
 
@@ -75,7 +79,12 @@ export const MINIBROWSER =
 async function puppeteerDriver(engine: "chromium" | "firefox", viewport: Viewport): Promise<Driver> {
   const browser = await puppeteer.launch(
     engine === "firefox"
-      ? { browser: "firefox", executablePath: FIREFOX, headless: true, protocol: "webDriverBiDi" }
+      ? {
+          browser: "firefox",
+          executablePath: FIREFOX,
+          headless: true,
+          protocol: "webDriverBiDi",
+        }
       : {
           browser: "chrome",
           executablePath: CHROMIUM,
@@ -89,7 +98,7 @@ async function puppeteerDriver(engine: "chromium" | "firefox", viewport: Viewpor
 }
 
 /** WebDriver's key codes (the W3C spec's table) for the keys the journey presses. */
-const WEBDRIVER_KEYS: Record<Exclude<Key, { text: string }>, string> = {
+const WEBDRIVER_KEYS: Record<Exclude<Key, { text: string } | "ShiftTab">, string> = {
   Tab: "\uE004",
   Enter: "\uE007",
   Space: " ",
@@ -103,6 +112,45 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   server.close();
   return port;
+}
+
+/**
+ * Resolves once something accepts connections on `port`. WebKitWebDriver prints nothing when it is ready, so each
+ * connection attempt is made when the previous one has closed (refused: not listening yet): no timer between
+ * attempts. Rejects when `child` exits first or after 30 s.
+ */
+function listening(port: number, child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(giveUp);
+      child.off("exit", exited);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const exited = (code: number | null) =>
+      finish(new Error(`WebKitWebDriver exited (${code}) before listening`));
+    const giveUp = setTimeout(
+      () => finish(new Error(`WebKitWebDriver did not listen on ${port} within 30 s`)),
+      30_000,
+    );
+    child.once("exit", exited);
+    const attempt = () => {
+      if (settled) return;
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        finish();
+      });
+      socket.once("error", () => {});
+      socket.once("close", (failed) => {
+        if (failed) attempt();
+      });
+    };
+    attempt();
+  });
 }
 
 class WebDriverClassic implements Driver {
@@ -126,17 +174,7 @@ class WebDriverClassic implements Driver {
       detached: true,
     });
     const base = `http://127.0.0.1:${port}`;
-    const started = Date.now();
-    for (;;) {
-      try {
-        const response = await fetch(`${base}/status`);
-        if (response.ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() - started > 30_000) throw new Error(`WebKitWebDriver did not start on ${base}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await listening(port, child);
     const { sessionId } = await request<{ sessionId: string }>(base, "POST", "/session", {
       capabilities: {
         alwaysMatch: { "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] } },
@@ -167,18 +205,24 @@ class WebDriverClassic implements Driver {
   }
 
   async press(...keys: Key[]) {
-    const values = keys.flatMap((key) => (typeof key === "object" ? [...key.text] : [WEBDRIVER_KEYS[key]]));
+    const stroke = (value: string) => [
+      { type: "keyDown", value },
+      { type: "keyUp", value },
+    ];
+    const SHIFT = "\uE008";
+    const actions = keys.flatMap((key) =>
+      typeof key === "object"
+        ? [...key.text].flatMap(stroke)
+        : key === "ShiftTab"
+          ? [
+              { type: "keyDown", value: SHIFT },
+              ...stroke(WEBDRIVER_KEYS.Tab),
+              { type: "keyUp", value: SHIFT },
+            ]
+          : stroke(WEBDRIVER_KEYS[key]),
+    );
     await request(this.base, "POST", `${this.session}/actions`, {
-      actions: [
-        {
-          type: "key",
-          id: "keyboard",
-          actions: values.flatMap((value) => [
-            { type: "keyDown", value },
-            { type: "keyUp", value },
-          ]),
-        },
-      ],
+      actions: [{ type: "key", id: "keyboard", actions }],
     });
   }
 

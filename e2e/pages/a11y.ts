@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import type { ShopPage } from "./shop-page";
 
@@ -7,15 +6,6 @@ import type { ShopPage } from "./shop-page";
  * packages/shop-widget/ACCESSIBILITY.md for what each one stands for). Each returns the offending elements
  * (empty when the state conforms), so a failure names them.
  */
-
-/** axe-core with every WCAG A/AA rule up to 2.2, contrast included, on the widget only. */
-export async function axeViolations(page: Page): Promise<string[]> {
-  const axe = await new AxeBuilder({ page })
-    .include("#tickets")
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
-    .analyze();
-  return axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 const INTERACTIVE =
   'button, a[href], input:not([type="hidden"]), select, textarea, summary, [role="button"], [tabindex]:not([tabindex="-1"])';
@@ -216,7 +206,20 @@ export const NON_TEXT_CONTRAST = 3.3;
  * are drawn by the browser (their unchecked ring is not in CSS): their checked fill, the accent colour, is checked.
  * Text-only buttons (no border, no fill) are identified by their text, which axe checks.
  */
-export function lowNonTextContrast(shop: ShopPage): Promise<string[]> {
+export async function lowNonTextContrast(shop: ShopPage): Promise<string[]> {
+  return (await nonTextContrast(shop)).low;
+}
+
+/**
+ * The non-text contrast check's own figures for the theme on screen, as ACCESSIBILITY.md states them (three
+ * decimals): the strong border token on the background and on the surface token, and the focus ring (the primary
+ * colour) on the background, e.g. "border `#7a848f` on `#fff`: 3.801 : 1".
+ */
+export async function nonTextFigures(shop: ShopPage): Promise<string[]> {
+  return (await nonTextContrast(shop)).figures;
+}
+
+function nonTextContrast(shop: ShopPage): Promise<{ low: string[]; figures: string[] }> {
   return shop.shop.evaluate((root, minimum) => {
     const probe = document.createElement("canvas").getContext("2d", { willReadFrequently: true });
     if (probe === null) throw new Error("no canvas");
@@ -251,13 +254,25 @@ export function lowNonTextContrast(shop: ShopPage): Promise<string[]> {
       `${e.tagName.toLowerCase()}${e.getAttribute("aria-label") ? ` "${e.getAttribute("aria-label")}"` : ""}${e.id ? `#${e.id}` : ""} "${e.textContent?.trim().slice(0, 30)}"`;
     const low: string[] = [];
     const style = getComputedStyle(root);
-    // The token as the theme resolves it: `light-dark(light, dark)` by the root's theme.
-    const token = style.getPropertyValue("--entrada-color-primary").trim();
-    const pair = /^light-dark\((.+),\s*(.+)\)$/.exec(token);
     const theme = (root as HTMLElement).dataset.theme;
     const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
-    const primary = rgba(pair ? ((dark ? pair[2] : pair[1]) ?? token) : token);
-    const ring = contrast(primary, rgba(style.backgroundColor));
+    /** A design token as the theme resolves it (`light-dark(light, dark)` by the root's theme), as written. */
+    const token = (name: string) => {
+      const value = style.getPropertyValue(`--entrada-color-${name}`).trim();
+      const pair = /^light-dark\((.+),\s*(.+)\)$/.exec(value);
+      return (pair ? (dark ? pair[2] : pair[1]) : value)?.trim() ?? value;
+    };
+    const figure = (what: string, fore: string, back: string) =>
+      `${what} \`${fore}\` on \`${back}\`: ${contrast(rgba(fore), rgba(back)).toFixed(3)} : 1`;
+    const [border, background, surface, primary] = ["border-strong", "background", "surface", "primary"].map(
+      token,
+    );
+    const figures = [
+      figure("border", border ?? "", background ?? ""),
+      figure("border", border ?? "", surface ?? ""),
+      figure("focus ring", primary ?? "", background ?? ""),
+    ];
+    const ring = contrast(rgba(primary ?? ""), rgba(style.backgroundColor));
     if (ring < minimum) low.push(`focus ring ${ring.toFixed(2)} : 1`);
     for (const element of root.querySelectorAll("input, select, textarea, button")) {
       const box = element.getBoundingClientRect();
@@ -283,6 +298,6 @@ export function lowNonTextContrast(shop: ShopPage): Promise<string[]> {
       );
       if (boundary < minimum) low.push(`${nameOf(element)} ${boundary.toFixed(2)} : 1`);
     }
-    return low;
+    return { low, figures };
   }, NON_TEXT_CONTRAST);
 }

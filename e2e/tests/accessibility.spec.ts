@@ -1,16 +1,18 @@
+import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import {
   applyTextSpacing,
-  axeViolations,
   clippedText,
   edgelessControls,
   expectNone,
   horizontalOverflow,
   lowNonTextContrast,
   moving,
+  nonTextFigures,
   obscuredWhenFocused,
   undersizedTargets,
 } from "../pages/a11y";
+import { axeViolations } from "../pages/axe";
 import { ShopPage } from "../pages/shop-page";
 
 /**
@@ -87,6 +89,20 @@ test.describe("WCAG 2.2 AA on every step", () => {
         }),
       );
     }
+  });
+
+  test("the statement's non-text contrast figures are the ones the check computes, light and dark", async ({
+    page,
+  }) => {
+    const statement = readFileSync(
+      new URL("../../packages/shop-widget/ACCESSIBILITY.md", import.meta.url),
+      "utf8",
+    ).replace(/\s+/g, " ");
+    const shop = new ShopPage(page);
+    await shop.open();
+    await inBothThemes(page, shop, async (theme) => {
+      for (const figure of await nonTextFigures(shop)) expect(statement, theme).toContain(figure);
+    });
   });
 
   test("focus not obscured 2.4.11: every element Tab reaches is in view, at 375 and 1280 px", async ({

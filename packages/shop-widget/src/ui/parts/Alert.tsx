@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef } from "react";
+import { useHandOnFocus } from "./focus";
 
 /**
  * A message the buyer must not miss (declined card, sold out, hold expired, connection lost): announced
@@ -7,6 +8,9 @@ import { type ReactNode, useEffect, useRef } from "react";
  * The focus moves only when it was in the widget or nowhere: an error never pulls it out of the host's page.
  * A passive effect, so it runs after the step heading's (which takes the focus after a navigation); `focusKey`
  * (the error) moves the focus again when the same message comes back for a new attempt.
+ *
+ * When the message goes while it holds the focus (its "Try again" worked, a download succeeded), the focus goes
+ * back to the control it came from, or, when that is gone too, to the step's heading: never to `<body>`.
  */
 export function Alert({
   children,
@@ -18,17 +22,21 @@ export function Alert({
   focusKey?: unknown;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  const cameFrom = useRef<HTMLElement | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: focusKey is the trigger, not read inside
   useEffect(() => {
     const element = ref.current;
     if (element === null) return;
-    const active = element.ownerDocument.activeElement;
+    const doc = element.ownerDocument;
+    const active = doc.activeElement;
     const root = element.closest(".entrada-shop");
-    if (active === null || active === element.ownerDocument.body || (root?.contains(active) ?? false)) {
+    if (active === null || active === doc.body || (root?.contains(active) ?? false)) {
+      if (active !== doc.body && !element.contains(active)) cameFrom.current = active as HTMLElement | null;
       element.focus({ preventScroll: true });
       element.scrollIntoView?.({ block: "nearest" });
     }
   }, [focusKey]);
+  useHandOnFocus(ref, () => cameFrom.current);
   return (
     <div ref={ref} className={className} role="alert" tabIndex={-1}>
       {children}

@@ -35,8 +35,10 @@ export function HoldCountdown({ expiresAt }: { expiresAt: string }) {
         <button
           type="button"
           className="entrada-shop__button"
-          disabled={again.isPending}
-          onClick={() => again.rebook()}
+          aria-disabled={again.isPending}
+          onClick={() => {
+            if (!again.isPending) again.rebook();
+          }}
         >
           {t("errors.rebook")}
         </button>

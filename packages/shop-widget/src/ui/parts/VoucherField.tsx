@@ -7,6 +7,7 @@ import { uuid } from "../../core/uuid";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { putCart } from "../query-cache";
+import { regainFocus } from "./focus";
 
 /** The contract's `VoucherCode`: checked before sending, so a malformed code never reaches the API. */
 const CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -54,10 +55,7 @@ export function VoucherField({ cart }: { cart: Cart }) {
     const target = { field, remove: removeButton, message: messageRef }[wanted].current;
     if (target === null) return;
     focusNext.current = undefined;
-    const doc = target.ownerDocument;
-    const active = doc.activeElement;
-    // Only when the write removed the focused control: a buyer who moved on meanwhile keeps their place.
-    if (active === null || active === doc.body || !active.isConnected) target.focus();
+    regainFocus(target);
   });
 
   const apply = useMutation({

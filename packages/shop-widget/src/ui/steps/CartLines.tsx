@@ -1,21 +1,40 @@
-import { type ReactNode, useId } from "react";
+import { type ReactNode, useId, useLayoutEffect, useRef } from "react";
 import type { Cart } from "../../core/types";
 import { useTranslation } from "../../i18n/react";
 import { useChangeQuantity } from "../cart-mutations";
 import { type ShopContextValue, useShop } from "../context";
 import { type LineEvent, useLineEvents } from "../parts/event-info";
+import { regainFocus, useHandOnFocus } from "../parts/focus";
 
-/** The cart's lines and total; editable in the cart step, read-only as the payment summary. */
+/**
+ * The cart's lines and total; editable in the cart step, read-only as the payment summary. While a change is on
+ * its way the line controls are `aria-disabled`, not `disabled` (which would drop the focus to `<body>`). A removed
+ * line takes its Remove button with it: the focus goes to the Remove button now in its place (the next line's), else
+ * the previous line's; after the last line's, the cart step's heading.
+ */
 export function CartLines({ cart, editable = false }: { cart: Cart; editable?: boolean }) {
   const { t } = useTranslation("checkout");
   const { money, dateTime } = useShop();
   const quantity = useChangeQuantity();
   const id = useId();
   const events = useLineEvents(cart.items.map((i) => i.eventId));
+  const table = useRef<HTMLTableElement>(null);
+  // The index of the line whose Remove button was pressed, until the change is done.
+  const removing = useRef<number | undefined>(undefined);
+  // The last line's removal empties the cart and takes the lines away: the step's heading takes the focus.
+  useHandOnFocus(table);
+  useLayoutEffect(() => {
+    const at = removing.current;
+    if (at === undefined || quantity.isPending) return;
+    removing.current = undefined;
+    const buttons = table.current?.querySelectorAll<HTMLButtonElement>("tbody button");
+    regainFocus(buttons?.[at] ?? buttons?.[at - 1]);
+  });
+  const busy = quantity.isPending;
   return (
-    <table className="entrada-shop__lines">
+    <table ref={table} className="entrada-shop__lines">
       <tbody>
-        {cart.items.map((item) => {
+        {cart.items.map((item, index) => {
           // Lines of one event can share a name (same article name in two price categories): the unit price
           // tells them apart, on screen and in the controls' names.
           const label = `${item.name} (${money(item.unitPrice)})`;
@@ -35,8 +54,10 @@ export function CartLines({ cart, editable = false }: { cart: Cart; editable?: b
                     <select
                       id={`${id}-line-${item.id}`}
                       value={item.quantity}
-                      disabled={quantity.isPending}
-                      onChange={(e) => quantity.change(item, Number(e.currentTarget.value))}
+                      aria-disabled={busy}
+                      onChange={(e) => {
+                        if (!busy) quantity.change(item, Number(e.currentTarget.value));
+                      }}
                     >
                       {Array.from({ length: Math.max(10, item.quantity) }, (_, i) => i + 1).map((n) => (
                         <option key={n} value={n}>
@@ -55,9 +76,13 @@ export function CartLines({ cart, editable = false }: { cart: Cart; editable?: b
                   <button
                     type="button"
                     className="entrada-shop__button entrada-shop__button--quiet"
-                    disabled={quantity.isPending}
+                    aria-disabled={busy}
                     aria-label={t("cart.remove", { name: label })}
-                    onClick={() => quantity.change(item, 0)}
+                    onClick={() => {
+                      if (busy) return;
+                      removing.current = index;
+                      quantity.change(item, 0);
+                    }}
                   >
                     {t("cart.removeShort")}
                   </button>

@@ -73,6 +73,8 @@ export default function DetailsStep() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    // Busy: `aria-disabled`, not `disabled`, which would drop the focus to <body> (WCAG 2.4.3).
+    if (saving.isPending) return;
     setSubmitted(true);
     const { found } = validate();
     setIssues(found);
@@ -173,7 +175,7 @@ export default function DetailsStep() {
           <button
             type="submit"
             className="entrada-shop__button entrada-shop__button--primary"
-            disabled={saving.isPending}
+            aria-disabled={saving.isPending}
           >
             {saving.isPending ? t("details.saving") : t("details.next")}
           </button>

@@ -4,6 +4,7 @@ import type { EventFilters, EventSummary } from "../../core/types";
 import { useTranslation } from "../../i18n/react";
 import { useShop } from "../context";
 import { ErrorNotice } from "../parts/ErrorNotice";
+import { regainFocus } from "../parts/focus";
 import { StepHeading } from "../parts/StepHeading";
 import { useCart, useEventsPage, useVenues } from "../queries";
 
@@ -46,11 +47,12 @@ export function EventList() {
   };
   const filtered =
     filters.dateFrom !== undefined || filters.dateTo !== undefined || filters.venueId !== undefined;
+  const filterFields = useRef<HTMLFieldSetElement>(null);
 
   return (
     <div className="entrada-shop__step">
       <StepHeading>{t("events.heading")}</StepHeading>
-      <fieldset className="entrada-shop__filters">
+      <fieldset ref={filterFields} className="entrada-shop__filters">
         <legend className="entrada-shop__visually-hidden">{t("events.filters")}</legend>
         <MonthFilter id={`${id}-when`} />
         <div className="entrada-shop__field">
@@ -72,7 +74,11 @@ export function EventList() {
           <button
             type="button"
             className="entrada-shop__button entrada-shop__button--quiet"
-            onClick={() => journey.setFilters(filters.slug === undefined ? {} : { slug: filters.slug })}
+            onClick={() => {
+              journey.setFilters(filters.slug === undefined ? {} : { slug: filters.slug });
+              // The button goes with the filters: the first filter takes the focus first, so it is never lost.
+              filterFields.current?.querySelector("select")?.focus();
+            }}
           >
             {t("events.reset")}
           </button>
@@ -137,7 +143,7 @@ function MorePage({
   if (page === undefined) return null;
   return (
     <>
-      <EventCards items={page.items} offset={offset} />
+      <EventCards items={page.items} offset={offset} takeFocus={onMore !== undefined} />
       {onMore && page.nextCursor ? (
         <li className="entrada-shop__more">
           <button
@@ -153,7 +159,22 @@ function MorePage({
   );
 }
 
-function EventCards({ items, offset }: { items: EventSummary[]; offset: number }) {
+/** A ref for a new page's first card: module-level, so React calls it once, when the card first shows. */
+const focusFirstCard = (card: HTMLLIElement | null) => regainFocus(card?.querySelector("button"));
+
+/**
+ * The cards of one page. `takeFocus`: the page "More events" asked for; that button is gone (the next page brings its
+ * own), so when the focus went with it, the page's first card takes it as it appears.
+ */
+function EventCards({
+  items,
+  offset,
+  takeFocus = false,
+}: {
+  items: EventSummary[];
+  offset: number;
+  takeFocus?: boolean;
+}) {
   const { t } = useTranslation();
   const { journey, money, locale, timeZone, controller } = useShop();
   const choose = (event: EventSummary, index: number) => {
@@ -165,7 +186,11 @@ function EventCards({ items, offset }: { items: EventSummary[]; offset: number }
     journey.openEvent(event.id);
   };
   return items.map((event, index) => (
-    <li key={event.id} className="entrada-shop__card">
+    <li
+      key={event.id}
+      ref={takeFocus && index === 0 ? focusFirstCard : undefined}
+      className="entrada-shop__card"
+    >
       {event.imageUrl ? (
         <EventImage className="entrada-shop__image" src={event.imageUrl} first={offset + index === 0} />
       ) : null}

@@ -17,7 +17,11 @@ const slotLeft = (slot: Slot): number | undefined =>
 const slotOpen = (slot: Slot): boolean =>
   typeof slot.available === "number" ? slot.available > 0 : slot.available;
 
-/** Step 2: one event — choose a slot and quantities of articles from its pricing assortments. */
+/**
+ * Step 2: one event — choose a slot and quantities of articles from its pricing assortments. A stepper button at
+ * its limit and "Add to cart" while it adds are `aria-disabled` rather than `disabled`: a disabled button drops the
+ * focus to `<body>` (WCAG 2.4.3), so a keyboard user pressing "−" down to 0 stays on it.
+ */
 export default function EventStep() {
   const { t } = useTranslation("checkout");
   const { journey, money, dateTime, controller } = useShop();
@@ -88,6 +92,7 @@ export default function EventStep() {
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
+    if (adding.isPending) return;
     if (slotId === undefined) return setHint(t("event.pickSlot"));
     if (total === 0) return setHint(t("event.pickArticle"));
     adding.add(event, { slotId, quantities: selection.quantities });
@@ -176,7 +181,7 @@ export default function EventStep() {
                     type="button"
                     className="entrada-shop__button"
                     aria-label={t("event.less", { name: article.name })}
-                    disabled={quantity === 0}
+                    aria-disabled={quantity === 0}
                     onClick={() => setQuantity(article, quantity - 1)}
                   >
                     −
@@ -195,7 +200,7 @@ export default function EventStep() {
                     type="button"
                     className="entrada-shop__button"
                     aria-label={t("event.more", { name: article.name })}
-                    disabled={quantity >= max}
+                    aria-disabled={quantity >= max}
                     onClick={() => setQuantity(article, quantity + 1)}
                   >
                     +
@@ -226,7 +231,7 @@ export default function EventStep() {
           <button
             type="submit"
             className="entrada-shop__button entrada-shop__button--primary"
-            disabled={adding.isPending}
+            aria-disabled={adding.isPending}
           >
             {adding.isPending ? t("event.adding") : t("event.add")}
           </button>

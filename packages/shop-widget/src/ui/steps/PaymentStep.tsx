@@ -47,6 +47,8 @@ function PaymentForm() {
     if (journey.providerId === undefined && providerId !== undefined) setProvider(providerId);
   }, [journey.providerId, providerId, setProvider]);
 
+  // While paying, Back and Pay are `aria-disabled`, not `disabled`: the focus stays on Pay (a disabled button drops it
+  // to <body>, WCAG 2.4.3) until the confirmation's heading or the decline's message takes it.
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (provider === undefined || pay.paying) return;
@@ -120,15 +122,17 @@ function PaymentForm() {
           <button
             type="button"
             className="entrada-shop__button"
-            disabled={paying}
-            onClick={() => journey.goTo("details")}
+            aria-disabled={paying}
+            onClick={() => {
+              if (!paying) journey.goTo("details");
+            }}
           >
             {t("payment.back")}
           </button>
           <button
             type="submit"
             className="entrada-shop__button entrada-shop__button--primary"
-            disabled={paying || provider === undefined}
+            aria-disabled={paying || provider === undefined}
             aria-busy={paying || undefined}
           >
             {paying
