@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { connect, createServer } from "node:net";
 import puppeteer, { type Browser, type KeyInput, type Page } from "puppeteer-core";
+import { chromiumPath, DEBIAN_CHROMIUM } from "../../scripts/chromium-path.mjs";
 
 /**
  * The one thing the cross-engine journey needs from a browser: open a page, run a function in it, press keys.
@@ -69,7 +70,8 @@ class PuppeteerDriver implements Driver {
   }
 }
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** The Chromium of every browser test (`scripts/chromium-path.mjs`: `CHROMIUM_PATH` when it exists, else Debian's). */
+export const CHROMIUM = chromiumPath() ?? DEBIAN_CHROMIUM;
 export const FIREFOX = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH ?? "/usr/bin/WebKitWebDriver";
 /** WebKitGTK's MiniBrowser (WebKitWebDriver's default browser is Epiphany, which Debian's driver does not pull in). */

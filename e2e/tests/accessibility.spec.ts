@@ -63,6 +63,8 @@ async function inBothThemes(page: Page, shop: ShopPage, check: (theme: string) =
   for (const theme of ["light", "dark"] as const) {
     await page.locator("#theme").selectOption(theme);
     await expect(shop.shop).toHaveAttribute("data-theme", theme);
+    // Buttons fade to the theme's colours: measure them once the fade has ended, not halfway.
+    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
     await check(theme);
   }
   await page.locator("#theme").selectOption("light");
