@@ -147,7 +147,8 @@ export interface Api {
   mock: MockServer;
   /** fetch relative to the mock, with optional session header. */
   fetch(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
-  token(scope?: string, client?: { id: string; secret: string }): Promise<string>;
+  /** A client-credentials token; with `session`, issued in that mock session (`X-Mock-Session`). */
+  token(scope?: string, client?: { id: string; secret: string }, session?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -175,12 +176,13 @@ export async function startApi(options: MockServerOptions & { session?: string }
     url: mock.url,
     mock,
     fetch: doFetch,
-    async token(scope = "Shop", client = { id: "entrada-demo", secret: "demo-secret" }) {
+    async token(scope = "Shop", client = { id: "entrada-demo", secret: "demo-secret" }, session?: string) {
       const response = await doFetch("/connect/token", {
         method: "POST",
         headers: {
           authorization: `Basic ${btoa(`${client.id}:${client.secret}`)}`,
           "content-type": "application/x-www-form-urlencoded",
+          ...(session === undefined ? {} : { "x-mock-session": session }),
         },
         body: `grant_type=client_credentials&scope=${encodeURIComponent(scope)}`,
       });

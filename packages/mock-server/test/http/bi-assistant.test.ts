@@ -42,16 +42,7 @@ it("mounts @entrada/bi-assistant at /bi/mcp: linked from /, named by about_bi_as
 it("answers from the caller's mock session, with the caller's token, the same figures the feed gives", async () => {
   const session = "bi-assistant-mount";
   // Tokens belong to a session: this one is issued in the session the assistant is then called with.
-  const issued = await api.fetch("/connect/token", {
-    method: "POST",
-    headers: {
-      authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
-      "content-type": "application/x-www-form-urlencoded",
-      "x-mock-session": session,
-    },
-    body: "grant_type=client_credentials&scope=Shop",
-  });
-  const token = (await issued.json()).access_token as string;
+  const token = await api.token("Shop", undefined, session);
   const elsewhere = await api.fetch("/bi/mcp", {
     method: "POST",
     headers: { accept: "application/json, text/event-stream", ...bearer(token) },

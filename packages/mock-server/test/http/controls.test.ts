@@ -31,18 +31,7 @@ describe("developer controls", () => {
     const session = "revoke-one";
     const events = (t: string) =>
       api.fetch("/shop/v1/discovery/events", { headers: bearer(t, { "x-mock-session": session }) });
-    const issue = async () => {
-      const response = await api.fetch("/connect/token", {
-        method: "POST",
-        headers: {
-          authorization: `Basic ${btoa("entrada-demo:demo-secret")}`,
-          "content-type": "application/x-www-form-urlencoded",
-          "x-mock-session": session,
-        },
-        body: "grant_type=client_credentials&scope=Shop",
-      });
-      return ((await response.json()) as { access_token: string }).access_token;
-    };
+    const issue = () => api.token("Shop", undefined, session);
     const [mine, theirs] = [await issue(), await issue()];
     const one = await control("/tokens/revoke", { method: "POST", json: { token: mine } }, session);
     expect(await one.json()).toEqual({ revoked: 1 });
