@@ -103,6 +103,15 @@ export const read = {
   odataErrorIn: (body: unknown) => shaped<ODataErrorBody>(body, "error.message"),
   /** The rows (`value`) of an OData page already parsed. */
   odataRows: (body: unknown) => shaped<{ value: Record<string, unknown>[] }>(body, "value").value,
+  /** An OData page of the BI feed: its rows, the next page's link and the count when asked for. */
+  odataPage: async (response: Response) =>
+    shaped<{ value: Record<string, unknown>[]; "@odata.nextLink"?: string; "@odata.count"?: number }>(
+      await jsonOf(response),
+      "value",
+    ),
+  /** The mock clock (`GET /__mock/clock`) of the session. */
+  clock: async (response: Response) =>
+    shaped<{ now: string; epochMs: number; frozen: boolean }>(await jsonOf(response), "epochMs"),
 };
 
 /** A JSON answer's body (its content type checked). */

@@ -9,7 +9,8 @@ import { checkSeedFile } from "../../src/node/seed-check.ts";
 import { DEFAULT_HISTORY, drawUnit, historyPlan, ORDERS, TICKETS } from "../../src/sections/bi/history.ts";
 import { DEFAULT_SURVEYS } from "../../src/sections/survey/index.ts";
 
-const read = (path: string): Record<string, unknown> =>
+/** A seed file of a section, as the shape the test names (the seed checks below are what hold it to it). */
+const read = <T extends object = Record<string, unknown>>(path: string): T =>
   JSON.parse(readFileSync(new URL(`../../src/sections/${path}`, import.meta.url), "utf8"));
 const keys = new Set(
   Object.keys(
@@ -49,7 +50,13 @@ describe("the survey seed file", () => {
 });
 
 describe("the BI history seed file", () => {
-  const seed = read("bi/seed/history.json");
+  const seed = read<
+    Record<string, unknown> & {
+      history: Record<string, unknown>;
+      venues: { id: string }[];
+      articles: ({ id: string } & Record<string, unknown>)[];
+    }
+  >("bi/seed/history.json");
 
   it("matches its schema and names only texts the message files have", () => {
     expect(checkSeedFile("history", seed, keys)).toEqual([]);
@@ -58,14 +65,14 @@ describe("the BI history seed file", () => {
   it("is what the history is drawn from", () => {
     expect(DEFAULT_HISTORY).toEqual({ seed: 20260101, orders: 1500, days: 365 });
     const plan = historyPlan({ ...DEFAULT_HISTORY, anchor: Date.parse("2026-11-26T08:00:00Z") });
-    const venues = (seed.venues as { id: string }[]).map((v) => v.id);
+    const venues = seed.venues.map((v) => v.id);
     expect(plan.events).toHaveLength((seed.events as unknown[]).length);
     for (const event of plan.events) expect(venues).toContain(event.venueId);
     const rows: Record<string, unknown>[] = [];
     const prng = new Prng(plan.firstState);
     for (let unit = 0; unit < 40; unit++)
       drawUnit(plan, unit, prng.next, "fr-CH", (row) => rows.push(row), TICKETS);
-    const articles = (seed.articles as { id: string }[]).map((a) => a.id);
+    const articles = seed.articles.map((a) => a.id);
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(articles).toContain(row.ArticleId);
     const orders: Record<string, unknown>[] = [];
@@ -76,10 +83,7 @@ describe("the BI history seed file", () => {
   });
 
   it("a broken copy is refused with the field named", () => {
-    const broken = structuredClone(seed) as Record<string, unknown> & {
-      history: Record<string, unknown>;
-      articles: Record<string, unknown>[];
-    };
+    const broken = structuredClone(seed);
     broken.history.orders = 2_000_000;
     Object.assign(broken.articles[1] ?? {}, { price: "29.00" });
     broken.channels = ["api", "fax"];

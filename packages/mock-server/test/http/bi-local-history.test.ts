@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, bearer, startApi } from "../helpers.ts";
+import { type Api, bearer, read, startApi } from "../helpers.ts";
 
 /**
  * The feed as an organiser reads it: a seeded history that reaches the mock's today, venues with their IANA time
@@ -22,7 +22,7 @@ async function rows(path: string): Promise<Record<string, unknown>[]> {
     headers: { ...bearer(token), prefer: "odata.maxpagesize=5000" },
   });
   expect(response.status, path).toBe(200);
-  const body = (await response.json()) as { value: Record<string, unknown>[]; "@odata.nextLink"?: string };
+  const body = await read.odataPage(response);
   expect(body["@odata.nextLink"]).toBeUndefined();
   return body.value;
 }
@@ -92,12 +92,12 @@ describe("BI feed: a history in the organiser's terms", () => {
     expect(payments.map((p) => p.Amount)).toEqual([sample.TotalAmount]);
     const summed = await rows("Orders?$apply=aggregate(DiscountAmount with sum as Discounts)");
     const want = orders.reduce((n, o) => n + (o.DiscountAmount as number), 0);
-    expect((summed[0] as { Discounts: number }).Discounts).toBeCloseTo(want, 6);
+    expect(summed[0]?.Discounts).toBeCloseTo(want, 6);
   });
 
   it("counts filters on events, statuses and dates exactly as the rows say", async () => {
     const tickets = await rows("Tickets?$select=EventId,Status,IssuedAt");
-    const event = (tickets[5] as { EventId: string }).EventId;
+    const event = String(tickets[5]?.EventId);
     const from = Date.parse("2026-10-01T00:00:00Z");
     expect(await count(`EventId eq '${event}' and Status ne 'cancelled'`)).toBe(
       tickets.filter((t) => t.EventId === event && t.Status !== "cancelled").length,
@@ -110,11 +110,7 @@ describe("BI feed: a history in the organiser's terms", () => {
       `/bi/v1/odata/Tickets?$top=0&$count=true&$filter=${encodeURIComponent(`EventId eq '${event}'`)}`,
       { headers: bearer(token) },
     );
-    const body = (await response.json()) as {
-      value: unknown[];
-      "@odata.count": number;
-      "@odata.nextLink"?: string;
-    };
+    const body = await read.odataPage(response);
     expect(body.value).toEqual([]);
     expect(body["@odata.nextLink"]).toBeUndefined();
     expect(body["@odata.count"]).toBe(tickets.filter((t) => t.EventId === event).length);
@@ -152,7 +148,7 @@ describe("BI feed: a history in the organiser's terms", () => {
         { headers: bearer(token) },
       );
       expect(response.status, literal).toBe(400);
-      const body = (await response.json()) as { error: { message: string; target: string } };
+      const body = await read.odataError(response);
       expect(body.error.message).toContain(literal);
       expect(body.error.target).toBe("$filter");
     }
@@ -163,10 +159,10 @@ describe("BI feed: a history in the organiser's terms", () => {
       },
     );
     expect(response.status).toBe(400);
-    const { error } = (await response.json()) as {
-      error: { message: string; details: { message: string }[] };
-    };
-    expect([error.message, ...error.details.map((d) => d.message)].join(" ")).toMatch(/IssuedOn.*IssuedAt/s);
+    const { error } = await read.odataError(response);
+    expect([error.message, ...(error.details ?? []).map((d) => d.message)].join(" ")).toMatch(
+      /IssuedOn.*IssuedAt/s,
+    );
   });
 
   it("lists venues with their time zone", async () => {
@@ -174,7 +170,7 @@ describe("BI feed: a history in the organiser's terms", () => {
       headers: bearer(await api.token("Shop")),
     });
     expect(response.status).toBe(200);
-    const { items } = (await response.json()) as { items: { timeZone: string }[] };
+    const { items } = await read.body(response, "listVenues");
     expect(items.length).toBeGreaterThan(0);
     for (const v of items)
       expect(new Intl.DateTimeFormat("en", { timeZone: v.timeZone }).resolvedOptions().timeZone).toBe(

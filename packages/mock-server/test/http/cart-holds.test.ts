@@ -7,7 +7,16 @@
  */
 import catalogue from "@entrada/openapi/catalogue.json" with { type: "json" };
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Api, bearer, type Cart, emittedEvents, problemOf, readyCart, startApi } from "../helpers.ts";
+import {
+  type Api,
+  bearer,
+  type Cart,
+  emittedEvents,
+  problemOf,
+  read,
+  readyCart,
+  startApi,
+} from "../helpers.ts";
 
 const CARD = { paymentMethod: { cardNumber: "4242424242424242" } };
 const HOLD_MS = 600_000;
@@ -30,7 +39,7 @@ async function advance(seconds: number) {
   token = await api.token();
 }
 async function clockMs(): Promise<number> {
-  return ((await (await api.fetch("/__mock/clock")).json()) as { epochMs: number }).epochMs;
+  return (await read.clock(await api.fetch("/__mock/clock"))).epochMs;
 }
 function send(method: string, path: string, json?: unknown, language = "en-GB") {
   return api.fetch(path, {

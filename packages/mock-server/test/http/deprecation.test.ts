@@ -9,7 +9,7 @@ import contract from "@entrada/openapi/openapi.json" with { type: "json" };
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../src/node/index.ts";
 import { verifyMain } from "../../src/node/verify/main.ts";
-import { startCli } from "../helpers.ts";
+import { read, startCli } from "../helpers.ts";
 
 type Obj = Record<string, unknown>;
 const dir = mkdtempSync(join(tmpdir(), "entrada-deprecation-"));
@@ -54,7 +54,7 @@ async function get(base: string, path: string): Promise<Response> {
     },
     body: "grant_type=client_credentials&scope=Shop",
   });
-  const { access_token } = (await token.json()) as { access_token: string };
+  const { access_token } = await read.body(token, "createToken");
   return fetch(`${base}${path}`, {
     headers: { authorization: `Bearer ${access_token}`, origin: "https://shop.example" },
   });
@@ -62,9 +62,7 @@ async function get(base: string, path: string): Promise<Response> {
 
 describe("a deprecated operation served with --openapi", () => {
   it("answers with Deprecation, Sunset and a Link to the changelog, readable cross-origin", async () => {
-    const list = (await (await get(cli.url, "/shop/v1/discovery/events?limit=1")).json()) as {
-      items: { id: string }[];
-    };
+    const list = await read.body(await get(cli.url, "/shop/v1/discovery/events?limit=1"), "listEvents");
     const response = await get(cli.url, `/shop/v1/discovery/events/${list.items[0]?.id}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("deprecation")).toBe(`@${Date.UTC(2026, 10, 1) / 1000}`);

@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { read } from "../helpers.ts";
 
 const HOP = ["host", "connection", "content-length", "transfer-encoding", "content-encoding"];
 
@@ -85,5 +86,5 @@ export async function clientGrant(
     body: new URLSearchParams({ grant_type: "client_credentials", scope }).toString(),
   });
   if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
-  return (await response.json()) as { access_token: string; expires_in: number };
+  return read.body(response, "createToken");
 }

@@ -14,6 +14,7 @@ import { entradaDocument } from "../../src/index.ts";
 import { type MockServer, startMockServer } from "../../src/node/index.ts";
 import { verifyMain } from "../../src/node/verify/main.ts";
 import { unknownId } from "../../src/node/verify/unknown-ids.ts";
+import { read } from "../helpers.ts";
 import { clientGrant, clientToken, listen, startRewritingUpstream } from "./rewriting-upstream.ts";
 
 async function verify(args: string[]) {
@@ -63,9 +64,7 @@ describe("an upstream that accepts any token and answers 200 for an unknown ODat
       // An unknown OData key: the first entity instead of a 404.
       response: async (path, answer, headers) => {
         if (answer.status !== 404 || !/^\/bi\/v1\/odata\/Orders\(/.test(path)) return answer;
-        const list = (await (await fetch(`${mock.url}/bi/v1/odata/Orders?$top=1`, { headers })).json()) as {
-          value: unknown[];
-        };
+        const list = await read.odataPage(await fetch(`${mock.url}/bi/v1/odata/Orders?$top=1`, { headers }));
         return new Response(JSON.stringify(list.value[0] ?? {}), {
           status: 200,
           headers: { "content-type": "application/json", "odata-version": "4.0" },
@@ -118,7 +117,7 @@ describe("an expired token", () => {
     // The session it moved is gone; the default session's clock was not touched.
     const sessions = JSON.stringify(await (await fetch(`${mock.url}/__mock/sessions`)).json());
     expect(sessions).not.toContain("verify-expired-");
-    const clock = (await (await fetch(`${mock.url}/__mock/clock`)).json()) as { epochMs: number };
+    const clock = await read.clock(await fetch(`${mock.url}/__mock/clock`));
     expect(Math.abs(clock.epochMs - Date.now())).toBeLessThan(60_000);
   });
 
