@@ -303,9 +303,7 @@ const aggregate: Tool = {
         type: ["string", "null"],
         description: "When the answer stopped early: the next page's URL; null when complete.",
       },
-      request: PROVENANCE.request,
-      requests: PROVENANCE.requests,
-      note: PROVENANCE.note,
+      ...PROVENANCE,
     },
   },
   example: {
